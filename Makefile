@@ -1,0 +1,62 @@
+# vtsmodel: two commands for users (`make lab`, `make test`) and a few for developers.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+EXTRAS := notebooks,test,bench
+# Jupyter, IPython and matplotlib-style state stays inside the venv, not in $HOME.
+JUPYTER_ENV := JUPYTER_CONFIG_DIR=$(CURDIR)/$(VENV)/etc/jupyter-config \
+	JUPYTER_DATA_DIR=$(CURDIR)/$(VENV)/share/jupyter-data \
+	IPYTHONDIR=$(CURDIR)/$(VENV)/etc/ipython \
+	JUPYTER_PLATFORM_DIRS=1
+
+.PHONY: help setup lab app test test-fast lint format chromium bench clean
+
+help:
+	@echo "make lab    set up .venv and open the lessons in JupyterLab (127.0.0.1)"
+	@echo "make test   set up .venv and Chromium, then run every test"
+	@echo "make app    serve the lessons as Voila dashboards (127.0.0.1)"
+	@echo "make lint   ruff check and format check"
+	@echo "make bench  run the benchmarks and write BENCHMARKS.md"
+	@echo "make clean  remove .venv and generated files"
+
+# (Re)create the venv when pyproject.toml changes.
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+lab: setup
+	$(JUPYTER_ENV) $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 \
+		--ServerApp.root_dir=$(CURDIR)/notebooks 00_start_here.ipynb
+
+app: setup
+	$(JUPYTER_ENV) $(BIN)/voila $(CURDIR)/notebooks --Voila.ip=127.0.0.1 --port=8866 \
+		--preheat_kernel=True --no-browser
+
+chromium: setup
+	$(BIN)/python -m vtsmodel._browser --ensure
+
+test: setup chromium
+	$(BIN)/python -m pytest
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not browser" -p no:nbval
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: setup chromium
+	$(BIN)/python benchmarks/run_all.py --report BENCHMARKS.md
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis test-artifacts
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,26 @@
+"""vtsmodel: an open modeling workbench for tape storage performance.
+
+The package holds the digitized data of five source documents, each number with its
+citation (:mod:`vtsmodel.data`), and the models fitted to them. Model functions are pure:
+floats or numpy arrays in, numpy values out, in the units their names and docstrings give
+(MB = 10^6 bytes, MB/s, GB, seconds; hours only where a name says so).
+
+Importing vtsmodel does not import plotly or ipywidgets; the figure and widget layers
+(:mod:`vtsmodel.figures`, :mod:`vtsmodel.ui`) import them when used.
+"""
+
+from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.data import DataError, cite, load, references, sources, tables
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DataError",
+    "ExtrapolationWarning",
+    "VtsModelWarning",
+    "cite",
+    "load",
+    "references",
+    "sources",
+    "tables",
+]
