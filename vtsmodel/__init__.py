@@ -9,8 +9,8 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 (:mod:`vtsmodel.figures`, :mod:`vtsmodel.ui`) import them when used.
 """
 
+from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
-from vtsmodel.data import DataError, cite, load, references, sources, tables
 
 __version__ = "0.1.0"
 

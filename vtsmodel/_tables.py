@@ -1,0 +1,491 @@
+"""The digitized source data: load, validate and cite (public face: :mod:`vtsmodel.data`).
+
+Every number that came from a source document is a row of a CSV table in ``data/``
+(shipped inside the wheel as ``vtsmodel/_data``), described by ``datapackage.json``.
+Each row carries its source id, locator, kind of evidence, the value as printed, the
+value in the project's units and, for text, the sentence it came from.
+
+>>> from vtsmodel import data
+>>> t4 = data.load("vts_ehpo_coefficients")
+>>> t4.value(mode="sustained", coefficient="m", tvc_gb=1152)
+6.23
+
+Run ``python -m vtsmodel.data check`` to validate every table.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "COMMON_FIELDS",
+    "UNITS",
+    "DataError",
+    "Provenance",
+    "Table",
+    "cite",
+    "cites",
+    "data_dir",
+    "load",
+    "references",
+    "sources",
+    "tables",
+]
+
+#: Columns every table has, in the order they follow the table's own columns.
+COMMON_FIELDS = ("source", "locator", "kind", "printed", "value", "unit", "quote", "note")
+KINDS = ("table", "text", "equation", "derived")
+#: Units a row's ``value`` may carry.
+UNITS = frozenset(
+    {
+        "MB/s", "MB", "GB", "TB", "KB", "s", "ms", "min", "h", "1", "1/km", "km",
+        "min/MB", "min/mount", "min/search", "IO/s", "count", "moves/h", "GB/s",
+    }
+)  # fmt: skip
+
+
+class DataError(ValueError):
+    """A data file is malformed; the message names the file, the row and the field."""
+
+
+def data_dir() -> Path:
+    """Return the folder holding ``datapackage.json`` and the CSV tables.
+
+    An installed wheel carries the data as ``vtsmodel/_data``; a source checkout (or an
+    editable install) reads the repository's ``data/`` folder.
+    """
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_data", here.parent / "data"):
+        if (candidate / "datapackage.json").is_file():
+            return candidate
+    raise DataError(
+        f"no datapackage.json found in {here / '_data'} or {here.parent / 'data'}; reinstall vtsmodel"
+    )
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where one row's number came from."""
+
+    table: str
+    id: str
+    source: str
+    locator: str
+    kind: str
+    printed: str
+    value: float
+    unit: str
+    quote: str = ""
+    note: str = ""
+
+    def __str__(self) -> str:
+        printed = f' ("{self.printed}")' if self.printed else ""
+        return f"{self.source}, {self.locator}{printed}"
+
+
+@dataclass(frozen=True)
+class Field:
+    """A column of a table, as ``datapackage.json`` describes it."""
+
+    name: str
+    type: str
+    description: str = ""
+    unit: str = ""
+    required: bool = False
+    unique: bool = False
+    enum: tuple = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A loaded table: columns as read-only numpy arrays, units, provenance per row.
+
+    Numeric columns are float arrays (integer columns int64, boolean columns bool);
+    text columns are arrays of Python strings.
+    """
+
+    name: str
+    title: str
+    path: Path
+    fields: tuple[Field, ...]
+    columns: Mapping[str, np.ndarray] = field(repr=False)
+    description: str = ""
+
+    def __len__(self) -> int:
+        return len(self.columns["id"])
+
+    def __getitem__(self, column: str) -> np.ndarray:
+        try:
+            return self.columns[column]
+        except KeyError:
+            raise KeyError(
+                f"table {self.name!r} has no column {column!r}; columns: {', '.join(self.columns)}"
+            ) from None
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self.records())
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        """Column names in file order."""
+        return tuple(f.name for f in self.fields)
+
+    @property
+    def units(self) -> dict[str, str]:
+        """Unit of each column that has one (``value`` varies by row: see ``unit``)."""
+        return {f.name: f.unit for f in self.fields if f.unit}
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Source ids this table cites, sorted."""
+        return tuple(sorted(set(self.columns["source"])))
+
+    def records(self) -> list[dict]:
+        """The rows as dictionaries of Python values."""
+        names = self.column_names
+        return [
+            {n: self.columns[n][i].item() if hasattr(self.columns[n][i], "item") else self.columns[n][i]
+             for n in names}
+            for i in range(len(self))
+        ]  # fmt: skip
+
+    def _index(self, id: str | None, where: dict) -> int:
+        mask = np.ones(len(self), dtype=bool)
+        if id is not None:
+            mask &= self.columns["id"] == id
+        for key, want in where.items():
+            col = self[key]
+            if col.dtype.kind == "f":
+                mask &= np.isclose(col, float(want), rtol=1e-12, atol=0.0)
+            else:
+                mask &= col == want
+        hits = np.flatnonzero(mask)
+        cond = ", ".join([f"id={id!r}"] * (id is not None) + [f"{k}={v!r}" for k, v in where.items()])
+        if hits.size == 0:
+            hint = ""
+            if id is not None:
+                hint = f"; ids: {', '.join(self.columns['id'][:40])}"
+            raise KeyError(f"table {self.name!r} has no row with {cond}{hint}")
+        if hits.size > 1:
+            raise KeyError(
+                f"table {self.name!r} has {hits.size} rows with {cond}: "
+                f"{', '.join(self.columns['id'][hits])}; be more specific"
+            )
+        return int(hits[0])
+
+    def value(self, id: str | None = None, /, **where) -> float:
+        """The ``value`` of the one row matching ``id`` and/or column conditions."""
+        return float(self.columns["value"][self._index(id, where)])
+
+    def provenance(self, id: str | None = None, /, **where) -> Provenance:
+        """Provenance of the one row matching ``id`` and/or column conditions."""
+        i = self._index(id, where)
+        c = self.columns
+        return Provenance(
+            table=self.name,
+            id=str(c["id"][i]),
+            source=str(c["source"][i]),
+            locator=str(c["locator"][i]),
+            kind=str(c["kind"][i]),
+            printed=str(c["printed"][i]),
+            value=float(c["value"][i]),
+            unit=str(c["unit"][i]),
+            quote=str(c["quote"][i]),
+            note=str(c["note"][i]),
+        )
+
+    def where(self, **conditions) -> Table:
+        """A new table with the rows whose columns equal the given values."""
+        mask = np.ones(len(self), dtype=bool)
+        for key, want in conditions.items():
+            col = self[key]
+            if col.dtype.kind == "f":
+                mask &= np.isclose(col, float(want), rtol=1e-12, atol=0.0)
+            else:
+                mask &= col == want
+        cols = {k: _readonly(v[mask]) for k, v in self.columns.items()}
+        return Table(self.name, self.title, self.path, self.fields, cols, self.description)
+
+    def cite(self) -> str:
+        """Formatted references for this table's sources."""
+        return cite(self.name)
+
+
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr = np.array(arr, copy=True)
+    arr.flags.writeable = False
+    return arr
+
+
+@functools.lru_cache(maxsize=1)
+def _package() -> dict:
+    path = data_dir() / "datapackage.json"
+    try:
+        with path.open(encoding="utf-8") as fh:
+            pkg = json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(pkg, dict) or not isinstance(pkg.get("resources"), list):
+        raise DataError(f"{path}: no 'resources' list")
+    if not isinstance(pkg.get("sources"), list):
+        raise DataError(f"{path}: no 'sources' list")
+    return pkg
+
+
+def sources() -> dict[str, dict]:
+    """The source documents by id: title, author, date and full citation."""
+    return {s["name"]: dict(s) for s in _package()["sources"]}
+
+
+def tables() -> tuple[str, ...]:
+    """Names of every table in the data package."""
+    return tuple(r["name"] for r in _package()["resources"])
+
+
+def _resource(name: str) -> dict:
+    for res in _package()["resources"]:
+        if res.get("name") == name:
+            return res
+    raise KeyError(f"no table named {name!r}; tables: {', '.join(tables())}")
+
+
+def _parse_fields(res: dict, where: str) -> tuple[Field, ...]:
+    try:
+        raw = res["schema"]["fields"]
+    except (KeyError, TypeError):
+        raise DataError(f"{where}: resource {res.get('name')!r} has no schema.fields") from None
+    out = []
+    for f in raw:
+        cons = f.get("constraints", {})
+        out.append(
+            Field(
+                name=f["name"],
+                type=f.get("type", "string"),
+                description=f.get("description", ""),
+                unit=f.get("unit", ""),
+                required=bool(cons.get("required", False)),
+                unique=bool(cons.get("unique", False)),
+                enum=tuple(cons.get("enum", ())),
+            )
+        )
+    names = [f.name for f in out]
+    expected_tail = list(COMMON_FIELDS)
+    if names[:1] != ["id"] or names[-len(expected_tail) :] != expected_tail:
+        raise DataError(
+            f"{where}: resource {res['name']!r} must have fields id, <its own columns>, "
+            f"{', '.join(COMMON_FIELDS)}; has {', '.join(names)}"
+        )
+    return tuple(out)
+
+
+def _convert(text: str, fld: Field, where: str):
+    if fld.type == "number":
+        try:
+            val = float(text)
+        except ValueError:
+            raise DataError(f"{where}, field {fld.name!r}: {text!r} is not a number") from None
+        if not math.isfinite(val):
+            raise DataError(f"{where}, field {fld.name!r}: {text!r} is not a finite number")
+        return val
+    if fld.type == "integer":
+        try:
+            return int(text)
+        except ValueError:
+            raise DataError(f"{where}, field {fld.name!r}: {text!r} is not an integer") from None
+    if fld.type == "boolean":
+        low = text.strip().lower()
+        if low in ("true", "1", "yes"):
+            return True
+        if low in ("false", "0", "no", ""):
+            return False
+        raise DataError(f"{where}, field {fld.name!r}: {text!r} is not true or false")
+    return text
+
+
+def _missing(fld: Field):
+    return {"number": math.nan, "integer": -1, "boolean": False}.get(fld.type, "")
+
+
+@functools.cache
+def load(name: str) -> Table:
+    """Load and validate one table by name.
+
+    Parameters
+    ----------
+    name : str
+        A table name, one of :func:`tables`.
+
+    Returns
+    -------
+    Table
+
+    Raises
+    ------
+    KeyError
+        For an unknown name (the message lists the known ones).
+    DataError
+        For a malformed file: the message names the file, the row and the field.
+    """
+    res = _resource(name)
+    path = data_dir() / res.get("path", f"{name}.csv")
+    fields = _parse_fields(res, str(path))
+    known_sources = set(sources())
+    names = [f.name for f in fields]
+    values: dict[str, list] = {n: [] for n in names}
+    try:
+        fh = path.open(encoding="utf-8", newline="")
+    except FileNotFoundError:
+        raise DataError(f"{path}: file not found (table {name!r} in datapackage.json)") from None
+    with fh:
+        reader = csv.reader(fh, strict=True)
+        try:
+            header = next(reader, None)
+            if header is None:
+                raise DataError(f"{path}: file is empty; expected header {','.join(names)}")
+            if header != names:
+                raise DataError(
+                    f"{path}, row 1 (header): columns {','.join(header)} do not match the "
+                    f"schema {','.join(names)}"
+                )
+            seen: set[str] = set()
+            for lineno, row in enumerate(reader, start=2):
+                if not row or all(not c.strip() for c in row):
+                    continue
+                rid = row[0] if row else ""
+                where = f"{path}, row {lineno} (id {rid!r})"
+                if len(row) != len(names):
+                    raise DataError(f"{where}: {len(row)} fields, expected {len(names)}")
+                rec = dict(zip(names, row, strict=True))
+                for fld in fields:
+                    text = rec[fld.name]
+                    if text == "":
+                        if fld.required:
+                            raise DataError(f"{where}, field {fld.name!r}: empty but required")
+                        values[fld.name].append(_missing(fld))
+                        continue
+                    if fld.enum and text not in fld.enum:
+                        raise DataError(
+                            f"{where}, field {fld.name!r}: {text!r} is not one of {', '.join(fld.enum)}"
+                        )
+                    values[fld.name].append(_convert(text, fld, where))
+                if rid in seen:
+                    raise DataError(f"{where}, field 'id': duplicate id {rid!r}")
+                seen.add(rid)
+                if rec["source"] not in known_sources:
+                    raise DataError(
+                        f"{where}, field 'source': unknown source id {rec['source']!r}; "
+                        f"known: {', '.join(sorted(known_sources))}"
+                    )
+                if rec["unit"] not in UNITS:
+                    raise DataError(
+                        f"{where}, field 'unit': unknown unit {rec['unit']!r}; "
+                        f"known: {', '.join(sorted(UNITS))}"
+                    )
+                if rec["kind"] in ("text", "derived") and not rec["quote"].strip():
+                    raise DataError(f"{where}, field 'quote': a {rec['kind']} row needs its sentence")
+                if rec["kind"] == "derived" and not rec["note"].strip():
+                    raise DataError(f"{where}, field 'note': a derived row must say how")
+        except csv.Error as exc:
+            raise DataError(f"{path}, row {reader.line_num}: {exc}") from None
+    if not values["id"]:
+        raise DataError(f"{path}: no rows")
+    cols = {}
+    for fld in fields:
+        vals = values[fld.name]
+        if fld.type == "number":
+            arr = np.array(vals, dtype=float)
+        elif fld.type == "integer":
+            arr = np.array(vals, dtype=np.int64)
+        elif fld.type == "boolean":
+            arr = np.array(vals, dtype=bool)
+        else:
+            arr = np.empty(len(vals), dtype=object)
+            arr[:] = vals
+        cols[fld.name] = _readonly(arr)
+    return Table(
+        name=name,
+        title=res.get("title", name),
+        path=path,
+        fields=fields,
+        columns=cols,
+        description=res.get("description", ""),
+    )
+
+
+def cites(*names: str):
+    """Decorate a model function with the tables or source ids it draws on.
+
+    :func:`cite` then formats the references for the function.
+    """
+
+    def mark(func):
+        func.__vtsmodel_cites__ = tuple(names)
+        return func
+
+    return mark
+
+
+def _source_ids(items: Iterable) -> list[str]:
+    known = sources()
+    table_names = set(tables())
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            if item in known:
+                ids = [item]
+            elif item in table_names:
+                ids = list(load(item).sources)
+            else:
+                raise KeyError(
+                    f"{item!r} is neither a table nor a source id; tables: "
+                    f"{', '.join(sorted(table_names))}; sources: {', '.join(known)}"
+                )
+        elif hasattr(item, "__vtsmodel_cites__"):
+            ids = _source_ids(item.__vtsmodel_cites__)
+        elif isinstance(item, Table):
+            ids = list(item.sources)
+        else:
+            raise TypeError(f"cannot cite {item!r}: give a table name, source id or model function")
+        out.extend(i for i in ids if i not in out)
+    return out
+
+
+def references(*items) -> list[dict]:
+    """The source records for the given tables, source ids or model functions.
+
+    With no argument, every source.
+    """
+    known = sources()
+    ids = _source_ids(items) if items else list(known)
+    return [known[i] for i in ids]
+
+
+def cite(*items) -> str:
+    """Formatted references for the given tables, source ids or model functions.
+
+    With no argument, every source of the data package. One reference per line,
+    ``[id] full citation``.
+
+    >>> print(cite("cern-tape-sizing-2005"))  # doctest: +ELLIPSIS
+    [cern-tape-sizing-2005] Panzer-Steindel, B. Some calculations ...
+    """
+    return "\n".join(f"[{s['name']}] {s['citation']}" for s in references(*items))
+
+
+def check() -> list[str]:
+    """Load every table; return a list of problems (empty when all is well)."""
+    problems = []
+    for name in tables():
+        try:
+            load(name)
+        except (DataError, KeyError) as exc:
+            problems.append(str(exc))
+    return problems
