@@ -10,7 +10,7 @@ JUPYTER_ENV := JUPYTER_CONFIG_DIR=$(CURDIR)/$(VENV)/etc/jupyter-config \
 	IPYTHONDIR=$(CURDIR)/$(VENV)/etc/ipython \
 	JUPYTER_PLATFORM_DIRS=1
 
-.PHONY: help setup lab app test test-fast lint format chromium bench clean
+.PHONY: help setup lab app test test-fast lint format chromium bench clean strip
 
 help:
 	@echo "make lab    set up .venv and open the lessons in JupyterLab (127.0.0.1)"
@@ -60,3 +60,6 @@ bench: setup chromium
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+strip: setup
+	$(BIN)/nbstripout --extra-keys "metadata.widgets metadata.language_info" notebooks/*.ipynb

@@ -1,0 +1,1 @@
+"""The lessons' figure builders, view functions and panels (imports plotly and ipywidgets)."""
