@@ -489,3 +489,51 @@ def check() -> list[str]:
         except (DataError, KeyError) as exc:
             problems.append(str(exc))
     return problems
+
+
+def catalogue() -> list[dict]:
+    """Every row of every table, with its table name: the data catalogue.
+
+    Each dict has ``table``, ``id``, ``source``, ``locator``, ``kind``, ``printed``,
+    ``value``, ``unit``, ``quote`` and ``note``.
+    """
+    rows = []
+    for name in tables():
+        t = load(name)
+        c = t.columns
+        for i in range(len(t)):
+            rows.append(
+                {
+                    "table": name,
+                    "id": str(c["id"][i]),
+                    "source": str(c["source"][i]),
+                    "locator": str(c["locator"][i]),
+                    "kind": str(c["kind"][i]),
+                    "printed": str(c["printed"][i]),
+                    "value": float(c["value"][i]),
+                    "unit": str(c["unit"][i]),
+                    "quote": str(c["quote"][i]),
+                    "note": str(c["note"][i]),
+                }
+            )
+    return rows
+
+
+def filter_catalogue(
+    rows: Iterable[dict], text: str = "", *, source: str | None = None, table: str | None = None
+) -> list[dict]:
+    """Rows whose id, locator, printed value, quote or note contain every word of ``text``.
+
+    Matching ignores case; ``source`` and ``table`` restrict to one source id or table.
+    """
+    words = text.lower().split()
+    out = []
+    for r in rows:
+        if source and r["source"] != source:
+            continue
+        if table and r["table"] != table:
+            continue
+        hay = " ".join((r["table"], r["id"], r["locator"], r["printed"], r["quote"], r["note"])).lower()
+        if all(w in hay for w in words):
+            out.append(r)
+    return out
