@@ -11,6 +11,7 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.throughput import write_rate
 
 __version__ = "0.1.0"
 
@@ -23,4 +24,5 @@ __all__ = [
     "references",
     "sources",
     "tables",
+    "write_rate",
 ]
