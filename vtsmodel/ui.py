@@ -15,6 +15,7 @@ This module imports ipywidgets and plotly; ``import vtsmodel`` does not import i
 from __future__ import annotations
 
 import html
+import os
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -222,8 +223,9 @@ class Panel:
         Heading shown above the panel.
     name : str
         Base of exported file names, e.g. ``"01_write_rate"``.
-    export_dir : path-like
-        Folder the export control writes to.
+    export_dir : path-like, optional
+        Folder the export control writes to; default ``$VTSMODEL_EXPORT_DIR`` or
+        ``exports`` beside the notebook.
     """
 
     def __init__(
@@ -233,13 +235,13 @@ class Panel:
         *,
         title: str = "",
         name: str = "figure",
-        export_dir: str | Path = "exports",
+        export_dir: str | Path | None = None,
     ) -> None:
         self.controls = dict(controls)
         self._view_fn = view
         self.title = title
         self.name = name
-        self.export_dir = Path(export_dir)
+        self.export_dir = Path(export_dir or os.environ.get("VTSMODEL_EXPORT_DIR", "exports"))
         self.last_error = ""
         self.view: View = view(**self.values)
         self.figure_widgets: dict[str, go.FigureWidget] = {

@@ -1,0 +1,203 @@
+"""Browser harness: Voila serving notebooks/ on 127.0.0.1, driven by Playwright + Chromium.
+
+No browser is downloaded: the tests use a Chromium that is already installed (see
+``vtsmodel._browser``); with none, they fail with instructions, never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from vtsmodel._browser import HOW_TO_GET, find_chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+TEMPLATES = ROOT / "vtsmodel" / "_jupyter"
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+#: How long a lesson may take to render (kernel start plus running every cell).
+RENDER_TIMEOUT_MS = 180_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with code {proc.returncode} before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as resp:
+                if resp.status < 500:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.3)
+    raise RuntimeError(f"no answer from {url} within {timeout:.0f} s")
+
+
+def voila_command(port: int, *, preheat: bool = False) -> list[str]:
+    """The command that serves the lessons with Voila on 127.0.0.1 (as ``make app``)."""
+    voila = Path(sys.executable).with_name("voila")
+    cmd = [
+        str(voila),
+        str(NOTEBOOKS),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--template=vtsmodel",
+        "--show_tracebacks=True",
+        "--Voila.log_level=WARN",
+    ]
+    if preheat:
+        cmd += ["--preheat_kernel=True", "--pool_size=1"]
+    return cmd
+
+
+def voila_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), env.get("JUPYTER_PATH", "")) if p)
+    return env
+
+
+@pytest.fixture(scope="session")
+def voila_url():
+    """Base URL of a Voila server serving ``notebooks/``; stopped after the session."""
+    port = free_port()
+    log = open(Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / "voila.log", "w+")  # noqa: SIM115
+    proc = subprocess.Popen(
+        voila_command(port), cwd=NOTEBOOKS, env=voila_env(), stdout=log, stderr=subprocess.STDOUT
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_http(url + "/", proc)
+        yield url
+    except RuntimeError:
+        log.seek(0)
+        pytest.fail(f"Voila did not start: {log.read()[-3000:]}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = find_chromium()
+    if path is None:
+        pytest.fail(HOW_TO_GET)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class PageWatch:
+    """What a page did: requests leaving the machine, console errors, page errors."""
+
+    def __init__(self, page):
+        self.page = page
+        self.external: list[str] = []
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        page.on("request", self._on_request)
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+
+    def _on_request(self, request) -> None:
+        url = urlparse(request.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
+            self.external.append(request.url)
+
+    def _on_console(self, msg) -> None:
+        if msg.type == "error":
+            self.console_errors.append(msg.text)
+
+    def problems(self) -> list[str]:
+        out = [f"request left 127.0.0.1: {u}" for u in self.external]
+        out += [f"console error: {t}" for t in self.console_errors]
+        out += [f"page error: {t}" for t in self.page_errors]
+        return out
+
+
+def wait_rendered(page, *, plots: bool = True, timeout: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until the lesson's panel (and, if asked, a plot) is drawn."""
+    page.wait_for_selector(".vtsmodel-panel", timeout=timeout)
+    if plots:
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout)
+
+
+def error_outputs(page) -> list[str]:
+    """Texts of error outputs in the rendered notebook (tracebacks, stderr)."""
+    return page.eval_on_selector_all(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+        ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr'], .jp-OutputArea-executeResult .jp-mod-error, "
+        ".voila-error, .jp-RenderedText .ansi-red-fg",
+        "els => els.map(e => e.innerText)",
+    )
+
+
+@pytest.fixture
+def open_lesson(browser, voila_url, request, artifacts_dir):
+    """Open a lesson in Voila; fail at teardown on external requests or console errors.
+
+    Returns a function ``open_lesson(notebook, *, plots=True) -> Page``. A screenshot of
+    every opened page is saved in ``test-artifacts/``.
+    """
+    opened = []
+
+    def _open(notebook: str, *, plots: bool = True, viewport=(1280, 800)):
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        page = context.new_page()
+        watch = PageWatch(page)
+        opened.append((notebook, context, page, watch))
+        page.goto(f"{voila_url}/voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
+        wait_rendered(page, plots=plots)
+        errors = error_outputs(page)
+        assert not errors, f"{notebook} rendered with error output: {errors}"
+        return page
+
+    yield _open
+    problems = []
+    for notebook, context, page, watch in opened:
+        try:
+            name = f"{request.node.name}-{Path(notebook).stem}".replace("/", "_")
+            page.screenshot(path=str(artifacts_dir / f"{name}.png"), full_page=True)
+        except Exception as exc:  # noqa: BLE001 - a failed screenshot must not hide the real result
+            problems.append(f"screenshot failed: {exc}")
+        problems += [f"{notebook}: {p}" for p in watch.problems()]
+        context.close()
+    if problems:
+        pytest.fail("\n".join(problems))
