@@ -1,0 +1,240 @@
+"""How many tape drives a site needs for a set of data flows (the CERN sizing rule).
+
+cern-tape-sizing-2005, "Summary, sample calculation": each flow needs
+``rate · factor / efficiency / drive_speed`` drives, and the site the sum::
+
+    Number of needed tape drives = 50 = (100 MB/s * 2 (backlog) / 0.5 (efficiency) / 40 MB/s)
+        + (150 MB/s * 2 (peaks) / 0.5 (efficiency) / 40 MB/s)
+        + (50 MB/s * 2 (peaks) / 0.1 (efficiency) / 40 MB/s)
+
+A flow's efficiency is either given (the note's ~50 % for organised flows, 0.1 in the
+example for chaotic ones) or computed from its access pattern (file size, files per
+mount) with :func:`vtsmodel.drives.drive_efficiency`, which depends on the drive speed.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from vtsmodel._tables import cites, load
+from vtsmodel._validation import as_float_array
+from vtsmodel.drives import drive_efficiency
+
+__all__ = [
+    "Flow",
+    "Sizing",
+    "cern_example_drive_speed",
+    "cern_example_flows",
+    "drives_needed",
+    "sizing_table",
+]
+
+
+@dataclass(frozen=True)
+class Flow:
+    """One data flow to or from tape.
+
+    Attributes
+    ----------
+    name : str
+        What the flow is, e.g. ``"T0 → T1"``.
+    rate_mb_s : float
+        Average data rate, >= 0. [MB/s]
+    peak_factor : float
+        Factor for peaks, backlogs and failures, >= 1 (the note: "a factor 2"). [-]
+    efficiency : float or None
+        Fraction of the drive's speed the flow gets, in (0, 1]; ``None`` to compute it
+        from ``file_mb`` and ``files_per_mount``. [-]
+    file_mb : float or None
+        Average file size, for an efficiency from the access pattern. [MB]
+    files_per_mount : float or None
+        Files written or read per mount, >= 1, for an efficiency from the access
+        pattern. [-]
+    """
+
+    name: str
+    rate_mb_s: float
+    peak_factor: float = 1.0
+    efficiency: float | None = None
+    file_mb: float | None = None
+    files_per_mount: float | None = None
+
+    def __post_init__(self):
+        as_float_array(f"{self.name}: rate_mb_s", self.rate_mb_s, lo=0)
+        as_float_array(f"{self.name}: peak_factor", self.peak_factor, lo=1)
+        if self.efficiency is not None:
+            as_float_array(f"{self.name}: efficiency", self.efficiency, lo=0, hi=1, lo_open=True)
+        elif self.file_mb is None or self.files_per_mount is None:
+            raise ValueError(
+                f"flow {self.name!r} needs an efficiency in (0, 1] or an access pattern "
+                f"(file_mb > 0 and files_per_mount >= 1); got efficiency=None, "
+                f"file_mb={self.file_mb!r}, files_per_mount={self.files_per_mount!r}"
+            )
+        else:
+            as_float_array(f"{self.name}: file_mb", self.file_mb, lo=0, lo_open=True)
+            as_float_array(f"{self.name}: files_per_mount", self.files_per_mount, lo=1)
+
+    def efficiency_for(self, drive_speed_mb_s: float, **formula) -> float:
+        """The flow's efficiency on a drive of ``drive_speed_mb_s`` [MB/s].
+
+        The given efficiency, or :func:`~vtsmodel.drives.drive_efficiency` of the access
+        pattern (``formula`` passes ``t_mount_s`` and ``t_overhead_s`` on).
+        """
+        if self.efficiency is not None:
+            return float(self.efficiency)
+        return float(
+            drive_efficiency(self.file_mb, self.files_per_mount, speed_mb_s=drive_speed_mb_s, **formula)
+        )
+
+
+@dataclass(frozen=True)
+class Sizing:
+    """The result of :func:`drives_needed`.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The flows, in order.
+    drives : numpy.ndarray
+        Drives each flow needs (fractional, as the note's terms). [-]
+    efficiencies : numpy.ndarray
+        The efficiency used for each flow. [-]
+    total : float
+        Sum of the flows' drives (fractional). [-]
+    drive_speed_mb_s : float
+        The drive speed sized for. [MB/s]
+    """
+
+    names: tuple[str, ...]
+    drives: np.ndarray
+    efficiencies: np.ndarray
+    total: float
+    drive_speed_mb_s: float
+
+    @property
+    def whole_drives(self) -> int:
+        """Drives to buy: the total rounded up to a whole drive."""
+        return int(math.ceil(self.total - 1e-9 * max(1.0, self.total)))
+
+    @property
+    def shares(self) -> np.ndarray:
+        """Each flow's share of the total drives (sums to 1). [-]"""
+        return self.drives / self.total if self.total > 0 else np.zeros_like(self.drives)
+
+    def __float__(self) -> float:
+        return float(self.total)
+
+
+def _as_flow(item, i: int) -> Flow:
+    if isinstance(item, Flow):
+        return item
+    if isinstance(item, Mapping):
+        return Flow(**{"name": f"flow {i + 1}", **item})
+    raise ValueError(f"flows[{i}]={item!r} must be a Flow or a mapping of Flow's fields")
+
+
+@cites("cern_sizing_example", "cern_facts")
+def drives_needed(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> Sizing:
+    """Tape drives needed for a set of data flows, and each flow's share.
+
+    ``drives = Σ rate_i · factor_i / efficiency_i / drive_speed``
+    (cern-tape-sizing-2005, Summary, sample calculation).
+
+    Parameters
+    ----------
+    flows : iterable of Flow or mapping
+        The flows; a mapping gives :class:`Flow`'s fields (``rate_mb_s``,
+        ``peak_factor``, ``efficiency`` or ``file_mb`` and ``files_per_mount``).
+    drive_speed_mb_s : float
+        The drive's maximum speed (CERN's Maxspeed), > 0. [MB/s]
+    **formula
+        ``t_mount_s`` and ``t_overhead_s`` for efficiencies from access patterns.
+
+    Returns
+    -------
+    Sizing
+        Per-flow drives, efficiencies, the total and the shares.
+    """
+    flows = [_as_flow(f, i) for i, f in enumerate(flows)]
+    if not flows:
+        raise ValueError("flows is empty; give at least one flow")
+    speed = float(as_float_array("drive_speed_mb_s", drive_speed_mb_s, lo=0, lo_open=True))
+    eff = np.array([f.efficiency_for(speed, **formula) for f in flows])
+    rate = np.array([f.rate_mb_s for f in flows], dtype=float)
+    factor = np.array([f.peak_factor for f in flows], dtype=float)
+    drives = rate * factor / eff / speed  # Summary, sample calculation
+    return Sizing(tuple(f.name for f in flows), drives, eff, float(drives.sum()), speed)
+
+
+@cites("cern_sizing_example", "cern_facts")
+def sizing_table(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> list[dict]:
+    """The sizing as rows to print or export: one per flow, then a total.
+
+    Each row has the keys ``"flow"``, ``"rate [MB/s]"``, ``"factor [-]"``,
+    ``"efficiency [-]"``, ``"drives [-]"`` (fractional) and ``"share [-]"``; the total
+    row (``"flow": "total"``) sums rates and drives, leaves factor and efficiency
+    ``None`` and adds ``"drives to buy [-]"``, the total rounded up.
+
+    Parameters are those of :func:`drives_needed`.
+    """
+    flows = [_as_flow(f, i) for i, f in enumerate(flows)]
+    s = drives_needed(flows, drive_speed_mb_s=drive_speed_mb_s, **formula)
+    rows = [
+        {
+            "flow": f.name,
+            "rate [MB/s]": float(f.rate_mb_s),
+            "factor [-]": float(f.peak_factor),
+            "efficiency [-]": float(e),
+            "drives [-]": float(d),
+            "share [-]": float(sh),
+        }
+        for f, e, d, sh in zip(flows, s.efficiencies, s.drives, s.shares, strict=True)
+    ]
+    rows.append(
+        {
+            "flow": "total",
+            "rate [MB/s]": float(sum(f.rate_mb_s for f in flows)),
+            "factor [-]": None,
+            "efficiency [-]": None,
+            "drives [-]": s.total,
+            "share [-]": 1.0 if s.total > 0 else 0.0,
+            "drives to buy [-]": s.whole_drives,
+        }
+    )
+    return rows
+
+
+_FLOW_LABELS = {"t0_to_t1": "T0 → T1", "reprocessing": "reprocessing", "t2_analysis": "T2, analysis"}
+
+
+@cites("cern_sizing_example")
+def cern_example_flows() -> list[Flow]:
+    """The three flows of the note's sample calculation (a new list on every call)."""
+    return list(_cern_flows())
+
+
+@functools.cache
+def _cern_flows() -> tuple[Flow, ...]:
+    t = load("cern_sizing_example")
+    out = []
+    for key, label in _FLOW_LABELS.items():
+        out.append(
+            Flow(
+                name=label,
+                rate_mb_s=t.value(f"{key}_rate"),
+                peak_factor=t.value(f"{key}_factor"),
+                efficiency=t.value(f"{key}_efficiency"),
+            )
+        )
+    return tuple(out)
+
+
+@cites("cern_sizing_example")
+def cern_example_drive_speed() -> float:
+    """The drive speed of the note's sample calculation, "Tape drive maxspeed = 40 MB/s"."""
+    return load("cern_sizing_example").value("drive_speed")
