@@ -11,17 +11,27 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.drives import drive_catalog, drive_efficiency, drive_spec, drive_throughput, mount_time_s
+from vtsmodel.sizing import Flow, drives_needed, sizing_table
 from vtsmodel.throughput import write_rate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DataError",
+    "Flow",
     "ExtrapolationWarning",
     "VtsModelWarning",
     "cite",
+    "drive_catalog",
+    "drive_efficiency",
+    "drive_spec",
+    "drive_throughput",
+    "drives_needed",
     "load",
+    "mount_time_s",
     "references",
+    "sizing_table",
     "sources",
     "tables",
     "write_rate",
