@@ -11,6 +11,7 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.cache import hours_at_peak, simulate_cache, tvc_needed
 from vtsmodel.drives import drive_catalog, drive_efficiency, drive_spec, drive_throughput, mount_time_s
 from vtsmodel.sizing import Flow, drives_needed, sizing_table
 from vtsmodel.throughput import write_rate
@@ -35,4 +36,7 @@ __all__ = [
     "sources",
     "tables",
     "write_rate",
+    "hours_at_peak",
+    "simulate_cache",
+    "tvc_needed",
 ]
