@@ -1,0 +1,298 @@
+"""Recall of a volume from physical tape: its parts, and the deterministic recall queue.
+
+A *read miss* (recall) needs "the mounting of a physical tape and transfer of the tape
+volume data involved to tape cache" before the VTS presents "ready" to the host
+(ibm-vts-b18-2000, Sec. 3.4). The paper states a best case of about two to three minutes
+and shows, in Fig. 6, a "theoretical estimate" of the recall mount time vs the recall
+queue length; the figure's values and its formula are not in the text, and the
+parameters it cites ("Eq. 3 (Sec. 7)") point at an equation that does not exist there
+(data/notes/ibm-vts-b18-2000.md, item 4). This module rebuilds the estimate from parts.
+
+The parts of one recall, in order (all in seconds):
+
+``robot_s``
+    Robot fetch: the accessor moves the cartridge from its cell to the drive.
+    Default borrowed from CERN's tMount component (cern-tape-sizing-2005, tmount_move,
+    22.5 s for a Powderhorn silo); the 3494's own figure is not stated in the sources.
+``load_s``
+    Load and thread the cartridge in the drive. Borrowed from CERN's tmount_mount (15 s,
+    "for 9940 type drives"); the 3590 figure is not in the sources.
+``overhead_s``
+    The rest of a 3494 VTS mount cycle: the only measurement of a whole mount on the
+    3494 VTS is the per-mount term of the export formula, 2.36 min (ibm-vts-b18-2000,
+    Eq. 1); the default is that term minus the three borrowed component times
+    (robot, load, rewind/unload), i.e. 141.6 - 22.5 - 15 - 45 = 59.1 s. Reading Eq. 1's
+    per-mount term as one full mount cycle, and placing the remainder before "ready", is
+    an assumption.
+``search_s``
+    Locate the volume on the stacked cartridge: "avg. random repositioning time [search
+    time] is about 21 seconds" (ibm-vts-b18-2000, Sec. 7).
+``read``
+    Read the whole volume: ``volume_mb / cf`` megabytes as stored (the VTS compresses
+    before writing to tape) at the drive's native rate (data/drive_catalog.csv).
+``rewind_unload_s``
+    Rewind and unload after the volume is in cache: it does not delay this recall's
+    "ready" but keeps the drive busy, so it is part of the service time a queued recall
+    waits for. Borrowed from CERN's tmount_rewind_unload (45 s).
+
+Time until ready = robot + load + overhead + search + read; the drive's service time
+adds rewind/unload.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from vtsmodel._tables import cites, load
+from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+
+__all__ = [
+    "DRIVES",
+    "RECALL_PARTS",
+    "drive_preset",
+    "mount_time_vs_queue",
+    "recall_drives",
+    "recall_parts",
+    "recall_ready_s",
+    "recall_service_s",
+]
+
+#: Drive models with presets; see :func:`drive_preset`.
+DRIVES = ("3590B", "3590E", "STK3480")
+
+#: The parts of a recall, in order, as keys of :func:`recall_parts`.
+RECALL_PARTS = ("robot", "load", "overhead", "search", "read", "rewind_unload")
+
+_CATALOG_ID = {
+    "3590B": "ibm3590b_native_rate",
+    "3590E": "ibm3590e_native_rate",
+    "STK3480": "stk3480_observed_read_rate",
+}
+
+
+@functools.cache
+def drive_preset(drive: str = "3590B") -> dict[str, float]:
+    """Default parts of a recall for a drive model, each from a data row or derived.
+
+    Parameters
+    ----------
+    drive : {"3590B", "3590E", "STK3480"}
+        Drive model.
+
+    Returns
+    -------
+    dict
+        ``robot_s``, ``load_s``, ``overhead_s``, ``search_s``, ``rewind_unload_s`` [s] and
+        ``rate_mb_s`` [MB/s].
+
+    Notes
+    -----
+    3590B and 3590E: the rate is the drive catalog's native rate (3590B derived as
+    14 MB/s / 1.5, ibm-vts-b18-2000 Sec. 2); robot, load and rewind/unload are CERN's
+    tMount components (cern-tape-sizing-2005), the search is the VTS paper's 21 s
+    (Sec. 7), and the overhead is the remainder of Eq. 1's per-mount term (2.36 min).
+
+    STK3480: the StorageTek single-session mount time, 28 s (stk-acs4400-cray,
+    Discussion a.), stands for robot fetch plus load (no further split is stated); no
+    search (the StorageTek tests read files from the start of the tape: an assumption
+    for this preset); the best observed read rate, 1.92 MB/s; rewind/unload borrowed
+    from CERN (45 s), an assumption for a 3480 cartridge.
+    """
+    check_choice("drive", drive, DRIVES)
+    cern = load("cern_facts")
+    vts = load("vts_facts")
+    rate = load("drive_catalog").value(_CATALOG_ID[drive])
+    rewind = cern.value("tmount_rewind_unload")
+    if drive == "STK3480":
+        return {
+            "robot_s": load("stk_facts").value("mount_time_single_session"),
+            "load_s": 0.0,
+            "overhead_s": 0.0,
+            "search_s": 0.0,
+            "rate_mb_s": rate,
+            "rewind_unload_s": rewind,
+        }
+    robot = cern.value("tmount_move")
+    load_s = cern.value("tmount_mount")
+    per_mount_s = load("vts_import_export").value("export_per_mount") * 60.0  # Eq. 1, min -> s
+    return {
+        "robot_s": robot,
+        "load_s": load_s,
+        "overhead_s": per_mount_s - robot - load_s - rewind,
+        "search_s": vts.value("search_time_avg"),  # Sec. 7, item 3
+        "rate_mb_s": rate,
+        "rewind_unload_s": rewind,
+    }
+
+
+def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s):
+    check_choice("drive", drive, DRIVES)
+    preset = drive_preset(drive)
+    vol = as_float_array("volume_mb", volume_mb, lo=0.0)
+    cf_a = as_float_array("cf", cf, lo=1.0)
+    if drive.startswith("3590"):
+        warn_outside("cf", cf_a, 1.0, 4.0, source="ibm-vts-b18-2000, Appendix B: 1 <= CF <= 4")
+
+    def pick(name, value, **kw):
+        return as_float_array(name, preset[name] if value is None else value, **kw)
+
+    parts = {
+        "robot": pick("robot_s", robot_s, lo=0.0),
+        "load": pick("load_s", load_s, lo=0.0),
+        "overhead": pick("overhead_s", overhead_s, lo=0.0),
+        "search": pick("search_s", search_s, lo=0.0),
+        "read": vol / cf_a / pick("rate_mb_s", rate_mb_s, lo=0.0, lo_open=True),
+        "rewind_unload": pick("rewind_unload_s", rewind_unload_s, lo=0.0),
+    }
+    return parts
+
+
+@cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+def recall_parts(
+    volume_mb,
+    *,
+    cf=3.0,
+    drive: str = "3590B",
+    robot_s=None,
+    load_s=None,
+    overhead_s=None,
+    search_s=None,
+    rate_mb_s=None,
+    rewind_unload_s=None,
+) -> dict[str, np.ndarray]:
+    """The parts of one recall, in seconds, keyed as :data:`RECALL_PARTS`.
+
+    read = volume_mb / cf / rate_mb_s; every other part is a parameter (``None`` takes
+    the drive's preset, :func:`drive_preset`).
+
+    Parameters
+    ----------
+    volume_mb : float or array_like
+        Logical volume size as the host wrote it (uncompressed). [MB]
+    cf : float or array_like
+        Data compressibility; the volume is stored as volume_mb / cf. [-]
+    drive : {"3590B", "3590E", "STK3480"}
+        Drive model whose preset fills the parts not given.
+    robot_s, load_s, overhead_s, search_s : float, optional
+        Robot fetch, load/thread, the rest of the mount cycle, and search. [s]
+    rate_mb_s : float, optional
+        Drive read rate of stored (compressed) data. [MB/s]
+    rewind_unload_s : float, optional
+        Rewind and unload after the read. [s]
+
+    Returns
+    -------
+    dict of str to numpy value
+        Seconds per part (ibm-vts-b18-2000, Sec. 3.4 and Sec. 7; cern-tape-sizing-2005).
+    """
+    parts = _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s)
+    shape = np.broadcast_shapes(*(p.shape for p in parts.values()))
+    return {k: result(np.broadcast_to(v, shape).astype(float)) for k, v in parts.items()}
+
+
+@cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+def recall_ready_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
+    """Time from a recall's start on a free drive until the volume is ready. [s]
+
+    ready = robot + load + overhead + search + volume_mb / cf / rate: the best case of
+    ibm-vts-b18-2000, Sec. 3.4 ("approximately two to three minutes ... when little else
+    is active"). Keyword arguments as :func:`recall_parts`.
+    """
+    p = recall_parts(volume_mb, cf=cf, drive=drive, **parts)
+    return result(sum(np.asarray(p[k]) for k in RECALL_PARTS if k != "rewind_unload"))
+
+
+@cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+def recall_service_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
+    """Time one recall keeps a drive busy: ready time plus rewind and unload. [s]
+
+    service = robot + load + overhead + search + volume_mb / cf / rate + rewind_unload.
+    With the 3590 presets, robot + load + overhead + rewind_unload equals the per-mount
+    term of ibm-vts-b18-2000 Eq. 1 (2.36 min). Keyword arguments as :func:`recall_parts`.
+
+    Parameters
+    ----------
+    volume_mb : float or array_like
+        Logical volume size, uncompressed. [MB]
+    cf : float or array_like
+        Data compressibility. [-]
+    drive : {"3590B", "3590E", "STK3480"}
+        Drive model.
+
+    Returns
+    -------
+    numpy value
+        Drive service time per recall. [s]
+    """
+    p = recall_parts(volume_mb, cf=cf, drive=drive, **parts)
+    return result(sum(np.asarray(p[k]) for k in RECALL_PARTS))
+
+
+@cites("vts_facts")
+def recall_drives(total_drives, copy_drives):
+    """Drives left for recall when some copy the cache to tape. [count]
+
+    recall = total - copy. "if the VTS is configured with the maximum of six tape drives,
+    and two of them are assigned to receiving of data being copied from tape volume
+    cache, then only four recall mounts can be handled simultaneously"
+    (ibm-vts-b18-2000, Sec. 3.2.2).
+
+    Parameters
+    ----------
+    total_drives : int or array_like
+        3590 drives in the VTS (1 to 6, Sec. 2). [count]
+    copy_drives : int or array_like
+        Drives busy copying from the cache to tape. [count]
+    """
+    most = load("vts_facts").value("library_3590_drives_max")
+    total = as_float_array("total_drives", total_drives, lo=1.0, integer=True)
+    warn_outside("total_drives", total, 1, most, source="ibm-vts-b18-2000, Sec. 2: up to six 3590 drives")
+    copy = as_float_array("copy_drives", copy_drives, lo=0.0, integer=True)
+    if np.any(copy >= total):
+        raise ValueError(
+            f"copy_drives={copy_drives!r} must be below total_drives={total_drives!r}: "
+            "at least one drive must be left for recall"
+        )
+    return result((total - copy).astype(int))
+
+
+@cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+def mount_time_vs_queue(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str = "3590B", **parts):
+    """Time until ready for a recall that arrives behind ``queue_length`` recalls. [s]
+
+    The deterministic estimate of ibm-vts-b18-2000 Fig. 6: the ``queue_length`` recalls
+    ahead (in service or waiting) all started or queued at the same moment, as when "an
+    application request[s] the mounting of a large number of volumes nearly
+    simultaneously" (Sec. 3.2.2); recalls are served in order, "sequentially", on
+    ``drives`` drives with identical service times S. The new recall gets a drive after
+    floor(n / d) full service times, then needs its own ready time R:
+
+        T(n) = floor(n / d) * S + R
+
+    Parameters
+    ----------
+    queue_length : int or array_like
+        Recalls ahead of this one when it arrives, n >= 0. [count]
+    volume_mb : float or array_like
+        Logical volume size, uncompressed (Fig. 6: 100, 250, 800 MB). [MB]
+    cf : float
+        Data compressibility (Fig. 6: 3). [-]
+    drives : int
+        Drives allocated to recall, d >= 1 (Fig. 6: four 3590B). [count]
+    drive : {"3590B", "3590E", "STK3480"}
+        Drive model.
+    **parts
+        Parts of a recall as :func:`recall_parts`.
+
+    Returns
+    -------
+    numpy value
+        Time until ready. [s]
+    """
+    n = as_float_array("queue_length", queue_length, lo=0.0, integer=True)
+    d = as_float_array("drives", drives, lo=1.0, integer=True)
+    ready = np.asarray(recall_ready_s(volume_mb, cf=cf, drive=drive, **parts))
+    service = np.asarray(recall_service_s(volume_mb, cf=cf, drive=drive, **parts))
+    return result(np.floor(n / d) * service + ready)
