@@ -44,7 +44,7 @@ test: setup chromium
 	$(BIN)/python -m pytest
 
 test-fast: setup
-	$(BIN)/python -m pytest -m "not browser" -p no:nbval
+	$(BIN)/python -m pytest tests -m "not browser and not slow"
 
 lint: setup
 	$(BIN)/ruff check .

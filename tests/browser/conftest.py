@@ -194,6 +194,9 @@ def open_lesson(browser, voila_url, request, artifacts_dir):
     for notebook, context, page, watch in opened:
         try:
             name = f"{request.node.name}-{Path(notebook).stem}".replace("/", "_")
+            panel = page.locator(".vtsmodel-panel").first
+            if panel.count():
+                panel.scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts_dir / f"{name}.png"), full_page=True)
         except Exception as exc:  # noqa: BLE001 - a failed screenshot must not hide the real result
             problems.append(f"screenshot failed: {exc}")

@@ -1,0 +1,126 @@
+"""Packaging: the environment files agree, the wheel ships the data, imports stay light."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+#: conda-forge names that differ from the PyPI names.
+CONDA_TO_PYPI = {"python-kaleido": "kaleido"}
+
+
+def _split(req: str) -> tuple[str, str]:
+    m = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$", req)
+    assert m, req
+    return m.group(1).lower().replace("_", "-"), m.group(2).replace(" ", "")
+
+
+def _pyproject_requirements() -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    reqs = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        reqs += extra
+    return dict(_split(r) for r in reqs)
+
+
+def _environment_requirements() -> dict[str, str]:
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    out = {}
+    for dep in env["dependencies"]:
+        if isinstance(dep, dict):
+            for pip_req in dep.get("pip", []):
+                if not pip_req.startswith("-e"):
+                    name, spec = _split(pip_req)
+                    out[name] = spec
+            continue
+        name, spec = _split(dep)
+        if name in ("python", "pip"):
+            continue
+        out[CONDA_TO_PYPI.get(name, name)] = spec
+    return out
+
+
+def test_environment_yml_matches_pyproject():
+    assert _environment_requirements() == _pyproject_requirements()
+
+
+def test_environment_yml_installs_the_project_and_uses_conda_forge():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    assert env["channels"] == ["conda-forge"]
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert "-e ." in pip
+
+
+def test_import_does_not_pull_plotly_or_ipywidgets():
+    code = (
+        "import sys, vtsmodel; "
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('plotly', 'ipywidgets', 'kaleido', 'pandas')); "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_notebooks_are_committed_without_outputs_or_widget_state():
+    listed = subprocess.run(
+        ["git", "ls-files", "notebooks/*.ipynb"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert listed, "no notebooks are tracked"
+    dirty = []
+    for name in listed:
+        nb = json.loads((ROOT / name).read_text())
+        outputs = sum(len(c.get("outputs", [])) for c in nb["cells"] if c["cell_type"] == "code")
+        counts = [c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code"]
+        if outputs or "widgets" in nb.get("metadata", {}) or any(counts):
+            dirty.append(name)
+    assert not dirty, f"strip these notebooks (make strip): {dirty}"
+
+
+@pytest.mark.slow
+def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
+    wheel_dir = tmp_path / "wheel"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheel_dir), str(ROOT)],
+        check=True,
+    )
+    (wheel,) = wheel_dir.glob("vtsmodel-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "vtsmodel/_data/datapackage.json" in names
+    data_files = sorted(p.name for p in (ROOT / "data").glob("*.csv"))
+    assert all(f"vtsmodel/_data/{n}" in names for n in data_files)
+    # A fresh venv that sees the test environment's numpy and scipy but not the checkout.
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    # Make numpy and scipy importable by pointing at this environment's copies.
+    deps = [str(Path(m.__file__).parents[1]) for m in (__import__("numpy"), __import__("scipy"))]
+    Path(site, "deps.pth").write_text("\n".join(sorted(set(deps))) + "\n")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", site, str(wheel)], check=True
+    )
+    code = (
+        "import vtsmodel, vtsmodel.data as d; "
+        "assert 'site-packages' in vtsmodel.__file__ or '/venv/' in vtsmodel.__file__, vtsmodel.__file__; "
+        "print(d.data_dir().name, sum(len(d.load(t)) for t in d.tables()))"
+    )
+    out = subprocess.run([str(py), "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    where, rows = out.stdout.split()
+    assert where == "_data"
+    import vtsmodel.data as d
+
+    assert int(rows) == sum(len(d.load(t)) for t in d.tables())
