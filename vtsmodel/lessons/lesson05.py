@@ -1,0 +1,387 @@
+"""Lesson 05: the sizing workbench: how many drives for a site's data flows.
+
+A sheet of data flows (an editable ``ipydatagrid.DataGrid``: name, rate, factor,
+efficiency or access pattern), the drive choice, the drives needed with each flow's
+share, a chart of the split and a comparison of the catalog's drives. The CERN sizing
+note's worked example (cern-tape-sizing-2005, Summary, sample calculation: 50 drives)
+loads as the default.
+
+The view is a pure function of the flows and the drive (:func:`view_sizing`); the
+workbench (:class:`SizingWorkbench`) holds the sheet, checks every edited cell and
+restores the previous value with a visible message when a cell is not valid.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import warnings
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vtsmodel._validation import ExtrapolationWarning
+from vtsmodel.drives import drive_catalog, drive_names, drive_spec
+from vtsmodel.figures import COLORS
+from vtsmodel.lessons import Param
+from vtsmodel.lessons.lesson04 import fast_figure, template_panel, with_template
+from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
+from vtsmodel.ui import Panel, View, dropdown
+
+__all__ = [
+    "COLUMNS",
+    "NOTEBOOK",
+    "SCENARIO_PARAMS",
+    "TITLE",
+    "SizingWorkbench",
+    "compare_figure",
+    "default_drive",
+    "scenario_outputs",
+    "scenario_view",
+    "sizing_panel",
+    "split_figure",
+    "view_sizing",
+]
+
+TITLE = "Sizing workbench: tape drives for a site's data flows"
+NOTEBOOK = "05_sizing_workbench.ipynb"
+
+#: Sheet columns: header -> (Flow field, lower bound, upper bound, may be empty).
+COLUMNS = {
+    "name": ("name", None, None, False),
+    "rate [MB/s]": ("rate_mb_s", 0.0, None, False),
+    "factor [-]": ("peak_factor", 1.0, None, False),
+    "efficiency [-]": ("efficiency", 0.0, 1.0, True),
+    "file size [MB]": ("file_mb", 0.0, None, True),
+    "files per mount [-]": ("files_per_mount", 1.0, None, True),
+}
+_FIGURE_HEIGHT = 380
+
+
+def _quiet(func, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExtrapolationWarning)
+        return func(*args, **kwargs)
+
+
+def default_drive() -> str:
+    """The catalog drive whose speed is the worked example's "maxspeed = 40 MB/s"."""
+    speed = cern_example_drive_speed()
+    return next(n for n in drive_names() if drive_spec(n).speed_mb_s == speed)
+
+
+# --- figures --------------------------------------------------------------------------------
+
+
+def split_figure(sizing) -> go.Figure:
+    """Horizontal bar of the drives each flow needs, labelled with its share."""
+    fig = fast_figure(title=f"Drives needed: {sizing.total:.4g} → buy {sizing.whole_drives}",
+                     xaxis_title="drives [-]", height=_FIGURE_HEIGHT)  # fmt: skip
+    for i, (name, d, sh) in enumerate(zip(sizing.names, sizing.drives, sizing.shares, strict=True)):
+        fig.add_trace(
+            go.Bar(
+                x=[float(d)], y=["drives"], orientation="h", name=name, marker_color=COLORS[i % len(COLORS)],
+                text=[f"{name}: {d:.3g} ({sh:.0%})"], textposition="inside", insidetextanchor="middle",
+                hovertemplate=f"{html.escape(name)}: %{{x:.4g}} drives, {sh:.1%}<extra></extra>",
+            )
+        )  # fmt: skip
+    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25})
+    fig.update_yaxes(showticklabels=False)
+    return fig
+
+
+def compare_figure(comparison: dict, names: tuple, chosen: str) -> go.Figure:
+    """Drives needed per catalog drive, stacked by flow (log axis)."""
+    drives = list(comparison)
+    fig = fast_figure(
+        title="Drives needed per catalog drive", yaxis_title="drives [-]", height=_FIGURE_HEIGHT
+    )
+    for i, name in enumerate(names):
+        fig.add_trace(
+            go.Bar(x=drives, y=[float(comparison[d].drives[i]) for d in drives], name=name,
+                   marker_color=COLORS[i % len(COLORS)],
+                   hovertemplate="%{x}: %{y:.4g} drives<extra>" + html.escape(name) + "</extra>")
+        )  # fmt: skip
+    fig.add_trace(
+        go.Scatter(x=drives, y=[comparison[d].whole_drives for d in drives], mode="text+markers",
+                   text=[str(comparison[d].whole_drives) for d in drives], textposition="top center",
+                   marker={"symbol": "line-ew-open", "size": 1, "color": "black"}, name="to buy",
+                   hovertemplate="%{x}: buy %{y}<extra></extra>")
+    )  # fmt: skip
+    fig.update_layout(barmode="stack")
+    fig.update_yaxes(type="log")
+    fig.add_annotation(x=chosen, y=1.0, yref="paper", text="chosen", showarrow=False, yanchor="bottom")
+    return fig
+
+
+# --- the pure view ----------------------------------------------------------------------------
+
+
+def compare_drives(flows) -> dict:
+    """:func:`~vtsmodel.sizing.drives_needed` for every catalog drive, by name."""
+    return {
+        n: _quiet(drives_needed, flows, drive_speed_mb_s=s.speed_mb_s) for n, s in drive_catalog().items()
+    }
+
+
+def view_sizing(flows, drive: str | None = None) -> View:
+    """The workbench's view for a list of :class:`~vtsmodel.sizing.Flow` and a drive."""
+    drive = drive or default_drive()
+    spec = drive_spec(drive)
+    flows = list(flows)
+    comparison = compare_drives(flows)
+    s = comparison[drive]
+    readouts = {
+        "drive speed [MB/s]": f"{spec.speed_mb_s:.3g} ({spec.speed_basis})",
+        "drives needed [-]": f"{s.total:.4g}",
+        "drives to buy [-]": f"{s.whole_drives}",
+    }
+    for name, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
+        readouts[f"{name} [drives]"] = f"{d:.3g} ({sh:.0%}, efficiency {e:.2g})"
+    big = s.names[int(np.argmax(s.drives))]
+    binding = f"{big} needs the most drives: {float(np.max(s.drives)):.3g} of {s.total:.4g} ({float(np.max(s.shares)):.0%})."
+    return View(
+        figures={"split": split_figure(s), "compare": compare_figure(comparison, s.names, drive)},
+        readouts=readouts,
+        binding=binding,
+        caption_values={
+            "drive": drive,
+            "speed [MB/s]": spec.speed_mb_s,
+            **{f"{f.name} rate×factor [MB/s]": f.rate_mb_s * f.peak_factor for f in flows},
+        },
+        citations=("cern_sizing_example", "cern_facts", "drive_catalog"),
+    )
+
+
+# --- the sheet ------------------------------------------------------------------------------
+
+
+def flows_to_frame(flows):
+    """A pandas DataFrame of flows with the sheet's columns (empty cells as NaN)."""
+    import pandas as pd
+
+    rows = []
+    for f in flows:
+        rows.append({h: (getattr(f, fld) if getattr(f, fld) is not None else (np.nan if h != "name" else ""))
+                     for h, (fld, *_rest) in COLUMNS.items()})  # fmt: skip
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _is_empty(value) -> bool:
+    return (
+        value is None
+        or (isinstance(value, str) and not value.strip())
+        or (isinstance(value, float) and math.isnan(value))
+    )
+
+
+def cast_cell(column: str, value):
+    """Convert a sheet cell to its Flow value, or raise ``ValueError`` naming the column.
+
+    Numbers may arrive as ``int``, ``float`` or text; empty cells (for the efficiency and
+    the access pattern) become ``None``.
+    """
+    if column not in COLUMNS:
+        raise ValueError(f"column={column!r} is not a sheet column; columns: {', '.join(COLUMNS)}")
+    fld, lo, hi, optional = COLUMNS[column]
+    if fld == "name":
+        text = "" if value is None else str(value).strip()
+        if not text:
+            raise ValueError("name must not be empty")
+        return text
+    if _is_empty(value):
+        if optional:
+            return None
+        raise ValueError(f"{column} must not be empty")
+    if isinstance(value, bool):
+        raise ValueError(f"{column}={value!r} must be a number")
+    try:
+        num = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{column}={value!r} must be a number") from None
+    if not math.isfinite(num) or (lo is not None and num < lo) or (hi is not None and num > hi):
+        rng = f"[{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}]"
+        raise ValueError(f"{column}={value!r} is outside the valid range {rng}")
+    return num
+
+
+def row_to_flow(row: dict) -> Flow:
+    """A Flow from one sheet row (header -> cell); ``ValueError`` for an invalid row."""
+    kw = {COLUMNS[h][0]: cast_cell(h, row.get(h)) for h in COLUMNS}
+    return Flow(**kw)
+
+
+class SizingWorkbench:
+    """The sheet of flows, the drive choice and the live sizing panel.
+
+    Parameters
+    ----------
+    flows : list of Flow, optional
+        The starting flows; default the CERN worked example.
+    drive : str, optional
+        The starting drive; default the catalog drive of the example's 40 MB/s.
+
+    Attributes
+    ----------
+    grid : ipydatagrid.DataGrid
+        The editable sheet.
+    panel : vtsmodel.ui.Panel
+        The drive dropdown, readouts and figures.
+    message : ipywidgets.HTML
+        Shows why an edited cell was rejected.
+    widget : ipywidgets.VBox
+        Everything, for ``display``.
+    """
+
+    def __init__(self, flows=None, drive: str | None = None) -> None:
+        import ipywidgets as w
+
+        with warnings.catch_warnings():
+            # bqplot (imported by ipydatagrid) uses a traitlets form deprecated upstream
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from ipydatagrid import DataGrid
+
+        self.flows: list[Flow] = list(cern_example_flows() if flows is None else flows)
+        self.grid = DataGrid(
+            flows_to_frame(self.flows),
+            editable=True,
+            base_column_size=120,
+            base_row_header_size=30,
+            layout=w.Layout(height=f"{40 + 28 * (len(self.flows) + 1)}px", width="100%"),
+        )
+        self.grid.add_class("vtsmodel-sheet")
+        self.message = w.HTML()
+        self.message.add_class("vtsmodel-sheet-message")
+        options = [
+            (f"{n} ({drive_spec(n).speed_mb_s:.3g} MB/s, {drive_spec(n).speed_basis})", n)
+            for n in drive_names()
+        ]
+        controls = {
+            "drive": dropdown("drive", options, drive or default_drive(), tooltip="Drive to size for")
+        }
+        self.panel = template_panel(Panel(controls, self._view, title="Drives needed", name="05_sizing"))
+        self._restoring = False
+        self.grid.on_cell_change(self._on_cell_change)
+        self.widget = w.VBox(
+            [w.HTML("<b>Data flows</b> (double-click a cell to edit; leave efficiency empty to use the "
+                    "access pattern)"), self.grid, self.message, self.panel.widget],
+            layout=w.Layout(width="100%", max_width="1240px"),
+        )  # fmt: skip
+
+    def _view(self, drive):
+        return view_sizing(self.flows, drive)
+
+    @property
+    def sizing(self):
+        """The current :class:`~vtsmodel.sizing.Sizing` for the chosen drive."""
+        return _quiet(
+            drives_needed, self.flows, drive_speed_mb_s=drive_spec(self.panel.values["drive"]).speed_mb_s
+        )
+
+    def _on_cell_change(self, cell) -> None:
+        if self._restoring:
+            return
+        row, column, value = int(cell["row"]), cell["column"], cell["value"]
+        self.edit(row, column, value, _from_grid=True)
+
+    def edit(self, row: int, column: str, value, *, _from_grid: bool = False) -> bool:
+        """Set one cell as a user would; return whether it was accepted.
+
+        A rejected cell keeps (or gets back) its previous value and the message says why.
+        """
+        import html as _html
+
+        old = self.flows[row]
+        previous = flows_to_frame([old]).iloc[0][column] if column in COLUMNS else None
+        try:
+            cells = flows_to_frame([old]).iloc[0].to_dict()
+            cells[column] = value
+            new = row_to_flow(cells)
+            _quiet(drives_needed, [new], drive_speed_mb_s=drive_spec(self.panel.values["drive"]).speed_mb_s)
+        except ValueError as exc:
+            self.message.value = (
+                f"<span style='color:#B00020'>⚠ row {row + 1}, {_html.escape(str(column))}: "
+                f"{_html.escape(str(exc))}; kept {_html.escape(str(previous))}</span>"
+            )
+            if _from_grid and column in COLUMNS:
+                self._set_cell(row, column, previous)
+            return False
+        self.message.value = ""
+        self.flows[row] = new
+        if not _from_grid:
+            self._set_cell(row, column, cast_cell(column, value) if not _is_empty(value) else previous)
+        else:
+            # keep the stored cell a number even when the browser sent an int or text
+            clean = cast_cell(column, value)
+            if clean is not None and clean != value:
+                self._set_cell(row, column, clean)
+        self.panel.update()
+        return True
+
+    def cell(self, row: int, column: str):
+        """The value the sheet shows in one cell."""
+        return self.grid.get_cell_value_by_index(column, row)
+
+    def _set_cell(self, row, column, value) -> None:
+        self._restoring = True
+        try:
+            self.grid.set_cell_value_by_index(column, row, np.nan if value is None else value)
+        finally:
+            self._restoring = False
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def sizing_panel(flows=None, drive: str | None = None) -> SizingWorkbench:
+    """The sizing workbench, loaded with the CERN worked example by default."""
+    return SizingWorkbench(flows, drive)
+
+
+# --- lesson contract --------------------------------------------------------------------------
+
+_EX = cern_example_flows()
+_KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
+
+SCENARIO_PARAMS = {"drive": Param("drive", "", None, choices=drive_names(), help="Catalog drive to size for")}
+for _k, _f in zip(_KEYS, _EX, strict=True):
+    SCENARIO_PARAMS[f"{_k}_rate_mb_s"] = Param(f"{_f.name} rate", "MB/s", _f.rate_mb_s, 0.0, 1e5)
+    SCENARIO_PARAMS[f"{_k}_factor"] = Param(f"{_f.name} factor", "-", _f.peak_factor, 1.0, 100.0)
+    SCENARIO_PARAMS[f"{_k}_efficiency"] = Param(f"{_f.name} efficiency", "-", _f.efficiency, 0.001, 1.0)
+
+
+def _scenario(values):
+    v = {}
+    for k, p in SCENARIO_PARAMS.items():
+        v[k] = p.coerce(k, values[k]) if k in values else p.default
+    unknown = set(values) - set(SCENARIO_PARAMS)
+    if unknown:
+        raise ValueError(
+            f"{', '.join(sorted(unknown))} not scenario inputs; inputs: {', '.join(SCENARIO_PARAMS)}"
+        )
+    if v["drive"] is None:
+        v["drive"] = default_drive()
+    flows = [
+        Flow(f.name, v[f"{k}_rate_mb_s"], v[f"{k}_factor"], v[f"{k}_efficiency"])
+        for k, f in zip(_KEYS, _EX, strict=True)
+    ]
+    return flows, v["drive"]
+
+
+def scenario_outputs(**values) -> dict[str, float]:
+    """Drives needed (total, to buy, per flow) for one scenario of the example's three flows."""
+    flows, drive = _scenario(values)
+    s = drives_needed(flows, drive_speed_mb_s=drive_spec(drive).speed_mb_s)
+    out = {"drives needed [-]": s.total, "drives to buy [-]": float(s.whole_drives)}
+    out.update({f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)})
+    return out
+
+
+def scenario_view(**values) -> View:
+    """The workbench's figures for one scenario."""
+    flows, drive = _scenario(values)
+    view = view_sizing(flows, drive)
+    with_template(view.figures.values())
+    return view
