@@ -255,3 +255,241 @@ def test_extrapolation_warnings():
 def test_public_name_and_citation():
     assert vtsmodel.write_rate is tp.write_rate
     assert "ibm-vts-b18-2000" in vtsmodel.cite(vtsmodel.write_rate)
+
+
+# --- block size --------------------------------------------------------------------------
+
+
+def test_table2_block_size_factors():
+    # Table 2 at CF 2.66: peak write 80 -> 103 MB/s, read hit 64 -> 89 MB/s (32 -> 64 KB);
+    # the two-point per-block model passes through both.
+    assert float(tp.block_size_factor(64)) == pytest.approx(103 / 80)
+    assert float(tp.block_size_factor(64, operation="read")) == pytest.approx(89 / 64)
+    assert float(tp.block_size_factor(32)) == 1.0
+
+
+def test_sec_3_5_7_more_than_25pct():
+    # Sec. 3.5.7: "The doubling of block size can improve the throughput for these
+    # functions by more than 25%", Table 2: 103 (peak write) and 89 (read hit) at 64 KB.
+    peak64 = float(tp.write_rate(2.66, feature="paf", mode="peak", block_kb=64))
+    hit64 = float(tp.read_rate(2.66, kind="hit", block_kb=64))
+    assert peak64 == pytest.approx(103, rel=0.02)  # 101.8: the soft knee costs 1.2 %
+    assert hit64 == pytest.approx(89, rel=0.01)
+    assert peak64 / float(tp.write_rate(2.66, feature="paf", mode="peak")) > 1 + fact("block64_gain_min")
+
+
+def test_block_size_out_of_table2_warns_and_is_monotone():
+    with pytest.warns(ExtrapolationWarning, match="block_kb=16"):
+        f = tp.block_size_factor([16, 32, 64, 128])
+    assert np.all(np.diff(f) > 0)
+    with pytest.raises(ValueError, match="block_kb"):
+        tp.block_size_factor(0)
+    with pytest.raises(ValueError, match="operation"):
+        tp.block_size_factor(32, operation="seek")
+
+
+def test_block_size_leaves_sustained_and_recall_alone():
+    assert tp.write_rate(3, block_kb=64) == tp.write_rate(3)
+    assert tp.read_rate(2, kind="recall", block_kb=64) == tp.read_rate(2, kind="recall")
+
+
+# --- reads ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("row_id", "kind", "cf"), [
+    ("read_hit_cf1", "hit", 1.0),
+    ("read_hit_cf2_66", "hit", 2.66),
+    ("read_recall_cf1", "recall", 1.0),
+    ("read_recall_cf2_66", "recall", 2.66),
+])  # fmt: skip
+def test_table1_read_rates(row_id, kind, cf):
+    # Table 1 prints whole MB/s; the two-parameter curve passes through both points.
+    assert round(float(tp.read_rate(cf, kind=kind))) == load("vts_read_rates").value(row_id)
+
+
+@pytest.mark.parametrize("kind", ["hit", "recall"])
+def test_read_fit_refit_matches_shipped(kind):
+    t1 = load("vts_read_rates").where(operation=kind)
+    fit = fit_curve(
+        "check", lambda c, s, cap: tp.soft_min(s * c, cap), t1["cf"], t1["value"],
+        p0=(t1["value"][0], max(t1["value"])), param_names=("s", "C"),
+    )  # fmt: skip
+    np.testing.assert_allclose(fit.params, tp.READ_PARAMS[kind], rtol=1e-5)
+    np.testing.assert_allclose(tp.read_fit(kind).params, tp.READ_PARAMS[kind], rtol=1e-5)
+    np.testing.assert_allclose(tp.read_fit(kind).residuals, 0, atol=1e-4)
+
+
+def test_reads_mirror_writes_sec_3_5_4():
+    # Sec. 3.5.4: read hit and recall "correspond approximately to the peak write and
+    # sustained write rates"; "The maximum read rate is usually lower".
+    assert tp.read_rate(2.66) < tp.write_rate(2.66, mode="peak")
+    assert tp.read_rate(2.66, kind="recall") < tp.write_rate(2.66)
+
+
+def test_read_extrapolation_warns():
+    with pytest.warns(ExtrapolationWarning, match="Table 1"):
+        tp.read_rate(3.5)
+    with pytest.raises(ValueError, match="kind"):
+        tp.read_rate(2, kind="miss")
+
+
+# --- typical mix ----------------------------------------------------------------------------
+
+
+def test_typical_mix_harmonic_rule():
+    cf = 2.0
+    w, h = fact("typical_mix_write_fraction"), fact("typical_mix_read_hit_ratio")
+    big_w = tp.write_rate(cf)
+    big_h, big_r = tp.read_rate(cf), tp.read_rate(cf, kind="recall")
+    expected = 1 / (w / big_w + (1 - w) * h / big_h + (1 - w) * (1 - h) / big_r)
+    assert tp.typical_mix_rate(cf) == pytest.approx(expected)
+    # The pure cases give back the component rates.
+    assert tp.typical_mix_rate(cf, write_fraction=1) == pytest.approx(big_w)
+    assert tp.typical_mix_rate(cf, write_fraction=0, read_hit_ratio=1) == pytest.approx(big_h)
+    assert tp.typical_mix_rate(cf, write_fraction=0, read_hit_ratio=0) == pytest.approx(big_r)
+
+
+def test_typical_mix_without_paf_uses_write_rates():
+    # Sec. 3.5.4: hits ~ peak write, recalls ~ sustained write.
+    peak = tp.write_rate(2, 1152, feature="ehpo", mode="peak")
+    sus = tp.write_rate(2, 1152, feature="ehpo")
+    expected = 1 / (0.6 / sus + 0.2 / peak + 0.2 / sus)
+    assert tp.typical_mix_rate(2, 1152, feature="ehpo") == pytest.approx(expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cf=st.floats(1.0, 2.66), w=st.floats(0, 1), h=st.floats(0, 1), feature=st.sampled_from(FEATURES))
+def test_typical_mix_between_its_parts(cf, w, h, feature):
+    x = tp.typical_mix_rate(cf, 1728, feature=feature, write_fraction=w, read_hit_ratio=h)
+    parts = [tp.write_rate(cf, 1728, feature=feature)]
+    if feature == "paf":
+        parts += [tp.read_rate(cf), tp.read_rate(cf, kind="recall")]
+    else:
+        parts += [tp.write_rate(cf, 1728, feature=feature, mode="peak")]
+    assert min(parts) * (1 - 1e-12) <= x <= max(parts) * (1 + 1e-12)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"write_fraction": 1.2}, "write_fraction"),
+    ({"read_hit_ratio": -0.1}, "read_hit_ratio"),
+    ({"feature": "x"}, "feature"),
+])  # fmt: skip
+def test_typical_mix_invalid(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        tp.typical_mix_rate(2, **kwargs)
+
+
+# --- ESCON distance ---------------------------------------------------------------------
+
+
+def test_sec_8_2_distance_rule():
+    # Sec. 8.2: write -0.6 % and read -2.3 % per km.
+    assert float(tp.escon_distance_factor(10)) == pytest.approx(1 - 0.06)
+    assert float(tp.escon_distance_factor(10, direction="read")) == pytest.approx(1 - 0.23)
+    assert float(tp.escon_distance_factor(0)) == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(km=st.floats(0, 25), direction=st.sampled_from(["write", "read"]))
+def test_distance_factor_in_unit_interval(km, direction):
+    f = float(tp.escon_distance_factor(km, direction=direction))
+    assert 0 < f <= 1
+
+
+def test_distance_beyond_rule():
+    with pytest.warns(ExtrapolationWarning, match="25"):
+        tp.escon_distance_factor(30)
+    with pytest.raises(ValueError, match="km"):
+        tp.escon_distance_factor(-1)
+    with pytest.raises(ValueError, match="km"):
+        tp.escon_distance_factor(50, direction="read")  # 1 - 0.023 * 50 < 0
+
+
+# --- SCSI -------------------------------------------------------------------------------
+
+
+def test_sec_6_scsi_statements():
+    # "from near one MB/s with 4 KB blocking to about 23 MB/s with 256 KB blocks (at
+    # compressibility of 2.7 and above)"
+    assert float(tp.scsi_rate(4, 2.7)) == pytest.approx(fact("scsi_write_4kb"), rel=0.01)
+    for cf in (2.7, 4.0):
+        assert float(tp.scsi_rate(256, cf)) == pytest.approx(fact("scsi_write_256kb"), rel=0.02)
+    # "For block sizes of 64 KB and below there is little effect of compressibility"
+    for b in (4, 16, 32, 64):
+        assert tp.scsi_rate(b, 1.0) / tp.scsi_rate(b, 4.0) > 0.95
+    # "At the larger block sizes, throughput improves with data compressibility"
+    assert tp.scsi_rate(256, 1.0) < 0.7 * tp.scsi_rate(256, 2.7)
+    # Two cards at 256 KB, CF 4: "about 47 MB/s"
+    assert float(tp.scsi_rate(256, 4.0, adapters=2)) == pytest.approx(fact("scsi_alone_max"), rel=0.03)
+    # Reads "somewhat lower (up to twenty percent) for the larger block sizes"
+    ratio = tp.scsi_rate(256, 4.0, direction="read") / tp.scsi_rate(256, 4.0)
+    assert 0.8 - 1e-9 <= ratio < 1
+    assert tp.scsi_rate(32, 1.0, direction="read") == tp.scsi_rate(32, 4.0, direction="read")
+
+
+def test_scsi_invalid():
+    with pytest.raises(ValueError, match="adapters"):
+        tp.scsi_rate(64, adapters=3)
+    with pytest.raises(ValueError, match="direction"):
+        tp.scsi_rate(64, direction="both")
+
+
+# --- the bottleneck view -----------------------------------------------------------------
+
+GRID_CF = np.linspace(1.0, 4.0, 31)
+
+
+@pytest.mark.parametrize("tvc", [72, 288, 432, 576, 864, 1152, 1728])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("feature", FEATURES)
+def test_bottleneck_view_reproduces_write_rate(feature, mode, tvc):
+    # Calibrated to reproduce Table 4 (exactly) and the PAF curves (within the soft knee).
+    view = tp.bottleneck_rate(GRID_CF, tvc, feature=feature, mode=mode)
+    model = tp.write_rate(GRID_CF, tvc, feature=feature, mode=mode)
+    if feature == "paf":
+        np.testing.assert_allclose(view, model, rtol=0.075)
+        assert np.all(view >= model - 1e-9)  # the soft minimum lies under the hard one
+    else:
+        np.testing.assert_allclose(view, model, rtol=1e-12)
+
+
+@pytest.mark.parametrize(("cf", "tvc", "feature", "mode", "binds"), [
+    (3.0, 1152, "ehpo", "sustained", "cache disks"),   # Sec. 3.5.1: EHPO bound by the HDDs
+    (3.0, 288, "ehpo", "peak", "cache disks"),
+    (2.0, 576, "base", "peak", "cache disks"),
+    (1.0, 1728, "paf", "sustained", "tape drives"),    # proportional to CF below 3
+    (3.5, 1728, "paf", "sustained", "processor"),      # flat above CF 3
+    (1.0, 1728, "paf", "peak", "cache disks"),         # about 45 at CF 1
+    (3.0, 1728, "paf", "peak", "host channels"),       # about 80 down to CF 2
+])  # fmt: skip
+def test_binding_resource(cf, tvc, feature, mode, binds):
+    assert tp.binding_resource(cf, tvc, feature=feature, mode=mode) == binds
+
+
+def test_binding_shifts_with_channels_and_blocks():
+    assert tp.binding_resource(4.0, 1152, feature="ehpo", mode="peak", channels=2) == "host channels"
+    caps = tp.write_capacities(3.0, mode="peak", block_kb=64)
+    assert caps["host channels"] == pytest.approx(tp.Resources().channel_mb_s * 8 * 103 / 80)
+    caps = tp.write_capacities(3.0, mode="peak", escon_km=10)
+    assert caps["host channels"] == pytest.approx(tp.Resources().channel_mb_s * 8 * 0.94)
+    assert np.isinf(caps["tape drives"])
+    names = tp.binding_resource(np.array([1.0, 4.0]), feature="paf")
+    assert list(names) == ["tape drives", "processor"]
+
+
+def test_write_capacities_invalid():
+    with pytest.raises(ValueError, match="channels"):
+        tp.write_capacities(2, channels=0)
+    with pytest.raises(ValueError, match="channels"):
+        tp.write_capacities(2, channels=9)
+
+
+def test_public_names():
+    for name in (
+        "read_rate",
+        "typical_mix_rate",
+        "escon_distance_factor",
+        "binding_resource",
+        "write_capacities",
+    ):
+        assert getattr(vtsmodel, name) is getattr(tp, name)

@@ -14,7 +14,16 @@ from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
 from vtsmodel.cache import hours_at_peak, simulate_cache, tvc_needed
 from vtsmodel.drives import drive_catalog, drive_efficiency, drive_spec, drive_throughput, mount_time_s
 from vtsmodel.sizing import Flow, drives_needed, sizing_table
-from vtsmodel.throughput import write_rate
+from vtsmodel.import_export import export_minutes, import_minutes
+from vtsmodel.throughput import (
+    binding_resource,
+    escon_distance_factor,
+    read_rate,
+    scsi_rate,
+    typical_mix_rate,
+    write_capacities,
+    write_rate,
+)
 
 __version__ = "0.1.0"
 
@@ -36,6 +45,14 @@ __all__ = [
     "sources",
     "tables",
     "write_rate",
+    "binding_resource",
+    "escon_distance_factor",
+    "export_minutes",
+    "import_minutes",
+    "read_rate",
+    "scsi_rate",
+    "typical_mix_rate",
+    "write_capacities",
     "hours_at_peak",
     "simulate_cache",
     "tvc_needed",

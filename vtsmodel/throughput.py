@@ -46,6 +46,7 @@ and Fig. 8's PAF peak curve averages all cache sizes.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -58,9 +59,23 @@ __all__ = [
     "MODES",
     "PAF_KNEE_SHARPNESS",
     "PAF_PARAMS",
+    "READ_KINDS",
+    "READ_PARAMS",
+    "RESOURCES",
+    "SCSI_COMPRESSED_MBS",
+    "Resources",
+    "binding_resource",
+    "block_size_factor",
+    "bottleneck_rate",
     "ehpo_coefficients",
+    "escon_distance_factor",
     "paf_fit",
+    "read_fit",
+    "read_rate",
+    "scsi_rate",
     "soft_min",
+    "typical_mix_rate",
+    "write_capacities",
     "write_rate",
 ]
 
@@ -249,16 +264,118 @@ def _paf_rate(cf, mode):
     return _paf_curve(cf, s, c)
 
 
+# --- block size and channel distance -------------------------------------------------
+
+
+@functools.cache
+def _block_overhead(operation: str) -> tuple[float, float]:
+    """Per-block time ``t0`` and streaming time per KB ``1/bw`` fitted to Table 2."""
+    t2 = load("vts_block_size")
+    op = {"write": "peak_write", "read": "read_hit"}[operation]
+    t32 = 32.0 / t2.value(f"{op}_32kb")  # time per 32 KB block, in units of KB / (MB/s)
+    t64 = 64.0 / t2.value(f"{op}_64kb")
+    per_kb = (t64 - t32) / 32.0
+    return t32 - 32.0 * per_kb, per_kb
+
+
+@cites("vts_block_size")
+def block_size_factor(block_kb, *, operation: str = "write"):
+    """Gain of a channel-bound host rate from larger blocks, relative to 32 KB blocks.
+
+    Each block costs a fixed time ``t0`` (channel protocol and I/O handling) plus its
+    bytes at a streaming rate ``bw``, so a channel-bound rate is
+    ``r(B) = B / (t0 + B / bw)``. ``t0`` and ``bw`` are solved from Table 2's two points
+    (32 and 64 KB at CF 2.66, 8 ESCON, PAF): peak write 80 -> 103 MB/s, read hit
+    64 -> 89 MB/s. The factor is ``r(B) / r(32)``.
+
+    Parameters
+    ----------
+    block_kb : float or array_like
+        Host block size. [KB]
+    operation : {"write", "read"}
+        ``"write"``: peak write (Table 2 row 1); ``"read"``: read hit (row 2).
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Multiplier on a channel-bound rate measured with 32 KB blocks. [-]
+
+    Warns
+    -----
+    ExtrapolationWarning
+        Outside 32 to 64 KB, the block sizes Table 2 measured.
+
+    Notes
+    -----
+    ibm-vts-b18-2000, Table 2 and Sec. 3.5.7 ("more than 25%").
+    """
+    check_choice("operation", operation, ("write", "read"))
+    b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    warn_outside("block_kb", b, 32.0, 64.0, source=f"{_SRC}, Table 2 (32 and 64 KB)")
+    t0, per_kb = _block_overhead(operation)
+    rate = b / (t0 + b * per_kb)
+    return result(rate / (32.0 / (t0 + 32.0 * per_kb)))
+
+
+@cites("vts_facts")
+def escon_distance_factor(km, *, direction: str = "write"):
+    """Host throughput multiplier for the ESCON distance between host and VTS.
+
+    ``factor = 1 - loss * km``: "reduced approximately 0.6% and 2.3%, respectively, per
+    kilometer" for writes and reads, relative to distances small compared with 1 km,
+    32 KB blocks, IBM ESCON directors.
+
+    Parameters
+    ----------
+    km : float or array_like
+        Channel distance between host and VTS. [km]
+    direction : {"write", "read"}
+        Which host throughput.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Multiplier in (0, 1]. [-]
+
+    Raises
+    ------
+    ValueError
+        For a negative distance, or one at which the linear rule leaves no throughput
+        (``km >= 1 / loss``: 43 km for reads).
+
+    Warns
+    -----
+    ExtrapolationWarning
+        Beyond the 25 km the rule is stated for.
+
+    Notes
+    -----
+    ibm-vts-b18-2000, Sec. 8.2.
+    """
+    check_choice("direction", direction, ("write", "read"))
+    facts = load("vts_facts")
+    loss = facts.value(f"escon_distance_{direction}_loss")  # Sec. 8.2, per km
+    d = as_float_array("km", km, lo=0.0, hi=1.0 / loss, hi_open=True)
+    warn_outside("km", d, 0.0, facts.value("escon_distance_rule_max"), source=f"{_SRC}, Sec. 8.2 (25 km)")
+    return result(1.0 - loss * d)  # Sec. 8.2
+
+
+# --- write --------------------------------------------------------------------------
+
+
 @cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
-def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained"):
+def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", block_kb=32.0):
     """Host write throughput of the VTS B18 by data compressibility and TVC capacity.
 
     - ``"base"``: ``m(tvc) + b(tvc)``, Table 4 at CF = 1, whatever CF (no compression).
     - ``"ehpo"``: ``m(tvc) * CF + b(tvc)`` (Eq. 3, Table 4), capped at the PAF rate,
       which EHPO never exceeds in the measured range (the cap only acts above CF 7,
       far outside it).
-    - ``"paf"``: ``soft_min(s * CF, C)`` with the fitted :data:`PAF_PARAMS`
-      (:func:`paf_fit`); independent of the TVC capacity.
+    - ``"paf"``: ``soft_min(s * CF, C * g(block_kb))`` with the fitted
+      :data:`PAF_PARAMS` (:func:`paf_fit`), independent of the TVC capacity; ``g`` is
+      :func:`block_size_factor` in peak mode (the peak ceiling is the host channels',
+      Table 2) and 1 in sustained mode (its ceiling is the processor's, which Table 2
+      did not measure).
 
     Parameters
     ----------
@@ -274,6 +391,8 @@ def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustaine
         ``"peak"``: peak write/fill, the rate while the cache absorbs data with little
         copying to tape, for limited times; ``"sustained"``: the steady state with copying
         to tape keeping up (Secs. 3.1.1, 3.1.2).
+    block_kb : float or array_like
+        Host block size; the paper's rates are for 32 KB (the QSAM limit). [KB]
 
     Returns
     -------
@@ -284,13 +403,14 @@ def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustaine
     -----
     ExtrapolationWarning
         For CF above 4 (EHPO and PAF: Appendix B, Sec. 3.5.1), an EHPO rate above
-        50 MB/s (Appendix B), or a TVC outside Table 3's 72 to 1728 GB.
+        50 MB/s (Appendix B), a TVC outside Table 3's 72 to 1728 GB, or a block size
+        outside Table 2's 32 to 64 KB.
 
     Notes
     -----
     ibm-vts-b18-2000, Secs. 3.1.1, 3.1.2, 3.5.3, 3.5.4, Table 2, Appendix B (Eq. 3,
-    Table 4). Conditions: 32 KB blocks, BUFNO 20, eight ESCON channels (EHPO curves:
-    four or more), short channel distance.
+    Table 4). Conditions: BUFNO 20, eight ESCON channels (EHPO curves: four or more),
+    short channel distance (see :func:`escon_distance_factor`).
 
     Examples
     --------
@@ -301,16 +421,412 @@ def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustaine
     check_choice("mode", mode, MODES)
     c = _check_cf(cf)
     tvc = _check_tvc(tvc_gb)
+    g = 1.0
+    if not (np.ndim(block_kb) == 0 and float(block_kb) == 32.0):
+        g = block_size_factor(block_kb, operation="write") if mode == "peak" else 1.0
+        g = g * np.ones_like(as_float_array("block_kb", block_kb, lo=0.0, lo_open=True))
     if feature == "base":
-        out = _ehpo_rate(1.0, tvc, mode) + 0.0 * c  # Table 4 at CF = 1
-        return result(out)
-    if feature != "base":
-        warn_outside("cf", c, *EQ3_CF_RANGE, source=f"{_SRC}, Appendix B, Sec. 3.5.1", stacklevel=3)
-    paf = _paf_rate(c, mode) + 0.0 * tvc
+        return result(_ehpo_rate(1.0, tvc, mode) + 0.0 * c + 0.0 * np.asarray(g))  # Table 4 at CF = 1
+    warn_outside("cf", c, *EQ3_CF_RANGE, source=f"{_SRC}, Appendix B, Sec. 3.5.1", stacklevel=3)
+    s, cap = PAF_PARAMS[mode]
+    paf = _paf_curve(c, s, cap * np.asarray(g)) + 0.0 * tvc
     if feature == "paf":
         return result(paf)
-    ehpo = _ehpo_rate(c, tvc, mode)
+    ehpo = _ehpo_rate(c, tvc, mode)  # Eq. 3, Table 4
     warn_outside(
         "EHPO host rate [MB/s]", ehpo, None, EQ3_HOST_MBS_MAX, source=f"{_SRC}, Appendix B", stacklevel=3
     )
     return result(np.minimum(ehpo, paf))
+
+
+# --- read ---------------------------------------------------------------------------
+
+#: Read kinds: ``"hit"`` (volume in the cache) and ``"recall"`` (read miss: from tape).
+READ_KINDS = ("hit", "recall")
+
+#: Shipped parameters of the read curves ``rate = soft_min(s * CF, C)`` by kind,
+#: ``(s [MB/s per unit CF], C [MB/s])``, fitted by :func:`read_fit` to Table 1.
+READ_PARAMS = {
+    "hit": (57.73555, 64.00101),
+    "recall": (18.00092, 38.39865),
+}
+
+
+@functools.cache
+def read_fit(kind: str = "hit") -> Fit:
+    """Fit the read curve of ``kind`` to Table 1 (8-ESCON VTS with PAF).
+
+    Same form as the PAF write curves, ``soft_min(s * CF, C)``: a resource working in
+    compressed bytes at low CF (cache disks for hits, tape drives for recalls: "the tape
+    drive limited read recall bandwidth", Sec. 3.5.3) under a ceiling that does not
+    depend on CF (the channels for hits: "the asymmetry in the details of the ESCON
+    data transmission", Sec. 3.5.4). Two points, two parameters: the curve passes
+    through both and the parameters' uncertainty is undefined (reported as inf).
+
+    Parameters
+    ----------
+    kind : {"hit", "recall"}
+        Which read.
+
+    Returns
+    -------
+    Fit
+    """
+    check_choice("kind", kind, READ_KINDS)
+    t1 = load("vts_read_rates").where(operation=kind)
+    x, y, ids = t1["cf"], t1["value"], tuple(t1["id"])
+    return fit_curve(
+        f"read_{kind}",
+        _paf_curve,
+        x,
+        y,
+        p0=(float(y[0]), float(max(y))),
+        param_names=("s", "C"),
+        bounds=((1e-3, 1e-3), (np.inf, np.inf)),
+        ids=ids,
+    )
+
+
+@cites("vts_read_rates", "vts_block_size")
+def read_rate(cf, *, kind: str = "hit", block_kb=32.0):
+    """Host read throughput of the VTS B18 with PAF: read hit or read recall, by CF.
+
+    ``soft_min(s * CF, C)`` with :data:`READ_PARAMS` fitted to Table 1 (:func:`read_fit`).
+    For hits, the ceiling ``C`` scales with :func:`block_size_factor` for reads (Table 2:
+    64 -> 89 MB/s from 32 to 64 KB). Recalls are bound by the tape drives, which the host
+    block size does not change; Table 2 has no recall row, so ``block_kb`` does not
+    change the recall rate.
+
+    Parameters
+    ----------
+    cf : float or array_like
+        Data compressibility (>= 1). [-]
+    kind : {"hit", "recall"}
+        ``"hit"``: the volume is in the cache; ``"recall"``: it is read back from tape
+        (read miss) first.
+    block_kb : float or array_like
+        Host block size. [KB]
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Host read rate. [MB/s]
+
+    Warns
+    -----
+    ExtrapolationWarning
+        Outside CF 1 to 2.66, the values Table 1 measured.
+
+    Notes
+    -----
+    ibm-vts-b18-2000, Table 1 (64 active virtual drives, 800 MB volumes; the TVC capacity
+    "does not appear to be a significant factor"), Table 2, Secs. 3.5.4, 3.5.5.
+    """
+    check_choice("kind", kind, READ_KINDS)
+    c = _check_cf(cf)
+    warn_outside("cf", c, 1.0, 2.66, source=f"{_SRC}, Table 1 (CF 1 and 2.66)")
+    s, cap = READ_PARAMS[kind]
+    g = 1.0
+    if kind == "hit" and not (np.ndim(block_kb) == 0 and float(block_kb) == 32.0):
+        g = block_size_factor(block_kb, operation="read")
+    elif kind == "recall":
+        as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    return result(_paf_curve(c, s, cap * np.asarray(g)))
+
+
+@cites("vts_facts", "vts_read_rates", "vts_ehpo_coefficients")
+def typical_mix_rate(
+    cf,
+    tvc_gb=1728.0,
+    *,
+    feature: str = "paf",
+    write_fraction=0.6,
+    read_hit_ratio=0.5,
+):
+    """Total host throughput of a write/read mix in steady state (the paper's Fig. 9 model).
+
+    Combining rule (a modelling choice; the paper does not print its model): the parts
+    share one machine in proportion to their bytes, each part using it for the time its
+    bytes take at that part's own maximum rate, so the total is the weighted harmonic
+    mean
+
+    ``X = 1 / (w / W + (1 - w) h / H + (1 - w)(1 - h) / R)``
+
+    with ``w`` the write fraction, ``h`` the read hit ratio, ``W`` the sustained write
+    rate ("steady state operation", Sec. 3.5.6), ``H`` the read hit and ``R`` the read
+    recall rate. With PAF, ``H`` and ``R`` are Table 1's (:func:`read_rate`); without it,
+    the hit and recall rates are taken equal to the peak and sustained write rates, which
+    they "correspond approximately to" (Sec. 3.5.4).
+
+    Parameters
+    ----------
+    cf : float or array_like
+        Data compressibility (>= 1). [-]
+    tvc_gb : float or array_like
+        TVC capacity. [GB]
+    feature : {"base", "ehpo", "paf"}
+        Performance option.
+    write_fraction : float or array_like
+        Share of the host bytes that are (scratch) writes; 0.6 in the paper's 60/40
+        typical mix. [-]
+    read_hit_ratio : float or array_like
+        Share of the read bytes found in the cache; 0.5 in the typical mix. [-]
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Total host rate, writes plus reads. [MB/s]
+
+    Notes
+    -----
+    ibm-vts-b18-2000, Sec. 3.5.6 ("a 60/40 mix of writes/reads ... a 50% hit ratio"),
+    Fig. 9 caption (1728 GB), Table 1, Sec. 3.5.4.
+    """
+    check_choice("feature", feature, FEATURES)
+    w = as_float_array("write_fraction", write_fraction, lo=0.0, hi=1.0)
+    h = as_float_array("read_hit_ratio", read_hit_ratio, lo=0.0, hi=1.0)
+    big_w = write_rate(cf, tvc_gb, feature=feature, mode="sustained")
+    if feature == "paf":
+        big_h, big_r = read_rate(cf, kind="hit"), read_rate(cf, kind="recall")
+    else:
+        big_h = write_rate(cf, tvc_gb, feature=feature, mode="peak")
+        big_r = big_w
+    seconds_per_mb = w / big_w + (1 - w) * h / big_h + (1 - w) * (1 - h) / big_r  # Sec. 3.5.6 mix
+    return result(1.0 / seconds_per_mb)
+
+
+# --- SCSI attachment ----------------------------------------------------------------
+
+#: Capacity of the stage behind a SCSI adapter that carries compressed bytes, in
+#: compressed MB/s. A modelling choice, not a source value, chosen so that the Sec. 6
+#: statements hold: compressibility has "little effect" at 64 KB and below (under 5 %
+#: here), while at 256 KB "throughput improves with data compressibility" and reaches
+#: "about 23 MB/s" from CF 2.7 up. [MB/s]
+SCSI_COMPRESSED_MBS = 12.0
+
+
+@functools.cache
+def _scsi_block_curve() -> tuple[float, float]:
+    """Per-block time and time per KB of one SCSI adapter, through Sec. 6's two points."""
+    f = load("vts_facts")
+    b1, r1 = f.value("scsi_write_4kb_block"), f.value("scsi_write_4kb")
+    b2, r2 = f.value("scsi_write_256kb_block"), f.value("scsi_write_256kb")
+    per_kb = (b2 / r2 - b1 / r1) / (b2 - b1)
+    return b1 / r1 - b1 * per_kb, per_kb
+
+
+@cites("vts_facts")
+def scsi_rate(block_kb, cf=2.7, *, adapters: int = 1, direction: str = "write"):
+    """Host throughput through the SCSI attachment (peak/fill), by block size and CF.
+
+    Per adapter, writes: ``soft_min(B / (t0 + B / bw), K * CF)``: a per-block curve
+    through "near one MB/s with 4 KB blocking" and "about 23 MB/s with 256 KB blocks"
+    (at CF 2.7 and above), under a compressed-byte stage of :data:`SCSI_COMPRESSED_MBS`
+    that makes the rate grow with CF at large blocks only. Reads "follow the write
+    throughput dependence", insensitive to CF (Fig. 13), "up to twenty percent" lower at
+    the larger blocks: the model lowers them by 20 % x ``log2(B/64) / log2(256/64)``
+    between 64 and 256 KB, 0 below, 20 % above. Two adapters carry twice one adapter's
+    rate (two cards at 256 KB, CF 4: about 47 MB/s observed, 46 modelled).
+
+    Parameters
+    ----------
+    block_kb : float or array_like
+        Host block size. [KB]
+    cf : float or array_like
+        Data compressibility (>= 1). [-]
+    adapters : {1, 2}
+        SCSI host attachment features installed ("Up to two"), each used with both of
+        its busses.
+    direction : {"write", "read"}
+        Host writes or read hits.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Host rate through the SCSI adapters. [MB/s]
+
+    Warns
+    -----
+    ExtrapolationWarning
+        Outside 4 to 256 KB or CF 1 to 4.
+
+    Notes
+    -----
+    ibm-vts-b18-2000, Sec. 6 (Figs. 11 to 13: EHPO, 288 GB TVC, no ESCON load). The
+    ESCON and SCSI inputs "share an aggregate maximum" of about 47 MB/s.
+    """
+    check_choice("direction", direction, ("write", "read"))
+    n = as_float_array("adapters", adapters, lo=1, hi=2, integer=True)
+    b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    c = _check_cf(cf)
+    facts = load("vts_facts")
+    warn_outside("block_kb", b, 4.0, 256.0, source=f"{_SRC}, Sec. 6 (4 to 256 KB)")
+    warn_outside("cf", c, 1.0, 4.0, source=f"{_SRC}, Sec. 6")
+    t0, per_kb = _scsi_block_curve()
+    per_block = b / (t0 + b * per_kb)  # Sec. 6: 1 MB/s at 4 KB, 23 MB/s at 256 KB
+    if direction == "write":
+        per_adapter = soft_min(per_block, SCSI_COMPRESSED_MBS * c)
+    else:
+        lo_kb = facts.value("scsi_cf_insensitive_block_max")
+        hi_kb = facts.value("scsi_write_256kb_block")
+        share = np.clip(np.log2(b / lo_kb) / np.log2(hi_kb / lo_kb), 0.0, 1.0)
+        per_adapter = per_block * (1.0 - facts.value("scsi_read_below_write_max") * share) + 0.0 * c
+    return result(n * per_adapter)
+
+
+# --- which resource binds -----------------------------------------------------------
+
+#: The resources of the bottleneck view, in the order data flows through them on a write.
+RESOURCES = ("host channels", "processor", "cache disks", "tape drives")
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Capacities of the VTS B18's resources, calibrated to the paper (the defaults).
+
+    The bottleneck view asks, for each resource, how many host MB/s of writing it could
+    carry if nothing else limited; the smallest binds. What each resource sees per host
+    MB written: the channels and the processor see host bytes; the cache disks and the
+    tape drives see compressed bytes (host MB / CF, with EHPO and PAF); in sustained mode
+    every byte written is also read back from the cache and copied to tape, which peak
+    mode defers (Sec. 3.5.4: "In this manner of operating there is no data flow between
+    the VTS and the physical tape drives").
+
+    Attributes
+    ----------
+    channel_mb_s : float
+        Write rate of one ESCON channel with 32 KB blocks: the PAF peak ceiling ``C``
+        over eight channels (Secs. 3.5.4, 9: "up to 80 MB/s" with eight channels). [MB/s]
+    processor_sustained_mb_s : float
+        Host MB/s the RS/6000 carries while also running the copy to tape: the PAF
+        sustained ceiling ``C`` ("not sensitive to compression factor" above CF 3). [MB/s]
+    processor_peak_mb_s : float
+        Host MB/s the RS/6000 carries with the copy deferred. Never seen binding: the VTS
+        took 103 MB/s with 64 KB blocks (Table 2), so at least that; 110 is a modelling
+        choice. [MB/s]
+    paf_disk_mb_s : float
+        Compressed MB/s the cache disks take in full-stride writes (PAF): the PAF peak
+        slope ``s`` (about 45 MB/s at CF 1, Sec. 3.5.4). [MB/s]
+    paf_copy_read_cost : float
+        Cache work of reading a byte back for the copy, relative to writing it, with
+        full-stride writes; 0.6 from "about 60% greater" (Sec. 3.5.4), a modelling
+        choice: with PAF the cache never binds in sustained mode. [-]
+    drives_mb_s : float
+        Compressed MB/s the tape drives take from the copy process: the PAF sustained
+        slope ``s`` (about 19 MB/s at CF 1, Sec. 3.5.3). [MB/s]
+
+    Without PAF the cache disks' capacity is Table 4 itself: the paper says EHPO
+    throughput "is determined by the size of the tape cache; i.e., the number of HDDs"
+    (Sec. 3.5.1). EHPO and base get PAF's processor and channels: an upper bound, as
+    nothing in the paper shows them binding below CF 4.
+    """
+
+    channel_mb_s: float = PAF_PARAMS["peak"][1] / 8.0
+    processor_sustained_mb_s: float = PAF_PARAMS["sustained"][1]
+    processor_peak_mb_s: float = 110.0
+    paf_disk_mb_s: float = PAF_PARAMS["peak"][0]
+    paf_copy_read_cost: float = 0.6
+    drives_mb_s: float = PAF_PARAMS["sustained"][0]
+
+
+def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resources):
+    c = np.asarray(cf, dtype=float)
+    ones = np.ones(np.broadcast(c, tvc).shape)
+    g = 1.0 if np.ndim(block_kb) == 0 and float(block_kb) == 32.0 else block_size_factor(block_kb)
+    chan = channels * res.channel_mb_s * g * escon_distance_factor(escon_km) * ones
+    proc = (res.processor_peak_mb_s if mode == "peak" else res.processor_sustained_mb_s) * ones
+    if feature == "paf":
+        disk = res.paf_disk_mb_s * c * ones
+        if mode == "sustained":
+            disk = disk / (1.0 + res.paf_copy_read_cost)
+    else:
+        disk = _ehpo_rate(c if feature == "ehpo" else 1.0, tvc, mode) * ones  # Eq. 3, Table 4
+    drives = (np.inf if mode == "peak" else res.drives_mb_s) * c * ones
+    return dict(zip(RESOURCES, (chan, proc, disk, drives), strict=True))
+
+
+@cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
+def write_capacities(
+    cf,
+    tvc_gb=1728.0,
+    *,
+    feature: str = "paf",
+    mode: str = "sustained",
+    channels: int = 8,
+    block_kb=32.0,
+    escon_km=0.0,
+    resources: Resources | None = None,
+) -> dict[str, np.ndarray]:
+    """Host MB/s of writing each resource of the VTS could carry, by itself.
+
+    ==============  =============================  ===============================
+    resource        peak                           sustained
+    ==============  =============================  ===============================
+    host channels   n * c_ch * g(B) * f(km)        same
+    processor       P_peak                         P_sus
+    cache disks     base: Table 4 at CF 1;         base: Table 4 at CF 1;
+                    EHPO: Eq. 3; PAF: D * CF       EHPO: Eq. 3; PAF: D * CF / (1 + ρ)
+    tape drives     not used (inf)                 T * CF (base: T)
+    ==============  =============================  ===============================
+
+    with the :class:`Resources` capacities, ``g`` = :func:`block_size_factor` and ``f`` =
+    :func:`escon_distance_factor`. The smallest binds (:func:`binding_resource`); with
+    the defaults the minimum reproduces :func:`write_rate`: exactly for base and EHPO,
+    and within the soft knee (7 % at most) for PAF.
+
+    Parameters
+    ----------
+    cf : float or array_like
+        Data compressibility (>= 1). [-]
+    tvc_gb : float or array_like
+        TVC capacity. [GB]
+    feature : {"base", "ehpo", "paf"}
+        Performance option.
+    mode : {"sustained", "peak"}
+        Write benchmark.
+    channels : int
+        ESCON channels, 1 to 8 (Sec. 1: "up to eight").
+    block_kb : float
+        Host block size. [KB]
+    escon_km : float
+        ESCON distance between host and VTS. [km]
+    resources : Resources, optional
+        Capacities; default the calibrated :class:`Resources`.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Resource name (:data:`RESOURCES`) to host write capacity. [MB/s]
+    """
+    check_choice("feature", feature, FEATURES)
+    check_choice("mode", mode, MODES)
+    c = _check_cf(cf)
+    tvc = _check_tvc(tvc_gb)
+    n = float(as_float_array("channels", channels, lo=1, hi=8, integer=True))
+    res = Resources() if resources is None else resources
+    return {k: result(v) for k, v in _capacities(c, tvc, feature, mode, n, block_kb, escon_km, res).items()}
+
+
+def binding_resource(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", **kwargs):
+    """Name of the resource that limits the write rate: the one of least capacity.
+
+    Takes the arguments of :func:`write_capacities`. Returns a ``str`` for scalar input,
+    an array of names otherwise.
+
+    Examples
+    --------
+    >>> binding_resource(3, 1152, feature="ehpo")
+    'cache disks'
+    >>> binding_resource(3, feature="paf", mode="peak")
+    'host channels'
+    """
+    caps = write_capacities(cf, tvc_gb, feature=feature, mode=mode, **kwargs)
+    stack = np.stack([np.asarray(v, dtype=float) for v in caps.values()])
+    names = np.array(RESOURCES, dtype=object)[np.argmin(stack, axis=0)]
+    return str(names) if np.ndim(names) == 0 else names
+
+
+def bottleneck_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", **kwargs):
+    """The bottleneck view's write rate: the least of :func:`write_capacities`. [MB/s]"""
+    caps = write_capacities(cf, tvc_gb, feature=feature, mode=mode, **kwargs)
+    return result(np.min(np.stack([np.asarray(v, dtype=float) for v in caps.values()]), axis=0))
