@@ -4,6 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 EXTRAS := notebooks,test,bench
+# Jupyter refuses to run as root unless told; containers and CI often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Jupyter, IPython and matplotlib-style state stays inside the venv, not in $HOME.
 JUPYTER_ENV := JUPYTER_CONFIG_DIR=$(CURDIR)/$(VENV)/etc/jupyter-config \
 	JUPYTER_DATA_DIR=$(CURDIR)/$(VENV)/share/jupyter-data \
@@ -30,12 +32,14 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 lab: setup
-	$(JUPYTER_ENV) $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 \
+	cd notebooks && $(JUPYTER_ENV) $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ROOT_FLAG) \
 		--ServerApp.root_dir=$(CURDIR)/notebooks 00_start_here.ipynb
 
+# Voila with the project's offline template (no CDN requests), kernels preheated.
 app: setup
-	$(JUPYTER_ENV) $(BIN)/voila $(CURDIR)/notebooks --Voila.ip=127.0.0.1 --port=8866 \
-		--preheat_kernel=True --no-browser
+	cd notebooks && $(JUPYTER_ENV) JUPYTER_PATH=$(CURDIR)/vtsmodel/_jupyter \
+		$(CURDIR)/$(BIN)/voila $(CURDIR)/notebooks --Voila.ip=127.0.0.1 --port=8866 \
+		--template=vtsmodel --preheat_kernel=True --pool_size=1 --no-browser
 
 chromium: setup
 	$(BIN)/python -m vtsmodel._browser --ensure
