@@ -492,3 +492,43 @@ def scenario_view(**values) -> View:
         caption_values={k: c for x in views for k, c in x.caption_values.items()},
         citations=tuple(c for x in views for c in x.citations),
     )
+
+
+#: The data rows the lesson draws on, (table, id), in the order the notebook shows them.
+SOURCE_ROWS = (
+    ("vts_facts", "recall_mount_best_low"),
+    ("vts_facts", "recall_mount_best_high"),
+    ("vts_facts", "fig6_volume_mb_small"),
+    ("vts_facts", "fig6_volume_mb_medium"),
+    ("vts_facts", "fig6_volume_mb_large"),
+    ("vts_facts", "fig6_cf"),
+    ("vts_facts", "fig6_recall_drives"),
+    ("vts_facts", "search_time_avg"),
+    ("vts_facts", "recall_example_concurrent_recalls"),
+    ("vts_import_export", "export_per_mount"),
+    ("drive_catalog", "ibm3590b_native_rate"),
+    ("drive_catalog", "ibm3590e_native_rate"),
+    ("cern_facts", "tmount_move"),
+    ("cern_facts", "tmount_mount"),
+    ("cern_facts", "tmount_rewind_unload"),
+    ("stk_facts", "mount_time_single_session"),
+    ("stk_facts", "mount_time_avg"),
+    ("stk_facts", "mount_sessions_concurrent_max"),
+)
+
+
+def source_table_html() -> str:
+    """An HTML table of the lesson's source rows: value, unit, source and locator."""
+    import html
+
+    rows = []
+    for table, rid in SOURCE_ROWS:
+        p = load(table).provenance(rid)
+        rows.append(
+            f"<tr><td>{html.escape(rid)}</td><td style='text-align:right'>{p.value:g}</td><td>{html.escape(p.unit)}</td>"
+            f"<td>{html.escape(p.source)}</td><td>{html.escape(p.locator)}</td><td>{html.escape(p.kind)}</td></tr>"
+        )
+    head = "".join(
+        f"<th style='text-align:left'>{h}</th>" for h in ("id", "value", "unit", "source", "locator", "kind")
+    )
+    return f"<table class='vtsmodel-sources'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
