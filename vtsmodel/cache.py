@@ -68,6 +68,7 @@ __all__ = [
     "PROFILES",
     "Profile",
     "above_864_fraction_default",
+    "algorithm_change_gb",
     "cache_cf",
     "effective_capacity_gb",
     "hours_at_peak",
@@ -104,9 +105,16 @@ def _facts():
 
 
 @functools.cache
-def _algorithm_change_gb() -> float:
-    # Fig. 10 caption and Sec. 4: "above a cache capacity of 864 GB the algorithms ... are modified"
+def algorithm_change_gb() -> float:
+    """TVC capacity above which the cache-management algorithm changes. [GB]
+
+    "For TVC capacities greater than 864 GB the algorithms for managing the cache content
+    are modified." (ibm-vts-b18-2000, Fig. 10 caption; Sec. 4)
+    """
     return _facts().value("cache_algorithm_change_tvc")
+
+
+_algorithm_change_gb = algorithm_change_gb
 
 
 @cites("vts_facts")
