@@ -1,0 +1,187 @@
+"""Interaction speed measured in a real browser: slider key press to plot repaint.
+
+For every lesson's main slider, in Voila with Chromium: press ArrowRight on the slider's
+handle N times and time, in the page, from the key press (``performance.now`` in a
+capturing keydown listener) to the first change of the plot's SVG (a MutationObserver);
+report p50 and p95. Also the time from page request to interactive (panel and plot
+drawn), with and without preheated kernels.
+
+Run: ``python benchmarks/bench_pages.py [--moves 20]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.conftest import (  # noqa: E402
+    CHROMIUM_ARGS,
+    NOTEBOOKS,
+    _wait_http,
+    free_port,
+    voila_command,
+    voila_env,
+    wait_rendered,
+)
+from vtsmodel._browser import HOW_TO_GET, find_chromium  # noqa: E402
+
+#: Lesson notebook -> (label text of its main slider, index of the plot it moves).
+MAIN_SLIDERS = {
+    "01_sustained_vs_peak_write.ipynb": ("", 0),
+    "02_time_at_peak_vs_tvc.ipynb": ("", 0),
+    "03_recall_queue_mount_time.ipynb": ("", 0),
+    "04_drive_efficiency_vs_file_size.ipynb": ("", 0),
+    "05_sizing_workbench.ipynb": ("", 0),
+    "06_disk_cache_staging.ipynb": ("", 0),
+}
+
+_INSTALL = """
+([plotIndex]) => {
+  window.__lat = [];
+  window.__t0 = null;
+  document.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
+  const plot = document.querySelectorAll('.js-plotly-plot')[plotIndex];
+  const obs = new MutationObserver(() => {
+    if (window.__t0 !== null) { window.__lat.push(performance.now() - window.__t0); window.__t0 = null; }
+  });
+  obs.observe(plot, {subtree: true, childList: true, attributes: true, characterData: true});
+}
+"""
+
+
+def _percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    k = (len(s) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+class Voila:
+    """A Voila server on a free port, optionally with preheated kernels."""
+
+    def __init__(self, preheat: bool):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            voila_command(self.port, preheat=preheat),
+            cwd=NOTEBOOKS,
+            env=voila_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_http(self.url + "/", self.proc)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def _slider_handle(page, label: str):
+    sliders = page.locator(".widget-slider")
+    if label:
+        sliders = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=label))
+    return sliders.first.locator(".noUi-handle")
+
+
+def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
+    label, plot_index = MAIN_SLIDERS.get(notebook, ("", 0))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+        wait_rendered(page, timeout=300_000)
+        page.evaluate(_INSTALL, [plot_index])
+        handle = _slider_handle(page, label)
+        handle.focus()
+        for i in range(moves):
+            key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"
+            handle.press(key)
+            page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=30_000)
+        lat = page.evaluate("() => window.__lat")
+    finally:
+        context.close()
+    return {
+        "notebook": notebook,
+        "moves": len(lat),
+        "p50_ms": statistics.median(lat),
+        "p95_ms": _percentile(lat, 0.95),
+        "max_ms": max(lat),
+    }
+
+
+def time_to_interactive(browser, url: str, notebook: str) -> float:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        t0 = time.perf_counter()
+        page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+        wait_rendered(page, plots=notebook != "00_start_here.ipynb", timeout=300_000)
+        page.wait_for_selector(".widget-slider .noUi-handle, .widget-text input", timeout=300_000)
+        return time.perf_counter() - t0
+    finally:
+        context.close()
+
+
+def run(
+    moves: int = 20,
+    notebooks: list[str] | None = None,
+    tti_notebook: str = "01_sustained_vs_peak_write.ipynb",
+) -> dict:
+    """Measure slider latency per lesson and time to interactive (cold vs preheated)."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = find_chromium()
+    if chromium is None:
+        raise RuntimeError(HOW_TO_GET)
+    present = [n for n in (notebooks or MAIN_SLIDERS) if (NOTEBOOKS / n).exists()]
+    os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
+    out: dict = {"sliders": [], "tti": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        cold = Voila(preheat=False)
+        try:
+            for nb in present:
+                out["sliders"].append(measure_slider(browser, cold.url, nb, moves))
+            if (NOTEBOOKS / tti_notebook).exists():
+                out["tti"]["cold_s"] = time_to_interactive(browser, cold.url, tti_notebook)
+        finally:
+            cold.close()
+        if (NOTEBOOKS / tti_notebook).exists():
+            warm = Voila(preheat=True)
+            try:
+                # Give the pool time to start and run the notebooks before the request.
+                time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "40")))
+                out["tti"]["preheated_s"] = time_to_interactive(browser, warm.url, tti_notebook)
+            finally:
+                warm.close()
+        out["tti"]["notebook"] = tti_notebook
+        browser.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=20)
+    args = ap.parse_args()
+    res = run(args.moves)
+    for r in res["sliders"]:
+        print(
+            f"{r['notebook']:45s} p50 {r['p50_ms']:6.1f} ms  p95 {r['p95_ms']:6.1f} ms  ({r['moves']} moves)"
+        )
+    print(f"time to interactive: {res['tti']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""A lesson opened in JupyterLab runs top to bottom with no error output."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import NOTEBOOKS, RENDER_TIMEOUT_MS, PageWatch, _wait_http, free_port
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def lab_url():
+    """A JupyterLab server on 127.0.0.1 with a token, serving notebooks/."""
+    port = free_port()
+    token = secrets.token_hex(16)
+    jupyter = Path(sys.executable).with_name("jupyter")
+    cmd = [
+        str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={NOTEBOOKS}",
+        "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / "lab.log", "w+")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, cwd=NOTEBOOKS, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
+        yield f"http://127.0.0.1:{port}", token
+    except RuntimeError:
+        log.seek(0)
+        pytest.fail(f"JupyterLab did not start: {log.read()[-3000:]}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+LESSON = "01_sustained_vs_peak_write.ipynb"
+
+
+def test_lesson_runs_all_cells_in_jupyterlab(browser, lab_url, artifacts_dir):
+    base, token = lab_url
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    watch = PageWatch(page)
+    try:
+        page.goto(f"{base}/lab/tree/{LESSON}?token={token}&reset", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=RENDER_TIMEOUT_MS)
+        # Wait for the kernel to be idle before running.
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=RENDER_TIMEOUT_MS)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        n_code = page.locator(".jp-CodeCell").count()
+        assert n_code > 0
+        # Every code cell has run when none is pending ([*]) and all have a number.
+        page.wait_for_function(
+            """n => {
+                const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(e => e.innerText);
+                return prompts.length === n && prompts.every(t => /\\[\\d+\\]/.test(t));
+            }""",
+            arg=n_code,
+            timeout=RENDER_TIMEOUT_MS,
+        )
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=RENDER_TIMEOUT_MS)
+        errors = page.eval_on_selector_all(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+            ".jp-OutputArea-output.jp-mod-error, .jp-RenderedText[data-mime-type='application/vnd.jupyter.error']",
+            "els => els.map(e => e.innerText.slice(0, 500))",
+        )
+        assert not errors, f"error output in {LESSON}: {errors}"
+        assert page.locator(".vtsmodel-panel").count() >= 1
+        page.screenshot(path=str(artifacts_dir / "jupyterlab-01.png"))
+        external = watch.external
+        assert not external, f"requests left 127.0.0.1: {external}"
+    finally:
+        context.close()
