@@ -1,0 +1,517 @@
+"""The scenario sheet of a lesson: named scenarios side by side, saved and loaded as JSON.
+
+A :class:`ScenarioSheet` holds named scenarios for one lesson. Each scenario is a dict of
+the lesson's inputs (its ``SCENARIO_PARAMS``, checked with :meth:`Param.coerce
+<vtsmodel.lessons.Param.coerce>`); the computed columns come from the lesson's
+``scenario_outputs``. Every edit is checked before it is applied: a bad value raises
+``ValueError`` naming the parameter, the value and the valid range, and the sheet keeps
+its previous state.
+
+Files are JSON with a schema name and version::
+
+    {"schema": "vtsmodel-scenarios", "version": 1, "lesson": "04",
+     "scenarios": [{"name": "base", "values": {"file_mb": 1000.0, ...}}, ...]}
+
+Saving is atomic (:func:`vtsmodel.export.atomic_write`: a temporary file, then a
+rename), so a failure never leaves a half-written file or destroys the previous one.
+Loading checks the whole file (size, nesting, types, keys, lesson, names, finite values,
+ranges) before anything changes; a bad file raises ``ValueError`` and the sheet stays as
+it was. Cell text is converted with ``float``, never evaluated.
+
+This module imports neither plotly nor ipywidgets; the widget is :mod:`vtsmodel.sheet`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+
+from vtsmodel.export import atomic_write, export_csv
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_NAME_LENGTH",
+    "MAX_SCENARIOS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "ScenarioSheet",
+    "read_scenario_file",
+]
+
+#: The ``schema`` field of a scenario file.
+SCHEMA = "vtsmodel-scenarios"
+#: The version of the file format this module writes and reads.
+SCHEMA_VERSION = 1
+#: Largest scenario file read, in bytes (a sheet of 200 scenarios is far smaller).
+MAX_FILE_BYTES = 1_000_000
+#: Most scenarios one sheet holds.
+MAX_SCENARIOS = 200
+#: Longest scenario name, in characters.
+MAX_NAME_LENGTH = 80
+
+_FILE_KEYS = {"schema", "version", "lesson", "scenarios"}
+_SCENARIO_KEYS = {"name", "values"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+NAME_COLUMN = "Scenario"
+
+
+def _lesson_id(module) -> str:
+    """``"04"`` for ``vtsmodel.lessons.lesson04`` (or the module's ``LESSON_ID``)."""
+    explicit = getattr(module, "LESSON_ID", None)
+    if isinstance(explicit, str):
+        return explicit
+    m = re.search(r"lesson(\d+)$", getattr(module, "__name__", ""))
+    if not m:
+        raise ValueError(f"lesson={module!r} is not a lesson module (vtsmodel.lessons.lessonNN)")
+    return m.group(1)
+
+
+def _resolve_lesson(lesson):
+    """A lesson module from ``"04"``, ``4`` or the module itself; ``ValueError`` otherwise."""
+    if isinstance(lesson, int) and not isinstance(lesson, bool):
+        lesson = f"{lesson:02d}"
+    if isinstance(lesson, str):
+        from vtsmodel.lessons import LESSONS, lesson_module
+
+        if lesson not in LESSONS:
+            raise ValueError(f"lesson={lesson!r} is not valid; choose one of {', '.join(LESSONS)}")
+        module = lesson_module(lesson)
+    else:
+        module = lesson
+    for attr in ("SCENARIO_PARAMS", "scenario_outputs"):
+        if not hasattr(module, attr):
+            raise ValueError(f"lesson {_lesson_id(module)} has no {attr}: it does not follow the contract")
+    return module
+
+
+def _choices(p) -> str:
+    return f"; choose one of {', '.join(map(repr, p.choices))}" if p.choices else ""
+
+
+def _check_finite(name: str, value) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name}={value!r} must be finite (no NaN or inf)")
+
+
+def _check_name(name, existing: list[str], *, what: str = "name") -> str:
+    """A clean, unique scenario name, or ``ValueError``."""
+    if not isinstance(name, str):
+        raise ValueError(f"{what}={name!r} must be text")
+    clean = name.strip()
+    if not clean:
+        raise ValueError(f"{what}={name!r} is empty; give the scenario a name")
+    if len(clean) > MAX_NAME_LENGTH:
+        raise ValueError(f"{what}={clean[:20]!r}… is {len(clean)} characters; at most {MAX_NAME_LENGTH}")
+    if _CONTROL.search(clean):
+        raise ValueError(f"{what}={clean!r} contains control characters")
+    if clean in existing:
+        raise ValueError(f"{what}={clean!r} is already used; scenario names must be unique")
+    return clean
+
+
+class ScenarioSheet:
+    """Named scenarios of one lesson, their computed columns, and their file.
+
+    Parameters
+    ----------
+    lesson : str, int or module
+        The lesson (``"04"``) or its module; it must define ``SCENARIO_PARAMS`` and
+        ``scenario_outputs``.
+    scenarios : mapping of str to dict, optional
+        Initial scenarios, name to inputs (missing inputs take their defaults). Default:
+        one scenario, ``"base"``, at the lesson's defaults.
+
+    Notes
+    -----
+    Rows are addressed by position (``0`` is the first) or by name.
+    """
+
+    def __init__(self, lesson, scenarios: Mapping[str, Mapping] | None = None) -> None:
+        self.lesson = _resolve_lesson(lesson)
+        self.lesson_id = _lesson_id(self.lesson)
+        self.params = dict(self.lesson.SCENARIO_PARAMS)
+        self._names: list[str] = []
+        self._values: list[dict] = []
+        self._outputs: list[dict] = []
+        self.notes: dict[str, list[str]] = {}
+        if scenarios is None:
+            scenarios = {"base": {}}
+        if not scenarios:
+            raise ValueError("scenarios is empty; a sheet holds at least one scenario")
+        for name, values in scenarios.items():
+            self.add(name, **dict(values))
+        self.output_columns: tuple[str, ...] = tuple(self._outputs[0])
+
+    # --- reading ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._names)
+
+    @property
+    def names(self) -> list[str]:
+        """Scenario names, in row order."""
+        return list(self._names)
+
+    @property
+    def input_columns(self) -> list[str]:
+        """Input keys (as ``scenario_outputs`` takes them), in display order."""
+        return list(self.params)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """Input key to column header with its unit, e.g. ``"file size [MB]"``."""
+        return {k: p.header for k, p in self.params.items()}
+
+    @property
+    def columns(self) -> list[str]:
+        """Every column header: the name, the inputs, then the computed columns."""
+        return [NAME_COLUMN, *self.headers.values(), *self.output_columns]
+
+    def row_index(self, row: int | str) -> int:
+        """Position of ``row`` (a position or a name); ``ValueError`` if there is none."""
+        if isinstance(row, str):
+            if row not in self._names:
+                raise ValueError(f"scenario={row!r} does not exist; scenarios: {', '.join(self._names)}")
+            return self._names.index(row)
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < len(self._names):
+            raise ValueError(f"row={row!r} is not valid; rows are 0 to {len(self._names) - 1}")
+        return row
+
+    def name(self, row: int | str) -> str:
+        """The name of ``row``."""
+        return self._names[self.row_index(row)]
+
+    def values(self, row: int | str) -> dict:
+        """A copy of the inputs of ``row``, by key."""
+        return dict(self._values[self.row_index(row)])
+
+    def outputs(self, row: int | str) -> dict[str, float]:
+        """The computed columns of ``row``, by header."""
+        return dict(self._outputs[self.row_index(row)])
+
+    def scenarios(self) -> dict[str, dict]:
+        """Every scenario: name to a copy of its inputs."""
+        return {n: dict(v) for n, v in zip(self._names, self._values, strict=True)}
+
+    def column_key(self, column: str) -> str:
+        """The input key of ``column`` (a key or a header); ``ValueError`` otherwise."""
+        if column in self.params:
+            return column
+        for k, h in self.headers.items():
+            if h == column:
+                return k
+        if column in getattr(self, "output_columns", ()):
+            raise ValueError(f"column {column!r} is computed from the inputs; it cannot be edited")
+        raise ValueError(
+            f"column={column!r} is not a column of this sheet; inputs: {', '.join(self.headers.values())}"
+        )
+
+    def cell(self, row: int | str, column: str):
+        """The value shown in a cell (name, input or computed column)."""
+        i = self.row_index(row)
+        if column == NAME_COLUMN:
+            return self._names[i]
+        if column in self._outputs[i]:
+            return self._outputs[i][column]
+        return self._values[i][self.column_key(column)]
+
+    def rows(self) -> list[dict]:
+        """The sheet as rows: name, inputs by header, computed columns (for CSV and the grid)."""
+        out = []
+        for name, vals, outs in zip(self._names, self._values, self._outputs, strict=True):
+            row = {NAME_COLUMN: name}
+            row.update({self.params[k].header: v for k, v in vals.items()})
+            row.update(outs)
+            out.append(row)
+        return out
+
+    to_csv_rows = rows
+
+    # --- checking ------------------------------------------------------------------------------
+    def coerce(self, key: str, value, *, text: bool = True):
+        """``value`` converted for input ``key`` (text is parsed, never evaluated).
+
+        With ``text=False`` (files), a number column takes only numbers, not text.
+        """
+        p = self.params[key]
+        if value is None and p.default is None:
+            return None
+        if isinstance(value, str) and not text and not p.choices:
+            raise ValueError(f"{key}={value!r} must be a number in [{p.lo}, {p.hi}], not text")
+        if isinstance(value, str):
+            value = value.strip()
+            if len(value) > 60:
+                raise ValueError(
+                    f"{key}={value[:20]!r}… is not valid; valid range [{p.lo}, {p.hi}]{_choices(p)}"
+                )
+            if not p.choices:
+                try:
+                    value = float(value)  # "1e3", " 2.5 ": numbers; anything else is rejected
+                except ValueError:
+                    raise ValueError(
+                        f"{key}={value!r} must be a number in [{p.lo}, {p.hi}] ({p.header})"
+                    ) from None
+        elif hasattr(value, "item") and not isinstance(value, list | tuple | dict):
+            value = value.item()  # numpy scalars from the grid
+        if not isinstance(value, str | int | float) or isinstance(value, bool) and not p.choices:
+            raise ValueError(f"{key}={value!r} must be a number in [{p.lo}, {p.hi}] ({p.header})")
+        _check_finite(key, value)
+        if isinstance(value, int) and abs(value) > 10**15:
+            shown = f"{str(value)[:20]}…"
+            raise ValueError(f"{key}={shown} is not valid; valid range [{p.lo}, {p.hi}]{_choices(p)}")
+        try:
+            return p.coerce(key, value)
+        except OverflowError:
+            raise ValueError(f"{key}={value!r} is outside the valid range [{p.lo}, {p.hi}]") from None
+
+    def _complete(self, values: Mapping, *, text: bool = True) -> dict:
+        """All inputs: ``values`` checked, the rest at their defaults."""
+        unknown = [k for k in values if k not in self.params]
+        if unknown:
+            raise ValueError(
+                f"unknown input(s) {', '.join(map(repr, unknown))}; inputs: {', '.join(self.params)}"
+            )
+        out = {}
+        for k, p in self.params.items():
+            out[k] = self.coerce(k, values[k], text=text) if k in values else p.default
+        return out
+
+    def _compute(self, name: str, values: dict) -> tuple[dict, list[str]]:
+        """The computed columns of ``values`` and any warnings the model gave."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                outs = self.lesson.scenario_outputs(**values)
+            except (ArithmeticError, TypeError) as exc:
+                raise ValueError(f"scenario {name!r} cannot be computed: {exc}") from None
+        if not isinstance(outs, Mapping):
+            raise ValueError(
+                f"lesson {self.lesson_id}: scenario_outputs returned {type(outs).__name__}, not a dict"
+            )
+        return {str(k): float(v) for k, v in outs.items()}, [str(w.message) for w in caught]
+
+    # --- editing ------------------------------------------------------------------------------
+    def _unique(self, base: str) -> str:
+        if base not in self._names:
+            return base
+        i = 2
+        while f"{base} {i}" in self._names:
+            i += 1
+        return f"{base} {i}"
+
+    def add(self, name: str | None = None, *, at: int | None = None, **values) -> str:
+        """Add a scenario (inputs not given take their defaults); return its name."""
+        if len(self._names) >= MAX_SCENARIOS:
+            raise ValueError(f"the sheet holds at most {MAX_SCENARIOS} scenarios")
+        if name is None:
+            name = self._unique(f"scenario {len(self._names) + 1}")
+        name = _check_name(name, self._names)
+        vals = self._complete(values)
+        outs, notes = self._compute(name, vals)
+        at = len(self._names) if at is None else max(0, min(int(at), len(self._names)))
+        self._names.insert(at, name)
+        self._values.insert(at, vals)
+        self._outputs.insert(at, outs)
+        self.notes[name] = notes
+        return name
+
+    def duplicate(self, row: int | str, name: str | None = None) -> str:
+        """Copy ``row`` just below it as ``"<name> copy"`` (or ``name``); return the new name."""
+        i = self.row_index(row)
+        new = name if name is not None else self._unique(f"{self._names[i]} copy")
+        return self.add(new, at=i + 1, **self._values[i])
+
+    def rename(self, row: int | str, new_name: str) -> str:
+        """Rename ``row``; names are unique and non-empty. Return the clean name."""
+        i = self.row_index(row)
+        others = self._names[:i] + self._names[i + 1 :]
+        clean = _check_name(new_name, others, what="new_name")
+        old = self._names[i]
+        self._names[i] = clean
+        self.notes[clean] = self.notes.pop(old, [])
+        return clean
+
+    def delete(self, row: int | str) -> str:
+        """Delete ``row`` (not the last one); return its name."""
+        i = self.row_index(row)
+        if len(self._names) == 1:
+            raise ValueError("cannot delete the only scenario; a sheet holds at least one")
+        name = self._names.pop(i)
+        del self._values[i], self._outputs[i]
+        self.notes.pop(name, None)
+        return name
+
+    def set_values(self, row: int | str, **values) -> dict:
+        """Set several inputs of ``row`` at once (all or none); return the computed columns."""
+        i = self.row_index(row)
+        new = dict(self._values[i])
+        for k, v in values.items():
+            if k not in self.params:
+                raise ValueError(f"unknown input {k!r}; inputs: {', '.join(self.params)}")
+            new[k] = self.coerce(k, v)
+        outs, notes = self._compute(self._names[i], new)
+        self._values[i], self._outputs[i] = new, outs
+        self.notes[self._names[i]] = notes
+        return dict(outs)
+
+    def set_cell(self, row: int | str, column: str, value) -> dict:
+        """Set one cell from text or a value, as a user types it.
+
+        ``column`` is an input key or header, or ``"Scenario"`` to rename. A value that is
+        not valid raises ``ValueError`` (naming the parameter, the value and the valid
+        range) and the cell keeps its previous value; a computed column cannot be set.
+        Returns the row's computed columns.
+        """
+        i = self.row_index(row)
+        if column == NAME_COLUMN:
+            self.rename(i, value if isinstance(value, str) else str(value))
+            return self.outputs(i)
+        return self.set_values(i, **{self.column_key(column): value})
+
+    # --- files ----------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The sheet as the JSON-ready document :meth:`save` writes."""
+        return {
+            "schema": SCHEMA,
+            "version": SCHEMA_VERSION,
+            "lesson": self.lesson_id,
+            "scenarios": [
+                {"name": n, "values": dict(v)} for n, v in zip(self._names, self._values, strict=True)
+            ],
+        }
+
+    def to_json(self) -> str:
+        """The sheet as JSON text."""
+        return json.dumps(self.to_dict(), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+        """Write the sheet to ``path`` atomically; an existing file is replaced only if asked."""
+        return atomic_write(path, self.to_json(), overwrite=overwrite)
+
+    def load(self, path: str | os.PathLike) -> None:
+        """Replace the scenarios with those of ``path``; a bad file changes nothing.
+
+        Raises
+        ------
+        ValueError
+            The file is missing, too large, not JSON, nested too deeply, of another schema,
+            version or lesson, or holds unknown keys, bad names or invalid values.
+        """
+        self.load_dict(read_scenario_file(path))
+
+    def load_dict(self, doc) -> None:
+        """Replace the scenarios with those of a parsed document; a bad one changes nothing."""
+        names, values, outputs, notes = self._check_document(doc)
+        self._names, self._values, self._outputs, self.notes = names, values, outputs, notes
+
+    def _check_document(self, doc):
+        if not isinstance(doc, dict):
+            raise ValueError(f"a scenario file holds a JSON object, not {type(doc).__name__}")
+        unknown = set(doc) - _FILE_KEYS
+        missing = _FILE_KEYS - set(doc)
+        if unknown:
+            raise ValueError(f"unknown key(s) {', '.join(sorted(map(repr, unknown)))} in the scenario file")
+        if missing:
+            raise ValueError(f"the scenario file lacks {', '.join(sorted(missing))}")
+        if doc["schema"] != SCHEMA:
+            raise ValueError(
+                f"schema={doc['schema']!r} is not a vtsmodel scenario file (expected {SCHEMA!r})"
+            )
+        version = doc["version"]
+        if isinstance(version, bool) or not isinstance(version, int) or version != SCHEMA_VERSION:
+            raise ValueError(
+                f"version={version!r} is not supported; this vtsmodel reads version {SCHEMA_VERSION}"
+            )
+        if doc["lesson"] != self.lesson_id:
+            raise ValueError(
+                f"lesson={doc['lesson']!r} does not match this sheet's lesson {self.lesson_id!r}"
+            )
+        items = doc["scenarios"]
+        if not isinstance(items, list):
+            raise ValueError(f"scenarios must be a list, not {type(items).__name__}")
+        if not items:
+            raise ValueError("scenarios is empty; a sheet holds at least one scenario")
+        if len(items) > MAX_SCENARIOS:
+            raise ValueError(f"the file holds {len(items)} scenarios; at most {MAX_SCENARIOS}")
+        names, values, outputs, notes = [], [], [], {}
+        for n, item in enumerate(items, start=1):
+            where = f"scenario {n}"
+            if not isinstance(item, dict):
+                raise ValueError(f"{where} must be an object with name and values, not {type(item).__name__}")
+            if set(item) != _SCENARIO_KEYS:
+                extra = set(item) ^ _SCENARIO_KEYS
+                raise ValueError(
+                    f"{where}: unexpected or missing key(s) {', '.join(sorted(map(repr, extra)))}"
+                )
+            try:
+                name = _check_name(item["name"], names)
+                if not isinstance(item["values"], dict):
+                    raise ValueError(f"values must be an object, not {type(item['values']).__name__}")
+                vals = self._complete(item["values"], text=False)
+                outs, warned = self._compute(name, vals)
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from None
+            names.append(name)
+            values.append(vals)
+            outputs.append(outs)
+            notes[name] = warned
+        return names, values, outputs, notes
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike) -> ScenarioSheet:
+        """A new sheet for the lesson a scenario file names, holding its scenarios."""
+        doc = read_scenario_file(path)
+        lesson = doc.get("lesson") if isinstance(doc, dict) else None
+        from vtsmodel.lessons import LESSONS
+
+        if not isinstance(lesson, str) or lesson not in LESSONS:
+            raise ValueError(f"lesson={lesson!r} in {path} is not valid; choose one of {', '.join(LESSONS)}")
+        sheet = cls(lesson)
+        sheet.load_dict(doc)
+        return sheet
+
+    def export_csv(self, path: str | os.PathLike, *, overwrite: bool = False, caption: str = "") -> Path:
+        """Write the sheet as CSV (names, inputs with units, computed columns)."""
+        title = (
+            caption
+            or f"Scenarios of lesson {self.lesson_id}: {getattr(self.lesson, 'TITLE', '')}".rstrip(": ")
+        )
+        return export_csv(self.rows(), path, columns=self.columns, caption=title, overwrite=overwrite)
+
+
+def _reject_constant(token: str):
+    raise ValueError(f"{token} is not allowed in a scenario file (values must be finite numbers)")
+
+
+def read_scenario_file(path: str | os.PathLike):
+    """Parse a scenario file safely: size-limited, strict JSON, no NaN/inf; ``ValueError`` if bad."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a folder, not a scenario file") from None
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_FILE_BYTES} bytes; not a scenario file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text; not a scenario file") from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{path} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"{path} is nested too deeply; not a scenario file") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
+        raise ValueError(f"{path}: {exc}") from None
