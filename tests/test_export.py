@@ -1,0 +1,143 @@
+"""Export for proposals: atomic, never-overwriting writes; valid PNG, SVG, PDF, HTML and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import plotly.graph_objects as go
+import pytest
+
+from vtsmodel import export
+
+
+@pytest.fixture(scope="module")
+def fig():
+    f = go.Figure(go.Scatter(x=[1, 2, 3], y=[3, 1, 2], mode="lines+markers", name="demo"))
+    f.update_layout(title="A test figure")
+    return f
+
+
+def _leftovers(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+# --- atomic_write ----------------------------------------------------------------------------
+def test_atomic_write_writes_text_and_bytes(tmp_path):
+    assert export.atomic_write(tmp_path / "a.txt", "héllo").read_text(encoding="utf-8") == "héllo"
+    assert export.atomic_write(tmp_path / "sub" / "b.bin", b"\x00\x01").read_bytes() == b"\x00\x01"
+    assert _leftovers(tmp_path) == []
+
+
+def test_atomic_write_never_overwrites_unless_asked(tmp_path):
+    path = export.atomic_write(tmp_path / "a.txt", "first")
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        export.atomic_write(path, "second")
+    assert path.read_text() == "first"
+    export.atomic_write(path, "second", overwrite=True)
+    assert path.read_text() == "second"
+    assert _leftovers(tmp_path) == []
+
+
+def test_failure_at_the_rename_keeps_the_old_file_and_no_temp_file(tmp_path, monkeypatch):
+    path = export.atomic_write(tmp_path / "a.txt", "the old, good content")
+
+    def fail(*_args, **_kw):
+        raise OSError("rename failed (simulated)")
+
+    monkeypatch.setattr(export.os, "replace", fail)
+    with pytest.raises(OSError, match="simulated"):
+        export.atomic_write(path, "new content", overwrite=True)
+    assert path.read_text() == "the old, good content"
+    assert _leftovers(tmp_path) == []
+
+
+def test_failure_while_writing_keeps_the_old_file_and_no_temp_file(tmp_path, monkeypatch):
+    path = export.atomic_write(tmp_path / "a.txt", "the old, good content")
+
+    def fail(_fd):
+        raise OSError("disk full (simulated)")
+
+    monkeypatch.setattr(export.os, "fsync", fail)
+    with pytest.raises(OSError, match="simulated"):
+        export.atomic_write(path, "x" * 100_000, overwrite=True)
+    assert path.read_text() == "the old, good content"
+    assert _leftovers(tmp_path) == []
+
+
+def test_failure_writing_a_new_file_leaves_nothing(tmp_path, monkeypatch):
+    def fail(*_args, **_kw):
+        raise PermissionError("link refused (simulated)")
+
+    monkeypatch.setattr(export.os, "link", fail)
+    monkeypatch.setattr(export.os, "replace", fail)
+    with pytest.raises(OSError, match="simulated"):
+        export.atomic_write(tmp_path / "new.txt", "content")
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- figures ---------------------------------------------------------------------------------
+def test_png_svg_pdf_are_valid_files(fig, tmp_path):
+    caption = "Settings: CF [-] = 3.\nSources: a test."
+    paths = export.export_figures(
+        [
+            (fig, tmp_path / "f.png", caption),
+            (fig, tmp_path / "f.svg", caption),
+            (fig, tmp_path / "f.pdf", caption),
+        ]
+    )
+    png, svg, pdf = (p.read_bytes() for p in paths)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert b"Sources: a test." in svg  # the caption is part of the figure
+    assert pdf.startswith(b"%PDF")
+    assert pdf.rstrip().endswith(b"%%EOF")
+    assert _leftovers(tmp_path) == []
+
+
+def test_figure_export_never_overwrites_unless_asked(fig, tmp_path):
+    path = export.export_figure(fig, tmp_path / "f.svg")
+    before = path.read_bytes()
+    with pytest.raises(FileExistsError):
+        export.export_figure(fig, path)
+    assert path.read_bytes() == before
+    fig2 = go.Figure(fig).update_layout(title="changed")
+    export.export_figure(fig2, path, overwrite=True)
+    assert b"changed" in path.read_bytes()
+
+
+def test_html_is_standalone_and_offline(fig, tmp_path):
+    path = export.export_figure(fig, tmp_path / "f.html", caption="Sources: a test.")
+    text = path.read_text(encoding="utf-8")
+    assert "Plotly" in text and len(text) > 1_000_000  # plotly.js is inline
+    assert not re.search(r"<script[^>]+src=[\"']?(https?:)?//", text, re.IGNORECASE)
+    assert "Sources: a test." in text
+
+
+def test_unknown_format_and_size_are_rejected(fig, tmp_path):
+    with pytest.raises(ValueError, match="fmt='eps'"):
+        export.export_figure(fig, tmp_path / "f.eps")
+    with pytest.raises(ValueError, match="size='poster'"):
+        export.figure_bytes(fig, "html", size="poster")
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- CSV ------------------------------------------------------------------------------------------
+def test_csv_is_valid_and_carries_the_caption(tmp_path):
+    rows = [{"name": "a, with comma", "rate [MB/s]": 1.5}, {"name": 'quote "b"', "rate [MB/s]": 2.0}]
+    path = export.export_csv(rows, tmp_path / "t.csv", caption="Sources: a test.")
+    text = path.read_text()
+    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("#"))
+    parsed = list(csv.DictReader(io.StringIO(body)))
+    assert parsed == [
+        {"name": "a, with comma", "rate [MB/s]": "1.5"},
+        {"name": 'quote "b"', "rate [MB/s]": "2.0"},
+    ]
+    assert text.splitlines()[-1] == "# Sources: a test."
+    with pytest.raises(FileExistsError):
+        export.export_csv(rows, path)
+    with pytest.raises(ValueError, match="nothing to write"):
+        export.export_csv([], tmp_path / "empty.csv")
