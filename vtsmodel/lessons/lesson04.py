@@ -528,3 +528,46 @@ def catalog_rows() -> list[dict]:
          "capacity [GB]": s.native_capacity_gb, "sources": ", ".join(s.sources)}
         for n, s in drive_catalog().items()
     ]  # fmt: skip
+
+
+def _html_table(rows: list[dict]) -> str:
+    import html as _html
+
+    def fmt(v):
+        if v is None:
+            return "–"
+        return f"{v:.4g}" if isinstance(v, float) else _html.escape(str(v))
+
+    head = "".join(f"<th>{_html.escape(k)}</th>" for k in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{fmt(v)}</td>" for v in r.values()) + "</tr>" for r in rows)
+    return f"<table class='vtsmodel-table'><tr>{head}</tr>{body}</table>"
+
+
+def catalog_html() -> str:
+    """The drive catalog as an HTML table with each drive's sources."""
+    return _html_table(catalog_rows())
+
+
+def key_numbers() -> str:
+    """The lesson's key numbers as plain text (for the notebook's checked cell)."""
+    from vtsmodel.drives import transfer_rate_fit
+
+    speed = _cern.value("plot_drive_speed")
+    stream = _cern.value("alice_tape_stream_rate")
+    s9940, s3592 = drive_spec("STK9940B").speed_mb_s, drive_spec("IBM3592A").speed_mb_s
+    lines = [
+        f"tMount from its parts: {float(mount_time_s()):.1f} s (printed: about {_cern.value('tmount_total'):g} s)",
+        f"tOverhead: {_cern.value('toverhead'):g} s per file",
+        f"efficiency at {speed:g} MB/s, tMount {_cern.value('tmount_total'):g} s, 1000 MB files: "
+        + ", ".join(
+            f"{n} files/mount {float(drive_efficiency(1000.0, n, speed_mb_s=speed)):.3f}"
+            for n in CURVE_FILES_PER_MOUNT
+        ),
+        f"ALICE stream {stream:g} MB/s: 9940B {float(stream_limited_efficiency(stream, s9940)):.3f}, "
+        f"3592A {float(stream_limited_efficiency(stream, s3592)):.3f}",
+    ]
+    for direction in ("write", "read"):
+        f = transfer_rate_fit(direction)
+        params = ", ".join(f"{k} {v:.3g}" for k, v in f.as_dict().items())
+        lines.append(f"{direction} fit: {params}; rms residual {f.rms:.3f} MB/s")
+    return "\n".join(lines)

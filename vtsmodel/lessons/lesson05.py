@@ -385,3 +385,27 @@ def scenario_view(**values) -> View:
     view = view_sizing(flows, drive)
     with_template(view.figures.values())
     return view
+
+
+def example_html() -> str:
+    """The worked example as an HTML table: the sizing rows, with the source line."""
+    from vtsmodel.lessons.lesson04 import _html_table
+    from vtsmodel.sizing import cern_example_drive_speed, sizing_table
+
+    rows = sizing_table(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
+    return _html_table(rows) + (
+        "<p><i>cern-tape-sizing-2005, Summary, sample calculation; drive speed "
+        f"{cern_example_drive_speed():g} MB/s.</i></p>"
+    )
+
+
+def key_numbers() -> str:
+    """The lesson's key numbers as plain text (for the notebook's checked cell)."""
+    from vtsmodel.sizing import cern_example_drive_speed
+
+    s = drives_needed(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
+    lines = [f"worked example at {s.drive_speed_mb_s:g} MB/s: {s.total:g} drives"]
+    lines += [f"  {n}: {d:g} drives ({sh:.0%})" for n, d, sh in zip(s.names, s.drives, s.shares, strict=True)]
+    for name, c in compare_drives(cern_example_flows()).items():
+        lines.append(f"{name} at {drive_spec(name).speed_mb_s:.3g} MB/s: {c.total:.1f} drives")
+    return "\n".join(lines)
