@@ -360,11 +360,29 @@ def escon_distance_factor(km, *, direction: str = "write"):
     return result(1.0 - loss * d)  # Sec. 8.2
 
 
+def _block_gain(block_kb, operation: str | None):
+    """``block_size_factor`` for ``operation`` (checked input, 1 at 32 KB); ``None``: 1."""
+    if np.ndim(block_kb) == 0 and isinstance(block_kb, int | float) and float(block_kb) == 32.0:
+        return np.asarray(1.0)
+    b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    if operation is None:
+        return np.ones_like(b)
+    return np.asarray(block_size_factor(b, operation=operation))
+
+
+def _distance(escon_km, direction: str):
+    if np.ndim(escon_km) == 0 and isinstance(escon_km, int | float) and float(escon_km) == 0.0:
+        return np.asarray(1.0)
+    return np.asarray(escon_distance_factor(escon_km, direction=direction))
+
+
 # --- write --------------------------------------------------------------------------
 
 
 @cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
-def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", block_kb=32.0):
+def write_rate(
+    cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", block_kb=32.0, escon_km=0.0
+):
     """Host write throughput of the VTS B18 by data compressibility and TVC capacity.
 
     - ``"base"``: ``m(tvc) + b(tvc)``, Table 4 at CF = 1, whatever CF (no compression).
@@ -393,6 +411,9 @@ def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustaine
         to tape keeping up (Secs. 3.1.1, 3.1.2).
     block_kb : float or array_like
         Host block size; the paper's rates are for 32 KB (the QSAM limit). [KB]
+    escon_km : float or array_like
+        ESCON distance between host and VTS; the rate is multiplied by
+        :func:`escon_distance_factor` (Sec. 8.2 rule of thumb). [km]
 
     Returns
     -------
@@ -421,22 +442,20 @@ def write_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustaine
     check_choice("mode", mode, MODES)
     c = _check_cf(cf)
     tvc = _check_tvc(tvc_gb)
-    g = 1.0
-    if not (np.ndim(block_kb) == 0 and float(block_kb) == 32.0):
-        g = block_size_factor(block_kb, operation="write") if mode == "peak" else 1.0
-        g = g * np.ones_like(as_float_array("block_kb", block_kb, lo=0.0, lo_open=True))
+    g = _block_gain(block_kb, "write") if mode == "peak" else _block_gain(block_kb, None)
+    dist = _distance(escon_km, "write")
     if feature == "base":
-        return result(_ehpo_rate(1.0, tvc, mode) + 0.0 * c + 0.0 * np.asarray(g))  # Table 4 at CF = 1
+        return result((_ehpo_rate(1.0, tvc, mode) + 0.0 * c + 0.0 * g) * dist)  # Table 4 at CF = 1
     warn_outside("cf", c, *EQ3_CF_RANGE, source=f"{_SRC}, Appendix B, Sec. 3.5.1", stacklevel=3)
     s, cap = PAF_PARAMS[mode]
-    paf = _paf_curve(c, s, cap * np.asarray(g)) + 0.0 * tvc
+    paf = _paf_curve(c, s, cap * g) + 0.0 * tvc
     if feature == "paf":
-        return result(paf)
+        return result(paf * dist)
     ehpo = _ehpo_rate(c, tvc, mode)  # Eq. 3, Table 4
     warn_outside(
         "EHPO host rate [MB/s]", ehpo, None, EQ3_HOST_MBS_MAX, source=f"{_SRC}, Appendix B", stacklevel=3
     )
-    return result(np.minimum(ehpo, paf))
+    return result(np.minimum(ehpo, paf) * dist)
 
 
 # --- read ---------------------------------------------------------------------------
@@ -488,7 +507,7 @@ def read_fit(kind: str = "hit") -> Fit:
 
 
 @cites("vts_read_rates", "vts_block_size")
-def read_rate(cf, *, kind: str = "hit", block_kb=32.0):
+def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
     """Host read throughput of the VTS B18 with PAF: read hit or read recall, by CF.
 
     ``soft_min(s * CF, C)`` with :data:`READ_PARAMS` fitted to Table 1 (:func:`read_fit`).
@@ -506,6 +525,9 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0):
         (read miss) first.
     block_kb : float or array_like
         Host block size. [KB]
+    escon_km : float or array_like
+        ESCON distance; the rate is multiplied by :func:`escon_distance_factor` for reads
+        (-2.3 % per km, Sec. 8.2). [km]
 
     Returns
     -------
@@ -526,12 +548,8 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0):
     c = _check_cf(cf)
     warn_outside("cf", c, 1.0, 2.66, source=f"{_SRC}, Table 1 (CF 1 and 2.66)")
     s, cap = READ_PARAMS[kind]
-    g = 1.0
-    if kind == "hit" and not (np.ndim(block_kb) == 0 and float(block_kb) == 32.0):
-        g = block_size_factor(block_kb, operation="read")
-    elif kind == "recall":
-        as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
-    return result(_paf_curve(c, s, cap * np.asarray(g)))
+    g = _block_gain(block_kb, "read" if kind == "hit" else None)
+    return result(_paf_curve(c, s, cap * g) * _distance(escon_km, "read"))
 
 
 @cites("vts_facts", "vts_read_rates", "vts_ehpo_coefficients")
@@ -542,6 +560,8 @@ def typical_mix_rate(
     feature: str = "paf",
     write_fraction=0.6,
     read_hit_ratio=0.5,
+    block_kb=32.0,
+    escon_km=0.0,
 ):
     """Total host throughput of a write/read mix in steady state (the paper's Fig. 9 model).
 
@@ -571,6 +591,10 @@ def typical_mix_rate(
         typical mix. [-]
     read_hit_ratio : float or array_like
         Share of the read bytes found in the cache; 0.5 in the typical mix. [-]
+    block_kb : float or array_like
+        Host block size (moves the read-hit and peak-write ceilings, Table 2). [KB]
+    escon_km : float or array_like
+        ESCON distance: writes and reads lose 0.6 % and 2.3 % per km (Sec. 8.2). [km]
 
     Returns
     -------
@@ -585,12 +609,15 @@ def typical_mix_rate(
     check_choice("feature", feature, FEATURES)
     w = as_float_array("write_fraction", write_fraction, lo=0.0, hi=1.0)
     h = as_float_array("read_hit_ratio", read_hit_ratio, lo=0.0, hi=1.0)
-    big_w = write_rate(cf, tvc_gb, feature=feature, mode="sustained")
+    kw = {"block_kb": block_kb, "escon_km": escon_km}
+    big_w = write_rate(cf, tvc_gb, feature=feature, mode="sustained", **kw)
     if feature == "paf":
-        big_h, big_r = read_rate(cf, kind="hit"), read_rate(cf, kind="recall")
+        big_h, big_r = read_rate(cf, kind="hit", **kw), read_rate(cf, kind="recall", **kw)
     else:
-        big_h = write_rate(cf, tvc_gb, feature=feature, mode="peak")
-        big_r = big_w
+        # Sec. 3.5.4: hits ~ peak write, recalls ~ sustained write; at distance, as reads.
+        to_read = _distance(escon_km, "read") / _distance(escon_km, "write")
+        big_h = write_rate(cf, tvc_gb, feature=feature, mode="peak", **kw) * to_read
+        big_r = big_w * to_read
     seconds_per_mb = w / big_w + (1 - w) * h / big_h + (1 - w) * (1 - h) / big_r  # Sec. 3.5.6 mix
     return result(1.0 / seconds_per_mb)
 
