@@ -1,0 +1,170 @@
+"""The ``vtsmodel`` command: exit codes, output, one-line errors, figures written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from vtsmodel import cli, sizing
+from vtsmodel._tables import cite
+from vtsmodel.drives import drive_spec
+from vtsmodel.lessons import lesson_module
+from vtsmodel.scenarios import ScenarioSheet
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["figures", "--help"], ["size", "--help"], ["cite", "--help"]])
+def test_help_on_each_command(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 0
+    assert "usage: vtsmodel" in out
+    assert err == ""
+
+
+def test_no_command_prints_help_and_fails(capsys):
+    code, out, _ = run(capsys)
+    assert code == 2 and "figures" in out and "size" in out and "cite" in out
+
+
+def test_size_without_flows_is_the_cern_sample_calculation(capsys):
+    # cern-tape-sizing-2005, Summary, sample calculation: "Number of needed tape drives = 50"
+    expected = sizing.sizing_table(
+        sizing.cern_example_flows(), drive_speed_mb_s=sizing.cern_example_drive_speed()
+    )[-1]["drives to buy [-]"]
+    code, out, err = run(capsys, "size")
+    assert code == 0 and err == ""
+    assert f"drives to buy: {expected}" in out
+    assert "T0 → T1" in out and "reprocessing" in out
+    assert "[cern-tape-sizing-2005]" in out
+
+
+def test_size_with_flows_and_a_catalog_drive(capsys):
+    speed = drive_spec("LTO2").speed_mb_s
+    rows = sizing.sizing_table(
+        [sizing.Flow("backup, nightly", 120.0, 2.0, 0.5), sizing.Flow("archive", 30.0, 1.5, 0.2)],
+        drive_speed_mb_s=speed,
+    )
+    code, out, _ = run(capsys, "size", "--flow", "backup, nightly,120,2,0.5", "--flow", "archive,30,1.5,0.2",
+                       "--drive", "LTO2")  # fmt: skip
+    assert code == 0
+    assert "backup, nightly" in out and f"{speed:g} MB/s" in out
+    assert f"drives to buy: {rows[-1]['drives to buy [-]']}" in out
+
+
+def test_size_with_a_drive_speed(capsys):
+    rows = sizing.sizing_table([sizing.Flow("f", 100.0, 2.0, 0.5)], drive_speed_mb_s=80.0)
+    code, out, _ = run(capsys, "size", "--flow", "f,100,2,0.5", "--drive-speed", "80")
+    assert code == 0 and f"drives to buy: {rows[-1]['drives to buy [-]']}" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "words"),
+    [
+        (["size", "--flow", "a,100,2"], 1, ["NAME,RATE,FACTOR,EFFICIENCY"]),
+        (["size", "--flow", "a,fast,2,0.5"], 1, ["RATE", "'fast'"]),
+        (["size", "--flow", "a,100,2,0"], 1, ["efficiency", "(0, 1]"]),
+        (["size", "--flow", "a,100,0.5,0.5"], 1, ["peak_factor"]),
+        (["size", "--drive", "NOPE"], 1, ["'NOPE'", "LTO2"]),
+        (["size", "--drive-speed", "-3"], 2, ["--drive-speed", "> 0"]),
+        (["size", "--drive-speed", "nan"], 2, ["--drive-speed"]),
+        (["size", "--drive", "LTO2", "--drive-speed", "40"], 2, ["not both"]),
+        (["cite", "bogus"], 1, ["'bogus'", "cern_facts"]),
+        (["bogus"], 2, ["invalid choice"]),
+        (["figures"], 2, ["OUTDIR"]),
+        (["figures", "out", "--format", "eps"], 2, ["'eps'", "png"]),
+        (["figures", "out", "--lessons", "77"], 2, ["'77'"]),
+        (["figures", "out", "--style", "dark"], 2, ["dark"]),
+    ],
+)
+def test_errors_are_one_line_and_a_nonzero_exit(capsys, tmp_path, monkeypatch, argv, code, words):
+    monkeypatch.chdir(tmp_path)
+    got, out, err = run(capsys, *argv)
+    assert got == code
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    for word in words:
+        assert word in lines[0]
+
+
+def test_cite_prints_references(capsys):
+    code, out, _ = run(capsys, "cite")
+    assert code == 0 and out.strip() == cite()
+    code, out, _ = run(capsys, "cite", "cern_facts", "ibm-vts-b18-2000")
+    assert code == 0 and out.strip() == cite("cern_facts", "ibm-vts-b18-2000")
+
+
+def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path):
+    view = lesson_module("04").scenario_view()
+    code, out, err = run(capsys, "figures", str(tmp_path), "--format", "svg,html", "--lessons", "04")
+    assert code == 0, err
+    expected = {f"04_{k}.{fmt}" for k in view.figures for fmt in ("svg", "html")}
+    assert {p.name for p in tmp_path.iterdir()} == expected
+    assert f"wrote {len(expected)} file(s)" in out
+    assert f"{len(expected)}/{len(expected)}" in err  # the progress bar reached the end
+    svg = (tmp_path / f"04_{next(iter(view.figures))}.svg").read_bytes()
+    assert ET.fromstring(svg).tag.endswith("svg")
+    assert b"Made with vtsmodel." in svg  # the caption is in the figure
+    before = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    code, out, _ = run(capsys, "figures", str(tmp_path), "--format", "html", "--lessons", "04")
+    assert code == 0 and "wrote 0 file(s)" in out and "--overwrite" in out
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == before
+    code, out, _ = run(capsys, "figures", str(tmp_path), "--format", "html", "--lessons", "04", "--overwrite")
+    assert code == 0 and f"wrote {len(view.figures)} file(s)" in out
+
+
+def test_figures_one_set_per_scenario(capsys, tmp_path):
+    sheet = ScenarioSheet("04")
+    sheet.rename(0, "big files")
+    sheet.duplicate(0, "small/files")
+    sheet.set_cell("small/files", "file_mb", 5.0)
+    path = sheet.save(tmp_path / "s.json")
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "figures", str(out_dir), "--format", "html", "--scenarios", str(path))
+    assert code == 0, err
+    keys = lesson_module("04").scenario_view().figures
+    names = {p.name for p in out_dir.iterdir()}
+    assert names == {f"04_{s}_{k}.html" for s in ("big-files", "small-files") for k in keys}
+    text = (out_dir / f"04_small-files_{next(iter(keys))}.html").read_text(encoding="utf-8")
+    assert "scenario: small/files" in text and "file size [MB] = 5" in text
+
+
+def test_a_bad_scenario_file_is_one_line(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "vtsmodel-scenarios", "version": 9}')
+    code, _, err = run(capsys, "figures", str(tmp_path / "o"), "--format", "html", "--scenarios", str(bad))
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "bad.json" in err
+
+
+def test_a_lesson_that_does_not_import_is_skipped_with_a_note(capsys, tmp_path, monkeypatch):
+    import vtsmodel.lessons as lessons
+
+    monkeypatch.setitem(lessons.LESSONS, "98", "lesson98_not_written_yet")
+    code, out, err = run(capsys, "figures", str(tmp_path), "--format", "html", "--lessons", "04,98")
+    assert code == 0, err
+    assert "note: lesson 98 skipped: it does not import" in out
+    assert "lessons 04;" in out
+
+
+def test_entry_point_runs_as_a_program(tmp_path):
+    exe = Path(sys.executable).with_name("vtsmodel")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "vtsmodel.cli"]
+    ok = subprocess.run([*cmd, "cite", "cern-tape-sizing-2005"], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and ok.stdout.strip() == cite("cern-tape-sizing-2005")
+    bad = subprocess.run([*cmd, "size", "--drive", "NOPE"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 1
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_import_vtsmodel_cli_does_not_import_plotly():
+    code = "import sys, vtsmodel.cli; assert 'plotly' not in sys.modules and 'ipywidgets' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)

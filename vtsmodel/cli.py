@@ -1,0 +1,395 @@
+"""The ``vtsmodel`` command: figures for proposals, drive sizing, references.
+
+::
+
+    vtsmodel figures OUTDIR [--format png,svg,pdf,html] [--scenarios FILE] [--overwrite]
+                            [--style light|print] [--size slide|page] [--lessons 01,04]
+    vtsmodel size [--flow NAME,RATE,FACTOR,EFFICIENCY ...] [--drive NAME | --drive-speed MB/s]
+    vtsmodel cite [TABLE_OR_SOURCE ...]
+
+Errors are one line on stderr and a non-zero exit (1 for a failure, 2 for a usage
+error); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by the
+``figures`` command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+import warnings
+from pathlib import Path
+
+__all__ = ["main"]
+
+PROG = "vtsmodel"
+
+
+class _Usage(Exception):
+    """A usage error: one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line instead of argparse's usage block
+        raise _Usage(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+# --- figures ---------------------------------------------------------------------------------
+def _slug(text: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9._-]+", "-", text.strip()).strip("-.")
+    return s[:60] or "scenario"
+
+
+def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None) -> None:
+    stream = stream or sys.stderr
+    filled = int(width * done / total) if total else width
+    bar = "#" * filled + "." * (width - filled)
+    stream.write(f"\r[{bar}] {done}/{total} {label[:50]:<50}")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def _formats(text: str) -> list[str]:
+    from vtsmodel.export import FORMATS
+
+    out = []
+    for f in (x.strip().lower() for x in text.split(",")):
+        if f not in FORMATS:
+            raise _Usage(f"{PROG} figures: --format {f!r} is not valid; choose from {', '.join(FORMATS)}")
+        if f not in out:
+            out.append(f)
+    return out
+
+
+def _lesson_modules(wanted: list[str] | None, notes: list[str]):
+    """The lesson modules that import and follow the contract; the others as notes."""
+    from vtsmodel.lessons import LESSONS, lesson_module
+
+    for number in wanted or list(LESSONS):
+        try:
+            module = lesson_module(number)
+        except ValueError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a lesson being written must not stop the others
+            notes.append(f"lesson {number} skipped: it does not import ({type(exc).__name__}: {exc})")
+            continue
+        missing = [a for a in ("SCENARIO_PARAMS", "scenario_view") if not hasattr(module, a)]
+        if missing:
+            notes.append(f"lesson {number} skipped: it lacks {', '.join(missing)} (the lesson contract)")
+            continue
+        yield number, module
+
+
+def _jobs(args, notes: list[str]):
+    """(lesson number, module, scenario name or None, values) for every set of figures."""
+    if args.scenarios:
+        from vtsmodel.scenarios import ScenarioSheet
+
+        wanted = set(args.lessons or [])
+        for path in args.scenarios:
+            sheet = ScenarioSheet.from_file(path)
+            if wanted and sheet.lesson_id not in wanted:
+                notes.append(f"{path}: lesson {sheet.lesson_id} is not among --lessons; skipped")
+                continue
+            if not hasattr(sheet.lesson, "scenario_view"):
+                notes.append(f"{path}: lesson {sheet.lesson_id} lacks scenario_view; skipped")
+                continue
+            for name, values in sheet.scenarios().items():
+                yield sheet.lesson_id, sheet.lesson, name, values
+    else:
+        for number, module in _lesson_modules(args.lessons, notes):
+            yield number, module, None, {}
+
+
+def _cmd_figures(args) -> int:
+    formats = _formats(args.format)
+    outdir = Path(args.outdir)
+    if outdir.exists() and not outdir.is_dir():
+        raise ValueError(f"OUTDIR={str(outdir)!r} exists and is not a folder")
+    if any(f != "html" for f in formats):
+        from vtsmodel._browser import HOW_TO_GET, find_chromium
+
+        if not os.environ.get("BROWSER_PATH") and find_chromium() is None:
+            raise ValueError(f"PNG, SVG and PDF need a Chromium browser. {HOW_TO_GET}")
+    notes: list[str] = []
+    from vtsmodel._validation import VtsModelWarning
+
+    # Build every figure first (fast), then export them all with one browser.
+    items: list[tuple[object, Path, str]] = []
+    warned = 0
+    lessons_done: list[str] = []
+    used: set[str] = set()
+    for number, module, scenario, values in _jobs(args, notes):
+        from vtsmodel.figures import caption_text
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", VtsModelWarning)
+            try:
+                view = module.scenario_view(**values)
+            except Exception as exc:  # noqa: BLE001 - one lesson's failure is reported, not fatal
+                notes.append(
+                    f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
+                )
+                continue
+        warned += sum(issubclass(w.category, VtsModelWarning) for w in caught)
+        title = getattr(module, "TITLE", f"Lesson {number}")
+        if scenario is not None:
+            title = f"{title} (scenario: {scenario})"
+        caption = caption_text(view.caption_values, view.citations, title=title)
+        stem = number if scenario is None else f"{number}_{_slug(scenario)}"
+        while stem in used:
+            stem += "_"
+        used.add(stem)
+        if number not in lessons_done:
+            lessons_done.append(number)
+        for key, fig in view.figures.items():
+            for fmt in formats:
+                items.append((fig, outdir / f"{stem}_{_slug(key)}.{fmt}", caption))
+    if not items:
+        for n in notes:
+            print(f"note: {n}", file=sys.stderr)
+        raise ValueError("no lesson produced figures; nothing was written")
+    from vtsmodel import export
+
+    written, skipped, failed = [], [], []
+    start = time.perf_counter()
+    _progress(0, len(items), "starting")
+    for i, (fig, path, caption) in enumerate(items, start=1):
+        try:
+            export.export_figure(
+                fig, path, caption=caption, size=args.size, style=args.style, overwrite=args.overwrite
+            )
+            written.append(path)
+        except FileExistsError:
+            skipped.append(path)
+        except Exception as exc:  # noqa: BLE001 - reported in the summary, the run goes on
+            failed.append(f"{path.name}: {type(exc).__name__}: {exc}")
+        _progress(i, len(items), path.name)
+    elapsed = time.perf_counter() - start
+    export.stop_browser()
+    out = sys.stdout
+    print(
+        f"wrote {len(written)} file(s) to {outdir} in {elapsed:.1f} s "
+        f"(lessons {', '.join(lessons_done) or 'none'}; formats {', '.join(formats)}; "
+        f"style {args.style}; size {args.size})",
+        file=out,
+    )
+    for path in written:
+        print(f"  {path}", file=out)
+    if skipped:
+        print(f"kept {len(skipped)} existing file(s) (use --overwrite to replace them)", file=out)
+    if warned:
+        print(f"note: {warned} setting(s) are outside what a source validated (extrapolated)", file=out)
+    for n in notes:
+        print(f"note: {n}", file=out)
+    for f in failed:
+        print(f"failed: {f}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+# --- size ---------------------------------------------------------------------------------------
+def _parse_flow(text: str):
+    from vtsmodel.sizing import Flow
+
+    parts = text.rsplit(",", 3)
+    if len(parts) != 4 or not parts[0].strip():
+        raise ValueError(f"--flow {text!r} must be NAME,RATE,FACTOR,EFFICIENCY, e.g. 'T0 to T1,100,2,0.5'")
+    name, *nums = parts
+    labels = ("RATE [MB/s]", "FACTOR [-]", "EFFICIENCY [-]")
+    vals = []
+    for label, raw in zip(labels, nums, strict=True):
+        try:
+            vals.append(float(raw))
+        except ValueError:
+            raise ValueError(f"--flow {text!r}: {label}={raw.strip()!r} is not a number") from None
+    return Flow(name=name.strip(), rate_mb_s=vals[0], peak_factor=vals[1], efficiency=vals[2])
+
+
+def _fmt_cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 1e4 else f"{v:,.0f}"
+    return str(v)
+
+
+def _table(rows: list[dict], columns: list[str]) -> str:
+    cells = [[_fmt_cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    line = "  ".join(
+        c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths, strict=True))
+    )
+    out = [line, "  ".join("-" * w for w in widths)]
+    for row in cells:
+        out.append(
+            "  ".join(
+                v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+    return "\n".join(out)
+
+
+def _cmd_size(args) -> int:
+    from vtsmodel import sizing
+    from vtsmodel._tables import cite
+
+    if args.drive and args.drive_speed is not None:
+        raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
+    flows = [_parse_flow(f) for f in args.flow] if args.flow else sizing.cern_example_flows()
+    if args.drive:
+        from vtsmodel.drives import drive_names, drive_spec
+
+        if args.drive not in drive_names():
+            raise ValueError(
+                f"--drive {args.drive!r} is not in the catalog; choose one of {', '.join(drive_names())}"
+            )
+        speed = float(drive_spec(args.drive).speed_mb_s)
+        basis = f"drive {args.drive}, {speed:g} MB/s"
+    elif args.drive_speed is not None:
+        speed, basis = args.drive_speed, f"{args.drive_speed:g} MB/s (given)"
+    else:
+        speed = float(sizing.cern_example_drive_speed())
+        basis = f"{speed:g} MB/s (the CERN sample calculation's drive)"
+    rows = sizing.sizing_table(flows, drive_speed_mb_s=speed)
+    head = "the CERN sample calculation's flows" if not args.flow else f"{len(flows)} flow(s)"
+    print(f"Tape drives needed for {head}, drive speed {basis}")
+    print("drives = rate · factor / efficiency / drive speed  (cern-tape-sizing-2005, Summary)")
+    print()
+    columns = ["flow", "rate [MB/s]", "factor [-]", "efficiency [-]", "drives [-]", "share [-]"]
+    print(_table(rows, columns))
+    print()
+    print(f"drives to buy: {rows[-1]['drives to buy [-]']}")
+    print()
+    print(cite(sizing.drives_needed))
+    return 0
+
+
+# --- cite ----------------------------------------------------------------------------------------
+def _cmd_cite(args) -> int:
+    from vtsmodel._tables import cite
+
+    try:
+        text = cite(*args.items)
+    except KeyError as exc:
+        raise ValueError(exc.args[0] if exc.args else str(exc)) from None
+    print(text)
+    return 0
+
+
+# --- main -----------------------------------------------------------------------------------------
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (v > 0 and v < float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number > 0")
+    return v
+
+
+def _lesson_list(text: str) -> list[str]:
+    from vtsmodel.lessons import LESSONS
+
+    out = []
+    for item in (x.strip() for x in text.split(",")):
+        num = f"{int(item):02d}" if item.isdigit() else item
+        if num not in LESSONS:
+            raise argparse.ArgumentTypeError(
+                f"lesson {item!r} is not valid; choose from {', '.join(LESSONS)}"
+            )
+        out.append(num)
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``vtsmodel`` command."""
+    p = _Parser(prog=PROG, description="vtsmodel: figures for proposals, drive sizing and references.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    f = sub.add_parser(
+        "figures",
+        help="regenerate every lesson's figures",
+        description=(
+            "Regenerate every lesson's figures with their captions (settings and citations). "
+            "Without --scenarios, one set per lesson at its default settings; with a scenario "
+            "file (saved from a lesson's scenario sheet), one set per scenario."
+        ),
+    )
+    f.add_argument("outdir", metavar="OUTDIR", help="folder to write into (created if missing)")
+    f.add_argument(
+        "--format", default="png", help="comma-separated formats: png, svg, pdf, html (default: png)"
+    )
+    f.add_argument("--scenarios", action="append", metavar="FILE", help="a scenario file (JSON); may repeat")
+    f.add_argument("--lessons", type=_lesson_list, metavar="NN,NN", help="only these lessons, e.g. 01,04")
+    f.add_argument("--overwrite", action="store_true", help="replace existing files (default: keep them)")
+    f.add_argument(
+        "--style", choices=("light", "print"), default="light", help="figure style (default: light)"
+    )
+    f.add_argument("--size", choices=("slide", "page"), default="page", help="figure size (default: page)")
+    f.set_defaults(func=_cmd_figures)
+
+    s = sub.add_parser(
+        "size",
+        help="print the tape drive sizing table (lesson 04)",
+        description=(
+            "Print the drives needed per data flow: rate · factor / efficiency / drive speed "
+            "(cern-tape-sizing-2005). With no --flow, the CERN sample calculation."
+        ),
+    )
+    s.add_argument(
+        "--flow",
+        action="append",
+        metavar="NAME,RATE,FACTOR,EFFICIENCY",
+        help="a data flow: name, rate [MB/s], peak factor [-], efficiency (0, 1]; may repeat",
+    )
+    s.add_argument("--drive", metavar="NAME", help="a drive of the catalog (its speed is used)")
+    s.add_argument("--drive-speed", type=_positive_float, metavar="MB/s", help="the drive speed [MB/s]")
+    s.set_defaults(func=_cmd_size)
+
+    c = sub.add_parser(
+        "cite",
+        help="print references",
+        description="Print the references of tables or source ids; with none, every source.",
+    )
+    c.add_argument("items", nargs="*", metavar="TABLE_OR_SOURCE", help="a table name or a source id")
+    c.set_defaults(func=_cmd_cite)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 2
+        return int(args.func(args) or 0)
+    except _Usage as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError, KeyError) as exc:
+        if os.environ.get("VTSMODEL_DEBUG"):
+            raise
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback, for the user
+        if os.environ.get("VTSMODEL_DEBUG"):
+            raise
+        print(
+            f"{PROG}: error: {type(exc).__name__}: {exc} (set VTSMODEL_DEBUG=1 for details)", file=sys.stderr
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
