@@ -226,6 +226,9 @@ class Panel:
     export_dir : path-like, optional
         Folder the export control writes to; default ``$VTSMODEL_EXPORT_DIR`` or
         ``exports`` beside the notebook.
+    decorate : callable, optional
+        ``decorate(View) -> View``, applied to every new view before the figures are
+        updated (the scenario sheet uses it to overlay the other scenarios).
     """
 
     def __init__(
@@ -236,6 +239,7 @@ class Panel:
         title: str = "",
         name: str = "figure",
         export_dir: str | Path | None = None,
+        decorate: Callable[[View], View] | None = None,
     ) -> None:
         self.controls = dict(controls)
         self._view_fn = view
@@ -243,7 +247,8 @@ class Panel:
         self.name = name
         self.export_dir = Path(export_dir or os.environ.get("VTSMODEL_EXPORT_DIR", "exports"))
         self.last_error = ""
-        self.view: View = view(**self.values)
+        self.decorate = decorate
+        self.view: View = self._compute()
         self.figure_widgets: dict[str, go.FigureWidget] = {
             key: go.FigureWidget(fig) for key, fig in self.view.figures.items()
         }
@@ -308,7 +313,7 @@ class Panel:
     def update(self) -> None:
         """Recompute the view and push it into the figures and readouts."""
         try:
-            view = self._view_fn(**self.values)
+            view = self._compute()
         except ValueError as exc:
             # Invalid combination of inputs: keep the last good view, say why.
             self.last_error = str(exc)
@@ -321,6 +326,10 @@ class Panel:
             if key in self.figure_widgets:
                 _sync_figure(self.figure_widgets[key], fig)
         self._render_text()
+
+    def _compute(self) -> View:
+        view = self._view_fn(**self.values)
+        return self.decorate(view) if self.decorate is not None else view
 
     def _render_text(self) -> None:
         rows = "".join(
