@@ -187,13 +187,14 @@ def heatmap_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount
             customdata=np.stack(np.meshgrid(_HEAT_FILES, _HEAT_N), axis=-1),
             hovertemplate="%{customdata[0]:.3g} MB, %{customdata[1]:.3g} files: %{z:.1%}<extra></extra>",
             name="efficiency",
+            showlegend=False,
         )
     )
     fig.add_trace(
         go.Contour(
             x=np.log10(_HEAT_FILES), y=np.log10(_HEAT_N), z=z, showscale=False,
             contours={"coloring": "none", "start": 0.1, "end": 0.9, "size": 0.2, "showlabels": True},
-            line={"color": "white", "width": 1}, hoverinfo="skip", name="contours",
+            line={"color": "white", "width": 1}, hoverinfo="skip", name="contours", showlegend=False,
         )
     )  # fmt: skip
     fig.add_trace(operating_point(np.log10(file_mb), np.log10(files_per_mount), name="this setting"))
@@ -430,10 +431,22 @@ def view_lto(compression_ratio=2.0, drives_per_bus=2, bus_mb_s=None, stream_mb_s
     )
 
 
-def template_panel(panel: Panel) -> Panel:
-    """Give a panel's figure widgets the project's template once; returns the panel."""
-    with_template(panel.figure_widgets.values())
-    return panel
+def templated_first(view):
+    """Wrap a view function so that its first View carries the project's template.
+
+    A Panel builds its figure widgets from the first View; later updates leave the
+    template out (it costs about 40 ms per figure and the Panel never resends it).
+    """
+    state = {"first": True}
+
+    def wrapped(**values):
+        out = view(**values)
+        if state["first"]:
+            with_template(out.figures.values())
+            state["first"] = False
+        return out
+
+    return wrapped
 
 
 # --- panels -------------------------------------------------------------------------------
@@ -451,8 +464,11 @@ def efficiency_panel() -> Panel:
         "file_mb": log_slider("file size", p["file_mb"].default, 0.1, 1e5, unit="MB"),
         "files_per_mount": log_slider("files per mount", p["files_per_mount"].default, 1, 1e4, unit="-"),
     }  # fmt: skip
-    return template_panel(
-        Panel(controls, view_efficiency, title="Drive efficiency (CERN formula)", name="04_efficiency")
+    return Panel(
+        controls,
+        templated_first(view_efficiency),
+        title="Drive efficiency (CERN formula)",
+        name="04_efficiency",
     )
 
 
@@ -465,8 +481,11 @@ def block_size_panel() -> Panel:
         "drives_sharing": int_slider("drives sharing buffer", int(stk.value("tested_drives")), 1, 16, unit="-"),
         "block_kb": log_slider("block size", 64.0, 4, 128, unit="KB", steps_per_decade=20),
     }  # fmt: skip
-    return template_panel(
-        Panel(controls, view_block_size, title="Block size (StorageTek tables)", name="04_block_size")
+    return Panel(
+        controls,
+        templated_first(view_block_size),
+        title="Block size (StorageTek tables)",
+        name="04_block_size",
     )
 
 
@@ -480,7 +499,7 @@ def lto_panel() -> Panel:
         "bus_mb_s": slider("SCSI bus", lto.value("scsi_bus_rate_needed"), 10, 320, 5, unit="MB/s"),
         "stream_mb_s": slider("disk-pool stream", _cern.value("alice_tape_stream_rate"), 1, 100, 1, unit="MB/s"),
     }  # fmt: skip
-    return template_panel(Panel(controls, view_lto, title="LTO in the real world", name="04_lto"))
+    return Panel(controls, templated_first(view_lto), title="LTO in the real world", name="04_lto")
 
 
 # --- lesson contract ----------------------------------------------------------------------
