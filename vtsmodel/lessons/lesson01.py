@@ -79,6 +79,7 @@ MB_AXIS = np.linspace(0.0, 4000.0, 81)
 _SRC = "ibm-vts-b18-2000"
 _FEATURE_LABELS = {"base": "base", "ehpo": "EHPO", "paf": "PAF"}
 _MODE_COLORS = {"peak": COLORS[1], "sustained": COLORS[0]}
+_GREYS = {"base": "#C4C4C4", "ehpo": "#8C8C8C", "paf": "#8C8C8C"}
 _RESOURCE_COLORS = dict(zip(tp.RESOURCES, (COLORS[4], COLORS[3], COLORS[2], COLORS[5]), strict=True))
 _HEIGHT = 400
 _CF_VALID = tp.EQ3_CF_RANGE
@@ -305,9 +306,12 @@ def fig_write(
     for name, (pk, su) in (others or {}).items():
         lab = _FEATURE_LABELS.get(name, name)
         for mode, y in (("peak", pk), ("sustained", su)):
-            fig.add_traces(_curve(cf_axis, y, name=f"{lab} {mode}", color="#AAAAAA", valid=valid, width=1.5,
-                                  dash="dash" if mode == "peak" else "solid", legendgroup="others",
+            fig.add_traces(_curve(cf_axis, y, name=f"{lab} {mode}", color=_GREYS.get(name, "#AAAAAA"), valid=valid, width=1.5,
+                                  dash="dash" if mode == "peak" else "solid", legendgroup=name,
                                   showlegend=False))  # fmt: skip
+        # One legend entry per other feature, toggling both its curves.
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{lab} (peak dashed)",
+                                 legendgroup=name, line={"color": _GREYS.get(name, "#AAAAAA"), "width": 1.5}))  # fmt: skip
     fig.add_traces(_curve(cf_axis, peak, name=f"{label} peak", color=_MODE_COLORS["peak"], valid=valid))
     fig.add_traces(_curve(cf_axis, sustained, name=f"{label} sustained", color=_MODE_COLORS["sustained"],
                           valid=valid))  # fmt: skip
@@ -324,7 +328,6 @@ def fig_write(
     fig.add_vrect(x0=valid[1], x1=float(np.max(cf_axis)), fillcolor="#999999", opacity=0.08, line_width=0)
     fig.update_xaxes(range=[float(np.min(cf_axis)) - 0.05, float(np.max(cf_axis)) + 0.05])
     fig.update_yaxes(rangemode="tozero")
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "x": 0})
     return fig
 
 
@@ -369,7 +372,6 @@ def fig_resources(cf_axis, capacities, achieved, *, cf: float, achieved_now: flo
     fig.add_vrect(x0=valid[1], x1=float(np.max(cf_axis)), fillcolor="#999999", opacity=0.08, line_width=0)
     top = min(finite_max, 2.2 * float(np.nanmax(achieved))) * 1.05
     fig.update_yaxes(range=[0, top])
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "x": 0})
     return fig
 
 
@@ -390,7 +392,6 @@ def fig_reads(cf_axis, hit, recall, *, cf: float, hit_now: float, recall_now: fl
     fig.add_trace(operating_point(cf, recall_now, name="recall at this CF", color=COLORS[3]))
     fig.add_vrect(x0=valid[1], x1=float(np.max(cf_axis)), fillcolor="#999999", opacity=0.08, line_width=0)
     fig.update_yaxes(rangemode="tozero")
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "x": 0})
     return fig
 
 
@@ -408,7 +409,6 @@ def fig_mix(cf_axis, mixes, *, cf: float, mix_now: float, feature: str, valid=No
                               valid=rng, width=3.0 if name == feature else 1.5))  # fmt: skip
     fig.add_trace(operating_point(cf, mix_now, name=f"{_FEATURE_LABELS.get(feature, feature)} at this CF"))
     fig.update_yaxes(rangemode="tozero")
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "x": 0})
     return fig
 
 
@@ -424,7 +424,6 @@ def fig_import_export(mb_axis, export, import_, *, mb: float, export_now: float,
     fig.add_trace(operating_point(mb, export_now, name="export, this task", color=COLORS[0]))
     fig.add_trace(operating_point(mb, import_now, name="import, this task", color=COLORS[1]))
     fig.update_yaxes(rangemode="tozero")
-    fig.update_layout(legend={"orientation": "h", "y": -0.2, "x": 0})
     return fig
 
 
@@ -437,7 +436,7 @@ def fig_task_parts(parts) -> go.Figure:
         fig.add_trace(go.Bar(y=tasks, x=[parts[t].get(term, 0.0) for t in tasks], name=term, orientation="h",
                              marker_color=COLORS[(i + 2) % len(COLORS)],
                              hovertemplate=f"{term}: %{{x:.3g}} min<extra>%{{y}}</extra>"))  # fmt: skip
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.35, "x": 0})
+    fig.update_layout(barmode="stack")
     return fig
 
 
@@ -783,6 +782,9 @@ def scenario_view(**values) -> View:
         figures=figures,
         readouts={k: r for view in views for k, r in view.readouts.items()},
         binding=write.binding,
-        caption_values=write.caption_values,
+        caption_values={
+            **write.caption_values,
+            **{f"import/export {k}": v for k, v in tasks.caption_values.items()},
+        },
         citations=tuple(dict.fromkeys(c for view in views for c in view.citations)),
     )
