@@ -2,7 +2,21 @@
 
 Source: ibm-vts-b18-2000 (the B18 performance white paper, v4.0, July 2000). Every rate is
 in host MB/s (uncompressed bytes as the host sees them, MB = 10^6 bytes) for 32 KB blocks,
-BUFNO 20 and eight ESCON channels at short distance, the paper's measurement conditions.
+BUFNO 20 and eight ESCON channels at short distance, the paper's measurement conditions,
+unless ``block_kb`` and ``escon_km`` say otherwise.
+
+Contents
+--------
+:func:`write_rate`
+    Peak and sustained write for base, EHPO (Eq. 3, Table 4) and PAF (fitted, :func:`paf_fit`).
+:func:`read_rate`, :func:`typical_mix_rate`
+    Read hit and recall (Table 1, fitted, :func:`read_fit`) and the 60/40 mix (Sec. 3.5.6).
+:func:`block_size_factor`, :func:`escon_distance_factor`, :func:`scsi_rate`
+    Table 2's block-size effect, the Sec. 8.2 distance rule, the Sec. 6 SCSI attachment.
+:func:`write_capacities`, :func:`binding_resource`, :func:`bottleneck_rate`
+    The bottleneck view: what each resource (host channels, processor, cache disks, tape
+    drives) could carry, calibrated by :class:`Resources` to reproduce Table 4 and the
+    PAF curves, and which one binds.
 
 Features
 --------
