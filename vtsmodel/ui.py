@@ -3,8 +3,8 @@
 A lesson describes its panel with a pure function ``view(**values) -> View``: the values
 of the controls in, the figures (built by pure figure builders), the readouts, the line
 naming the binding limit and the caption out. :class:`Panel` binds that function to
-ipywidgets controls and plotly ``FigureWidget``s: on every change it calls the function
-once and copies what changed into each figure inside one ``batch_update``.
+ipywidgets controls and plot panes (:class:`PlotPane`): on every change it calls the
+function once and sends each figure whose JSON changed to the browser.
 
 Everything but the widgets themselves is testable without a kernel: set a control's
 ``value`` and read :attr:`Panel.readout_values` and the figure widgets' data.
@@ -41,7 +41,7 @@ class View:
     Attributes
     ----------
     figures : dict of str to plotly Figure
-        The figures, by name; a panel keeps one ``FigureWidget`` per name.
+        The figures, by name; a panel keeps one :class:`PlotPane` per name.
     readouts : dict of str to str
         Label to formatted value (with units), shown beside the figures.
     binding : str
@@ -155,6 +155,72 @@ def checkbox(label: str, value: bool = False, *, tooltip: str = "") -> w.Checkbo
     return w.Checkbox(value=value, description=label, tooltip=tooltip or label, indent=False, layout=_LAYOUT)
 
 
+#: plotly.js options of every plot shown in a panel (no plotly logo, no cloud links).
+PLOT_CONFIG = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["sendDataToCloud"]}
+_PLOTLY_MIME = "application/vnd.plotly.v1+json"
+
+
+class PlotPane:
+    """One plotly figure on screen: an ``ipywidgets.Output`` showing plotly's mime bundle.
+
+    Each update replaces the output with the new figure's JSON, which the plotly
+    renderer that ships with plotly (the ``jupyterlab-plotly`` extension, in JupyterLab
+    and in Voila) draws. Unlike a ``FigureWidget``, it sends no 5 MB JavaScript bundle
+    per figure and has no model to initialize, so a lesson with many figures loads fast
+    and reliably. A figure whose JSON did not change is not sent again.
+
+    The project's template (:func:`vtsmodel.figures.template_json`) is applied at
+    display time, so figure builders need not pay for building it.
+
+    Attributes
+    ----------
+    widget : ipywidgets.Output
+    figure : plotly.graph_objects.Figure
+        The figure last shown; ``data`` and ``layout`` are its traces and layout.
+    """
+
+    def __init__(self, fig: go.Figure) -> None:
+        self.widget = w.Output(layout=w.Layout(width="100%", min_width="0"))
+        self.widget.add_class("vtsmodel-plot")
+        self.figure = fig
+        self._last_spec: dict | None = None
+        self.show(fig)
+
+    @property
+    def data(self):
+        """Traces of the figure last shown."""
+        return self.figure.data
+
+    @property
+    def layout(self):
+        """Layout of the figure last shown."""
+        return self.figure.layout
+
+    @staticmethod
+    def spec(fig: go.Figure) -> dict:
+        """The data and layout of ``fig`` as JSON, without its template."""
+        spec = fig.to_plotly_json()
+        spec["layout"] = {k: v for k, v in spec.get("layout", {}).items() if k != "template"}
+        return spec
+
+    def show(self, fig: go.Figure) -> bool:
+        """Show ``fig``; return whether anything was sent (False when it is unchanged)."""
+        from vtsmodel.figures import template_json
+
+        self.figure = fig
+        spec = self.spec(fig)
+        if self._last_spec is not None and _same(self._last_spec, spec):
+            return False
+        self._last_spec = spec
+        layout = {**spec["layout"], "template": template_json()}
+        bundle = {
+            _PLOTLY_MIME: {"data": spec["data"], "layout": layout, "config": PLOT_CONFIG},
+            "text/plain": f"<plotly figure: {len(spec['data'])} traces>",
+        }
+        self.widget.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
+        return True
+
+
 def _same(a, b) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
@@ -169,45 +235,6 @@ def _same(a, b) -> bool:
         return bool(a == b)
     except (TypeError, ValueError):
         return False
-
-
-def _changed(old: dict, new: dict) -> dict:
-    """Top-level entries of ``new`` that differ from ``old`` (removed ones become None)."""
-    out = {k: v for k, v in new.items() if k not in old or not _same(old[k], v)}
-    out.update({k: None for k in old if k not in new})
-    return out
-
-
-def _sync_figure(fw: go.FigureWidget, fig: go.Figure) -> None:
-    """Copy what changed in ``fig`` into ``fw`` in one batch update.
-
-    The last state sent is cached on the widget, so only changed trace properties and
-    layout entries cross to the browser; the template is set once, at creation.
-    """
-    last = fw.__dict__.setdefault("_vts_last", {"data": [t.to_plotly_json() for t in fw.data], "layout": {}})
-    new_data = [t.to_plotly_json() for t in fig.data]
-    new_layout = {k: v for k, v in fig.layout.to_plotly_json().items() if k != "template"}
-    keep = min(len(fw.data), len(new_data))
-    for i in range(keep):
-        if fw.data[i].type != new_data[i].get("type"):
-            keep = i
-            break
-    if len(fw.data) > keep:
-        fw.data = fw.data[:keep]
-    with fw.batch_update():
-        for i in range(keep):
-            delta = _changed(last["data"][i], new_data[i])
-            if delta:
-                fw.data[i].update({k: v for k, v in delta.items() if v is not None})
-                for k in (k for k, v in delta.items() if v is None):
-                    fw.data[i][k] = None
-        delta = _changed(last["layout"], new_layout) if last["layout"] else new_layout
-        for k, v in delta.items():
-            fw.layout[k] = v
-    if len(new_data) > keep:
-        fw.add_traces(list(fig.data[keep:]))
-    last["data"] = new_data
-    last["layout"] = new_layout
 
 
 class Panel:
@@ -249,9 +276,7 @@ class Panel:
         self.last_error = ""
         self.decorate = decorate
         self.view: View = self._compute()
-        self.figure_widgets: dict[str, go.FigureWidget] = {
-            key: go.FigureWidget(fig) for key, fig in self.view.figures.items()
-        }
+        self.plots: dict[str, PlotPane] = {key: PlotPane(fig) for key, fig in self.view.figures.items()}
         self._readouts = w.HTML(layout=w.Layout(width="400px"))
         self._binding = w.HTML(layout=w.Layout(width="100%"))
         self._error = w.HTML()
@@ -259,7 +284,7 @@ class Panel:
         for ctl in self.controls.values():
             ctl.observe(self._on_change, names="value")
         self._build_export()
-        figs = list(self.figure_widgets.values())
+        figs = [pane.widget for pane in self.plots.values()]
         left = w.VBox(
             [*self.controls.values(), self._readouts],
             layout=w.Layout(width="420px", flex="0 0 420px"),
@@ -277,6 +302,11 @@ class Panel:
             layout=w.Layout(width="100%", max_width="1240px"),
         )
         self.widget.add_class("vtsmodel-panel")
+
+    @property
+    def figure_widgets(self) -> dict[str, PlotPane]:
+        """The plot panes by figure name (same as :attr:`plots`)."""
+        return self.plots
 
     # --- state ---------------------------------------------------------------------
     @property
@@ -323,8 +353,8 @@ class Panel:
         self._error.value = ""
         self.view = view
         for key, fig in view.figures.items():
-            if key in self.figure_widgets:
-                _sync_figure(self.figure_widgets[key], fig)
+            if key in self.plots:
+                self.plots[key].show(fig)
         self._render_text()
 
     def _compute(self) -> View:
@@ -371,7 +401,7 @@ class Panel:
             layout=w.Layout(width="200px"),
         )
         self._which = w.Dropdown(
-            options=list(self.figure_widgets),
+            options=list(self.plots),
             description="Figure",
             tooltip="Which figure to export",
             layout=w.Layout(width="240px"),
