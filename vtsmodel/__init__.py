@@ -11,21 +11,10 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
-from vtsmodel.drives import drive_catalog, drive_efficiency, drive_spec, drive_throughput, mount_time_s
 from vtsmodel.cache import hours_at_peak, simulate_cache, tvc_needed
 from vtsmodel.diskcache import background_copy_response_ms, disk_response_ms, ride_through_s, staging_modes
-from vtsmodel.sizing import Flow, drives_needed, sizing_table
+from vtsmodel.drives import drive_catalog, drive_efficiency, drive_spec, drive_throughput, mount_time_s
 from vtsmodel.import_export import export_minutes, import_minutes
-from vtsmodel.throughput import (
-    binding_resource,
-    escon_distance_factor,
-    read_rate,
-    scsi_rate,
-    typical_mix_rate,
-    write_capacities,
-    write_rate,
-)
-from vtsmodel.recall import mount_time_vs_queue, recall_drives, recall_ready_s, recall_service_s
 from vtsmodel.queueing import (
     erlang_c,
     recall_drives_needed,
@@ -35,11 +24,24 @@ from vtsmodel.queueing import (
     wait_mmc,
     wait_percentile,
 )
+from vtsmodel.recall import mount_time_vs_queue, recall_drives, recall_ready_s, recall_service_s
 from vtsmodel.robot import robot_mount_time_s
+from vtsmodel.scenarios import ScenarioSheet
+from vtsmodel.sizing import Flow, drives_needed, sizing_table
+from vtsmodel.throughput import (
+    binding_resource,
+    escon_distance_factor,
+    read_rate,
+    scsi_rate,
+    typical_mix_rate,
+    write_capacities,
+    write_rate,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ScenarioSheet",
     "DataError",
     "Flow",
     "ExtrapolationWarning",
