@@ -15,15 +15,12 @@ Three panels: :func:`write_panel` (peak and sustained write vs CF, and the bottl
 view), :func:`read_panel` (read hit, recall and the typical mix) and
 :func:`import_export_panel` (Eqs. 1 and 2).
 
-Live figures are built without the plotly template (building it costs about 50 ms a
-figure); :func:`styled` gives a panel's figure widgets the template once, and export
-applies the project style to every exported figure.
+Figures are built with :func:`vtsmodel.figures.new_figure`, which leaves the plotly
+template out: the panel's plot panes and the exports add it.
 """
 
 from __future__ import annotations
 
-import copy
-import functools
 import html
 import warnings
 
@@ -56,7 +53,6 @@ __all__ = [
     "scenario_outputs",
     "scenario_view",
     "source_table_html",
-    "styled",
     "view_import_export",
     "view_reads",
     "view_write",
@@ -97,33 +93,9 @@ SCENARIO_PARAMS = {
 # --- small helpers ------------------------------------------------------------------------
 
 
-@functools.cache
-def _layout(xaxis_title: str, yaxis_title: str, height: int) -> dict:
-    lay = new_figure(xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height).to_plotly_json()[
-        "layout"
-    ]
-    lay.pop("template", None)
-    return lay
-
-
 def _figure(title: str, xaxis_title: str, yaxis_title: str, height: int = _HEIGHT) -> go.Figure:
-    """A figure with the project's style (:func:`vtsmodel.figures.new_figure`) but no template."""
-    lay = copy.deepcopy(_layout(xaxis_title, yaxis_title, height))
-    lay["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
-    lay["margin"] = {**lay.get("margin", {}), "t": 50}
-    return go.Figure(layout=lay)
-
-
-@functools.cache
-def _template():
-    return new_figure().layout.template
-
-
-def styled(panel: Panel) -> Panel:
-    """Give a panel's figure widgets the project's plotly template, once; returns the panel."""
-    for fw in panel.figure_widgets.values():
-        fw.layout.template = _template()
-    return panel
+    """An empty figure in the project's style, with a title."""
+    return new_figure(title=title, xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height)
 
 
 def _quiet(func, *args, **kwargs):
@@ -700,7 +672,7 @@ def write_panel() -> Panel:
         "view_mode": dropdown("bottleneck view of", [("sustained write", "sustained"), ("peak write", "peak")],
                               "sustained", tooltip="Which write mode the resource figure shows"),
     }  # fmt: skip
-    return styled(Panel(controls, view_write, title="Peak and sustained write", name="01_write"))
+    return Panel(controls, view_write, title="Peak and sustained write", name="01_write")
 
 
 def read_panel() -> Panel:
@@ -719,7 +691,7 @@ def read_panel() -> Panel:
         "read_hit_ratio": slider("read hit ratio", facts.value("typical_mix_read_hit_ratio"), 0.0, 1.0, 0.05,
                                  unit="-", tooltip="Share of read bytes found in the cache (typical mix: 0.5)"),
     }  # fmt: skip
-    return styled(Panel(controls, view_reads, title="Reads and the typical mix", name="01_reads"))
+    return Panel(controls, view_reads, title="Reads and the typical mix", name="01_reads")
 
 
 def import_export_panel() -> Panel:
@@ -732,9 +704,7 @@ def import_export_panel() -> Panel:
                                                 ("saturated recalls", "recall")], "none",
                                  tooltip="What else the VTS is doing meanwhile (Sec. 7)"),
     }  # fmt: skip
-    return styled(
-        Panel(controls, view_import_export, title="Import/export calculator", name="01_import_export")
-    )
+    return Panel(controls, view_import_export, title="Import/export calculator", name="01_import_export")
 
 
 # --- the lesson contract ----------------------------------------------------------------
@@ -776,8 +746,6 @@ def scenario_view(**values) -> View:
     tasks = view_import_export()
     views = (write, reads, tasks)
     figures = {k: f for view in views for k, f in view.figures.items()}
-    for fig in figures.values():
-        fig.layout.template = _template()
     return View(
         figures=figures,
         readouts={k: r for view in views for k, r in view.readouts.items()},
