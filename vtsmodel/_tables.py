@@ -157,17 +157,19 @@ class Table:
             for i in range(len(self))
         ]  # fmt: skip
 
-    def _index(self, id: str | None, where: dict) -> int:
+    def _mask(self, conditions: dict) -> np.ndarray:
+        """Rows whose columns equal the given values (floats compared to 1e-12)."""
         mask = np.ones(len(self), dtype=bool)
-        if id is not None:
-            mask &= self.columns["id"] == id
-        for key, want in where.items():
+        for key, want in conditions.items():
             col = self[key]
             if col.dtype.kind == "f":
                 mask &= np.isclose(col, float(want), rtol=1e-12, atol=0.0)
             else:
                 mask &= col == want
-        hits = np.flatnonzero(mask)
+        return mask
+
+    def _index(self, id: str | None, where: dict) -> int:
+        hits = np.flatnonzero(self._mask(where if id is None else {"id": id, **where}))
         cond = ", ".join([f"id={id!r}"] * (id is not None) + [f"{k}={v!r}" for k, v in where.items()])
         if hits.size == 0:
             hint = ""
@@ -204,13 +206,7 @@ class Table:
 
     def where(self, **conditions) -> Table:
         """A new table with the rows whose columns equal the given values."""
-        mask = np.ones(len(self), dtype=bool)
-        for key, want in conditions.items():
-            col = self[key]
-            if col.dtype.kind == "f":
-                mask &= np.isclose(col, float(want), rtol=1e-12, atol=0.0)
-            else:
-                mask &= col == want
+        mask = self._mask(conditions)
         cols = {k: _readonly(v[mask]) for k, v in self.columns.items()}
         return Table(self.name, self.title, self.path, self.fields, cols, self.description)
 
