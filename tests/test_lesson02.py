@@ -130,3 +130,35 @@ def test_figures_fit_the_screen():
         assert fig.layout.width is None
         assert 380 <= fig.layout.height <= 420
         assert len(fig.data[0].x) <= 400
+
+
+def test_check_key_numbers_reproduces_the_text_and_inverts():
+    # Sec. 4 "With a larger TVC capacity the VTS can run in a peak write mode longer";
+    # Sec. 3.5.4 peak "about 60% greater" (PAF model: 63%); tvc_needed inverts hours_at_peak.
+    text = L.check_key_numbers()
+    configs = cache.product_configurations("paf")
+    for c, h in zip(configs, cache.hours_at_peak(configs, 3.0), strict=True):
+        assert f"{c:6.0f} GB: {h:5.2f} h at peak" in text
+    assert f"{cache.tvc_needed(6.0, 3.0):.0f} GB (gives 6.00 h at peak)" in text
+
+
+def test_check_key_numbers_names_the_statement_it_fails(monkeypatch):
+    # A model drifting from "about 60% greater" (Sec. 3.5.4) fails with the source's sentence.
+    monkeypatch.setattr(L, "ABOUT_TOLERANCE", 0.001)
+    with pytest.raises(AssertionError, match=r"Sec\. 3\.5\.4.*60% greater"):
+        L.check_key_numbers()
+
+
+def test_check_day_conserves_and_prints_the_summary():
+    run = cache.simulate_cache("nightly batch window", tvc_gb=432, cf=3.0)
+    text = L.check_day(run)
+    assert f"{run.hours_at_peak:10.2f}" in text and "Time throttled [h]" in text
+    run.copied_total_mb = run.copied_total_mb + 1e3  # break written = copied + not yet copied
+    with pytest.raises(AssertionError, match="written != copied"):
+        L.check_day(run)
+
+
+def test_source_rows_and_profile_texts():
+    text = L.source_rows_text()
+    assert "peak_over_sustained_gain" in text and "Sec. 3.5.4" in text
+    assert all(name in L.profile_assumptions_text() for name in cache.PROFILES)

@@ -540,3 +540,132 @@ def scenario_view(**values) -> View:
         caption_values={**a.caption_values, **b.caption_values},
         citations=(*a.citations, *b.citations),
     )
+
+
+# --- the notebook's cited rows and checked numbers ---------------------------------------------
+
+#: The vts_facts rows the notebook lists under "What the source says".
+SOURCE_ROWS = (
+    "fig4_unmigrated_at_start",
+    "cache_algorithm_change_tvc",
+    "fig10_effective_capacity",
+    "peak_over_sustained_gain",
+    "tvc_capacity_216",
+    "tvc_capacity_1728",
+)
+#: Reading of "about 60% greater" (Sec. 3.5.4): the model's gain may differ by this much. [-]
+ABOUT_TOLERANCE = 0.05
+
+
+def source_rows_text(rows=SOURCE_ROWS) -> str:
+    """One line per vts_facts row: id, value, unit, source and locator."""
+    facts = cache.load("vts_facts")
+    lines = []
+    for row_id in rows:
+        p = facts.provenance(row_id)
+        lines.append(f"{row_id:28s} {p.value:8g} {p.unit:4s} {p.source}, {p.locator}")
+    return "\n".join(lines)
+
+
+def profile_assumptions_text() -> str:
+    """One line per built-in workload profile: its name and its stated assumptions."""
+    return "\n".join(f"{name}: {prof.assumptions}" for name, prof in cache.PROFILES.items())
+
+
+def _expect(ok: bool, what: str, row: str, table: str = "vts_facts") -> None:
+    """Raise AssertionError naming the source statement ``row`` when ``ok`` is false."""
+    if not ok:
+        p = cache.load(table).provenance(row)
+        raise AssertionError(
+            f'{what}; source: {p.source}, {p.locator}: "{p.quote or p.printed}" ({table}/{row})'
+        )
+
+
+def check_key_numbers(feature: str = "paf", cf: float = 3.0, burst_hours: float = 6.0) -> str:
+    """Hours at peak per Table 3 configuration, the TVC a burst needs, checked against the text.
+
+    Checks: time at peak grows with the capacity (Sec. 4); it starts from no un-copied data
+    (Fig. 4 caption); peak is about 60% above sustained (Sec. 3.5.4, within
+    :data:`ABOUT_TOLERANCE`; the statement refers to Figs. 7 and 8, so PAF and EHPO only); ``tvc_needed`` inverts ``hours_at_peak`` to the printed 0.01 h;
+    the smallest configuration holds what is needed. Raises AssertionError naming the
+    statement that fails.
+
+    Returns
+    -------
+    str
+        The lines to print.
+    """
+    facts = cache.load("vts_facts")
+    configs = cache.product_configurations(feature)
+    hours = np.asarray(cache.hours_at_peak(configs, cf, feature=feature), dtype=float)
+    run = cache.simulate_cache("steady day", tvc_gb=float(configs[0]), cf=cf, feature=feature)
+    gain = run.peak_mb_s / run.sustained_mb_s - 1.0
+    need = float(cache.tvc_needed(burst_hours, cf, feature=feature))
+    back = float(cache.hours_at_peak(need, cf, feature=feature))
+    smallest = float(cache.smallest_configuration(need, feature))
+    lines = [f"{c:6.0f} GB: {h:5.2f} h at peak" for c, h in zip(configs, hours, strict=True)]
+    lines += [
+        f"peak {run.peak_mb_s:.1f} MB/s, sustained {run.sustained_mb_s:.1f} MB/s: {gain:.0%} greater",
+        f"TVC needed for a {burst_hours:g} h burst at CF {cf:g}: {need:.0f} GB (gives {back:.2f} h at peak)",
+        f"smallest configuration: {smallest:.0f} GB",
+    ]
+    _expect(
+        bool(np.all(np.diff(hours) > 0)),
+        f"hours at peak {hours} do not grow with the TVC",
+        "tvc_capacity_1728",
+    )
+    _expect(
+        float(
+            cache.hours_at_peak(
+                configs[0], cf, feature=feature, backlog_gb=facts.value("fig4_unmigrated_at_start")
+            )
+        )
+        == hours[0],
+        "the default starting backlog is not the caption's",
+        "fig4_unmigrated_at_start",
+    )
+    _expect(
+        feature == "base" or abs(gain - facts.value("peak_over_sustained_gain")) <= ABOUT_TOLERANCE,
+        f"peak is {gain:.0%} above sustained",
+        "peak_over_sustained_gain",
+    )
+    if abs(back - burst_hours) > 0.005:
+        raise AssertionError(
+            f"tvc_needed({burst_hours}) = {need:.1f} GB gives {back:.3f} h, not {burst_hours} h"
+        )
+    if not (smallest >= need and smallest in configs):
+        raise AssertionError(f"{smallest} GB is not the smallest Table 3 configuration holding {need:.0f} GB")
+    return "\n".join(lines)
+
+
+def check_day(run: cache.CacheRun) -> str:
+    """The summary of a simulated day, after checking it conserves data.
+
+    Checks at every step: written = copied + not yet copied, offered = accepted + delayed
+    (to 1e-6 of the volume); nothing negative; the un-copied data never above the capacity;
+    the day starts with no un-copied data (Fig. 4 caption's assumption) unless a backlog
+    was given. Raises AssertionError naming the check that fails.
+
+    Returns
+    -------
+    str
+        The summary lines to print.
+    """
+    scale = max(float(run.offered_total_mb[-1]), 1.0) * 1e-6
+    written = run.copied_total_mb + run.uncopied_gb * 1000.0
+    if np.max(np.abs(run.written_total_mb - written)) > scale:
+        raise AssertionError("data not conserved: written != copied + not yet copied")
+    if np.max(np.abs(run.offered_total_mb - run.accepted_total_mb - run.delayed_mb)) > scale:
+        raise AssertionError("data not conserved: offered != accepted + delayed")
+    if np.min(run.uncopied_gb) < -scale or np.min(run.delayed_mb) < -scale:
+        raise AssertionError("negative un-copied or delayed data")
+    if run.peak_occupancy_gb > run.capacity_gb * (1 + 1e-9):
+        raise AssertionError(
+            f"un-copied data {run.peak_occupancy_gb:.1f} GB above the capacity {run.capacity_gb:g} GB"
+        )
+    _expect(
+        abs(run.uncopied_gb[0] - run.backlog_gb) <= scale,
+        f"the day starts with {run.uncopied_gb[0]:.1f} GB un-copied, not the given {run.backlog_gb:g} GB",
+        "fig4_unmigrated_at_start",
+    )
+    return "\n".join(f"{label:28s} {value:10.2f}" for label, value in run.summary().items())
