@@ -345,7 +345,11 @@ def sizing_panel(flows=None, drive: str | None = None) -> SizingWorkbench:
 _EX = cern_example_flows()
 _KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
 
-SCENARIO_PARAMS = {"drive": Param("drive", "", None, choices=drive_names(), help="Catalog drive to size for")}
+# The default drive is the catalog's 40 MB/s one, the worked example's (a None default
+# would reach scenario_outputs as drive=None from the scenario sheet and be refused).
+SCENARIO_PARAMS = {
+    "drive": Param("drive", "", default_drive(), choices=drive_names(), help="Catalog drive to size for")
+}
 for _k, _f in zip(_KEYS, _EX, strict=True):
     SCENARIO_PARAMS[f"{_k}_rate_mb_s"] = Param(f"{_f.name} rate", "MB/s", _f.rate_mb_s, 0.0, 1e5)
     SCENARIO_PARAMS[f"{_k}_factor"] = Param(f"{_f.name} factor", "-", _f.peak_factor, 1.0, 100.0)
