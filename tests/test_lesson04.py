@@ -105,3 +105,27 @@ def test_catalog_rows_cover_the_catalog():
     rows = L.catalog_rows()
     assert [r["drive"] for r in rows] == list(drive_spec.__globals__["drive_names"]())
     assert all(r["sources"] for r in rows)
+
+
+def test_check_key_numbers_reproduces_the_sources():
+    # CERN note: tMount parts (3600 / 160 = 22.5 s; "about 120s" with 240 moves/h); ALICE
+    # "66% efficiency for 9940 B, 50 % for IBM 3592A"; ADSM-L LTO-1 15/30/22.5 MB/s and
+    # "2x30 = 60 MB/sec" on a bus of two drives.
+    text = L.check_key_numbers()
+    assert f"tMount from its parts: {cern.value('tmount_components_sum'):.1f} s" in text
+    assert f"{cern.value('tmount_total'):.1f} s" in text
+    assert "22.5 MB/s observed (75% of the max)" in text and "need 60 MB/s of bus" in text
+
+
+def test_check_key_numbers_names_the_statement_it_fails(monkeypatch):
+    # A drifting stream efficiency fails with the ALICE sentence of the CERN note.
+    monkeypatch.setattr(L, "stream_limited_efficiency", lambda stream, speed: 0.9)
+    with pytest.raises(AssertionError, match=r"cern-tape-sizing-2005.*66% efficiency"):
+        L.check_key_numbers()
+
+
+def test_formula_efficiency_matches_drive_efficiency():
+    e = L._formula_efficiency(100.0, 10, 200.0, 4.4, 40.0)
+    assert e == pytest.approx(
+        float(drive_efficiency(100.0, 10, t_mount_s=200.0, t_overhead_s=4.4, speed_mb_s=40.0))
+    )

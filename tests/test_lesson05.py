@@ -105,3 +105,27 @@ def test_cast_cell():
     assert M.cast_cell("efficiency [-]", "") is None
     with pytest.raises(ValueError, match="factor"):
         M.cast_cell("factor [-]", 0.5)
+
+
+def test_check_key_numbers_reproduces_the_worked_example():
+    # "Number of needed tape drives = 50" with 10, 15 and 25 drives per flow.
+    text = M.check_key_numbers()
+    assert f"worked example at 40 MB/s: {ex.value('drives_needed_total'):g} drives" in text
+    assert f"T2, analysis: {ex.value('t2_analysis_drives'):g} drives" in text
+
+
+def test_check_key_numbers_names_the_statement_it_fails(monkeypatch):
+    # A model whose flows drift from the example's fails naming the note's sample calculation.
+    import dataclasses
+
+    drifted = [dataclasses.replace(f, rate_mb_s=2 * f.rate_mb_s) for f in cern_example_flows()]
+    monkeypatch.setattr(M, "cern_example_flows", lambda: drifted)
+    with pytest.raises(AssertionError, match=r"cern-tape-sizing-2005, Summary, sample calculation"):
+        M.check_key_numbers()
+
+
+def test_scenario_sheet_without_a_panel_computes_the_example():
+    from vtsmodel.sheet import scenario_sheet
+
+    row = scenario_sheet("05").sheet.rows()[0]
+    assert row["drives needed [-]"] == pytest.approx(ex.value("drives_needed_total"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 import warnings
 
 import numpy as np
@@ -590,3 +591,92 @@ def key_numbers() -> str:
         params = ", ".join(f"{k} {v:.3g}" for k, v in f.as_dict().items())
         lines.append(f"{direction} fit: {params}; rms residual {f.rms:.3f} MB/s")
     return "\n".join(lines)
+
+
+def _expect(ok: bool, what: str, table: str, row: str) -> None:
+    """Raise AssertionError naming the source statement ``table``/``row`` when ``ok`` is false."""
+    if not ok:
+        p = data.load(table).provenance(row)
+        raise AssertionError(
+            f'{what}; source: {p.source}, {p.locator}: "{p.quote or p.printed}" ({table}/{row})'
+        )
+
+
+def _close(value: float, table: str, row: str, tol: float, what: str) -> None:
+    expected = data.load(table).value(row)
+    _expect(
+        abs(value - expected) <= tol, f"{what} = {value:.6g}, expected {expected:g} ± {tol:g}", table, row
+    )
+
+
+def _formula_efficiency(f, n, t_mount, t_overhead, speed):
+    """The note's formula written out: n·f / (tMount + n·tOverhead + n·f / tSpeed) / tSpeed."""
+    return n * f / (t_mount + n * t_overhead + n * f / speed) / speed
+
+
+def check_key_numbers() -> str:
+    """:func:`key_numbers`, checked against the sources; raises AssertionError naming the statement.
+
+    Checks, each within the printed precision: tMount's parts (3600 / 160 moves per hour =
+    22.5 s; their sum 127.5 s; with the upgraded 240 moves/h, the printed "about 120s");
+    the model's default tOverhead and tMount are the note's; ``drive_efficiency`` equals the
+    note's formula written out; the ALICE stream efficiencies (66% of a 9940B, 50% of a
+    3592A); LTO-1's spec and observed rates, the observed share of the compressed maximum
+    (0.75), and two drives at 30 MB/s filling the 60 MB/s SCSI bus; the block-size fits
+    keep the tables' shape (write fastest at 64 KB, read still rising to 128 KB).
+
+    Returns
+    -------
+    str
+        The lines to print (those of :func:`key_numbers`).
+    """
+    c = "cern_facts"
+    _close(3600.0 / _cern.value("robot_moves_normal"), c, "tmount_move", 0.05, "3600 / robot moves per hour")
+    _close(float(mount_time_s()), c, "tmount_components_sum", 0.05, "mount_time_s()")
+    upgraded = float(mount_time_s(robot_moves_per_hour=_cern.value("robot_moves_upgraded")))
+    _close(upgraded, c, "tmount_total", 0.5, "mount_time_s at 240 moves/h")
+    speed, tm, to = _cern.value("plot_drive_speed"), _cern.value("tmount_total"), _cern.value("toverhead")
+    for n in CURVE_FILES_PER_MOUNT:
+        e = float(drive_efficiency(1000.0, n, speed_mb_s=speed))
+        _expect(
+            abs(e - _formula_efficiency(1000.0, n, tm, to, speed)) <= 5e-4,
+            f"drive_efficiency(1000 MB, {n}) = {e:.4f} is not the note's formula with tMount {tm:g} s, "
+            f"tOverhead {to:g} s",
+            c,
+            "tmount_total",
+        )
+    stream = _cern.value("alice_tape_stream_rate")
+    for drive, row in (("STK9940B", "alice_efficiency_9940b"), ("IBM3592A", "alice_efficiency_3592a")):
+        e = float(stream_limited_efficiency(stream, drive_spec(drive).speed_mb_s))
+        _close(e, c, row, 0.01, f"{drive} efficiency at a {stream:g} MB/s stream")  # printed in whole %
+    lto, lto1 = "lto_facts", drive_spec("LTO1")
+    _close(lto1.native_rate_mb_s, lto, "lto1_native_max_rate", 0.05, "LTO-1 native max")
+    _close(lto1.compressed_max_rate_mb_s, lto, "lto1_compressed_max_rate", 0.05, "LTO-1 compressed max")
+    _close(lto1.observed_rate_mb_s, lto, "lto1_sustained_compressed_rate", 0.05, "LTO-1 observed")
+    share = lto1.observed_rate_mb_s / lto1.compressed_max_rate_mb_s
+    _close(share, lto, "lto1_sustained_fraction_of_compressed_max", 0.005, "LTO-1 observed / compressed max")
+    k, bus = data.load(lto).value("drives_per_scsi_bus"), data.load(lto).value("scsi_bus_rate_needed")
+    rate, _, limits = lto_rates("LTO1", lto1.compression_ratio_spec, int(k), bus, math.inf)
+    _close(k * limits["SCSI bus"], lto, "scsi_bus_rate_needed", 0.05, f"{k:g} LTO-1 drives on the bus")
+    _close(rate, lto, "drive_peak_compressed_rate", 0.05, "LTO-1 at 2:1 on a shared bus")
+    blocks = np.array([32.0, 64.0, 128.0])
+    w, r = (np.asarray(transfer_rate(blocks, direction=d), dtype=float) for d in ("write", "read"))
+    _expect(
+        w[1] > max(w[0], w[2]),
+        f"write fit {w} MB/s at 32/64/128 KB: not fastest at 64 KB",
+        "stk_transfer_rates",
+        "write_128kb",
+    )
+    _expect(
+        r[2] > r[1] > r[0],
+        f"read fit {r} MB/s at 32/64/128 KB: not rising to 128 KB",
+        "drive_catalog",
+        "stk3480_observed_read_rate",
+    )
+    extra = [
+        f"tMount with {_cern.value('robot_moves_upgraded'):g} robot moves per hour: {upgraded:.1f} s",
+        f"LTO-1: {lto1.native_rate_mb_s:g} MB/s native, {lto1.compressed_max_rate_mb_s:g} MB/s compressed max, "
+        f"{lto1.observed_rate_mb_s:g} MB/s observed ({share:.0%} of the max); "
+        f"{k:g} drives at {rate:g} MB/s need {k * rate:g} MB/s of bus",
+    ]
+    return "\n".join([key_numbers(), *extra])

@@ -413,3 +413,38 @@ def key_numbers() -> str:
     for name, c in compare_drives(cern_example_flows()).items():
         lines.append(f"{name} at {drive_spec(name).speed_mb_s:.3g} MB/s: {c.total:.1f} drives")
     return "\n".join(lines)
+
+
+def check_key_numbers() -> str:
+    """:func:`key_numbers`, checked against the note's worked example (data/cern_sizing_example.csv).
+
+    Checks: the example's drive speed is the catalog drive the workbench sizes with by
+    default; each flow's drives (10, 15, 25) and the total, "Number of needed tape drives =
+    50", to the printed whole drive. Raises AssertionError naming the source statement.
+
+    Returns
+    -------
+    str
+        The lines to print.
+    """
+    from vtsmodel import data
+    from vtsmodel.lessons.lesson04 import _expect
+
+    t = "cern_sizing_example"
+    _expect(
+        drive_spec(default_drive()).speed_mb_s == cern_example_drive_speed(),
+        f"the default drive {default_drive()} is not the example's maxspeed",
+        t,
+        "drive_speed",
+    )
+    s = drives_needed(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
+    for key, d in zip(_KEYS, s.drives, strict=True):
+        want = data.load(t).value(f"{key}_drives")
+        _expect(
+            abs(float(d) - want) < 0.5, f"{key}: {float(d):g} drives, expected {want:g}", t, f"{key}_drives"
+        )
+    want = data.load(t).value("drives_needed_total")
+    _expect(
+        abs(s.total - want) < 0.5, f"{s.total:g} drives in all, expected {want:g}", t, "drives_needed_total"
+    )
+    return key_numbers()
