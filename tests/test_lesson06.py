@@ -161,3 +161,30 @@ def test_every_view_figure_is_valid_plotly():
 def test_figure_text_has_no_latex():
     for fig in L.scenario_view().figures.values():
         assert "$" not in fig.to_json()
+
+
+def test_check_staging_reproduces_the_measured_19_percent():
+    # "Adaptive record caching reduced the HDD response time by 19% compared to track caching"
+    text = L.check_staging()
+    lam = dc.calibrate_staging_load()
+    assert f"19% reached at {lam:.1f}" in text and "19.0" in text
+
+
+def test_check_copy_and_ride_through_reproduce_the_statements():
+    # "the I/0 response time was 2 ms", "more than doubled", "less than 5 ms"; "never exceeding six seconds"
+    facts = data.load("ds8000_facts")
+    before, during = facts.value("flashcopy_response_before"), dc.copy_response_target_ms()
+    assert (
+        f"{facts.value('flashcopy_test_io_rate'):.0f} IO/s: {before:.2f} ms -> {during:.2f} ms"
+        in L.check_copy()
+    )
+    text = L.check_ride_through(2000.0, 20000)
+    assert f"ride-through {dc.ride_through_s(2000.0, 20000):.2f} s" in text
+    assert f"{dc.resources_for_pause(2000.0, facts.value('error_handling_time_max')):.0f}" in text
+
+
+def test_checks_name_the_statement_they_fail(monkeypatch):
+    # A staging model drifting from the measured 19% fails naming the DS8000 sentence.
+    monkeypatch.setattr(L.dc, "calibrate_staging_load", lambda: 60.0)
+    with pytest.raises(AssertionError, match=r"ibm-ds8000-tpf.*19%"):
+        L.check_staging()
