@@ -81,3 +81,23 @@ def test_robot_panel_matches_stk_points():
     r.set(think_s=30.0)
     got = float(r.readout_values["Mount time, 4 sessions"].split()[0])
     assert got == pytest.approx(52.15, abs=0.06)
+
+
+def test_check_best_case_in_two_to_three_minutes():
+    # Sec. 3.4: a recall's best case is "approximately two to three minutes".
+    text = L.check_best_case()
+    for v in L.FIG6_SIZES:
+        assert f"{v:g} MB: 3590B {float(recall.recall_ready_s(v)):.1f} s" in text
+
+
+def test_reference_waits_and_robot_check():
+    lam = 0.8 * 4 / 180
+    assert L.reference_waits().startswith(f"{float(queueing.erlang_c(lam, 180, 4)):.3f} ")
+    # stk-acs4400-cray: 28 s for a single session, "an average of 52.15 seconds" with several.
+    assert L.check_robot() == str([round(float(t), 2) for t in robot.robot_mount_time_s([1, 2, 4, 8])])
+
+
+def test_check_best_case_names_the_statement_it_fails(monkeypatch):
+    monkeypatch.setattr(L.recall, "recall_ready_s", lambda v, drive="3590B": 400.0)
+    with pytest.raises(AssertionError, match=r"ibm-vts-b18-2000.*two to three minutes"):
+        L.check_best_case()

@@ -532,3 +532,87 @@ def source_table_html() -> str:
         f"<th style='text-align:left'>{h}</th>" for h in ("id", "value", "unit", "source", "locator", "kind")
     )
     return f"<table class='vtsmodel-sources'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+# --- the notebook's checked numbers -------------------------------------------------------------
+
+
+def _expect(ok: bool, what: str, table: str, row: str) -> None:
+    """Raise AssertionError naming the source statement ``table``/``row`` when ``ok`` is false."""
+    if not ok:
+        p = load(table).provenance(row)
+        raise AssertionError(
+            f'{what}; source: {p.source}, {p.locator}: "{p.quote or p.printed}" ({table}/{row})'
+        )
+
+
+def check_best_case() -> str:
+    """The best case (time until ready, no queue) for the Fig. 6 sizes, checked against Sec. 3.4.
+
+    Checks: on the paper's 3590B at CF 3 every Fig. 6 size lands in "approximately two to
+    three minutes". Raises AssertionError naming the statement.
+
+    Returns
+    -------
+    str
+        One line per size: 3590B and 3590E times. [s]
+    """
+    lo, hi = _VTS.value("recall_mount_best_low"), _VTS.value("recall_mount_best_high")
+    lines = []
+    for v in FIG6_SIZES:
+        b, e = float(recall.recall_ready_s(v)), float(recall.recall_ready_s(v, drive="3590E"))
+        lines.append(f"{v:g} MB: 3590B {b:.1f} s, 3590E {e:.1f} s")
+        _expect(
+            lo <= b <= hi,
+            f"{v:g} MB on the 3590B is ready after {b:.1f} s",
+            "vts_facts",
+            "recall_mount_best_low",
+        )
+    return "\n".join(lines)
+
+
+def reference_waits(rho: float = 0.8, service_s: float = 180.0, servers: int = 4) -> str:
+    """Erlang C probability of waiting and the M/M/c, M/D/c and M/G/c (cv 0) mean waits.
+
+    Checks the formulas against each other: Erlang C's wait is C·S / (c·(1 − ρ));
+    Allen-Cunneen with cv 1 is exact M/M/c; with cv 0 it halves it. Raises AssertionError.
+
+    Returns
+    -------
+    str
+        ``C  W_MMc  W_MDc  W_MGc`` on one line. [-, s, s, s]
+    """
+    lam = rho * servers / service_s
+    c = float(queueing.erlang_c(lam, service_s, servers))
+    mmc = float(queueing.wait_mmc(lam, service_s, servers))
+    mdc = float(queueing.wait_mdc(lam, service_s, servers))
+    mg0, mg1 = (float(queueing.wait_mgc(lam, service_s, servers, cv)) for cv in (0.0, 1.0))
+    if not (
+        math.isclose(mmc, c * service_s / (servers * (1 - rho)))
+        and math.isclose(mg1, mmc)
+        and math.isclose(mg0, mmc / 2)
+    ):
+        raise AssertionError(f"Erlang C and Allen-Cunneen disagree: {c}, {mmc}, {mg0}, {mg1}")
+    return f"{c:.3f} {mmc:.1f} {mdc:.2f} {mg0:.2f}"
+
+
+def check_robot(sessions=(1, 2, 4, 8)) -> str:
+    """Robot mount time vs sessions, checked against the StorageTek measurements.
+
+    Checks: 28 s for a single session and 52.15 s at the calibration concurrency (to the
+    printed 0.01 s). Raises AssertionError naming the statement.
+
+    Returns
+    -------
+    str
+        The list of mount times. [s]
+    """
+    t = [round(float(x), 2) for x in robot.robot_mount_time_s(list(sessions))]
+    one = float(robot.robot_mount_time_s(1))
+    _expect(abs(one - load("stk_facts").value("mount_time_single_session")) < 0.005, f"{one:.2f} s for one session",
+            "stk_facts", "mount_time_single_session")  # fmt: skip
+    k = int(load("stk_facts").value("mount_sessions_concurrent_max"))
+    many = float(robot.robot_mount_time_s(k))
+    _expect(abs(many - load("stk_facts").value("mount_time_avg")) < 0.005, f"{many:.2f} s for {k} sessions",
+            "stk_facts", "mount_time_avg")  # fmt: skip
+    return str(t)
