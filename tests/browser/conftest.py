@@ -6,6 +6,7 @@ No browser is downloaded: the tests use a Chromium that is already installed (se
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -82,21 +83,18 @@ def voila_env() -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def voila_url():
-    """Base URL of a Voila server serving ``notebooks/``; stopped after the session."""
-    port = free_port()
-    log = open(Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / "voila.log", "w+")  # noqa: SIM115
-    proc = subprocess.Popen(
-        voila_command(port), cwd=NOTEBOOKS, env=voila_env(), stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
+@contextlib.contextmanager
+def served(name: str, cmd: list[str], ready_url: str, *, env: dict | None = None):
+    """Run a server command until the block ends; fail with its log if it never answers."""
+    log = open(Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / f"{name}.log", "w+")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, cwd=NOTEBOOKS, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_http(url + "/", proc)
-        yield url
-    except RuntimeError:
-        log.seek(0)
-        pytest.fail(f"Voila did not start: {log.read()[-3000:]}")
+        try:
+            _wait_http(ready_url, proc)
+        except RuntimeError as exc:
+            log.seek(0)
+            pytest.fail(f"{name} did not start ({exc}): {log.read()[-3000:]}")
+        yield
     finally:
         proc.terminate()
         try:
@@ -104,6 +102,15 @@ def voila_url():
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def voila_url():
+    """Base URL of a Voila server serving ``notebooks/``; stopped after the session."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with served("voila", voila_command(port), url + "/", env=voila_env()):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import NOTEBOOKS, RENDER_TIMEOUT_MS, PageWatch, _wait_http, free_port
+from .conftest import NOTEBOOKS, RENDER_TIMEOUT_MS, PageWatch, free_port, served
 
 pytestmark = pytest.mark.browser
 
@@ -20,29 +20,25 @@ def lab_url():
     """A JupyterLab server on 127.0.0.1 with a token, serving notebooks/."""
     port = free_port()
     token = secrets.token_hex(16)
+    # Render every cell (no windowing) so the test sees every output; no news pop-up.
+    settings = Path(os.environ["JUPYTER_CONFIG_DIR"]) / "lab" / "user-settings" / "@jupyterlab"
+    for ext, name, value in (
+        ("notebook-extension", "tracker", {"windowingMode": "none"}),
+        ("apputils-extension", "notification", {"fetchNews": "false", "checkForUpdates": False}),
+    ):
+        (settings / ext).mkdir(parents=True, exist_ok=True)
+        (settings / ext / f"{name}.jupyterlab-settings").write_text(json.dumps(value))
     jupyter = Path(sys.executable).with_name("jupyter")
     cmd = [
         str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={NOTEBOOKS}",
+        f"--LabApp.user_settings_dir={settings.parent}",
         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]  # fmt: skip
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
-    log = open(Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / "lab.log", "w+")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=NOTEBOOKS, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
+    with served("jupyterlab", cmd, f"http://127.0.0.1:{port}/api/status?token={token}"):
         yield f"http://127.0.0.1:{port}", token
-    except RuntimeError:
-        log.seek(0)
-        pytest.fail(f"JupyterLab did not start: {log.read()[-3000:]}")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 LESSON = "01_sustained_vs_peak_write.ipynb"
@@ -57,7 +53,9 @@ def test_lesson_runs_all_cells_in_jupyterlab(browser, lab_url, artifacts_dir):
         page.goto(f"{base}/lab/tree/{LESSON}?token={token}&reset", timeout=RENDER_TIMEOUT_MS)
         page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=RENDER_TIMEOUT_MS)
         # Wait for the kernel to be idle before running.
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_selector(
+            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=RENDER_TIMEOUT_MS
+        )
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
         n_code = page.locator(".jp-CodeCell").count()
@@ -79,8 +77,8 @@ def test_lesson_runs_all_cells_in_jupyterlab(browser, lab_url, artifacts_dir):
         )
         assert not errors, f"error output in {LESSON}: {errors}"
         assert page.locator(".vtsmodel-panel").count() >= 1
-        page.screenshot(path=str(artifacts_dir / "jupyterlab-01.png"))
         external = watch.external
         assert not external, f"requests left 127.0.0.1: {external}"
     finally:
+        page.screenshot(path=str(artifacts_dir / "jupyterlab-01.png"))
         context.close()
