@@ -84,10 +84,10 @@ def voila_env() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def served(name: str, cmd: list[str], ready_url: str, *, env: dict | None = None):
+def served(name: str, cmd: list[str], ready_url: str, *, env: dict | None = None, cwd: Path = NOTEBOOKS):
     """Run a server command until the block ends; fail with its log if it never answers."""
     log = open(Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / f"{name}.log", "w+")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=NOTEBOOKS, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         try:
             _wait_http(ready_url, proc)

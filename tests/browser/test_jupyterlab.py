@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,8 +17,13 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def lab_url():
-    """A JupyterLab server on 127.0.0.1 with a token, serving notebooks/."""
+def lab_url(tmp_path_factory):
+    """A JupyterLab server on 127.0.0.1 with a token, serving a copy of notebooks/.
+
+    JupyterLab saves what it runs: the copy keeps the committed notebooks free of outputs.
+    """
+    root = tmp_path_factory.mktemp("lab") / "notebooks"
+    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "exports"))
     port = free_port()
     token = secrets.token_hex(16)
     # Render every cell (no windowing) so the test sees every output; no news pop-up.
@@ -31,13 +37,13 @@ def lab_url():
     jupyter = Path(sys.executable).with_name("jupyter")
     cmd = [
         str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={NOTEBOOKS}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
         f"--LabApp.user_settings_dir={settings.parent}",
         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]  # fmt: skip
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
-    with served("jupyterlab", cmd, f"http://127.0.0.1:{port}/api/status?token={token}"):
+    with served("jupyterlab", cmd, f"http://127.0.0.1:{port}/api/status?token={token}", cwd=root):
         yield f"http://127.0.0.1:{port}", token
 
 
