@@ -115,6 +115,50 @@ def test_a_bad_cell_is_rejected_with_a_message_and_the_old_value_returns(bound, 
     assert sheet.sheet.outputs(0) == {"per drive [MB/s]": 25.0}
 
 
+def summary_values(sheet) -> dict[str, tuple[str, str]]:
+    """The summary's computed columns: label to (shown text, full value)."""
+    import re
+
+    found = re.findall(
+        r"class='vtsmodel-sheet-output' data-label='([^']*)' data-value='([^']*)'>([^<]*)<",
+        sheet.summary.value,
+    )
+    return {label: (text, value) for label, value, text in found}
+
+
+def test_the_summary_shows_the_selected_rows_computed_columns(bound):
+    sheet, panel = bound
+    assert summary_values(sheet) == {"per drive [MB/s]": ("25", "25.0")}
+    browser_edit(sheet, 0, "rate [MB/s]", 150)
+    assert summary_values(sheet) == {"per drive [MB/s]": ("37.5", "37.5")}
+    browser_edit(sheet, 0, "rate [MB/s]", "abc")  # rejected: the summary keeps the old row
+    assert summary_values(sheet) == {"per drive [MB/s]": ("37.5", "37.5")}
+    panel.controls["drives"].value = 3.0  # a slider edits the selected row
+    assert summary_values(sheet)["per drive [MB/s]"][1] == repr(150.0 / 3)
+    sheet.add("more")
+    assert "vtsmodel-sheet-selected'>more<" in sheet.summary.value
+    assert summary_values(sheet) == {"per drive [MB/s]": ("25", "25.0")}
+    sheet.select("base")
+    assert summary_values(sheet)["per drive [MB/s]"][1] == repr(150.0 / 3)
+
+
+def test_the_grid_reporting_back_the_kernels_values_changes_nothing(bound, monkeypatch):
+    """The browser's grid reports every value the kernel puts as an edit: those are echoes."""
+    sheet, panel = bound
+    browser_edit(sheet, 0, "rate [MB/s]", 200)
+    message = sheet.message.value
+    updates = []
+    monkeypatch.setattr(panel, "update", lambda: updates.append(1))
+    puts = []
+    monkeypatch.setattr(sheet, "_put", lambda *a: puts.append(a))
+    for column in ("Scenario", "rate [MB/s]", "drives [count]", "per drive [MB/s]"):
+        browser_edit(sheet, 0, column, grid_cell(sheet, 0, column))
+    assert sheet.message.value == message and "rejected" not in message
+    assert updates == [] and puts == []  # nothing is put back, so nothing echoes again
+    browser_edit(sheet, 0, "rate [MB/s]", "200")  # typed text is an edit, even of the same number
+    assert sheet.sheet.values(0)["rate"] == 200.0 and puts
+
+
 def test_sliders_edit_the_selected_row(bound):
     sheet, panel = bound
     panel.controls["drives"].value = 5.0
@@ -174,6 +218,13 @@ def test_overlay_traces_skips_source_markers():
     out = overlay_traces(view().figures["main"], "s", "dot")
     assert [t["name"] for t in out] == ["s: curve", "s: this setting"]
     assert out[0]["line"]["dash"] == "dot"
+
+
+def test_overlay_traces_keep_traces_out_of_the_legend_that_their_figure_keeps_out():
+    fig = view().figures["main"]
+    fig.data[0].showlegend = False
+    out = overlay_traces(fig, "s", "dot")
+    assert [t["showlegend"] for t in out] == [False, True]
 
 
 def test_save_load_and_csv_buttons(bound, tmp_path):

@@ -62,7 +62,8 @@ def overlay_traces(fig: go.Figure, scenario: str, dash: str) -> list:
         t = tr.to_plotly_json()
         t["name"] = f"{scenario}: {tr.name or tr.type}"
         t["legendgroup"] = scenario
-        t["showlegend"] = True
+        # A trace its figure keeps out of the legend (an extrapolated stretch) stays out.
+        t["showlegend"] = tr.showlegend is not False
         if "lines" in (tr.mode or "lines"):
             t["line"] = {**t.get("line", {}), "dash": dash}
         else:
@@ -101,6 +102,9 @@ class ScenarioSheetWidget:
     grid : ipydatagrid.DataGrid
     message : ipywidgets.HTML
         The last rejection or confirmation, beside the grid.
+    summary : ipywidgets.HTML
+        The selected scenario's computed columns as text (``data-value`` holds each full
+        number), for readers the canvas of the grid does not reach.
     widget : ipywidgets.VBox
         What ``display`` shows.
     """
@@ -116,6 +120,8 @@ class ScenarioSheetWidget:
         self._syncing = False
         self.message = w.HTML(layout=w.Layout(min_height="1.6em"))
         self.message.add_class("vtsmodel-sheet-message")
+        self.summary = w.HTML(layout=w.Layout(width="100%"))
+        self.summary.add_class("vtsmodel-sheet-summary")
         self.grid = DataGrid(
             self._frame(),
             editable=True,
@@ -134,12 +140,13 @@ class ScenarioSheetWidget:
             "the selected row drives the sliders)"
         )
         self.widget = w.VBox(
-            [head, self.grid, self.message, self._buttons, self._files],
+            [head, self.grid, self.summary, self.message, self._buttons, self._files],
             layout=w.Layout(width="100%", max_width="1240px"),
         )
         self.widget.add_class("vtsmodel-sheet")
         for p in [panels] if isinstance(panels, Panel) else list(panels):
             self.bind(p, adopt=(sheet is None and not self.panels))
+        self._render_summary()
 
     # --- grid ----------------------------------------------------------------------------
     def _frame(self):
@@ -189,6 +196,22 @@ class ScenarioSheetWidget:
             self._put(row, h, self.sheet.values(row)[k])
         for c, v in self.sheet.outputs(row).items():
             self._put(row, c, v)
+        if row == self.selected:
+            self._render_summary()
+
+    def _render_summary(self) -> None:
+        """The selected row's computed columns as text (the grid draws them on a canvas)."""
+        cells = "".join(
+            f"<span style='margin-right:14px'>{html.escape(c)}: "
+            f"<b class='vtsmodel-sheet-output' data-label='{html.escape(c)}' data-value='{v!r}'>"
+            f"{html.escape(format(v, '.4g'))}</b></span>"
+            for c, v in self.sheet.outputs(self.selected).items()
+        )
+        name = html.escape(self.sheet.name(self.selected))
+        self.summary.value = (
+            f"<div style='font-size:90%;line-height:1.5'>Selected "
+            f"<b class='vtsmodel-sheet-selected'>{name}</b>: {cells}</div>"
+        )
 
     def _say(self, text: str, *, error: bool = False) -> None:
         color = "#B00020" if error else "#333"
@@ -198,7 +221,31 @@ class ScenarioSheetWidget:
     def _on_cell(self, cell) -> None:
         if self._restoring:
             return
-        self.set_cell(int(cell["row"]), str(cell["column"]), cell["value"])
+        row, column, value = int(cell["row"]), str(cell["column"]), cell["value"]
+        if self._is_echo(row, column, value):
+            return
+        self.set_cell(row, column, value)
+
+    def _is_echo(self, row: int, column: str, value) -> bool:
+        """Whether a reported cell already holds the sheet's value.
+
+        The grid in the browser reports back, as an edit, every value the kernel puts into
+        it (a recomputed column, a restored cell); applying those again would put them
+        again, and so on for ever. A cell the user left as it was changes nothing either.
+        """
+        try:
+            current = _cell(self.sheet.cell(row, column))
+        except ValueError:
+            return False
+        if hasattr(value, "item"):
+            value = value.item()
+        if current is None or value is None:
+            return current is None and value is None
+        if isinstance(current, str) or isinstance(value, str):
+            return type(current) is type(value) and current == value
+        if isinstance(value, bool):
+            return False
+        return current == value
 
     def set_cell(self, row: int, column: str, value) -> bool:
         """Apply an edit as the grid reports it; return whether it was accepted.
@@ -248,6 +295,7 @@ class ScenarioSheetWidget:
             self._choice.value = self.sheet.name(self.selected)
         finally:
             self._syncing = False
+        self._render_summary()
         self._push_to_panels()
 
     def _refresh_names(self, *, update: bool = True) -> None:
@@ -257,6 +305,7 @@ class ScenarioSheetWidget:
             self._choice.value = self.sheet.name(self.selected)
         finally:
             self._syncing = False
+        self._render_summary()
         if update:
             self._update_panels()
 
