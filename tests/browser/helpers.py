@@ -92,3 +92,219 @@ def select_dropdown(page, label_substring: str, option_label: str) -> None:
 
 def click_button(page, text: str) -> None:
     page.locator("button.jupyter-button", has_text=text).first.click()
+
+
+# --- panel-scoped helpers ---------------------------------------------------------------
+# A lesson page holds several panels (and scenario sheets); these helpers find a panel by
+# its title and compare what the browser shows with the View the package computes. Plots
+# are re-read on every poll: a changed figure replaces the whole plot element.
+
+_PANELS_JS = (
+    "(title) => [...document.querySelectorAll('.vtsmodel-panel')]"
+    ".filter(p => (p.querySelector('h3')?.innerText ?? '').includes(title))"
+)
+
+
+def panel_locator(page, title: str):
+    """The panel (``.vtsmodel-panel``) whose heading contains ``title``."""
+    return page.locator(".vtsmodel-panel").filter(has=page.locator("h3", has_text=title)).first
+
+
+def panel_plot_index(page, title: str, n: int = 0) -> int:
+    """Page-order index (for :func:`plot_traces`) of the n-th plot of the panel titled ``title``."""
+    index = page.evaluate(
+        f"([title, n]) => {{ const p = ({_PANELS_JS})(title)[0]; if (!p) return -1;"
+        " const mine = p.querySelectorAll('.js-plotly-plot')[n];"
+        " return [...document.querySelectorAll('.js-plotly-plot')].indexOf(mine); }",
+        [title, n],
+    )
+    assert index >= 0, f"no plot {n} in a panel titled {title!r}"
+    return index
+
+
+def panel_readouts(page, title: str) -> dict[str, str]:
+    """The readouts of one panel: label to displayed text."""
+    return (
+        panel_locator(page, title)
+        .locator("td.vtsmodel-readout[data-label]")
+        .evaluate_all("els => Object.fromEntries(els.map(e => [e.dataset.label, e.innerText.trim()]))")
+    )
+
+
+def _control(page, title: str, kind: str, label_substring: str):
+    return (
+        panel_locator(page, title)
+        .locator(kind)
+        .filter(has=page.locator(".widget-label", has_text=label_substring))
+        .first
+    )
+
+
+def press_panel_slider(
+    page, title: str, label_substring: str, key: str = "ArrowRight", times: int = 1
+) -> None:
+    """Press ``key`` ``times`` times on a slider of the panel titled ``title``."""
+    handle = _control(page, title, ".widget-slider", label_substring).locator(".noUi-handle")
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(times):
+        handle.press(key)
+
+
+def select_panel_dropdown(page, title: str, label_substring: str, option_label: str) -> None:
+    """Choose ``option_label`` in a dropdown of the panel titled ``title``."""
+    _control(page, title, ".widget-dropdown", label_substring).locator("select").select_option(
+        label=option_label
+    )
+
+
+def slider_after_keys(control, times: int) -> float:
+    """The value an ipywidgets slider takes after ``times`` ArrowRight presses (negative: left)."""
+    import math
+
+    if hasattr(control, "base"):  # FloatLogSlider: steps in the exponent
+        e = math.log(control.value, control.base) + times * control.step
+        return control.base ** min(max(e, control.min), control.max)
+    return min(max(control.value + times * control.step, control.min), control.max)
+
+
+def _numbers(v) -> list | None:
+    """A trace array as a flat list of floats (None and non-numbers as NaN), or None if absent."""
+    import numpy as np
+
+    if v is None:
+        return None
+    if isinstance(v, dict) and "bdata" in v:  # never from the page, but keeps the comparison total
+        return None
+    flat = np.asarray(v, dtype=object).ravel().tolist()
+    out = []
+    for x in flat:
+        try:
+            out.append(float(x) if x is not None else float("nan"))
+        except (TypeError, ValueError):
+            return flat  # categorical axis: compare as they are
+    return out
+
+
+def traces_mismatch(traces: list[dict], fig, *, rtol: float = 1e-6) -> str:
+    """Why the browser's ``traces`` differ from plotly figure ``fig`` (empty when they match)."""
+    import numpy as np
+
+    expected = [t.to_plotly_json() for t in fig.data]
+    if [t["name"] for t in traces] != [t.get("name") for t in expected]:
+        return f"trace names {[t['name'] for t in traces]} != {[t.get('name') for t in expected]}"
+    for got, want in zip(traces, expected, strict=True):
+        for axis in ("x", "y", "z"):
+            a, b = _numbers(got.get(axis)), _numbers(want.get(axis))
+            if a is None and b is None:
+                continue
+            if a is None or b is None or len(a) != len(b):
+                return f"trace {want.get('name')!r} {axis}: lengths differ"
+            if all(isinstance(x, float) for x in a + b):
+                if not np.allclose(a, b, rtol=rtol, atol=1e-12, equal_nan=True):
+                    return f"trace {want.get('name')!r} {axis}: {a[:4]}... != {b[:4]}..."
+            elif a != b:
+                return f"trace {want.get('name')!r} {axis}: {a[:4]} != {b[:4]}"
+    return ""
+
+
+def wait_for_panel(page, title: str, view, *, rtol: float = 1e-6, timeout_s: float = 30.0) -> None:
+    """Wait until the panel's plots and readouts show ``view`` (a :class:`vtsmodel.ui.View`).
+
+    Plots are matched in order to ``view.figures``; readouts must equal ``view.readouts``
+    exactly. Fails with what differs when they do not within ``timeout_s``.
+    """
+    import time
+
+    end = time.monotonic() + timeout_s
+    while True:
+        why = ""
+        for n, fig in enumerate(view.figures.values()):
+            why = traces_mismatch(plot_traces(page, panel_plot_index(page, title, n)), fig, rtol=rtol)
+            if why:
+                why = f"plot {n}: {why}"
+                break
+        if not why:
+            shown = panel_readouts(page, title)
+            if shown != dict(view.readouts):
+                why = f"readouts {shown} != {dict(view.readouts)}"
+        if not why:
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"panel {title!r} does not show the package's view: {why}")
+        page.wait_for_timeout(100)
+
+
+def export_from_panel(page, title: str, format_label: str, target) -> bytes:
+    """Export the panel's selected figure as ``format_label``; wait for ``target`` and return its bytes."""
+    box = panel_locator(page, title).locator(".vtsmodel-export")
+    box.scroll_into_view_if_needed()
+    box.locator(".widget-dropdown").filter(has=page.locator(".widget-label", has_text="Format")).locator(
+        "select"
+    ).select_option(label=format_label)
+    box.locator("button.jupyter-button", has_text="Export").click()
+    box.locator(".vtsmodel-export-done", has_text=target.name).wait_for(timeout=120_000)
+    return target.read_bytes()
+
+
+def assert_valid_export(data: bytes, fmt: str) -> None:
+    """PNG: the PNG signature; HTML: an offline page (no script fetched over http)."""
+    if fmt == "png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:16]
+        assert len(data) > 5_000
+    else:
+        text = data.decode("utf-8").lower()
+        assert "<html" in text
+        assert '<script src="http' not in text and "<script src='http" not in text
+
+
+def fits_width(page) -> bool:
+    """Whether the page fits its viewport's width (no horizontal scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def grid_cell_center(grid, row: int, column: str, box: dict) -> tuple[float, float]:
+    """Page coordinates of a data cell's centre in an ipydatagrid ``DataGrid``.
+
+    ``grid`` is the Python widget (its size traits and columns); ``box`` the bounding box
+    of the grid's ``.lm-DataGrid-viewport`` on the page. Columns are laid out from the
+    row header (if shown) with ``column_widths`` overriding ``base_column_size``.
+    """
+    headers = grid.header_visibility in ("all", "row")
+    col_headers = grid.header_visibility in ("all", "column")
+    x = box["x"] + (grid.base_row_header_size if headers else 0)
+    widths = grid.column_widths or {}
+    for name in grid.data.columns:
+        w = widths.get(name, grid.base_column_size)
+        if name == column:
+            x += w / 2
+            break
+        x += w
+    else:
+        raise KeyError(f"no column {column!r} in the grid: {list(grid.data.columns)}")
+    y = box["y"] + (grid.base_column_header_size if col_headers else 0) + grid.base_row_size * (row + 0.5)
+    return x, y
+
+
+def edit_grid_cell(page, container, grid, row: int, column: str, text: str) -> None:
+    """Edit one cell of an ipydatagrid in the page: double-click it, type ``text``, Enter.
+
+    ``container`` locates the grid's ``.datagrid-container`` element; ``grid`` is the
+    Python ``DataGrid`` the lesson builds (for its geometry). Checks that the editor opened
+    on the intended cell's current value before typing.
+    """
+    container.scroll_into_view_if_needed()
+    viewport = container.locator(".lm-DataGrid-viewport").first
+    x, y = grid_cell_center(grid, row, column, viewport.bounding_box())
+    page.mouse.dblclick(x, y)
+    editor = container.locator("input.lm-DataGrid-cellEditorInput")
+    editor.wait_for(timeout=10_000)
+    current = grid.get_cell_value_by_index(column, row)
+    shown = editor.input_value()
+    try:
+        same = float(shown) == float(current)
+    except (TypeError, ValueError):
+        same = shown == str(current)
+    assert same, f"the editor opened on {shown!r}, not on {column}[{row}] = {current!r}"
+    editor.fill(text)
+    editor.press("Enter")
