@@ -176,6 +176,24 @@ def error_outputs(page) -> list[str]:
     )
 
 
+#: Voila 0.5.13's widget manager sometimes renders a widget output before it holds the
+#: model ("Error displaying widget" in the page); the more widgets a page has, the more
+#: often (about one load in three with a scenario sheet on this machine). A reload shows
+#: the page whole. The harness reloads once and records it in
+#: test-artifacts/voila-model-race.txt; a second failure fails the test.
+VOILA_MODEL_RACE = "widget model not found"
+
+
+def wait_widgets_rendered(page, timeout: int = RENDER_TIMEOUT_MS) -> None:
+    """Wait until every widget output of the page holds a rendered view (or an error)."""
+    page.wait_for_function(
+        """() => [...document.querySelectorAll(
+              ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.widget-view+json']")]
+              .every(e => e.children.length > 0)""",
+        timeout=timeout,
+    )
+
+
 @pytest.fixture
 def open_lesson(browser, voila_url, request, artifacts_dir):
     """Open a lesson in Voila; fail at teardown on external requests or console errors.
@@ -186,12 +204,23 @@ def open_lesson(browser, voila_url, request, artifacts_dir):
     opened = []
 
     def _open(notebook: str, *, plots: bool = True, viewport=(1280, 800)):
-        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
-        page = context.new_page()
-        watch = PageWatch(page)
+        for attempt in (1, 2):
+            context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+            page = context.new_page()
+            watch = PageWatch(page)
+            page.goto(f"{voila_url}/voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
+            wait_rendered(page, plots=plots)
+            wait_widgets_rendered(page)
+            race = [t for t in watch.console_errors if VOILA_MODEL_RACE in t]
+            if not race or attempt == 2:
+                break
+            # Known Voila 0.5 race (see VOILA_MODEL_RACE): say so, then load the page again.
+            note = f"{request.node.nodeid}: {notebook}: {len(race)} x '{VOILA_MODEL_RACE}' on load; reloaded once"
+            with open(artifacts_dir / "voila-model-race.txt", "a") as fh:
+                fh.write(note + "\n")
+            print(note, file=sys.stderr)
+            context.close()
         opened.append((notebook, context, page, watch))
-        page.goto(f"{voila_url}/voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
-        wait_rendered(page, plots=plots)
         errors = error_outputs(page)
         assert not errors, f"{notebook} rendered with error output: {errors}"
         return page
