@@ -106,7 +106,10 @@ def view_parts(
     """The parts of a recall for the Fig. 6 sizes and one chosen size."""
     kw = dict(cf=cf, drive=drive, robot_s=robot_s, load_s=load_s, overhead_s=overhead_s, search_s=search_s,
               rewind_unload_s=rewind_unload_s)  # fmt: skip
-    sizes = tuple(dict.fromkeys((*FIG6_SIZES, float(volume_mb))))
+    # A slider's float steps can land a hair off a Fig. 6 size (249.99999999999997):
+    # rounded, it is that size, not a second "250 MB" bar stacked onto the first.
+    volume_mb = round(float(volume_mb), 6)
+    sizes = tuple(dict.fromkeys((*FIG6_SIZES, volume_mb)))
     parts = {v: recall.recall_parts(v, **kw) for v in sizes}
     band = (_VTS.value("recall_mount_best_low"), _VTS.value("recall_mount_best_high"))
     ready = float(recall.recall_ready_s(volume_mb, **kw))
