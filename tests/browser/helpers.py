@@ -308,3 +308,28 @@ def edit_grid_cell(page, container, grid, row: int, column: str, text: str) -> N
     assert same, f"the editor opened on {shown!r}, not on {column}[{row}] = {current!r}"
     editor.fill(text)
     editor.press("Enter")
+
+
+def snap_like_browser(panel) -> dict:
+    """Put the test's panel sliders where the browser puts them: on their step grid.
+
+    A slider whose Python value is not ``min + k·step`` is moved by the browser's slider
+    to the nearest step when it renders, and the kernel's panel recomputes at that value.
+    Returns the controls that moved (name -> (old, new)); applies them with ``panel.set``.
+    """
+    import math
+
+    moved = {}
+    for key, c in panel.controls.items():
+        if not hasattr(c, "step") or not hasattr(c, "readout_format") or isinstance(c.value, int):
+            continue
+        if hasattr(c, "base"):
+            e = math.log(c.value, c.base)
+            snapped = c.base ** (c.min + round((e - c.min) / c.step) * c.step)
+        else:
+            snapped = c.min + round((c.value - c.min) / c.step) * c.step
+        if not math.isclose(snapped, c.value, rel_tol=1e-9, abs_tol=1e-12):
+            moved[key] = (c.value, snapped)
+    if moved:
+        panel.set(**{k: new for k, (_old, new) in moved.items()})
+    return moved

@@ -1,56 +1,84 @@
-"""03_recall_queue_mount_time in Voila: moving the load slider updates the wait and readouts."""
+"""03_recall_queue_mount_time in Voila: every panel's main control moves its plot and
+readouts to the package's numbers; export writes PNG and offline HTML; 1280 px fit.
+
+The expected values come from the lesson's own panels built in the test process and set
+to the same inputs as the browser: their views are what ``vtsmodel.recall``,
+``vtsmodel.queueing`` and ``vtsmodel.robot`` compute for those inputs.
+"""
 
 import pytest
 
 from vtsmodel import queueing, recall
+from vtsmodel.lessons import lesson03
 
-from .helpers import plot_traces, press_slider, readouts, slider_readout, wait_for_plot_change
+from .helpers import (
+    assert_valid_export,
+    export_from_panel,
+    fits_width,
+    press_panel_slider,
+    select_panel_dropdown,
+    slider_after_keys,
+    snap_like_browser,
+    wait_for_panel,
+)
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "03_recall_queue_mount_time.ipynb"
-ARRIVALS_PLOT = 2  # parts, queue, arrivals, robot: in notebook order
+PARTS = "The parts of one recall"
+QUEUE = "Panel 1: time until ready vs queue position"
+ARRIVALS = "Panel 2: recalls arriving at random"
+ROBOT = "Panel 3: robot contention"
 
 
-def _wait_for_point(page, x, timeout_s=30.0):
-    """Poll the arrivals plot until its operating point sits at ``x`` (updates may come in steps)."""
-    import time
-
-    end = time.monotonic() + timeout_s
-    while True:
-        point = next(t for t in plot_traces(page, ARRIVALS_PLOT) if t["name"] == "this load")
-        if abs(point["x"][0] - x) < 1e-6 or time.monotonic() > end:
-            return point
-        page.wait_for_timeout(100)
+def _move(page, panel, title, key, label, times):
+    """Press a slider of ``title`` ``times`` keys right (left if negative); set the test's panel alike."""
+    value = slider_after_keys(panel.controls[key], times)
+    press_panel_slider(page, title, label, "ArrowRight" if times > 0 else "ArrowLeft", times=abs(times))
+    panel.set(**{key: value})
+    return value
 
 
-@pytest.mark.xfail(
-    reason="in Voila here the FigureWidgets log '[anywidget] Failed to initialize model' and do not "
-    "follow the kernel's updates; see the lesson 03 report",
-    strict=False,
-)
-def test_load_slider_moves_the_operating_point(open_lesson):
+def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     page = open_lesson(NOTEBOOK)
     page.wait_for_function("n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=4)
-    before = plot_traces(page, ARRIVALS_PLOT)
-    press_slider(page, "Recalls per hour", "ArrowRight", times=5)
-    wait_for_plot_change(page, before, ARRIVALS_PLOT)
-    rph = float(slider_readout(page, "Recalls per hour"))
-    assert rph > 40.0
-    point = _wait_for_point(page, rph)
-    assert point["x"][0] == pytest.approx(rph)
-    # expected values from the package: the panel's defaults are 250 MB, CF 3, 3590B, 4 drives
-    s = float(recall.recall_service_s(250.0))
-    lam = rph / 3600.0
-    assert point["y"][0] == pytest.approx(float(queueing.wait_mdc(lam, s, 4)) / 60.0, rel=1e-6)
-    page.wait_for_function(
-        "u => { const e = document.querySelector('td.vtsmodel-readout[data-label=\"Utilisation\"]');"
-        " return e && e.innerText.trim() === u; }",
-        arg=f"{lam * s / 4:.2f}",
-    )
-    assert readouts(page)["Utilisation"] == f"{lam * s / 4:.2f}"
+    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
 
+    parts = lesson03.parts_panel()
+    # The default "rest of mount cycle" (59.1 s) is off its slider's 0.5 s grid: the browser
+    # snaps it to 59 s and the kernel recomputes; the test's panel does the same. (Not
+    # compared at the default: the snapped volume slider can then show 250 MB twice.)
+    assert set(snap_like_browser(parts)) <= {"overhead_s"}
+    _move(page, parts, PARTS, "volume_mb", "Volume size", 5)
+    wait_for_panel(page, PARTS, parts.view)
 
-def test_fits_1280_without_horizontal_scroll(open_lesson):
-    page = open_lesson(NOTEBOOK)
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    queue = lesson03.queue_panel()
+    assert not snap_like_browser(queue)
+    wait_for_panel(page, QUEUE, queue.view)
+    _move(page, queue, QUEUE, "drives", "drives", -1)
+    wait_for_panel(page, QUEUE, queue.view)
+    select_panel_dropdown(page, QUEUE, "Drive", "3590E")
+    queue.set(drive="3590E")
+    wait_for_panel(page, QUEUE, queue.view)
+
+    arrivals = lesson03.arrivals_panel()
+    assert not snap_like_browser(arrivals)
+    wait_for_panel(page, ARRIVALS, arrivals.view)
+    rph = _move(page, arrivals, ARRIVALS, "recalls_per_hour", "Recalls per hour", 5)
+    # the readout is the utilisation λ·S/c of the 250 MB recall on 4 drives at this load
+    s = float(recall.recall_service_s(arrivals.values["volume_mb"]))
+    assert arrivals.view.readouts["Utilisation"] == f"{rph / 3600 * s / arrivals.values['drives']:.2f}"
+    point = next(t for t in arrivals.view.figures["arrivals"].data if t.name == "this load")
+    assert point.y[0] == pytest.approx(float(queueing.wait_mdc(rph / 3600, s, 4)) / 60, rel=1e-9)
+    wait_for_panel(page, ARRIVALS, arrivals.view)
+
+    robot = lesson03.robot_panel()
+    assert not snap_like_browser(robot)
+    wait_for_panel(page, ROBOT, robot.view)
+    _move(page, robot, ROBOT, "sessions", "Mount sessions", 2)
+    wait_for_panel(page, ROBOT, robot.view)
+
+    for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
+        target = export_dir / f"{arrivals.name}_{next(iter(arrivals.plots))}.{fmt}"
+        assert_valid_export(export_from_panel(page, ARRIVALS, label, target), fmt)
+    assert fits_width(page)
