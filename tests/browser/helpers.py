@@ -174,8 +174,10 @@ def _numbers(v) -> list | None:
 
     if v is None:
         return None
-    if isinstance(v, dict) and "bdata" in v:  # never from the page, but keeps the comparison total
-        return None
+    if isinstance(v, dict) and "bdata" in v:  # plotly's typed-array encoding, as the page gets it
+        import base64
+
+        v = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
     flat = np.asarray(v, dtype=object).ravel().tolist()
     out = []
     for x in flat:
