@@ -1,35 +1,64 @@
-"""05_sizing_workbench in Voila: editing a flow's rate in the sheet changes the drive count."""
+"""05_sizing_workbench in Voila: editing flows in the sheet and choosing a drive move the
+plots and readouts to the package's numbers; export writes PNG and offline HTML; 1280 px fit.
+
+The expected values come from the lesson's own workbench built in the test process
+(``lesson05.sizing_panel()``) and edited like the browser's: its view is what
+``vtsmodel.sizing.drives_needed`` computes for those flows (cern-tape-sizing-2005, Summary,
+sample calculation: the default is the worked example).
+"""
 
 import pytest
 
 from vtsmodel.drives import drive_spec
 from vtsmodel.lessons import lesson05
-from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
+from vtsmodel.sizing import drives_needed
 
-from .helpers import readouts, wait_for_readout_change
+from .helpers import (
+    assert_valid_export,
+    edit_grid_cell,
+    export_from_panel,
+    fits_width,
+    select_panel_dropdown,
+    wait_for_panel,
+)
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "05_sizing_workbench.ipynb"
+PANEL = "Drives needed"
 LABEL = "drives needed [-]"
 
 
-def test_editing_a_rate_changes_the_drive_count(open_lesson):
+def _total(wb) -> str:
+    speed = drive_spec(wb.panel.values["drive"]).speed_mb_s
+    return f"{drives_needed(wb.flows, drive_speed_mb_s=speed).total:.4g}"
+
+
+def test_sheet_edits_and_drive_choice_follow_the_package_then_export(open_lesson, export_dir):
     page = open_lesson(NOTEBOOK)
-    before = readouts(page)[LABEL]
-    flows = cern_example_flows()
-    speed = drive_spec(lesson05.default_drive()).speed_mb_s
-    assert before == f"{drives_needed(flows, drive_speed_mb_s=speed).total:.4g}"
-    grid = page.locator(".vtsmodel-sheet").first
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    # row header 30 px wide ("key"), columns 120 px; header row about 20 px, rows 20 px:
-    # the first flow's "rate [MB/s]" cell is the second data column of the first row.
-    x, y = box["x"] + 30 + 120 + 60, box["y"] + 20 + 10
-    page.mouse.dblclick(x, y)
-    page.keyboard.press("Control+A")
-    page.keyboard.type("200")
-    page.keyboard.press("Enter")
-    after = wait_for_readout_change(page, LABEL, before)
-    flows[0] = Flow(flows[0].name, 200.0, flows[0].peak_factor, flows[0].efficiency)
-    assert after == f"{drives_needed(flows, drive_speed_mb_s=speed).total:.4g}"
+    page.wait_for_function("n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=2)
+    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    wb = lesson05.sizing_panel()
+    assert wb.panel.readout_values[LABEL] == _total(wb)  # the worked example's 50 drives
+    wait_for_panel(page, PANEL, wb.panel.view)
+
+    sheet = page.locator(".datagrid-container.vtsmodel-sheet").first
+    edits = [(0, "rate [MB/s]", 2 * wb.flows[0].rate_mb_s), (2, "efficiency [-]", 2 * wb.flows[2].efficiency)]
+    for row, column, value in edits:
+        before = wb.panel.readout_values[LABEL]
+        edit_grid_cell(page, sheet, wb.grid, row, column, f"{value:g}")
+        assert wb.edit(row, column, value)
+        assert wb.panel.readout_values[LABEL] == _total(wb) != before
+        wait_for_panel(page, PANEL, wb.panel.view)
+
+    control = wb.panel.controls["drive"]
+    label, drive = next((lab, v) for lab, v in control.options if v != control.value)
+    select_panel_dropdown(page, PANEL, "drive", label)
+    wb.panel.set(drive=drive)
+    assert wb.panel.readout_values[LABEL] == _total(wb)
+    wait_for_panel(page, PANEL, wb.panel.view)
+
+    for fmt_label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
+        target = export_dir / f"{wb.panel.name}_{next(iter(wb.panel.plots))}.{fmt}"
+        assert_valid_export(export_from_panel(page, PANEL, fmt_label, target), fmt)
+    assert fits_width(page)
