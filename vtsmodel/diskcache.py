@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy.optimize import brentq
 
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import as_float_array, result
@@ -292,6 +291,8 @@ def calibrate_staging_load(*, gain=None, staged_kb=None, track_kb=None, **disk) 
     def f(lam):
         return float(staging_gain(lam, staged_kb=small, track_kb=big, **disk)) - g
 
+    from scipy.optimize import brentq  # imported here: scipy.optimize costs ~0.5 s at import
+
     return float(brentq(f, 0.0, top * (1.0 - 1e-12), xtol=1e-12, rtol=1e-13))
 
 
@@ -522,6 +523,8 @@ def calibrate_copy_load(*, target_ms=None, utilisation_ref=COPY_UTILISATION_REF,
         r = background_copy_response_ms(l_ref, copy_load=c, utilisation_ref=u, response_ref_ms=r_ref,
                                         io_per_s_ref=l_ref)  # fmt: skip
         return float(r) - t
+
+    from scipy.optimize import brentq
 
     return float(brentq(f, 0.0, (1.0 - u) * (1.0 - 1e-12), xtol=1e-14, rtol=1e-13))
 

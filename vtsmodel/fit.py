@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import curve_fit
 
 __all__ = ["Fit", "fit_curve"]
 
@@ -107,7 +106,7 @@ def fit_curve(
         raise ValueError(f"param_names has {len(param_names)} names for {len(p0)} parameters")
     import warnings
 
-    from scipy.optimize import OptimizeWarning
+    from scipy.optimize import OptimizeWarning, curve_fit  # not at package import
 
     with warnings.catch_warnings():
         # A fit with as many points as parameters has no covariance estimate.

@@ -22,7 +22,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from vtsmodel._validation import as_float_array, result
 
@@ -265,6 +264,8 @@ class RecallSimulation:
     @property
     def ci_halfwidth(self) -> float:
         """Half-width of the batch-means confidence interval of the mean wait. [s]"""
+        from scipy import stats  # imported here: scipy.stats costs ~0.7 s at import
+
         t = stats.t.ppf(0.5 + self.confidence / 2.0, self.batches - 1)
         return float(t * self._batch_means.std(ddof=1) / math.sqrt(self.batches))
 
@@ -295,6 +296,8 @@ class RecallSimulation:
     def growing(self) -> bool:
         """True when the queue grows: the batch means rise with a trend t-statistic above 3."""
         x = np.arange(self.batches, dtype=float)
+        from scipy import stats
+
         fit = stats.linregress(x, self._batch_means)
         return bool(fit.slope > 0 and fit.stderr > 0 and fit.slope / fit.stderr > 3.0) or bool(
             fit.slope > 0 and fit.stderr == 0

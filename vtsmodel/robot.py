@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy import optimize
 
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import as_float_array, result
@@ -97,6 +96,8 @@ def _calibrate(single_s: float, multi_s: float, sessions: int, think_s: float) -
             f"even a robot taking the whole {single_s:g} s gives {gap(hi) + multi_s:.4g} s; "
             "use more sessions or less think time"
         )
+    from scipy import optimize  # imported here, not at package import
+
     rs = optimize.brentq(gap, lo, hi, xtol=1e-12)
     return rs, single_s - rs
 
