@@ -288,3 +288,24 @@ def test_lesson_01_write_panel_binds():
         assert grid_cell(sheet, 1, key) == pytest.approx(value)
     names = {t.name for fw in panel.figure_widgets.values() for t in fw.data}
     assert any(n and n.startswith("base: ") for n in names)
+
+
+def test_a_flag_or_a_float_echoed_by_the_grid_is_not_an_edit():
+    # The grid reports back every value the kernel puts in it; a checkbox column (lesson 06's
+    # "background copy running") echoed as True, or a float echoed a rounding step away,
+    # must not start another put/echo round (it did, for ever, in the browser).
+    from vtsmodel.sheet import scenario_sheet
+
+    widget = scenario_sheet("06")
+    sheet = widget.sheet
+    flags = [k for k, p in sheet.params.items() if p.choices and all(isinstance(c, bool) for c in p.choices)]
+    assert flags, "lesson 06 has a flag input"
+    header = sheet.headers[flags[0]]
+    current = sheet.cell(0, header)
+    assert widget._is_echo(0, header, current)
+    assert not widget._is_echo(0, header, not current)
+    number = next(k for k, p in sheet.params.items() if not p.choices)
+    h = sheet.headers[number]
+    x = float(sheet.cell(0, h))
+    assert widget._is_echo(0, h, x * (1 + 1e-15))
+    assert not widget._is_echo(0, h, x * 1.01 + 1.0)

@@ -241,11 +241,11 @@ class ScenarioSheetWidget:
             value = value.item()
         if current is None or value is None:
             return current is None and value is None
-        if isinstance(current, str) or isinstance(value, str):
+        if isinstance(current, str | bool) or isinstance(value, str | bool):
+            # True == 1 in Python: a flag only echoes a flag.
             return type(current) is type(value) and current == value
-        if isinstance(value, bool):
-            return False
-        return current == value
+        # The browser may report a float a rounding step away (21 -> 20.999999999999996).
+        return math.isclose(float(current), float(value), rel_tol=1e-9, abs_tol=1e-12)
 
     def set_cell(self, row: int, column: str, value) -> bool:
         """Apply an edit as the grid reports it; return whether it was accepted.
