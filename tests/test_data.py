@@ -93,8 +93,15 @@ def test_table4_reproduces_the_base_intercepts():
     # ibm-vts-b18-2000, Table 4 with Eq. 3 at CF = 1: Sec. 3.1.1 "between 8 and 10 MB per
     # second" (peak) and Sec. 3.1.2 "between 5.5 and 7 MB per second" (sustained).
     t4 = data.load("vts_ehpo_coefficients")
-    sus = [t4.value(mode="sustained", coefficient="m", tvc_gb=c) + t4.value(mode="sustained", coefficient="b", tvc_gb=c) for c in (288, 576, 1152)]
-    peak = [t4.value(mode="peak", coefficient="m", tvc_gb=c) + t4.value(mode="peak", coefficient="b", tvc_gb=c) for c in (288, 576, 1152)]
+    sus = [
+        t4.value(mode="sustained", coefficient="m", tvc_gb=c)
+        + t4.value(mode="sustained", coefficient="b", tvc_gb=c)
+        for c in (288, 576, 1152)
+    ]
+    peak = [
+        t4.value(mode="peak", coefficient="m", tvc_gb=c) + t4.value(mode="peak", coefficient="b", tvc_gb=c)
+        for c in (288, 576, 1152)
+    ]
     assert sus == pytest.approx([5.49, 6.05, 7.05])
     assert peak == pytest.approx([8.00, 9.01, 10.00])
 
@@ -147,7 +154,9 @@ def test_catalogue_covers_every_row_and_filters():
     for r in hits:
         hay = " ".join((r["table"], r["id"], r["locator"], r["printed"], r["quote"], r["note"])).lower()
         assert "table" in hay and "4" in hay
-    assert all(r["source"] == "adsm-l-lto-2003" for r in data.filter_catalogue(rows, source="adsm-l-lto-2003"))
+    assert all(
+        r["source"] == "adsm-l-lto-2003" for r in data.filter_catalogue(rows, source="adsm-l-lto-2003")
+    )
 
 
 # --- malformed files -------------------------------------------------------------------
@@ -176,7 +185,10 @@ def _edit_csv(path: Path, line_no: int, old: str, new: str) -> None:
 def test_bad_number_names_file_row_and_field(scratch_data):
     path = scratch_data / "vts_read_rates.csv"
     _edit_csv(path, 3, ",64,MB/s", ",sixty-four,MB/s")
-    with pytest.raises(data.DataError, match=r"vts_read_rates\.csv, row 3 \(id '.*'\), field 'value': 'sixty-four' is not a number"):
+    with pytest.raises(
+        data.DataError,
+        match=r"vts_read_rates\.csv, row 3 \(id '.*'\), field 'value': 'sixty-four' is not a number",
+    ):
         data.load("vts_read_rates")
 
 
