@@ -104,13 +104,16 @@ def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
     py = env_dir / "bin" / "python"
     site = subprocess.run(
         [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     # Make numpy and scipy importable by pointing at this environment's copies.
     deps = [str(Path(m.__file__).parents[1]) for m in (__import__("numpy"), __import__("scipy"))]
     Path(site, "deps.pth").write_text("\n".join(sorted(set(deps))) + "\n")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", site, str(wheel)], check=True
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", site, str(wheel)],
+        check=True,
     )
     code = (
         "import vtsmodel, vtsmodel.data as d; "

@@ -41,7 +41,9 @@ def test_check_choice_lists_the_options():
 
 
 def test_warn_outside_names_the_source_and_range():
-    with pytest.warns(ExtrapolationWarning, match=r"cf=5 is outside the range the source validated, \[1, 4\] \(Eq. 3\)"):
+    with pytest.warns(
+        ExtrapolationWarning, match=r"cf=5 is outside the range the source validated, \[1, 4\] \(Eq. 3\)"
+    ):
         assert warn_outside("cf", [2, 5], 1, 4, source="Eq. 3")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
