@@ -150,7 +150,7 @@ def parts_panel(**values) -> Panel:
             _P["overhead_s"],
             0,
             200,
-            0.5,
+            0.1,  # the default, 59.1 s, must sit on the slider's grid
             unit="s",
             tooltip="Eq. 1 per-mount 2.36 min minus the borrowed parts",
         ),  # fmt: skip
