@@ -58,7 +58,7 @@ def test_contract():
     assert "ibm-vts-b18-2000" in str(view.citations) or view.citations
     with pytest.raises(ValueError, match="feature"):
         L.scenario_outputs(feature="turbo")
-    with pytest.raises(ValueError, match="not a scenario input"):
+    with pytest.raises(ValueError, match="unknown scenario input"):
         L.scenario_outputs(colour="red")
 
 

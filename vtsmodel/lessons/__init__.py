@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-__all__ = ["LESSONS", "Param", "lesson_module"]
+__all__ = ["LESSONS", "Param", "lesson_module", "scenario_values"]
 
 #: Lesson number to module name, in teaching order.
 LESSONS = {
@@ -80,3 +80,16 @@ def lesson_module(number: str):
     if number not in LESSONS:
         raise ValueError(f"lesson={number!r} is not valid; choose one of {', '.join(LESSONS)}")
     return importlib.import_module(f"vtsmodel.lessons.{LESSONS[number]}")
+
+
+def scenario_values(params: dict[str, Param], values: dict) -> dict:
+    """Every scenario input: the given ``values`` checked by their ``Param``, the rest defaults.
+
+    Raises ``ValueError`` for an unknown name or a value its ``Param`` rejects.
+    """
+    unknown = set(values) - set(params)
+    if unknown:
+        raise ValueError(
+            f"unknown scenario input(s) {', '.join(sorted(unknown))}; inputs: {', '.join(params)}"
+        )
+    return {k: (p.coerce(k, values[k]) if k in values else p.default) for k, p in params.items()}

@@ -33,7 +33,7 @@ from vtsmodel._tables import Provenance, load
 from vtsmodel._validation import ExtrapolationWarning
 from vtsmodel.cache import hours_at_peak
 from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param
+from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, int_slider, slider
 
 __all__ = [
@@ -710,13 +710,8 @@ def import_export_panel() -> Panel:
 # --- the lesson contract ----------------------------------------------------------------
 
 
-def _values(values) -> dict:
-    out = {k: p.default for k, p in SCENARIO_PARAMS.items()}
-    for k, v in values.items():
-        if k not in SCENARIO_PARAMS:
-            raise ValueError(f"{k}={v!r} is not a scenario input; inputs: {', '.join(SCENARIO_PARAMS)}")
-        out[k] = SCENARIO_PARAMS[k].coerce(k, v)
-    return out
+def _values(values: dict) -> dict:
+    return scenario_values(SCENARIO_PARAMS, values)
 
 
 def scenario_outputs(**values) -> dict[str, float]:

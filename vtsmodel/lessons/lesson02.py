@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from vtsmodel import cache
 from vtsmodel.figures import COLORS, new_figure
-from vtsmodel.lessons import Param
+from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, slider
 
 __all__ = [
@@ -488,15 +488,7 @@ def day_panel(**values) -> DayPanel:
 # Lesson contract
 # --------------------------------------------------------------------------------------
 def _values(values: dict) -> dict:
-    out = {}
-    for k, p in SCENARIO_PARAMS.items():
-        out[k] = p.coerce(k, values[k]) if k in values else p.default
-    unknown = set(values) - set(SCENARIO_PARAMS)
-    if unknown:
-        raise ValueError(
-            f"unknown scenario inputs {', '.join(sorted(unknown))}; valid: {', '.join(SCENARIO_PARAMS)}"
-        )
-    return out
+    return scenario_values(SCENARIO_PARAMS, values)
 
 
 def scenario_outputs(**values) -> dict[str, float]:

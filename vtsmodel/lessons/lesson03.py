@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from vtsmodel import queueing, recall, robot
 from vtsmodel._tables import load
 from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param
+from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, int_slider, slider
 
 __all__ = [
@@ -431,12 +431,7 @@ def robot_panel(**values) -> Panel:
 
 # --- the lesson contract ----------------------------------------------------------------------
 def _values(values: dict) -> dict:
-    unknown = set(values) - set(SCENARIO_PARAMS)
-    if unknown:
-        raise ValueError(
-            f"unknown scenario parameter(s) {', '.join(sorted(unknown))}; use {', '.join(SCENARIO_PARAMS)}"
-        )
-    return {k: p.coerce(k, values.get(k, p.default)) for k, p in SCENARIO_PARAMS.items()}
+    return scenario_values(SCENARIO_PARAMS, values)
 
 
 def scenario_outputs(**values) -> dict[str, float]:

@@ -36,7 +36,7 @@ from vtsmodel.drives import (
     transfer_rate_fit,
 )
 from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param
+from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, int_slider, log_slider, slider
 
 __all__ = [
@@ -506,13 +506,8 @@ def lto_panel() -> Panel:
 # --- lesson contract ----------------------------------------------------------------------
 
 
-def _values(values) -> dict:
-    out = {k: p.default for k, p in SCENARIO_PARAMS.items()}
-    for k, v in values.items():
-        if k not in SCENARIO_PARAMS:
-            raise ValueError(f"{k}={v!r} is not a scenario input; inputs: {', '.join(SCENARIO_PARAMS)}")
-        out[k] = SCENARIO_PARAMS[k].coerce(k, v)
-    return out
+def _values(values: dict) -> dict:
+    return scenario_values(SCENARIO_PARAMS, values)
 
 
 def scenario_outputs(**values) -> dict[str, float]:
