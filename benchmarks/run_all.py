@@ -124,6 +124,9 @@ def report(results: dict) -> str:
             "|---|---|---|---|---|---|",
         ]
         for r in pages["sliders"]:
+            if "error" in r:
+                lines.append(f"| {r['notebook']} | failed: {r['error']} | | | | |")
+                continue
             ok = "yes" if r["p50_ms"] <= 50 and r["p95_ms"] <= 100 else "no"
             lines.append(
                 f"| {r['notebook']} | {r['moves']} | {r['p50_ms']:.0f} | {r['p95_ms']:.0f} | {r['max_ms']:.0f} | {ok} |"
