@@ -13,11 +13,8 @@ import numpy as np
 import pytest
 
 from vtsmodel.lessons import Param
+from vtsmodel.sheet import ScenarioSheetWidget, overlay_traces
 from vtsmodel.ui import Panel, View, slider
-
-pytest.importorskip("ipydatagrid")
-
-from vtsmodel.sheet import ScenarioSheetWidget, overlay_traces  # noqa: E402
 
 
 def _lesson():

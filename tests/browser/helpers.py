@@ -335,3 +335,15 @@ def snap_like_browser(panel) -> dict:
     if moved:
         panel.set(**{k: new for k, (_old, new) in moved.items()})
     return moved
+
+
+def move_panel_slider(page, panel, title: str, key: str, label: str, times: int):
+    """Press a slider of the panel titled ``title`` ``times`` keys right (left if negative).
+
+    The test's own ``panel`` (built from the lesson module) is set to the value the
+    browser's slider reaches, so its view is what the page should show; returns that value.
+    """
+    value = slider_after_keys(panel.controls[key], times)
+    press_panel_slider(page, title, label, "ArrowRight" if times > 0 else "ArrowLeft", times=abs(times))
+    panel.set(**{key: value})
+    return value

@@ -15,9 +15,8 @@ from .helpers import (
     assert_valid_export,
     export_from_panel,
     fits_width,
-    press_panel_slider,
+    move_panel_slider,
     select_panel_dropdown,
-    slider_after_keys,
     snap_like_browser,
     wait_for_panel,
 )
@@ -31,14 +30,6 @@ ARRIVALS = "Panel 2: recalls arriving at random"
 ROBOT = "Panel 3: robot contention"
 
 
-def _move(page, panel, title, key, label, times):
-    """Press a slider of ``title`` ``times`` keys right (left if negative); set the test's panel alike."""
-    value = slider_after_keys(panel.controls[key], times)
-    press_panel_slider(page, title, label, "ArrowRight" if times > 0 else "ArrowLeft", times=abs(times))
-    panel.set(**{key: value})
-    return value
-
-
 def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     page = open_lesson(NOTEBOOK)
     page.wait_for_function("n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=4)
@@ -49,13 +40,13 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     # snaps it to 59 s and the kernel recomputes; the test's panel does the same. (Not
     # compared at the default: the snapped volume slider can then show 250 MB twice.)
     assert set(snap_like_browser(parts)) <= {"overhead_s"}
-    _move(page, parts, PARTS, "volume_mb", "Volume size", 5)
+    move_panel_slider(page, parts, PARTS, "volume_mb", "Volume size", 5)
     wait_for_panel(page, PARTS, parts.view)
 
     queue = lesson03.queue_panel()
     assert not snap_like_browser(queue)
     wait_for_panel(page, QUEUE, queue.view)
-    _move(page, queue, QUEUE, "drives", "drives", -1)
+    move_panel_slider(page, queue, QUEUE, "drives", "drives", -1)
     wait_for_panel(page, QUEUE, queue.view)
     select_panel_dropdown(page, QUEUE, "Drive", "3590E")
     queue.set(drive="3590E")
@@ -64,7 +55,7 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     arrivals = lesson03.arrivals_panel()
     assert not snap_like_browser(arrivals)
     wait_for_panel(page, ARRIVALS, arrivals.view)
-    rph = _move(page, arrivals, ARRIVALS, "recalls_per_hour", "Recalls per hour", 5)
+    rph = move_panel_slider(page, arrivals, ARRIVALS, "recalls_per_hour", "Recalls per hour", 5)
     # the readout is the utilisation λ·S/c of the 250 MB recall on 4 drives at this load
     s = float(recall.recall_service_s(arrivals.values["volume_mb"]))
     assert arrivals.view.readouts["Utilisation"] == f"{rph / 3600 * s / arrivals.values['drives']:.2f}"
@@ -75,7 +66,7 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     robot = lesson03.robot_panel()
     assert not snap_like_browser(robot)
     wait_for_panel(page, ROBOT, robot.view)
-    _move(page, robot, ROBOT, "sessions", "Mount sessions", 2)
+    move_panel_slider(page, robot, ROBOT, "sessions", "Mount sessions", 2)
     wait_for_panel(page, ROBOT, robot.view)
 
     for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):

@@ -15,9 +15,8 @@ from .helpers import (
     assert_valid_export,
     export_from_panel,
     fits_width,
-    press_panel_slider,
+    move_panel_slider,
     select_panel_dropdown,
-    slider_after_keys,
     snap_like_browser,
     wait_for_panel,
 )
@@ -28,14 +27,6 @@ NOTEBOOK = "04_drive_efficiency_vs_file_size.ipynb"
 EFFICIENCY = "Drive efficiency (CERN formula)"
 BLOCK = "Block size (StorageTek tables)"
 LTO = "LTO in the real world"
-
-
-def _move(page, panel, title, key, label, times):
-    """Press a slider of ``title`` ``times`` keys right (left if negative); set the test's panel alike."""
-    value = slider_after_keys(panel.controls[key], times)
-    press_panel_slider(page, title, label, "ArrowRight" if times > 0 else "ArrowLeft", times=abs(times))
-    panel.set(**{key: value})
-    return value
 
 
 def _option_label(control, value):
@@ -50,7 +41,9 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     eff = lesson04.efficiency_panel()
     assert not snap_like_browser(eff)
     wait_for_panel(page, EFFICIENCY, eff.view)
-    file_mb = _move(page, eff, EFFICIENCY, "file_mb", "file size", -3)  # inside the 1-1000 MB measured
+    file_mb = move_panel_slider(
+        page, eff, EFFICIENCY, "file_mb", "file size", -3
+    )  # inside the 1-1000 MB measured
     wait_for_panel(page, EFFICIENCY, eff.view)
     # the operating point is the CERN formula's efficiency at the new file size
     point = next(t for t in eff.view.figures["efficiency"].data if t.name == "this setting")
@@ -63,7 +56,7 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
         speed_mb_s=speed,
     )
     assert point.y[0] == pytest.approx(float(expect), rel=1e-9)
-    _move(page, eff, EFFICIENCY, "t_mount_s", "tMount", -4)
+    move_panel_slider(page, eff, EFFICIENCY, "t_mount_s", "tMount", -4)
     wait_for_panel(page, EFFICIENCY, eff.view)
     drive = next(v for _label, v in eff.controls["drive"].options if v != eff.values["drive"])
     select_panel_dropdown(page, EFFICIENCY, "drive", _option_label(eff.controls["drive"], drive))
@@ -73,15 +66,15 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     block = lesson04.block_size_panel()
     snap_like_browser(block)  # the 64 KB default is off the log slider's grid
     wait_for_panel(page, BLOCK, block.view)
-    _move(page, block, BLOCK, "block_kb", "block size", -2)
+    move_panel_slider(page, block, BLOCK, "block_kb", "block size", -2)
     wait_for_panel(page, BLOCK, block.view)
-    _move(page, block, BLOCK, "controller_buffer_kb", "controller buffer", 4)
+    move_panel_slider(page, block, BLOCK, "controller_buffer_kb", "controller buffer", 4)
     wait_for_panel(page, BLOCK, block.view)
 
     lto = lesson04.lto_panel()
     assert not snap_like_browser(lto)
     wait_for_panel(page, LTO, lto.view)
-    _move(page, lto, LTO, "compression_ratio", "compression ratio", 10)
+    move_panel_slider(page, lto, LTO, "compression_ratio", "compression ratio", 10)
     wait_for_panel(page, LTO, lto.view)
 
     for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):

@@ -15,11 +15,10 @@ from .helpers import (
     assert_valid_export,
     export_from_panel,
     fits_width,
+    move_panel_slider,
     panel_locator,
     panel_plot_index,
     plot_traces,
-    press_panel_slider,
-    slider_after_keys,
     snap_like_browser,
     wait_for_panel,
 )
@@ -30,14 +29,6 @@ NOTEBOOK = "06_disk_cache_staging.ipynb"
 STAGING = "Staging size, locality and HDD response"
 COPY = "Background copy as added disk load"
 RIDE = "Riding through a pause in disk access"
-
-
-def _move(page, panel, title, key, label, times):
-    """Press a slider of ``title`` ``times`` keys right (left if negative); set the test's panel alike."""
-    value = slider_after_keys(panel.controls[key], times)
-    press_panel_slider(page, title, label, "ArrowRight" if times > 0 else "ArrowLeft", times=abs(times))
-    panel.set(**{key: value})
-    return value
 
 
 def _trace(traces, name_start):
@@ -58,19 +49,19 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     marks = _trace(shown, "measured 19%")
     assert marks["x"][0] == pytest.approx(dc.calibrate_staging_load(), rel=1e-9)
     assert 1 - marks["y"][0] / marks["y"][1] == pytest.approx(0.19, abs=1e-9)
-    load = _move(page, staging, STAGING, "io_per_s", "Reads per HDD", 5)
+    load = move_panel_slider(page, staging, STAGING, "io_per_s", "Reads per HDD", 5)
     r21 = float(dc.disk_response_ms(load, staged_kb=21.0))
     r57 = float(dc.disk_response_ms(load, staged_kb=57.0))
     assert staging.view.readouts["Response, record/adaptive"] == f"{r21:.3g} ms"
     assert staging.view.readouts["Gain of the smaller stage"] == f"{100 * (1 - r21 / r57):.1f}%"
     wait_for_panel(page, STAGING, staging.view)
-    _move(page, staging, STAGING, "spatial_locality", "Spatial locality", 20)
+    move_panel_slider(page, staging, STAGING, "spatial_locality", "Spatial locality", 20)
     wait_for_panel(page, STAGING, staging.view)
 
     copy = lesson06.copy_panel()
     assert not snap_like_browser(copy)
     wait_for_panel(page, COPY, copy.view)
-    _move(page, copy, COPY, "host_io_per_s", "Host I/O rate", -10)
+    move_panel_slider(page, copy, COPY, "host_io_per_s", "Host I/O rate", -10)
     wait_for_panel(page, COPY, copy.view)
     box = panel_locator(page, COPY).locator(".widget-checkbox", has_text="Background copy running")
     box.locator("input").click()
@@ -80,9 +71,9 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     ride = lesson06.ride_panel()
     assert not snap_like_browser(ride)
     wait_for_panel(page, RIDE, ride.view)
-    _move(page, ride, RIDE, "arrival_per_s", "Transactions arriving", 3)
+    move_panel_slider(page, ride, RIDE, "arrival_per_s", "Transactions arriving", 3)
     wait_for_panel(page, RIDE, ride.view)
-    _move(page, ride, RIDE, "pause_s", "Pause in disk access", 4)
+    move_panel_slider(page, ride, RIDE, "pause_s", "Pause in disk access", 4)
     wait_for_panel(page, RIDE, ride.view)
 
     for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
