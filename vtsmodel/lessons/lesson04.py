@@ -81,28 +81,14 @@ def _base_layout(xaxis_title: str, yaxis_title: str, height: int) -> dict:
     return lay
 
 
-@functools.cache
-def _template():
-    return new_figure().layout.template
-
-
 def fast_figure(*, title="", xaxis_title="", yaxis_title="", height=_FIGURE_HEIGHT) -> go.Figure:
-    """A figure styled as :func:`vtsmodel.figures.new_figure`, without its template.
+    """A figure styled as :func:`vtsmodel.figures.new_figure`, from a layout built once.
 
-    Building the plotly template costs about 40 ms per figure, most of a panel's update
-    budget; live figures leave it out and :func:`with_template` adds it once (to a
-    panel's figure widgets at creation, to exported figures).
+    Like every lesson figure it carries no template: the plot panes and the exports add it.
     """
     lay = copy.deepcopy(_base_layout(xaxis_title, yaxis_title, height))
     lay["title"]["text"] = title
     return go.Figure(layout=lay)
-
-
-def with_template(figures):
-    """Give figures (or figure widgets) the project's template; returns them."""
-    for fig in figures:
-        fig.layout.template = _template()
-    return figures
 
 
 def _quiet(func, *args, **kwargs):
@@ -432,27 +418,6 @@ def view_lto(compression_ratio=2.0, drives_per_bus=2, bus_mb_s=None, stream_mb_s
     )
 
 
-def templated_first(view):
-    """Wrap a view function so that its first View carries the project's template.
-
-    A Panel builds its figure widgets from the first View; later updates leave the
-    template out (it costs about 40 ms per figure and the Panel never resends it).
-    """
-    state = {"first": True}
-
-    def wrapped(**values):
-        out = view(**values)
-        if state["first"]:
-            with_template(out.figures.values())
-            state["first"] = False
-        return out
-
-    return wrapped
-
-
-# --- panels -------------------------------------------------------------------------------
-
-
 def efficiency_panel() -> Panel:
     """Efficiency vs file size and files per mount, for a catalog drive."""
     p = SCENARIO_PARAMS
@@ -467,7 +432,7 @@ def efficiency_panel() -> Panel:
     }  # fmt: skip
     return Panel(
         controls,
-        templated_first(view_efficiency),
+        view_efficiency,
         title="Drive efficiency (CERN formula)",
         name="04_efficiency",
     )
@@ -484,7 +449,7 @@ def block_size_panel() -> Panel:
     }  # fmt: skip
     return Panel(
         controls,
-        templated_first(view_block_size),
+        view_block_size,
         title="Block size (StorageTek tables)",
         name="04_block_size",
     )
@@ -500,7 +465,7 @@ def lto_panel() -> Panel:
         "bus_mb_s": slider("SCSI bus", lto.value("scsi_bus_rate_needed"), 10, 320, 5, unit="MB/s"),
         "stream_mb_s": slider("disk-pool stream", _cern.value("alice_tape_stream_rate"), 1, 100, 1, unit="MB/s"),
     }  # fmt: skip
-    return Panel(controls, templated_first(view_lto), title="LTO in the real world", name="04_lto")
+    return Panel(controls, view_lto, title="LTO in the real world", name="04_lto")
 
 
 # --- lesson contract ----------------------------------------------------------------------
@@ -527,7 +492,7 @@ def scenario_view(**values) -> View:
     eff = view_efficiency(**v)
     blk, lto = view_block_size(), view_lto()
     return View(
-        figures={k: with_template([f])[0] for k, f in {**eff.figures, **blk.figures, **lto.figures}.items()},
+        figures={**eff.figures, **blk.figures, **lto.figures},
         readouts={**eff.readouts, **blk.readouts, **lto.readouts},
         binding=eff.binding,
         caption_values=eff.caption_values,

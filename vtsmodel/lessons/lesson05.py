@@ -24,7 +24,7 @@ from vtsmodel._validation import ExtrapolationWarning
 from vtsmodel.drives import drive_catalog, drive_names, drive_spec
 from vtsmodel.figures import COLORS
 from vtsmodel.lessons import Param
-from vtsmodel.lessons.lesson04 import fast_figure, templated_first, with_template
+from vtsmodel.lessons.lesson04 import fast_figure
 from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
 from vtsmodel.ui import Panel, View, dropdown
 
@@ -259,7 +259,7 @@ class SizingWorkbench:
         controls = {
             "drive": dropdown("drive", options, drive or default_drive(), tooltip="Drive to size for")
         }
-        self.panel = Panel(controls, templated_first(self._view), title="Drives needed", name="05_sizing")
+        self.panel = Panel(controls, self._view, title="Drives needed", name="05_sizing")
         self._restoring = False
         self.grid.on_cell_change(self._on_cell_change)
         self.widget = w.VBox(
@@ -386,9 +386,7 @@ def scenario_outputs(**values) -> dict[str, float]:
 def scenario_view(**values) -> View:
     """The workbench's figures for one scenario."""
     flows, drive = _scenario(values)
-    view = view_sizing(flows, drive)
-    with_template(view.figures.values())
-    return view
+    return view_sizing(flows, drive)
 
 
 def example_html() -> str:
