@@ -108,18 +108,11 @@ def _slider_handle(page, label: str):
 
 def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
     label, plot_index = MAIN_SLIDERS.get(notebook, ("", 0))
-    reloads = 0
-    for attempt in range(6):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        page = context.new_page()
-        page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
-        wait_rendered(page, timeout=300_000)
-        wait_widgets_rendered(page)
-        if page.locator("text=Error displaying widget").count() == 0 or attempt == 5:
-            break
-        # Voila's widget-manager race (tests/browser/conftest.py, VOILA_MODEL_RACE): reload.
-        reloads += 1
-        context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+    wait_rendered(page, timeout=300_000)
+    wait_widgets_rendered(page)
     try:
         page.evaluate(_INSTALL, [plot_index])
         handle = _slider_handle(page, label)
@@ -138,7 +131,6 @@ def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
         "p50_ms": statistics.median(lat),
         "p95_ms": _percentile(lat, 0.95),
         "max_ms": max(lat),
-        "reloads": reloads,
     }
 
 

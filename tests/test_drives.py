@@ -277,3 +277,9 @@ def test_block_size_outside_tables_warns_and_bad_input_raises():
     with pytest.raises(ValueError, match="block_kb"):
         transfer_rate(0)
     assert not math.isnan(float(transfer_rate(64)))
+
+
+def test_efficiency_is_exactly_one_without_mount_or_overhead_time():
+    # Found by the property test above: throughput / speed gave 1 + 1 ulp here.
+    e = drive_efficiency(25.0, 163.0, t_mount_s=0.0, t_overhead_s=0.0, speed_mb_s=113.5)
+    assert e == 1.0

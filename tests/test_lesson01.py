@@ -1,9 +1,11 @@
 """Lesson 01 without a browser: set a control, the figures and readouts follow the model."""
 
+import json
 import warnings
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from vtsmodel import ExtrapolationWarning, hours_at_peak, load
@@ -250,3 +252,55 @@ def test_source_table_cites_every_row():
     for _table, rid in L.SOURCE_ROWS:
         assert rid in text
     assert "Table 4" in text and "Sec. 3.5.3" in text
+
+
+@pytest.mark.parametrize(
+    ("feature", "tvc", "cf", "block", "km", "mode"),
+    [("paf", 1728.0, 3.0, 32.0, 0.0, "sustained"), ("ehpo", 576.0, 1.7, 64.0, 20.0, "peak"),
+     ("base", 288.0, 5.5, 16.0, 5.0, "sustained")],
+)  # fmt: skip
+def test_cached_figures_equal_the_figures_built_whole(feature, tvc, cf, block, km, mode):
+    # The panels reuse each figure's fixed part and add the operating point; the result
+    # must be the figure the builders make in one go, with plotly's validation on.
+    def same(a, b):
+        return json.loads(pio.to_json(a, validate=False)) == json.loads(pio.to_json(b, validate=False))
+
+    def q(func, *args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ExtrapolationWarning)
+            return func(*args, **kwargs)
+
+    kw = {"block_kb": block, "escon_km": km}
+    ax = L.CF_AXIS
+    curves = {f: tuple(q(tp.write_rate, ax, tvc, mode=m, feature=f, **kw) for m in ("peak", "sustained"))
+              for f in tp.FEATURES}  # fmt: skip
+    peak, sus = (
+        float(q(tp.write_rate, cf, tvc, mode=m, feature=feature, **kw)) for m in ("peak", "sustained")
+    )
+    binding = q(tp.binding_resource, cf, tvc, mode=mode, feature=feature, **kw)
+    whole = {
+        "write": L.fig_write(ax, *curves[feature], cf=cf, peak_now=peak, sustained_now=sus, feature=feature,
+                             others={f: c for f, c in curves.items() if f != feature},
+                             sources=L.write_sources(feature, block)),
+        "resources": L.fig_resources(
+            ax, q(tp.write_capacities, ax, tvc, mode=mode, feature=feature, **kw),
+            q(tp.bottleneck_rate, ax, tvc, mode=mode, feature=feature, **kw), cf=cf,
+            achieved_now=float(q(tp.bottleneck_rate, cf, tvc, mode=mode, feature=feature, **kw)),
+            binding=binding, mode=mode),
+    }  # fmt: skip
+    view = q(L.view_write, cf=cf, tvc_gb=tvc, feature=feature, block_kb=block, escon_km=km, view_mode=mode)
+    for key, fig in whole.items():
+        assert same(view.figures[key], fig), key
+    w, h = 0.6, 0.5
+    mix_kw = {"write_fraction": w, "read_hit_ratio": h, **kw}
+    reads = L.fig_reads(ax, q(tp.read_rate, ax, kind="hit", **kw), q(tp.read_rate, ax, kind="recall", **kw),
+                        cf=cf, hit_now=float(q(tp.read_rate, cf, kind="hit", **kw)),
+                        recall_now=float(q(tp.read_rate, cf, kind="recall", **kw)),
+                        sources=L._read_sources(block))  # fmt: skip
+    mix = L.fig_mix(ax, {f: q(tp.typical_mix_rate, ax, tvc, feature=f, **mix_kw) for f in tp.FEATURES}, cf=cf,
+                    mix_now=float(q(tp.typical_mix_rate, cf, tvc, feature=feature, **mix_kw)), feature=feature,
+                    valid={f: (L._READ_CF_VALID if f == "paf" else L._CF_VALID) for f in tp.FEATURES})  # fmt: skip
+    rview = q(L.view_reads, cf=cf, tvc_gb=tvc, feature=feature, block_kb=block, escon_km=km,
+              write_fraction=w, read_hit_ratio=h)  # fmt: skip
+    assert same(rview.figures["reads"], reads)
+    assert same(rview.figures["mix"], mix)

@@ -100,6 +100,36 @@ def test_text_in_a_number_cell_is_rejected():
     assert wb.cell(1, "factor [-]") == ex.value("reprocessing_factor")
 
 
+def test_add_and_remove_flows_resize_the_sheet_and_the_sizing():
+    # The worked example's 50 drives are 10 + 15 + 25 (one per flow): a copy of the
+    # reprocessing flow adds its 15; removing T0 -> T1 takes its 10 away.
+    wb = M.sizing_panel()
+    per_flow = {k: ex.value(f"{k}_drives") for k in ("t0_to_t1", "reprocessing", "t2_analysis")}
+    wb.grid.selections = [{"r1": 1, "r2": 1, "c1": 0, "c2": 0}]
+    added = wb.add_flow()
+    assert added.name == f"{cern_example_flows()[1].name} (copy)"
+    assert wb.grid.data.shape[0] == 4 and wb.cell(3, "name") == added.name
+    assert wb.grid.layout.height == f"{40 + 28 * 5}px"
+    total = ex.value("drives_needed_total")
+    assert wb.sizing.total == pytest.approx(total + per_flow["reprocessing"])
+    assert wb.panel.readout_values["drives needed [-]"] == f"{total + per_flow['reprocessing']:g}"
+    gone = wb.remove_flow(0)
+    assert gone.name == cern_example_flows()[0].name and wb.grid.data.shape[0] == 3
+    assert wb.sizing.total == pytest.approx(total + per_flow["reprocessing"] - per_flow["t0_to_t1"])
+    with pytest.raises(ValueError, match="row=7"):
+        wb.remove_flow(7)
+    with pytest.raises(ValueError, match="flow="):
+        wb.add_flow("not a flow")
+
+
+def test_the_last_flow_stays():
+    wb = M.sizing_panel(flows=[cern_example_flows()[0]])
+    assert wb.remove_flow() is None
+    assert len(wb.flows) == 1 and "last flow stays" in wb.message.value
+    with pytest.raises(ValueError, match="at least one flow"):
+        M.sizing_panel(flows=[])
+
+
 def test_cast_cell():
     assert M.cast_cell("rate [MB/s]", 3) == 3.0 and M.cast_cell("rate [MB/s]", "2.5") == 2.5
     assert M.cast_cell("efficiency [-]", "") is None

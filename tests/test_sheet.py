@@ -306,3 +306,12 @@ def test_a_flag_or_a_float_echoed_by_the_grid_is_not_an_edit():
     x = float(sheet.cell(0, h))
     assert widget._is_echo(0, h, x * (1 + 1e-15))
     assert not widget._is_echo(0, h, x * 1.01 + 1.0)
+
+
+def test_header_widths_show_long_headers_whole():
+    from vtsmodel.sheet import header_widths
+
+    w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
+    assert w["CF [-]"] == 90  # the floor
+    assert w["hours at peak [h]"] == 7 * 17 + 28
+    assert w["x" * 80] == 240  # the ceiling

@@ -186,7 +186,10 @@ def drive_efficiency(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=N
         Efficiency. [-]
     """
     f, n, tm, to, s = _check_formula_inputs(file_mb, files_per_mount, t_mount_s, t_overhead_s, speed_mb_s)
-    return result(_throughput_core(f, n, tm, to, s) / s)  # Efficiency = Throughput / tSpeed
+    # Efficiency = Throughput / tSpeed, written as data / (data + speed·time) so that it is
+    # exactly 1, never 1 + 1 ulp, when there is no mount or overhead time.
+    data = n * f
+    return result(data / (data + s * (tm + n * to)))
 
 
 # --- limits outside the drive -------------------------------------------------------------

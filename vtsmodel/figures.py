@@ -25,6 +25,8 @@ __all__ = [
     "COLORS",
     "STYLES",
     "caption_text",
+    "figure_from_json",
+    "fixed_json",
     "new_figure",
     "operating_point",
     "source_markers",
@@ -166,6 +168,33 @@ def source_markers(
         hoverinfo="text",
         showlegend=showlegend,
     )
+
+
+def fixed_json(fig: go.Figure) -> dict:
+    """The data and layout of a (validated) figure without its template, for :func:`figure_from_json`.
+
+    Arrays stay numpy arrays, as in a figure built directly.
+    """
+    layout = fig.layout.to_plotly_json()
+    return {
+        "data": [t.to_plotly_json() for t in fig.data],
+        "layout": {k: v for k, v in layout.items() if k != "template"},
+    }
+
+
+def figure_from_json(spec: Mapping, traces: Iterable = ()) -> go.Figure:
+    """A Figure from :func:`fixed_json` output plus ``traces``, without validating it again.
+
+    For figures whose fixed part (curves, source points) is built once and cached while a
+    slider moves only an operating point: plotly checks every property when it builds a
+    Figure, most of an update's time, and JSON that came out of a validated Figure needs
+    no second check. ``traces`` (plotly traces, checked when made, or their JSON) are
+    appended in order. The result equals building the whole figure with validation.
+    """
+    data = copy.deepcopy(list(spec.get("data", [])))
+    data += [t.to_plotly_json() if hasattr(t, "to_plotly_json") else copy.deepcopy(dict(t)) for t in traces]
+    layout = copy.deepcopy(dict(spec.get("layout", {})))
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 
 def operating_point(x: float, y: float, *, name: str = "this setting", color: str = "#D55E00") -> go.Scatter:

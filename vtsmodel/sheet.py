@@ -80,6 +80,15 @@ def _cell(value):
     return value
 
 
+def header_widths(headers, *, min_px: int = 90, max_px: int = 240) -> dict[str, int]:
+    """Column widths [px] that show each header whole (about 7 px a character, 12 px font).
+
+    ipydatagrid gives every column one width; long headers such as "hours at peak [h]"
+    would be cut.
+    """
+    return {str(h): int(min(max_px, max(min_px, 7 * len(str(h)) + 28))) for h in headers}
+
+
 class ScenarioSheetWidget:
     """An editable grid of scenarios, bound to one or more panels of the lesson.
 
@@ -128,6 +137,7 @@ class ScenarioSheetWidget:
             selection_mode="cell",
             renderers=self._renderers(),
             base_column_size=110,
+            column_widths=header_widths(self.sheet.columns),
             base_row_header_size=40,
             layout={"height": "170px", "width": "100%"},
         )

@@ -4,12 +4,13 @@ A lesson describes its panel with a pure function ``view(**values) -> View``: th
 of the controls in, the figures (built by pure figure builders), the readouts, the line
 naming the binding limit and the caption out. :class:`Panel` binds that function to
 ipywidgets controls and plot panes (:class:`PlotPane`): on every change it calls the
-function once and sends each figure whose JSON changed to the browser.
+function once and sends each figure whose JSON changed to the browser, where the plot is
+redrawn in place.
 
 Everything but the widgets themselves is testable without a kernel: set a control's
 ``value`` and read :attr:`Panel.readout_values` and the figure widgets' data.
 
-This module imports ipywidgets and plotly; ``import vtsmodel`` does not import it.
+This module imports ipywidgets, anywidget and plotly; ``import vtsmodel`` does not import it.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import anywidget
 import ipywidgets as w
 import numpy as np
 import plotly.graph_objects as go
+import traitlets
 
 from vtsmodel import export as _export
 from vtsmodel.figures import caption_text
@@ -160,27 +163,51 @@ PLOT_CONFIG = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove
 _PLOTLY_MIME = "application/vnd.plotly.v1+json"
 
 
+class _PlotView(anywidget.AnyWidget):
+    """The widget of a :class:`PlotPane`: figure JSON in, drawn in place by ``_plotpane.js``."""
+
+    _esm = Path(__file__).with_name("_plotpane.js")
+    figure = traitlets.Dict().tag(sync=True)
+    template = traitlets.Dict().tag(sync=True)
+    config = traitlets.Dict().tag(sync=True)
+
+
+def plotly_loader() -> w.Output:
+    """A hidden, empty plotly output: showing it makes the page load plotly.js.
+
+    The plot panes draw with the ``window.Plotly`` that the jupyterlab-plotly extension
+    (shipped with plotly, in JupyterLab and Voila) loads when it first renders a plotly
+    output; every panel carries one such output so that its plots never wait for another.
+    """
+    out = w.Output(layout=w.Layout(height="0px", overflow="hidden", visibility="hidden", margin="0"))
+    out.add_class("vtsmodel-plotly-loader")
+    bundle = {_PLOTLY_MIME: {"data": [], "layout": {"height": 10}, "config": {"staticPlot": True}}}
+    out.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
+    return out
+
+
 class PlotPane:
-    """One plotly figure on screen: an ``ipywidgets.Output`` showing plotly's mime bundle.
+    """One plotly figure on screen, redrawn in place when the figure changes.
 
-    Each update replaces the output with the new figure's JSON, which the plotly
-    renderer that ships with plotly (the ``jupyterlab-plotly`` extension, in JupyterLab
-    and in Voila) draws. Unlike a ``FigureWidget``, it sends no 5 MB JavaScript bundle
-    per figure and has no model to initialize, so a lesson with many figures loads fast
-    and reliably. A figure whose JSON did not change is not sent again.
-
-    The project's template (:func:`vtsmodel.figures.template_json`) is applied at
-    display time, so figure builders need not pay for building it.
+    The figure's JSON goes to a small widget (:class:`_PlotView`) whose script calls
+    ``Plotly.react`` on the same plot, so a slider move redraws only what changed; a
+    figure whose JSON did not change is not sent at all. Unlike a ``FigureWidget`` it
+    sends no 5 MB JavaScript bundle per figure. The project's template
+    (:func:`vtsmodel.figures.template_json`) is sent once per pane, not with every update,
+    so figure builders need not build it.
 
     Attributes
     ----------
-    widget : ipywidgets.Output
+    widget : ipywidgets widget
+        What a panel shows.
     figure : plotly.graph_objects.Figure
         The figure last shown; ``data`` and ``layout`` are its traces and layout.
     """
 
     def __init__(self, fig: go.Figure) -> None:
-        self.widget = w.Output(layout=w.Layout(width="100%", min_width="0"))
+        from vtsmodel.figures import template_json
+
+        self.widget = _PlotView(template=template_json(), config=PLOT_CONFIG, layout=w.Layout(width="100%"))
         self.widget.add_class("vtsmodel-plot")
         self.figure = fig
         self._last_spec: dict | None = None
@@ -205,19 +232,12 @@ class PlotPane:
 
     def show(self, fig: go.Figure) -> bool:
         """Show ``fig``; return whether anything was sent (False when it is unchanged)."""
-        from vtsmodel.figures import template_json
-
         self.figure = fig
         spec = self.spec(fig)
         if self._last_spec is not None and _same(self._last_spec, spec):
             return False
         self._last_spec = spec
-        layout = {**spec["layout"], "template": template_json()}
-        bundle = {
-            _PLOTLY_MIME: {"data": spec["data"], "layout": layout, "config": PLOT_CONFIG},
-            "text/plain": f"<plotly figure: {len(spec['data'])} traces>",
-        }
-        self.widget.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
+        self.widget.figure = {"data": spec["data"], "layout": spec["layout"]}
         return True
 
 
@@ -298,6 +318,7 @@ class Panel:
                 self._binding,
                 self._error,
                 self._export_box,
+                plotly_loader(),
             ],
             layout=w.Layout(width="100%", max_width="1240px"),
         )
@@ -370,7 +391,8 @@ class Panel:
         )
         self._readouts.value = f"<table class='vtsmodel-readouts'>{rows}</table>"
         self._binding.value = (
-            f"<div class='vtsmodel-binding'><b>Binding limit:</b> {html.escape(self.view.binding)}</div>"
+            f"<div class='vtsmodel-binding' style='white-space:normal;line-height:1.4'>"
+            f"<b>Binding limit:</b> {html.escape(self.view.binding)}</div>"
             if self.view.binding
             else ""
         )

@@ -28,7 +28,7 @@ _READ_TRACES = """
 
 
 def plot_locator(page, plot_index: int = 0):
-    return page.locator(".js-plotly-plot").nth(plot_index)
+    return page.locator(".vtsmodel-plot .js-plotly-plot").nth(plot_index)
 
 
 def plot_traces(page, plot_index: int = 0) -> list[dict]:
@@ -39,7 +39,7 @@ def plot_traces(page, plot_index: int = 0) -> list[dict]:
 def wait_for_plot_change(page, before: list[dict], plot_index: int = 0, timeout: int = 30_000) -> list[dict]:
     """Wait until the n-th plot's traces differ from ``before``; return the new traces."""
     page.wait_for_function(
-        f"([before]) => {{ const el = document.querySelectorAll('.js-plotly-plot')[{plot_index}];"
+        f"([before]) => {{ const el = document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')[{plot_index}];"
         f" const read = {_READ_TRACES}; return JSON.stringify(read(el)) !== before; }}",
         arg=[json.dumps(before, separators=(",", ":"))],
         timeout=timeout,
@@ -114,8 +114,8 @@ def panel_plot_index(page, title: str, n: int = 0) -> int:
     """Page-order index (for :func:`plot_traces`) of the n-th plot of the panel titled ``title``."""
     index = page.evaluate(
         f"([title, n]) => {{ const p = ({_PANELS_JS})(title)[0]; if (!p) return -1;"
-        " const mine = p.querySelectorAll('.js-plotly-plot')[n];"
-        " return [...document.querySelectorAll('.js-plotly-plot')].indexOf(mine); }",
+        " const mine = p.querySelectorAll('.vtsmodel-plot .js-plotly-plot')[n];"
+        " return [...document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')].indexOf(mine); }",
         [title, n],
     )
     assert index >= 0, f"no plot {n} in a panel titled {title!r}"

@@ -39,3 +39,19 @@ def test_start_here_links_every_lesson(open_lesson):
     hrefs = page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(e => e.getAttribute('href'))")
     for name in LESSON_NOTEBOOKS:
         assert name in hrefs, f"start here does not link {name}: {hrefs}"
+
+
+def test_template_makes_get_model_wait_for_the_kernel_states(open_lesson):
+    """The template's hook is in place: the widget manager's get_model waits for the restore.
+
+    Without it, Voila 0.5.13 shows "Error displaying widget: model not found" on pages that
+    keep the browser busy for more than 2 s while the states arrive (see conftest's
+    VOILA_MODEL_NOT_FOUND). If Voila renames its widget-manager plugin, this fails.
+    """
+    page = open_lesson("01_sustained_vs_peak_write.ipynb")
+    hooked = page.evaluate(
+        "() => Object.prototype.hasOwnProperty.call(window.jupyterapp.widgetManager, 'get_model')"
+    )
+    assert hooked, "the widget manager's get_model is Voila's own: the template hook did not apply"
+    restored = page.evaluate("() => window.jupyterapp.widgetManager.restoredStatus")
+    assert restored is True

@@ -28,7 +28,7 @@ def _point(page, name):
 def _settled_point(page, name, cf, timeout_ms=30_000):
     """The operating point once it sits at ``cf`` (key presses may arrive as several updates)."""
     page.wait_for_function(
-        "([i, name, cf]) => { const el = document.querySelectorAll('.js-plotly-plot')[i];"
+        "([i, name, cf]) => { const el = document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')[i];"
         " const t = el && el.data.find(d => d.name === name);"
         " return t && Math.abs(Number(t.x[0]) - cf) < 1e-9; }",
         arg=[WRITE_PLOT, name, cf],

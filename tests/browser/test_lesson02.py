@@ -33,7 +33,9 @@ DAY = "A day in the life of the cache"
 
 def test_controls_sheet_edit_and_export_follow_the_package(open_lesson, export_dir):
     page = open_lesson(NOTEBOOK)
-    page.wait_for_function("n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=3)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=3
+    )
     assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
 
     # Panel 1 at its defaults, then the CF slider two steps right, then the EHPO feature.

@@ -32,7 +32,9 @@ ROBOT = "Panel 3: robot contention"
 
 def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     page = open_lesson(NOTEBOOK)
-    page.wait_for_function("n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=4)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=4
+    )
     assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
 
     parts = lesson03.parts_panel()

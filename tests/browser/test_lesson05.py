@@ -36,7 +36,9 @@ def _total(wb) -> str:
 
 def test_sheet_edits_and_drive_choice_follow_the_package_then_export(open_lesson, export_dir):
     page = open_lesson(NOTEBOOK)
-    page.wait_for_function("n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=2)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=2
+    )
     assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
     wb = lesson05.sizing_panel()
     assert wb.panel.readout_values[LABEL] == _total(wb)  # the worked example's 50 drives

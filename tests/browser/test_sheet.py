@@ -30,10 +30,11 @@ def _geometry() -> dict:
 
     widget = ScenarioSheetWidget("01", lesson01.write_panel())
     g = widget.grid
-    assert not g.auto_fit_columns and not g.column_widths  # every column is base_column_size wide
+    assert not g.auto_fit_columns  # widths are base_column_size or the header's (column_widths)
+    widths = g.column_widths or {}
     return {
         "row": g.base_row_size,
-        "column": g.base_column_size,
+        "widths": [widths.get(c, g.base_column_size) for c in widget.sheet.columns],
         "header": g.base_column_header_size,
         "row_header": g.base_row_header_size,
         "columns": widget.sheet.columns,
@@ -48,7 +49,7 @@ def _edit_cell(page, geometry: dict, row: int, column: str, text: str) -> None:
     box = grid.bounding_box()
     assert box is not None
     i = geometry["columns"].index(column)
-    x = box["x"] + geometry["row_header"] + geometry["column"] * (i + 0.5)
+    x = box["x"] + geometry["row_header"] + sum(geometry["widths"][:i]) + geometry["widths"][i] / 2
     y = box["y"] + geometry["header"] + geometry["row"] * (row + 0.5)
     assert x < box["x"] + box["width"], f"column {column!r} is outside the visible grid"
     page.mouse.dblclick(x, y)
@@ -76,7 +77,7 @@ def _wait_summary(page, expected: dict[str, float], timeout: int = 30_000) -> di
 def _wait_point(page, name: str, x: float, timeout: int = 30_000) -> dict:
     """The trace ``name`` of the write plot once its one point sits at CF ``x``."""
     page.wait_for_function(
-        "([i, name, x]) => { const el = document.querySelectorAll('.js-plotly-plot')[i];"
+        "([i, name, x]) => { const el = document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')[i];"
         " const t = el && el.data && el.data.find(d => d.name === name);"
         " return !!t && Math.abs(Number(t.x[0]) - x) < 1e-9; }",
         arg=[WRITE_PLOT, name, x],
@@ -153,13 +154,13 @@ def test_edit_a_cell_reject_bad_values_and_add_a_scenario(open_lesson, artifacts
     names = {t["name"] for t in plot_traces(page, WRITE_PLOT)}
     label = lesson01._FEATURE_LABELS[base["feature"]]
     assert {f"base: {label} peak", f"base: {label} sustained"} <= names
-    legend = page.locator(".js-plotly-plot").nth(WRITE_PLOT).locator(".legend .legendtext")
+    legend = page.locator(".vtsmodel-plot .js-plotly-plot").nth(WRITE_PLOT).locator(".legend .legendtext")
     legend.filter(has_text="base: ").first.wait_for()
     texts = legend.evaluate_all("els => els.map(e => e.textContent)")  # SVG text: no innerText
     assert any(t.startswith("base: ") for t in texts) and any(t.startswith(f"{new_name}: ") for t in texts)
     # A picture of the sheet under the write plots, after the three steps, to look at.
     sheet = page.locator(".vtsmodel-sheet").first
     sheet.scroll_into_view_if_needed()
-    page.locator(".js-plotly-plot").nth(WRITE_PLOT).scroll_into_view_if_needed()
+    page.locator(".vtsmodel-plot .js-plotly-plot").nth(WRITE_PLOT).scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / "sheet-01-after-edit-reject-add.png"))
     sheet.screenshot(path=str(artifacts_dir / "sheet-01-grid.png"))

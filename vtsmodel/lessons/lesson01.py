@@ -21,6 +21,7 @@ template out: the panel's plot panes and the exports add it.
 
 from __future__ import annotations
 
+import functools
 import html
 import warnings
 
@@ -32,7 +33,7 @@ from vtsmodel import throughput as tp
 from vtsmodel._tables import Provenance, load
 from vtsmodel._validation import ExtrapolationWarning
 from vtsmodel.cache import hours_at_peak
-from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
+from vtsmodel.figures import COLORS, figure_from_json, fixed_json, new_figure, operating_point, source_markers
 from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, int_slider, slider
 
@@ -242,14 +243,21 @@ def source_table_html(rows=SOURCE_ROWS) -> str:
 # --- figure builders: numbers in, a Figure out --------------------------------------------
 
 
+def _write_points(cf: float, peak_now: float, sustained_now: float) -> list[go.Scatter]:
+    return [
+        operating_point(cf, peak_now, name="peak at this CF", color=_MODE_COLORS["peak"]),
+        operating_point(cf, sustained_now, name="sustained at this CF", color=_MODE_COLORS["sustained"]),
+    ]
+
+
 def fig_write(
     cf_axis,
     peak,
     sustained,
     *,
-    cf: float,
-    peak_now: float,
-    sustained_now: float,
+    cf: float | None,
+    peak_now: float = float("nan"),
+    sustained_now: float = float("nan"),
     feature: str = "paf",
     others=None,
     sources=(),
@@ -262,7 +270,7 @@ def fig_write(
     cf_axis, peak, sustained : array_like
         The curves. [-], [MB/s], [MB/s]
     cf, peak_now, sustained_now : float
-        The operating point. [-], [MB/s], [MB/s]
+        The operating point (none drawn when ``cf`` is None). [-], [MB/s], [MB/s]
     feature : str
         The feature the curves are for (legend text).
     others : dict of str to (peak, sustained) arrays, optional
@@ -293,18 +301,20 @@ def fig_write(
             x, y, prov, _ = zip(*pts, strict=True)
             fig.add_trace(source_markers(x, y, prov, name=f"stated, {mode}", color=_MODE_COLORS[mode],
                                          symbol=symbol))  # fmt: skip
-    fig.add_trace(operating_point(cf, peak_now, name="peak at this CF", color=_MODE_COLORS["peak"]))
-    fig.add_trace(
-        operating_point(cf, sustained_now, name="sustained at this CF", color=_MODE_COLORS["sustained"])
-    )
+    if cf is not None:
+        fig.add_traces(_write_points(cf, peak_now, sustained_now))
     fig.add_vrect(x0=valid[1], x1=float(np.max(cf_axis)), fillcolor="#999999", opacity=0.08, line_width=0)
     fig.update_xaxes(range=[float(np.min(cf_axis)) - 0.05, float(np.max(cf_axis)) + 0.05])
     fig.update_yaxes(rangemode="tozero")
     return fig
 
 
-def fig_resources(cf_axis, capacities, achieved, *, cf: float, achieved_now: float, binding: str, mode: str,
-                  valid=_CF_VALID) -> go.Figure:  # fmt: skip
+def _resources_point(cf: float, achieved_now: float, binding: str) -> go.Scatter:
+    return operating_point(cf, achieved_now, name=f"this CF: {binding} bind")
+
+
+def fig_resources(cf_axis, capacities, achieved, *, cf: float | None, achieved_now: float = float("nan"),
+                  binding: str, mode: str, valid=_CF_VALID) -> go.Figure:  # fmt: skip
     """The bottleneck view: each resource's capacity vs CF, and the least of them.
 
     Parameters
@@ -317,9 +327,9 @@ def fig_resources(cf_axis, capacities, achieved, *, cf: float, achieved_now: flo
     achieved : array_like
         The write rate, for the envelope. [MB/s]
     cf, achieved_now : float
-        The operating point. [-], [MB/s]
+        The operating point (none drawn when ``cf`` is None). [-], [MB/s]
     binding : str
-        The resource that binds at ``cf``.
+        The resource that binds at ``cf`` (drawn thicker).
     mode : str
         "peak" or "sustained" (title text).
     """
@@ -340,16 +350,27 @@ def fig_resources(cf_axis, capacities, achieved, *, cf: float, achieved_now: flo
     fig.add_trace(go.Scatter(x=cf_axis, y=achieved, mode="lines", name="write rate (least capacity)",
                              line={"color": "black", "width": 1.5, "dash": "dash"},
                              hovertemplate="write rate<br>CF %{x:.3g}: %{y:.3g} MB/s<extra></extra>"))  # fmt: skip
-    fig.add_trace(operating_point(cf, achieved_now, name=f"this CF: {binding} bind"))
+    if cf is not None:
+        fig.add_trace(_resources_point(cf, achieved_now, binding))
     fig.add_vrect(x0=valid[1], x1=float(np.max(cf_axis)), fillcolor="#999999", opacity=0.08, line_width=0)
     top = min(finite_max, 2.2 * float(np.nanmax(achieved))) * 1.05
     fig.update_yaxes(range=[0, top])
     return fig
 
 
-def fig_reads(cf_axis, hit, recall, *, cf: float, hit_now: float, recall_now: float, sources=(),
-              valid=_READ_CF_VALID) -> go.Figure:  # fmt: skip
-    """Read hit and read recall vs CF with Table 1 (and Table 2) as cited markers."""
+def _reads_points(cf: float, hit_now: float, recall_now: float) -> list[go.Scatter]:
+    return [
+        operating_point(cf, hit_now, name="hit at this CF", color=COLORS[2]),
+        operating_point(cf, recall_now, name="recall at this CF", color=COLORS[3]),
+    ]
+
+
+def fig_reads(cf_axis, hit, recall, *, cf: float | None, hit_now: float = float("nan"),
+              recall_now: float = float("nan"), sources=(), valid=_READ_CF_VALID) -> go.Figure:  # fmt: skip
+    """Read hit and read recall vs CF with Table 1 (and Table 2) as cited markers.
+
+    The operating point is drawn at ``cf`` unless it is None.
+    """
     fig = _figure(
         "Read hit and read recall (8 ESCON, PAF)", "data compressibility CF [-]", "host read rate [MB/s]"
     )
@@ -360,17 +381,23 @@ def fig_reads(cf_axis, hit, recall, *, cf: float, hit_now: float, recall_now: fl
         if pts:
             x, y, prov, _ = zip(*pts, strict=True)
             fig.add_trace(source_markers(x, y, prov, name=f"Table 1/2, {kind}", color=color))
-    fig.add_trace(operating_point(cf, hit_now, name="hit at this CF", color=COLORS[2]))
-    fig.add_trace(operating_point(cf, recall_now, name="recall at this CF", color=COLORS[3]))
+    if cf is not None:
+        fig.add_traces(_reads_points(cf, hit_now, recall_now))
     fig.add_vrect(x0=valid[1], x1=float(np.max(cf_axis)), fillcolor="#999999", opacity=0.08, line_width=0)
     fig.update_yaxes(rangemode="tozero")
     return fig
 
 
-def fig_mix(cf_axis, mixes, *, cf: float, mix_now: float, feature: str, valid=None) -> go.Figure:
+def _mix_point(cf: float, mix_now: float, feature: str) -> go.Scatter:
+    return operating_point(cf, mix_now, name=f"{_FEATURE_LABELS.get(feature, feature)} at this CF")
+
+
+def fig_mix(cf_axis, mixes, *, cf: float | None, mix_now: float = float("nan"), feature: str,
+            valid=None) -> go.Figure:  # fmt: skip
     """Total host rate of the write/read mix vs CF, one curve per feature (the Fig. 9 question).
 
     ``mixes`` maps feature to its curve [MB/s]; ``valid`` maps feature to its solid CF range.
+    The operating point is drawn at ``cf`` unless it is None.
     """
     fig = _figure(
         "Typical mix: writes and reads together", "data compressibility CF [-]", "host rate, total [MB/s]"
@@ -379,7 +406,8 @@ def fig_mix(cf_axis, mixes, *, cf: float, mix_now: float, feature: str, valid=No
         rng = (valid or {}).get(name, _CF_VALID)
         fig.add_traces(_curve(cf_axis, y, name=_FEATURE_LABELS.get(name, name), color=COLORS[i % len(COLORS)],
                               valid=rng, width=3.0 if name == feature else 1.5))  # fmt: skip
-    fig.add_trace(operating_point(cf, mix_now, name=f"{_FEATURE_LABELS.get(feature, feature)} at this CF"))
+    if cf is not None:
+        fig.add_trace(_mix_point(cf, mix_now, feature))
     fig.update_yaxes(rangemode="tozero")
     return fig
 
@@ -442,6 +470,47 @@ def _notes(messages) -> str:
     return f" Extrapolated: {'; '.join(short)}." if short else ""
 
 
+# The fixed part of each figure (curves, stated points), built once per setting of the
+# inputs other than CF and cached: moving CF then only adds the operating point.
+_FIXED_CACHE = 64
+
+
+@functools.lru_cache(maxsize=_FIXED_CACHE)
+def _write_fixed(feature: str, tvc: float, block: float, km: float) -> dict:
+    kw = {"block_kb": block, "escon_km": km}
+
+    def curves(f: str):
+        return tuple(_quiet(tp.write_rate, CF_AXIS, tvc, mode=m, feature=f, **kw) for m in ("peak", "sustained"))  # fmt: skip
+
+    others = {f: curves(f) for f in tp.FEATURES if f != feature}
+    return fixed_json(fig_write(CF_AXIS, *curves(feature), cf=None, feature=feature, others=others,
+                                sources=write_sources(feature, block)))  # fmt: skip
+
+
+@functools.lru_cache(maxsize=_FIXED_CACHE)
+def _resources_fixed(feature: str, tvc: float, block: float, km: float, mode: str, binding: str) -> dict:
+    kw = {"feature": feature, "block_kb": block, "escon_km": km}
+    caps = _quiet(tp.write_capacities, CF_AXIS, tvc, mode=mode, **kw)
+    achieved = _quiet(tp.bottleneck_rate, CF_AXIS, tvc, mode=mode, **kw)
+    return fixed_json(fig_resources(CF_AXIS, caps, achieved, cf=None, binding=binding, mode=mode))
+
+
+@functools.lru_cache(maxsize=_FIXED_CACHE)
+def _reads_fixed(block: float, km: float) -> dict:
+    kw = {"block_kb": block, "escon_km": km}
+    hit = _quiet(tp.read_rate, CF_AXIS, kind="hit", **kw)
+    recall = _quiet(tp.read_rate, CF_AXIS, kind="recall", **kw)
+    return fixed_json(fig_reads(CF_AXIS, hit, recall, cf=None, sources=_read_sources(block)))
+
+
+@functools.lru_cache(maxsize=_FIXED_CACHE)
+def _mix_fixed(tvc: float, feature: str, block: float, km: float, w: float, h: float) -> dict:
+    kw = {"write_fraction": w, "read_hit_ratio": h, "block_kb": block, "escon_km": km}
+    mixes = {f: _quiet(tp.typical_mix_rate, CF_AXIS, tvc, feature=f, **kw) for f in tp.FEATURES}
+    valid = {f: (_READ_CF_VALID if f == "paf" else _CF_VALID) for f in tp.FEATURES}
+    return fixed_json(fig_mix(CF_AXIS, mixes, cf=None, feature=feature, valid=valid))
+
+
 def view_write(
     cf=3.0, tvc_gb=1728.0, feature="paf", block_kb=32.0, escon_km=0.0, view_mode="sustained"
 ) -> View:
@@ -465,11 +534,6 @@ def view_write(
     cf, tvc, block, km = float(cf), float(tvc_gb), float(block_kb), float(escon_km)
     kw = {"feature": feature, "block_kb": block, "escon_km": km}
 
-    def curves(f: str):
-        return tuple(_quiet(tp.write_rate, CF_AXIS, tvc, mode=m, **{**kw, "feature": f}) for m in ("peak", "sustained"))  # fmt: skip
-
-    peak_curve, sus_curve = curves(feature)
-    others = {f: curves(f) for f in tp.FEATURES if f != feature}
     (peak, peak_notes), (sus, sus_notes) = (
         _extrapolations(tp.write_rate, cf, tvc, mode=m, **kw) for m in ("peak", "sustained")
     )
@@ -477,14 +541,11 @@ def view_write(
     notes = peak_notes + sus_notes
     hours = float(_quiet(hours_at_peak, tvc, cf, feature=feature, peak_mb_s=peak, sustained_mb_s=sus))
     binds = {m: _quiet(tp.binding_resource, cf, tvc, mode=m, **kw) for m in ("peak", "sustained")}
-    caps_axis = _quiet(tp.write_capacities, CF_AXIS, tvc, mode=view_mode, **kw)
-    achieved = _quiet(tp.bottleneck_rate, CF_AXIS, tvc, mode=view_mode, **kw)
     achieved_now = float(_quiet(tp.bottleneck_rate, cf, tvc, mode=view_mode, **kw))
     figures = {
-        "write": fig_write(CF_AXIS, peak_curve, sus_curve, cf=cf, peak_now=peak, sustained_now=sus,
-                           feature=feature, others=others, sources=write_sources(feature, block)),
-        "resources": fig_resources(CF_AXIS, caps_axis, achieved, cf=cf, achieved_now=achieved_now,
-                                   binding=binds[view_mode], mode=view_mode),
+        "write": figure_from_json(_write_fixed(feature, tvc, block, km), _write_points(cf, peak, sus)),
+        "resources": figure_from_json(_resources_fixed(feature, tvc, block, km, view_mode, binds[view_mode]),
+                                      [_resources_point(cf, achieved_now, binds[view_mode])]),
     }  # fmt: skip
     readouts = {
         "peak write [MB/s]": f"{peak:.3g}",
@@ -539,19 +600,14 @@ def view_reads(
     cf, tvc, block, km = float(cf), float(tvc_gb), float(block_kb), float(escon_km)
     w, h = float(write_fraction), float(read_hit_ratio)
     kw = {"block_kb": block, "escon_km": km}
-    hit_curve = _quiet(tp.read_rate, CF_AXIS, kind="hit", **kw)
-    recall_curve = _quiet(tp.read_rate, CF_AXIS, kind="recall", **kw)
     (hit, n1), (recall, n2) = (_extrapolations(tp.read_rate, cf, kind=k, **kw) for k in ("hit", "recall"))
     mix_kw = {"write_fraction": w, "read_hit_ratio": h, **kw}
-    mixes = {f: _quiet(tp.typical_mix_rate, CF_AXIS, tvc, feature=f, **mix_kw) for f in tp.FEATURES}
     mix, n3 = _extrapolations(tp.typical_mix_rate, cf, tvc, feature=feature, **mix_kw)
     hit, recall, mix = float(hit), float(recall), float(mix)
-    valid = {f: (_READ_CF_VALID if f == "paf" else _CF_VALID) for f in tp.FEATURES}
     figures = {
-        "reads": fig_reads(CF_AXIS, hit_curve, recall_curve, cf=cf, hit_now=hit, recall_now=recall,
-                           sources=_read_sources(block)),
-        "mix": fig_mix(CF_AXIS, mixes, cf=cf, mix_now=mix, feature=feature, valid=valid),
-    }  # fmt: skip
+        "reads": figure_from_json(_reads_fixed(block, km), _reads_points(cf, hit, recall)),
+        "mix": figure_from_json(_mix_fixed(tvc, feature, block, km, w, h), [_mix_point(cf, mix, feature)]),
+    }
     readouts = {
         "read hit [MB/s]": f"{hit:.3g}",
         "read recall [MB/s]": f"{recall:.3g}",

@@ -13,6 +13,7 @@ restores the previous value with a visible message when a cell is not valid.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 import warnings
@@ -241,13 +242,20 @@ class SizingWorkbench:
             warnings.simplefilter("ignore", DeprecationWarning)
             from ipydatagrid import DataGrid
 
+        from vtsmodel.sheet import header_widths
+
         self.flows: list[Flow] = list(cern_example_flows() if flows is None else flows)
+        if not self.flows:
+            raise ValueError("flows=[] is not valid: the workbench needs at least one flow")
+        self.selected = 0
         self.grid = DataGrid(
             flows_to_frame(self.flows),
             editable=True,
+            selection_mode="cell",
             base_column_size=120,
             base_row_header_size=30,
-            layout=w.Layout(height=f"{40 + 28 * (len(self.flows) + 1)}px", width="100%"),
+            column_widths=header_widths(COLUMNS),
+            layout=w.Layout(height=self._grid_height(), width="100%"),
         )
         self.grid.add_class("vtsmodel-sheet")
         self.message = w.HTML()
@@ -262,11 +270,66 @@ class SizingWorkbench:
         self.panel = Panel(controls, self._view, title="Drives needed", name="05_sizing")
         self._restoring = False
         self.grid.on_cell_change(self._on_cell_change)
+        self.grid.observe(self._on_selection, names="selections")
+        add = w.Button(description="Add flow", tooltip="Add a copy of the selected flow, to edit",
+                       layout=w.Layout(width="auto"))  # fmt: skip
+        remove = w.Button(description="Remove flow", tooltip="Remove the selected flow",
+                          layout=w.Layout(width="auto"))  # fmt: skip
+        add.on_click(lambda _b: self.add_flow())
+        remove.on_click(lambda _b: self.remove_flow())
         self.widget = w.VBox(
             [w.HTML("<b>Data flows</b> (double-click a cell to edit; leave efficiency empty to use the "
-                    "access pattern)"), self.grid, self.message, self.panel.widget],
+                    "access pattern; select a cell to choose its flow)"), self.grid,
+             w.HBox([add, remove]), self.message, self.panel.widget],
             layout=w.Layout(width="100%", max_width="1240px"),
         )  # fmt: skip
+
+    def _grid_height(self) -> str:
+        return f"{40 + 28 * (len(self.flows) + 1)}px"
+
+    def _on_selection(self, change) -> None:
+        sel = change["new"] or []
+        if sel:
+            row = int(sel[-1].get("r1", 0))
+            if 0 <= row < len(self.flows):
+                self.selected = row
+
+    def _refill(self) -> None:
+        """Show :attr:`flows` in the grid again (after rows were added or removed)."""
+        self._restoring = True
+        try:
+            self.grid.data = flows_to_frame(self.flows)
+            self.grid.layout.height = self._grid_height()
+        finally:
+            self._restoring = False
+        self.panel.update()
+
+    def add_flow(self, flow: Flow | None = None) -> Flow:
+        """Append ``flow``, or a copy of the selected flow named "... (copy)"; return it."""
+        if flow is None:
+            src = self.flows[self.selected]
+            flow = dataclasses.replace(src, name=f"{src.name} (copy)")
+        elif not isinstance(flow, Flow):
+            raise ValueError(f"flow={flow!r} is not valid: give a vtsmodel.sizing.Flow or None")
+        self.flows.append(flow)
+        self.selected = len(self.flows) - 1
+        self.message.value = f"added {html.escape(flow.name)}"
+        self._refill()
+        return flow
+
+    def remove_flow(self, row: int | None = None) -> Flow | None:
+        """Remove flow ``row`` (default the selected one); the last flow stays. Return it."""
+        row = self.selected if row is None else row
+        if not 0 <= row < len(self.flows):
+            raise ValueError(f"row={row!r} is not valid: choose 0 to {len(self.flows) - 1}")
+        if len(self.flows) == 1:
+            self.message.value = "<span style='color:#B00020'>⚠ the last flow stays: edit it instead</span>"
+            return None
+        gone = self.flows.pop(row)
+        self.selected = min(row, len(self.flows) - 1)
+        self.message.value = f"removed {html.escape(gone.name)}"
+        self._refill()
+        return gone
 
     def _view(self, drive):
         return view_sizing(self.flows, drive)
