@@ -98,6 +98,9 @@ def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
     assert "vtsmodel/_data/datapackage.json" in names
     data_files = sorted(p.name for p in (ROOT / "data").glob("*.csv"))
     assert all(f"vtsmodel/_data/{n}" in names for n in data_files)
+    # The plot panes' script and the Voila template (make app) ship too.
+    assert "vtsmodel/_plotpane.js" in names
+    assert "vtsmodel/_jupyter/voila/templates/vtsmodel/index.html.j2" in names
     # A fresh venv that sees the test environment's numpy and scipy but not the checkout.
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
