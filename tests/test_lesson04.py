@@ -129,3 +129,33 @@ def test_formula_efficiency_matches_drive_efficiency():
     assert e == pytest.approx(
         float(drive_efficiency(100.0, 10, t_mount_s=200.0, t_overhead_s=4.4, speed_mb_s=40.0))
     )
+
+
+@pytest.mark.parametrize(
+    ("drive", "tm", "to", "f", "n", "buf", "k", "block"),
+    [
+        ("STK9940B", None, None, 1000.0, 10.0, None, None, 64.0),
+        ("LTO2", 60.0, 2.0, 3.5, 400.0, 512.0, 2, 16.0),
+    ],
+)
+def test_cached_figures_equal_the_figures_built_whole(drive, tm, to, f, n, buf, k, block):
+    # The panels reuse each figure's fixed part and add the point; the result must be the
+    # figure the builders make in one go, with plotly's validation on.
+    import json
+
+    import plotly.io as pio
+
+    def same(a, b):
+        return json.loads(pio.to_json(a, validate=False)) == json.loads(pio.to_json(b, validate=False))
+
+    cern, stk = data.load("cern_facts"), data.load("stk_facts")
+    speed = drive_spec(drive).speed_mb_s
+    tm_ = cern.value("tmount_total") if tm is None else tm
+    to_ = cern.value("toverhead") if to is None else to
+    view = L.view_efficiency(drive, tm, to, f, n)
+    assert same(view.figures["efficiency"], L.efficiency_figure(speed, tm_, to_, f, n, drive=drive))
+    assert same(view.figures["heatmap"], L.heatmap_figure(speed, tm_, to_, f, n))
+    buf_ = stk.value("controller_buffer") * 1000.0 if buf is None else buf
+    k_ = int(stk.value("tested_drives") if k is None else k)
+    bview = L.view_block_size(buf, k, block)
+    assert same(bview.figures["block_size"], L.block_size_figure(buf_, k_, block))

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import cache
-from vtsmodel.figures import COLORS, new_figure
+from vtsmodel.figures import COLORS, fixed_json, new_figure
 from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, slider
 
@@ -69,8 +69,12 @@ SCENARIO_PARAMS = {
 
 @functools.cache
 def _blank_layout(xaxis_title: str, yaxis_title: str, height: int) -> dict:
-    """The project's styled empty layout (vtsmodel.figures.new_figure), built once as a dict."""
-    return new_figure(xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height).to_dict()["layout"]
+    """The project's styled empty layout (vtsmodel.figures.new_figure), built once as a dict.
+
+    Without plotly's default template: checking it again on every update would cost most of
+    the update's time (the plot panes and the exports add the project's template).
+    """
+    return fixed_json(new_figure(xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height))["layout"]
 
 
 def _figure(traces: list[dict], xaxis_title: str, yaxis_title: str, height: int, **layout) -> go.Figure:

@@ -35,7 +35,7 @@ from vtsmodel.drives import (
     transfer_rate,
     transfer_rate_fit,
 )
-from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
+from vtsmodel.figures import COLORS, figure_from_json, fixed_json, new_figure, operating_point, source_markers
 from vtsmodel.lessons import Param, scenario_values
 from vtsmodel.ui import Panel, View, dropdown, int_slider, log_slider, slider
 
@@ -116,8 +116,17 @@ SCENARIO_PARAMS = {
 # --- figure builders ----------------------------------------------------------------------
 
 
-def efficiency_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount, *, drive=""):
-    """Efficiency vs file size (log axis), one curve per files-per-mount, and the point."""
+def _efficiency_point(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount):
+    kw = dict(t_mount_s=t_mount_s, t_overhead_s=t_overhead_s, speed_mb_s=speed_mb_s)
+    e0 = float(_quiet(drive_efficiency, file_mb, files_per_mount, **kw))
+    return operating_point(file_mb, e0, name="this setting")
+
+
+def efficiency_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb=None, files_per_mount=None, *, drive=""):
+    """Efficiency vs file size (log axis), one curve per files-per-mount, and the point.
+
+    The point (``file_mb``, ``files_per_mount``) is left out when ``file_mb`` is None.
+    """
     fig = fast_figure(
         title=f"Efficiency of {drive or 'a drive'} at {speed_mb_s:.3g} MB/s",
         xaxis_title="file size [MB]",
@@ -139,8 +148,8 @@ def efficiency_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mo
                 hovertemplate="%{x:.3g} MB: %{y:.1%}<extra>" + f"{n} files/mount</extra>",
             )
         )
-    e0 = float(_quiet(drive_efficiency, file_mb, files_per_mount, **kw))
-    fig.add_trace(operating_point(file_mb, e0, name="this setting"))
+    if file_mb is not None:
+        fig.add_trace(_efficiency_point(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount))
     lo, hi = _cern.value("toverhead_test_file_size_1"), _cern.value("toverhead_test_file_size_1000")
     fig.add_vrect(x0=lo, x1=hi, fillcolor="#999999", opacity=0.12, line_width=0)
     fig.add_annotation(x=np.log10(np.sqrt(lo * hi)), y=1.02, yref="y", text="tOverhead measured 1–1000 MB",
@@ -150,8 +159,15 @@ def efficiency_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mo
     return fig
 
 
-def heatmap_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount):
-    """Efficiency over file size × files per mount (both log), with the setting marked."""
+def _heatmap_point(file_mb, files_per_mount):
+    return operating_point(np.log10(file_mb), np.log10(files_per_mount), name="this setting")
+
+
+def heatmap_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb=None, files_per_mount=None):
+    """Efficiency over file size × files per mount (both log), with the setting marked.
+
+    The setting is left out when ``file_mb`` is None.
+    """
     fig = fast_figure(
         title="Efficiency over file size × files per mount",
         xaxis_title="file size [MB]",
@@ -184,7 +200,8 @@ def heatmap_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount
             line={"color": "white", "width": 1}, hoverinfo="skip", name="contours", showlegend=False,
         )
     )  # fmt: skip
-    fig.add_trace(operating_point(np.log10(file_mb), np.log10(files_per_mount), name="this setting"))
+    if file_mb is not None:
+        fig.add_trace(_heatmap_point(file_mb, files_per_mount))
     ticks = {"tickmode": "array"}
     fig.update_xaxes(
         **ticks, tickvals=list(range(-1, 6)), ticktext=["0.1", "1", "10", "100", "1k", "10k", "100k"]
@@ -196,8 +213,20 @@ def heatmap_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb, files_per_mount
 _BLOCKS = np.logspace(np.log10(4), np.log10(128), 150)
 
 
-def block_size_figure(controller_buffer_kb, drives_sharing, block_kb):
-    """The StorageTek write and read tables, the fitted curves and the buffer share."""
+def _block_point(controller_buffer_kb, drives_sharing, block_kb):
+    w = float(
+        transfer_rate(
+            block_kb, "write", controller_buffer_kb=controller_buffer_kb, drives_sharing=drives_sharing
+        )
+    )
+    return operating_point(block_kb, w, name="write at this block size")
+
+
+def block_size_figure(controller_buffer_kb, drives_sharing, block_kb=None):
+    """The StorageTek write and read tables, the fitted curves and the buffer share.
+
+    The write rate at ``block_kb`` is marked unless it is None.
+    """
     fig = fast_figure(
         title="Transfer rate vs block size (StorageTek 3480 on a Cray Y-MP EL)",
         xaxis_title="block size [KB]",
@@ -222,12 +251,8 @@ def block_size_figure(controller_buffer_kb, drives_sharing, block_kb):
         fig.add_vline(x=share, line={"dash": "dot", "color": "#666666"})
         fig.add_annotation(x=np.log10(share), y=0.15, text=f"buffer share {share:.3g} KB", showarrow=False,
                            xanchor="right", font={"size": 11})  # fmt: skip
-    w = float(
-        transfer_rate(
-            block_kb, "write", controller_buffer_kb=controller_buffer_kb, drives_sharing=drives_sharing
-        )
-    )
-    fig.add_trace(operating_point(block_kb, w, name="write at this block size"))
+    if block_kb is not None:
+        fig.add_trace(_block_point(controller_buffer_kb, drives_sharing, block_kb))
     fig.update_xaxes(type="log", tickvals=[4, 8, 16, 32, 64, 128])
     fig.update_yaxes(rangemode="tozero")
     return fig
@@ -235,12 +260,12 @@ def block_size_figure(controller_buffer_kb, drives_sharing, block_kb):
 
 @functools.cache
 def _residuals_json() -> dict:
-    return _residuals_figure().to_plotly_json()
+    return fixed_json(_residuals_figure())
 
 
 def residuals_figure():
     """Residuals (measured − fitted) of both fits, per block size (built once)."""
-    return go.Figure(copy.deepcopy(_residuals_json()))
+    return figure_from_json(_residuals_json())
 
 
 def _residuals_figure():
@@ -279,6 +304,23 @@ def lto_figure(rows):
 # --- view functions -----------------------------------------------------------------------
 
 
+# The figures' fixed parts, cached per setting of the inputs other than the point's, so
+# that moving the file size, files per mount or block size only adds the point.
+@functools.lru_cache(maxsize=64)
+def _efficiency_fixed(speed, tm, to, drive) -> dict:
+    return fixed_json(efficiency_figure(speed, tm, to, drive=drive))
+
+
+@functools.lru_cache(maxsize=64)
+def _heatmap_fixed(speed, tm, to) -> dict:
+    return fixed_json(heatmap_figure(speed, tm, to))
+
+
+@functools.lru_cache(maxsize=64)
+def _block_size_fixed(buf, k) -> dict:
+    return fixed_json(block_size_figure(buf, k))
+
+
 def view_efficiency(
     drive="STK9940B", t_mount_s=None, t_overhead_s=None, file_mb=1000.0, files_per_mount=10.0
 ):
@@ -308,8 +350,10 @@ def view_efficiency(
         binding += f" File size outside the {lo:g}–{hi:g} MB tOverhead was measured with: extrapolated."
     return View(
         figures={
-            "efficiency": efficiency_figure(speed, tm, to, f, n, drive=drive),
-            "heatmap": heatmap_figure(speed, tm, to, f, n),
+            "efficiency": figure_from_json(
+                _efficiency_fixed(speed, tm, to, drive), [_efficiency_point(speed, tm, to, f, n)]
+            ),
+            "heatmap": figure_from_json(_heatmap_fixed(speed, tm, to), [_heatmap_point(f, n)]),
         },
         readouts=readouts,
         binding=binding,
@@ -353,7 +397,10 @@ def view_block_size(controller_buffer_kb=None, drives_sharing=None, block_kb=64.
         f"({buf:g} KB / {k} drives)."
     )
     return View(
-        figures={"block_size": block_size_figure(buf, k, b), "residuals": residuals_figure()},
+        figures={
+            "block_size": figure_from_json(_block_size_fixed(buf, k), [_block_point(buf, k, b)]),
+            "residuals": residuals_figure(),
+        },
         readouts=readouts,
         binding=binding,
         caption_values={"controller buffer [KB]": buf, "drives sharing [-]": k, "block size [KB]": b},

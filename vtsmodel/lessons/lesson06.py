@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 
 from vtsmodel import data
 from vtsmodel import diskcache as dc
-from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
+from vtsmodel.figures import COLORS, fixed_json, new_figure, operating_point, source_markers
 from vtsmodel.lessons import Param
 from vtsmodel.ui import Panel, View, checkbox, int_slider, slider
 
@@ -109,7 +109,7 @@ _RIDE_KEYS = ("arrival_per_s", "resources", "threshold", "pause_s")
 @functools.cache
 def _style(height: int) -> dict:
     """The project's figure style (vtsmodel.figures.new_figure) as a layout dict, built once."""
-    return new_figure(height=height).layout.to_plotly_json()
+    return fixed_json(new_figure(height=height))["layout"]
 
 
 def _figure(traces, *, height=_FIG_HEIGHT, shapes=(), **layout) -> go.Figure:
