@@ -22,6 +22,7 @@ from pathlib import Path
 import ipywidgets as w
 import plotly.graph_objects as go
 
+from vtsmodel.figures import figure_from_json, fixed_json
 from vtsmodel.scenarios import NAME_COLUMN, ScenarioSheet
 from vtsmodel.ui import Panel, View
 
@@ -517,15 +518,15 @@ class ScenarioSheetWidget:
                     overlays[key] += overlay_traces(other.figures[key], name, _DASHES[j % len(_DASHES)])
         figures = {}
         for key, fig in view.figures.items():
-            new = go.Figure(fig)
-            for tr in new.data:
+            # On the figure's JSON: a new validated Figure would cost most of a slider move.
+            spec = fixed_json(fig)
+            for t, tr in zip(spec["data"], fig.data, strict=True):
                 if _is_overlay(tr):
-                    tr.name = f"{current}: {tr.name or tr.type}"
-                    tr.legendgroup = current
+                    t["name"] = f"{current}: {tr.name or tr.type}"
+                    t["legendgroup"] = current
             if overlays[key]:
-                new.add_traces(overlays[key])
-                new.update_layout(showlegend=True)
-            figures[key] = new
+                spec["layout"]["showlegend"] = True
+            figures[key] = figure_from_json(spec, overlays[key])
         caption = {"Scenario": current, **view.caption_values, "Also shown": ", ".join(n for n, _ in others)}
         return View(figures, view.readouts, view.binding, caption, view.citations)
 
