@@ -52,7 +52,7 @@ _INSTALL = """
 ([plotIndex]) => {
   window.__lat = [];
   window.__t0 = null;
-  document.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
+  document.addEventListener('keydown', () => { window.__t0 = performance.now(); window.__bigRecv = null; }, true);
   const touchesPlot = (rec) => {
     const t = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
     if (t && t.closest && t.closest('.js-plotly-plot')) return true;
@@ -61,11 +61,38 @@ _INSTALL = """
     }
     return false;
   };
+  window.__reply = [];
   const obs = new MutationObserver((recs) => {
-    if (window.__t0 !== null && recs.some(touchesPlot)) { window.__lat.push(performance.now() - window.__t0); window.__t0 = null; }
+    if (window.__t0 !== null && recs.some(touchesPlot)) {
+      window.__lat.push(performance.now() - window.__t0);
+      window.__reply.push(window.__bigRecv !== null ? window.__bigRecv - window.__t0 : null);
+      window.__t0 = null;
+    }
   });
   obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 }
+"""
+
+
+#: Installed before the page loads: notes when a large kernel message (a figure) arrives,
+#: so that each move's time splits into the reply (key press to the figure's message)
+#: and the redraw (message to the plot's change).
+_WS_HOOK = """
+(() => {
+  window.__bigRecv = null;
+  const WS = window.WebSocket;
+  function Hooked(url, protocols) {
+    const ws = protocols === undefined ? new WS(url) : new WS(url, protocols);
+    ws.addEventListener('message', (ev) => {
+      const n = ev.data && (ev.data.byteLength || ev.data.length || ev.data.size || 0);
+      if (n > 2000 && window.__t0 !== null && window.__t0 !== undefined) window.__bigRecv = performance.now();
+    });
+    return ws;
+  }
+  Hooked.prototype = WS.prototype;
+  Object.assign(Hooked, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Hooked;
+})();
 """
 
 
@@ -109,6 +136,7 @@ def _slider_handle(page, label: str):
 def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
     label, plot_index = MAIN_SLIDERS.get(notebook, ("", 0))
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(_WS_HOOK)
     page = context.new_page()
     page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
     wait_rendered(page, timeout=300_000)
@@ -123,15 +151,23 @@ def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
             handle.press(key)
             page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=30_000)
         lat = page.evaluate("() => window.__lat")
+        pairs = [
+            (t, r) for t, r in zip(lat, page.evaluate("() => window.__reply"), strict=False) if r is not None
+        ]
     finally:
         context.close()
-    return {
+    out = {
         "notebook": notebook,
         "moves": len(lat),
         "p50_ms": statistics.median(lat),
         "p95_ms": _percentile(lat, 0.95),
         "max_ms": max(lat),
     }
+    if pairs:
+        # Each move split: key press to the figure's message (kernel and network), then redraw.
+        out["reply_p50_ms"] = statistics.median(r for _t, r in pairs)
+        out["redraw_p50_ms"] = statistics.median(t - r for t, r in pairs)
+    return out
 
 
 def time_to_interactive(browser, url: str, notebook: str) -> float:

@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from vtsmodel import throughput as tp
+from vtsmodel.lessons import lesson01
+
 from .conftest import NOTEBOOKS, RENDER_TIMEOUT_MS, PageWatch, free_port, served
+from .helpers import move_panel_slider
 
 pytestmark = pytest.mark.browser
 
@@ -100,6 +104,18 @@ def test_lesson_runs_all_cells_in_jupyterlab(browser, lab_url, artifacts_dir):
         )
         assert not errors, f"error output in {LESSON}: {errors}"
         assert page.locator(".vtsmodel-panel").count() >= 1
+        # The CF slider drives the plot in JupyterLab as in Voila (same widgets, same plot pane).
+        panel = lesson01.write_panel()
+        title = panel.title
+        cf = move_panel_slider(page, panel, title, "cf", "compressibility CF", 2)
+        peak = float(tp.write_rate(cf, panel.values["tvc_gb"], feature=panel.values["feature"], mode="peak"))
+        page.wait_for_function(
+            "([cf, y]) => [...document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')].some(el =>"
+            " (el.data || []).some(t => t.name === 'peak at this CF' && Math.abs(Number(t.x[0]) - cf) < 1e-9"
+            " && Math.abs(Number(t.y[0]) - y) < 1e-9 * y))",
+            arg=[cf, peak],
+            timeout=60_000,
+        )
         external = watch.external
         assert not external, f"requests left 127.0.0.1: {external}"
     finally:
