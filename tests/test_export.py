@@ -98,6 +98,42 @@ def test_png_svg_pdf_are_valid_files(fig, tmp_path):
     assert _leftovers(tmp_path) == []
 
 
+def test_export_many_reports_each_item_and_goes_on(fig, tmp_path):
+    # An existing file is kept, a bad format is refused, a render failure is reported;
+    # every other item is written, in order, with progress after each.
+    (tmp_path / "kept.png").write_bytes(b"old")
+    seen = []
+    out = export.export_many(
+        [
+            (fig, tmp_path / "a.png", "cap"),
+            (fig, tmp_path / "kept.png", "cap"),
+            (fig, tmp_path / "bad.gif", "cap"),
+            (fig, tmp_path / "b.svg", "cap"),
+            (fig, tmp_path / "c.html", "cap"),
+        ],
+        progress=lambda done, total, path: seen.append((done, total, path.name)),
+    )
+    kinds = [type(r).__name__ if isinstance(r, Exception) else r.name for _p, r in out]
+    assert kinds == ["a.png", "FileExistsError", "ValueError", "b.svg", "c.html"]
+    assert (tmp_path / "kept.png").read_bytes() == b"old"
+    assert (tmp_path / "a.png").read_bytes().startswith(b"\x89PNG")
+    assert [d for d, _t, _n in seen] == [1, 2, 3, 4, 5] and {t for _d, t, _n in seen} == {5}
+    assert _leftovers(tmp_path) == []
+
+
+def test_render_failure_is_reported_for_that_item_only(fig, tmp_path, monkeypatch):
+    def half_fails(jobs, *, scale=2.0):
+        for i, _job in enumerate(jobs):
+            yield i, (RuntimeError("simulated render failure") if i == 0 else b"\x89PNG\r\n\x1a\nfake")
+
+    monkeypatch.setattr(export, "render_static", half_fails)
+    out = export.export_many([(fig, tmp_path / "x.png", ""), (fig, tmp_path / "y.png", "")])
+    assert isinstance(out[0][1], RuntimeError) and out[1][1] == tmp_path / "y.png"
+    assert not (tmp_path / "x.png").exists() and _leftovers(tmp_path) == []
+    with pytest.raises(RuntimeError, match="simulated"):
+        export.export_figures([(fig, tmp_path / "z.png", "")])
+
+
 def test_figure_export_never_overwrites_unless_asked(fig, tmp_path):
     path = export.export_figure(fig, tmp_path / "f.svg")
     before = path.read_bytes()

@@ -157,17 +157,20 @@ def _cmd_figures(args) -> int:
     written, skipped, failed = [], [], []
     start = time.perf_counter()
     _progress(0, len(items), "starting")
-    for i, (fig, path, caption) in enumerate(items, start=1):
-        try:
-            export.export_figure(
-                fig, path, caption=caption, size=args.size, style=args.style, overwrite=args.overwrite
-            )
-            written.append(path)
-        except FileExistsError:
+    results = export.export_many(
+        items,
+        size=args.size,
+        style=args.style,
+        overwrite=args.overwrite,
+        progress=lambda done, total, path: _progress(done, total, Path(path).name),
+    )
+    for path, res in results:
+        if isinstance(res, FileExistsError):
             skipped.append(path)
-        except Exception as exc:  # noqa: BLE001 - reported in the summary, the run goes on
-            failed.append(f"{path.name}: {type(exc).__name__}: {exc}")
-        _progress(i, len(items), path.name)
+        elif isinstance(res, Exception):
+            failed.append(f"{path.name}: {type(res).__name__}: {res}")
+        else:
+            written.append(path)
     elapsed = time.perf_counter() - start
     export.stop_browser()
     out = sys.stdout

@@ -29,8 +29,10 @@ __all__ = [
     "export_csv",
     "export_figure",
     "export_figures",
+    "export_many",
     "export_spec",
     "figure_bytes",
+    "render_static",
     "stop_browser",
 ]
 
@@ -38,6 +40,10 @@ FORMATS = ("png", "svg", "pdf", "html")
 
 #: Export sizes in CSS pixels: a 16:9 slide and an A4/Letter page column.
 PAGE_SIZES = {"slide": (1280, 720), "page": (960, 640), "screen": (1000, 560)}
+
+#: Browser tabs the shared export browser renders in at once (a set of figures is drawn
+#: this many at a time; one figure uses one tab).
+EXPORT_TABS = 2
 
 _server_lock = threading.Lock()
 _server_started = False
@@ -93,7 +99,7 @@ def _ensure_browser() -> None:
         browser = find_chromium()
         if browser and not os.environ.get("BROWSER_PATH"):
             os.environ["BROWSER_PATH"] = browser
-        kaleido.start_sync_server(silence_warnings=True)
+        kaleido.start_sync_server(n=EXPORT_TABS, silence_warnings=True)
         _server_started = True
         atexit.register(stop_browser)
 
@@ -177,6 +183,18 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
     return spec
 
 
+def _size(size):
+    if isinstance(size, str):
+        if size not in PAGE_SIZES:
+            raise ValueError(f"size={size!r} is not valid; choose one of {', '.join(PAGE_SIZES)} or (w, h)")
+        return PAGE_SIZES[size]
+    return size
+
+
+def _opts(fmt: str, scale: float) -> dict:
+    return {"format": fmt, "scale": scale if fmt == "png" else 1}
+
+
 def figure_bytes(
     fig,
     fmt: str,
@@ -189,11 +207,7 @@ def figure_bytes(
     """Render ``fig`` with its caption to PNG, SVG, PDF or standalone HTML bytes."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt={fmt!r} is not valid; choose one of {', '.join(FORMATS)}")
-    if isinstance(size, str):
-        if size not in PAGE_SIZES:
-            raise ValueError(f"size={size!r} is not valid; choose one of {', '.join(PAGE_SIZES)} or (w, h)")
-        size = PAGE_SIZES[size]
-    spec = export_spec(fig, caption, size=size, style=style)
+    spec = export_spec(fig, caption, size=_size(size), style=style)
     if fmt == "html":
         import plotly.io as pio
 
@@ -209,7 +223,7 @@ def figure_bytes(
     import kaleido
 
     _ensure_browser()
-    return kaleido.calc_fig_sync(spec, opts={"format": fmt, "scale": scale if fmt == "png" else 1})
+    return kaleido.calc_fig_sync(spec, opts=_opts(fmt, scale))
 
 
 def export_figure(
@@ -248,6 +262,88 @@ def export_figure(
     return atomic_write(path, data, overwrite=overwrite)
 
 
+def render_static(jobs: Sequence[tuple[dict, str]], *, scale: float = 2.0):
+    """Render ``(export_spec, fmt)`` jobs to image bytes, :data:`EXPORT_TABS` at a time.
+
+    Yields ``(index, bytes)`` in order, or ``(index, exception)`` for a job that failed;
+    the others go on. One shared browser draws them all.
+    """
+    import kaleido
+
+    _ensure_browser()
+    chunk = 2 * EXPORT_TABS
+    with tempfile.TemporaryDirectory(prefix="vtsmodel-export-") as tmp:
+        for start in range(0, len(jobs), chunk):
+            batch = [
+                (i, {"fig": spec, "path": os.path.join(tmp, f"{i}.{fmt}"), "opts": _opts(fmt, scale)})
+                for i, (spec, fmt) in enumerate(jobs[start : start + chunk], start=start)
+            ]
+            errors = kaleido.write_fig_from_object_sync([job for _i, job in batch], cancel_on_error=False)
+            for i, job in batch:
+                out = Path(job["path"])
+                if out.exists():
+                    yield i, out.read_bytes()
+                    out.unlink()
+                else:
+                    why = "; ".join(str(e) for e in errors or ()) or "no image was written"
+                    yield i, RuntimeError(f"the figure was not rendered: {why}")
+
+
+def export_many(
+    items: Iterable[tuple[object, str | os.PathLike, str]],
+    *,
+    size: str | tuple[int, int] | None = "page",
+    style: str | None = "light",
+    overwrite: bool = False,
+    progress=None,
+) -> list[tuple[Path, Path | Exception]]:
+    """Export many ``(figure, path, caption)`` items; one item's failure does not stop the rest.
+
+    Static images are drawn :data:`EXPORT_TABS` at a time in the one shared browser; each
+    file is written atomically. A target that exists is kept (its result is a
+    ``FileExistsError``) unless ``overwrite``. ``progress(done, total, path)`` is called
+    after each item. Returns ``(path, result)`` per item, in order: the written path or
+    the exception.
+    """
+    items = [(fig, Path(path), caption) for fig, path, caption in items]
+    size = _size(size)
+    results: list[Path | Exception | None] = [None] * len(items)
+    static: list[tuple[int, dict, str]] = []
+    done = 0
+
+    def finish(i: int, result) -> None:
+        nonlocal done
+        results[i] = result
+        done += 1
+        if progress is not None:
+            progress(done, len(items), items[i][1])
+
+    for i, (fig, path, caption) in enumerate(items):
+        fmt = path.suffix.lstrip(".").lower()
+        try:
+            if fmt not in FORMATS:
+                raise ValueError(f"fmt={fmt!r} is not valid; choose one of {', '.join(FORMATS)}")
+            if path.exists() and not overwrite:
+                raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
+            if fmt == "html":
+                finish(i, atomic_write(path, figure_bytes(fig, fmt, caption=caption, size=size, style=style),
+                                       overwrite=overwrite))  # fmt: skip
+            else:
+                static.append((i, export_spec(fig, caption, size=size, style=style), fmt))
+        except Exception as exc:  # noqa: BLE001 - returned for this item; the others go on
+            finish(i, exc)
+    if static:
+        rendered = render_static([(spec, fmt) for _i, spec, fmt in static])
+        for (i, _spec, _fmt), (_j, data) in zip(static, rendered, strict=True):
+            try:
+                if isinstance(data, Exception):
+                    raise data
+                finish(i, atomic_write(items[i][1], data, overwrite=overwrite))
+            except Exception as exc:  # noqa: BLE001 - returned for this item; the others go on
+                finish(i, exc)
+    return [(path, res) for (_fig, path, _caption), res in zip(items, results, strict=True)]
+
+
 def export_figures(
     items: Iterable[tuple[object, str | os.PathLike, str]],
     *,
@@ -255,11 +351,15 @@ def export_figures(
     style: str | None = "light",
     overwrite: bool = False,
 ) -> list[Path]:
-    """Export many ``(figure, path, caption)`` items with one shared browser."""
-    return [
-        export_figure(fig, path, caption=caption, size=size, style=style, overwrite=overwrite)
-        for fig, path, caption in items
-    ]
+    """Export many ``(figure, path, caption)`` items with one shared browser; return the paths.
+
+    Raises the first item's error (after the others were written), e.g. ``FileExistsError``.
+    """
+    out = export_many(items, size=size, style=style, overwrite=overwrite)
+    for _path, res in out:
+        if isinstance(res, Exception):
+            raise res
+    return [res for _path, res in out]
 
 
 def export_csv(
