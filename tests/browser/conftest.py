@@ -195,15 +195,25 @@ def wait_widgets_rendered(page, timeout: int = RENDER_TIMEOUT_MS) -> None:
 
 
 def save_screenshots(page, stem: Path) -> None:
-    """Save the page as first seen (``stem.png``) and each lesson panel whole (``stem-panelN.png``).
+    """Save the whole lesson (``stem.png``) and each lesson panel (``stem-panelN.png``).
 
-    Voila scrolls inside the page, so a full-page screenshot shows one screen; the panels,
-    taken one by one, show the whole lesson.
+    Voila scrolls inside the page, so a screenshot shows one screen: the viewport is made
+    as tall as the content first (same width), then put back.
     """
-    page.screenshot(path=f"{stem}.png", full_page=True)
-    panels = page.locator(".vtsmodel-panel")
-    for i in range(panels.count()):
-        panels.nth(i).screenshot(path=f"{stem}-panel{i + 1}.png")
+    size = page.viewport_size
+    tall = page.evaluate(
+        "() => Math.max(...[document.querySelector('#rendered_cells'), document.body, "
+        "document.documentElement].filter(Boolean).map(e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": size["width"], "height": int(min(max(tall, size["height"]), 12_000))})
+    try:
+        page.wait_for_timeout(300)  # plots follow the new size
+        page.screenshot(path=f"{stem}.png", full_page=True)
+        panels = page.locator(".vtsmodel-panel")
+        for i in range(panels.count()):
+            panels.nth(i).screenshot(path=f"{stem}-panel{i + 1}.png")
+    finally:
+        page.set_viewport_size(size)
 
 
 @pytest.fixture

@@ -160,7 +160,10 @@ def efficiency_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb=None, files_p
 
 
 def _heatmap_point(file_mb, files_per_mount):
-    return operating_point(np.log10(file_mb), np.log10(files_per_mount), name="this setting")
+    # No legend entry: it would sit on the colour bar; the efficiency plot's legend names it.
+    return operating_point(np.log10(file_mb), np.log10(files_per_mount), name="this setting").update(
+        showlegend=False
+    )
 
 
 def heatmap_figure(speed_mb_s, t_mount_s, t_overhead_s, file_mb=None, files_per_mount=None):
