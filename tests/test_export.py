@@ -177,3 +177,18 @@ def test_csv_is_valid_and_carries_the_caption(tmp_path):
         export.export_csv(rows, path)
     with pytest.raises(ValueError, match="nothing to write"):
         export.export_csv([], tmp_path / "empty.csv")
+
+
+@pytest.mark.parametrize("style", ["light", "print"])
+def test_export_spec_styles_as_style_figure_does(fig, style):
+    # Exports style the figure's JSON; the result must be what figures.style_figure gives.
+    import json
+
+    import plotly.io as pio
+
+    from vtsmodel.figures import style_figure
+
+    spec = export.export_spec(fig, "", size=None, style=style)
+    want = style_figure(go.Figure(fig), style)
+    got = json.loads(pio.to_json(spec, validate=False))
+    assert got["layout"] == json.loads(pio.to_json(want))["layout"]
