@@ -260,6 +260,13 @@ def assert_valid_export(data: bytes, fmt: str) -> None:
         assert '<script src="http' not in text and "<script src='http" not in text
 
 
+def export_png_and_html(page, title: str, panel, export_dir) -> None:
+    """Export ``panel``'s first figure from the page as PNG and as offline HTML; check both files."""
+    for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
+        target = export_dir / f"{panel.name}_{next(iter(panel.plots))}.{fmt}"
+        assert_valid_export(export_from_panel(page, title, label, target), fmt)
+
+
 def fits_width(page) -> bool:
     """Whether the page fits its viewport's width (no horizontal scrolling)."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

@@ -14,9 +14,8 @@ from vtsmodel import cache
 from vtsmodel.lessons import lesson02
 
 from .helpers import (
-    assert_valid_export,
     edit_grid_cell,
-    export_from_panel,
+    export_png_and_html,
     fits_width,
     press_panel_slider,
     select_panel_dropdown,
@@ -69,7 +68,5 @@ def test_controls_sheet_edit_and_export_follow_the_package(open_lesson, export_d
     page.locator(".vtsmodel-sheet-message", has_text=f"row {row + 1}: {column} = {new_rate:g}").wait_for()
 
     # Export panel 1's figure (EHPO, the new CF) as PNG and as offline HTML.
-    for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
-        target = export_dir / f"{peak.name}_{next(iter(peak.plots))}.{fmt}"
-        assert_valid_export(export_from_panel(page, PEAK, label, target), fmt)
+    export_png_and_html(page, PEAK, peak, export_dir)
     assert fits_width(page)

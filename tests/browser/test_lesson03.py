@@ -12,8 +12,7 @@ from vtsmodel import queueing, recall
 from vtsmodel.lessons import lesson03
 
 from .helpers import (
-    assert_valid_export,
-    export_from_panel,
+    export_png_and_html,
     fits_width,
     move_panel_slider,
     select_panel_dropdown,
@@ -71,7 +70,5 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     move_panel_slider(page, robot, ROBOT, "sessions", "Mount sessions", 2)
     wait_for_panel(page, ROBOT, robot.view)
 
-    for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
-        target = export_dir / f"{arrivals.name}_{next(iter(arrivals.plots))}.{fmt}"
-        assert_valid_export(export_from_panel(page, ARRIVALS, label, target), fmt)
+    export_png_and_html(page, ARRIVALS, arrivals, export_dir)
     assert fits_width(page)

@@ -12,8 +12,7 @@ from vtsmodel.drives import drive_efficiency, drive_spec
 from vtsmodel.lessons import lesson04
 
 from .helpers import (
-    assert_valid_export,
-    export_from_panel,
+    export_png_and_html,
     fits_width,
     move_panel_slider,
     select_panel_dropdown,
@@ -79,7 +78,5 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     move_panel_slider(page, lto, LTO, "compression_ratio", "compression ratio", 10)
     wait_for_panel(page, LTO, lto.view)
 
-    for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
-        target = export_dir / f"{eff.name}_{next(iter(eff.plots))}.{fmt}"
-        assert_valid_export(export_from_panel(page, EFFICIENCY, label, target), fmt)
+    export_png_and_html(page, EFFICIENCY, eff, export_dir)
     assert fits_width(page)

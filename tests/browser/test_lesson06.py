@@ -12,8 +12,7 @@ from vtsmodel import diskcache as dc
 from vtsmodel.lessons import lesson06
 
 from .helpers import (
-    assert_valid_export,
-    export_from_panel,
+    export_png_and_html,
     fits_width,
     move_panel_slider,
     panel_locator,
@@ -78,7 +77,5 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     move_panel_slider(page, ride, RIDE, "pause_s", "Pause in disk access", 4)
     wait_for_panel(page, RIDE, ride.view)
 
-    for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
-        target = export_dir / f"{staging.name}_{next(iter(staging.plots))}.{fmt}"
-        assert_valid_export(export_from_panel(page, STAGING, label, target), fmt)
+    export_png_and_html(page, STAGING, staging, export_dir)
     assert fits_width(page)
