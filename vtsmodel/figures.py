@@ -182,7 +182,7 @@ def fixed_json(fig: go.Figure) -> dict:
     }
 
 
-def figure_from_json(spec: Mapping, traces: Iterable = ()) -> go.Figure:
+def figure_from_json(spec: Mapping, traces: Iterable = (), *, copy_spec: bool = True) -> go.Figure:
     """A Figure from :func:`fixed_json` output plus ``traces``, without validating it again.
 
     For figures whose fixed part (curves, source points) is built once and cached while a
@@ -190,10 +190,13 @@ def figure_from_json(spec: Mapping, traces: Iterable = ()) -> go.Figure:
     Figure, most of an update's time, and JSON that came out of a validated Figure needs
     no second check. ``traces`` (plotly traces, checked when made, or their JSON) are
     appended in order. The result equals building the whole figure with validation.
+    ``copy_spec=False`` uses ``spec`` as it is, for a spec made for this one figure (a
+    cached spec must be copied, the default).
     """
-    data = copy.deepcopy(list(spec.get("data", [])))
+    take = copy.deepcopy if copy_spec else (lambda x: x)
+    data = take(list(spec.get("data", [])))
     data += [t.to_plotly_json() if hasattr(t, "to_plotly_json") else copy.deepcopy(dict(t)) for t in traces]
-    layout = copy.deepcopy(dict(spec.get("layout", {})))
+    layout = take(dict(spec.get("layout", {})))
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 

@@ -526,7 +526,7 @@ class ScenarioSheetWidget:
                     t["legendgroup"] = current
             if overlays[key]:
                 spec["layout"]["showlegend"] = True
-            figures[key] = figure_from_json(spec, overlays[key])
+            figures[key] = figure_from_json(spec, overlays[key], copy_spec=False)  # spec is ours
         caption = {"Scenario": current, **view.caption_values, "Also shown": ", ".join(n for n, _ in others)}
         return View(figures, view.readouts, view.binding, caption, view.citations)
 

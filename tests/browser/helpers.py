@@ -354,3 +354,30 @@ def move_panel_slider(page, panel, title: str, key: str, label: str, times: int)
     press_panel_slider(page, title, label, "ArrowRight" if times > 0 else "ArrowLeft", times=abs(times))
     panel.set(**{key: value})
     return value
+
+
+def open_lesson_with_plots(open_lesson, notebook: str, plots: int):
+    """Open ``notebook`` in Voila, wait until ``plots`` plots are drawn, check it fits 1280 px."""
+    page = open_lesson(notebook)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=plots
+    )
+    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    return page
+
+
+def panel_as_shown(page, title: str, panel):
+    """``panel`` (the test's own, at its defaults) once the page's panel ``title`` shows its view.
+
+    Fails if a default is off its slider's grid (the browser would move it first).
+    """
+    assert not snap_like_browser(panel)
+    wait_for_panel(page, title, panel.view)
+    return panel
+
+
+def move_and_check(page, panel, title: str, key: str, label: str, times: int) -> float:
+    """:func:`move_panel_slider`, then wait until the page shows the panel's new view."""
+    value = move_panel_slider(page, panel, title, key, label, times)
+    wait_for_panel(page, title, panel.view)
+    return value

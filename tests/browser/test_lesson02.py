@@ -17,6 +17,7 @@ from .helpers import (
     edit_grid_cell,
     export_png_and_html,
     fits_width,
+    open_lesson_with_plots,
     press_panel_slider,
     select_panel_dropdown,
     slider_after_keys,
@@ -31,11 +32,7 @@ DAY = "A day in the life of the cache"
 
 
 def test_controls_sheet_edit_and_export_follow_the_package(open_lesson, export_dir):
-    page = open_lesson(NOTEBOOK)
-    page.wait_for_function(
-        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=3
-    )
-    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 3)
 
     # Panel 1 at its defaults, then the CF slider two steps right, then the EHPO feature.
     peak = lesson02.time_at_peak_panel()

@@ -14,7 +14,10 @@ from vtsmodel.lessons import lesson03
 from .helpers import (
     export_png_and_html,
     fits_width,
+    move_and_check,
     move_panel_slider,
+    open_lesson_with_plots,
+    panel_as_shown,
     select_panel_dropdown,
     snap_like_browser,
     wait_for_panel,
@@ -30,32 +33,22 @@ ROBOT = "Panel 3: robot contention"
 
 
 def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
-    page = open_lesson(NOTEBOOK)
-    page.wait_for_function(
-        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=4
-    )
-    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 4)
 
     parts = lesson03.parts_panel()
     # The default "rest of mount cycle" (59.1 s) is off its slider's 0.5 s grid: the browser
     # snaps it to 59 s and the kernel recomputes; the test's panel does the same. (Not
     # compared at the default: the snapped volume slider can then show 250 MB twice.)
     assert set(snap_like_browser(parts)) <= {"overhead_s"}
-    move_panel_slider(page, parts, PARTS, "volume_mb", "Volume size", 5)
-    wait_for_panel(page, PARTS, parts.view)
+    move_and_check(page, parts, PARTS, "volume_mb", "Volume size", 5)
 
-    queue = lesson03.queue_panel()
-    assert not snap_like_browser(queue)
-    wait_for_panel(page, QUEUE, queue.view)
-    move_panel_slider(page, queue, QUEUE, "drives", "drives", -1)
-    wait_for_panel(page, QUEUE, queue.view)
+    queue = panel_as_shown(page, QUEUE, lesson03.queue_panel())
+    move_and_check(page, queue, QUEUE, "drives", "drives", -1)
     select_panel_dropdown(page, QUEUE, "Drive", "3590E")
     queue.set(drive="3590E")
     wait_for_panel(page, QUEUE, queue.view)
 
-    arrivals = lesson03.arrivals_panel()
-    assert not snap_like_browser(arrivals)
-    wait_for_panel(page, ARRIVALS, arrivals.view)
+    arrivals = panel_as_shown(page, ARRIVALS, lesson03.arrivals_panel())
     rph = move_panel_slider(page, arrivals, ARRIVALS, "recalls_per_hour", "Recalls per hour", 5)
     # the readout is the utilisation λ·S/c of the 250 MB recall on 4 drives at this load
     s = float(recall.recall_service_s(arrivals.values["volume_mb"]))
@@ -64,11 +57,8 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     assert point.y[0] == pytest.approx(float(queueing.wait_mdc(rph / 3600, s, 4)) / 60, rel=1e-9)
     wait_for_panel(page, ARRIVALS, arrivals.view)
 
-    robot = lesson03.robot_panel()
-    assert not snap_like_browser(robot)
-    wait_for_panel(page, ROBOT, robot.view)
-    move_panel_slider(page, robot, ROBOT, "sessions", "Mount sessions", 2)
-    wait_for_panel(page, ROBOT, robot.view)
+    robot = panel_as_shown(page, ROBOT, lesson03.robot_panel())
+    move_and_check(page, robot, ROBOT, "sessions", "Mount sessions", 2)
 
     export_png_and_html(page, ARRIVALS, arrivals, export_dir)
     assert fits_width(page)

@@ -14,7 +14,10 @@ from vtsmodel.lessons import lesson04
 from .helpers import (
     export_png_and_html,
     fits_width,
+    move_and_check,
     move_panel_slider,
+    open_lesson_with_plots,
+    panel_as_shown,
     select_panel_dropdown,
     snap_like_browser,
     wait_for_panel,
@@ -33,15 +36,9 @@ def _option_label(control, value):
 
 
 def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
-    page = open_lesson(NOTEBOOK)
-    page.wait_for_function(
-        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=5
-    )
-    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 5)
 
-    eff = lesson04.efficiency_panel()
-    assert not snap_like_browser(eff)
-    wait_for_panel(page, EFFICIENCY, eff.view)
+    eff = panel_as_shown(page, EFFICIENCY, lesson04.efficiency_panel())
     file_mb = move_panel_slider(
         page, eff, EFFICIENCY, "file_mb", "file size", -3
     )  # inside the 1-1000 MB measured
@@ -57,8 +54,7 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
         speed_mb_s=speed,
     )
     assert point.y[0] == pytest.approx(float(expect), rel=1e-9)
-    move_panel_slider(page, eff, EFFICIENCY, "t_mount_s", "tMount", -4)
-    wait_for_panel(page, EFFICIENCY, eff.view)
+    move_and_check(page, eff, EFFICIENCY, "t_mount_s", "tMount", -4)
     drive = next(v for _label, v in eff.controls["drive"].options if v != eff.values["drive"])
     select_panel_dropdown(page, EFFICIENCY, "drive", _option_label(eff.controls["drive"], drive))
     eff.set(drive=drive)
@@ -67,16 +63,11 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     block = lesson04.block_size_panel()
     snap_like_browser(block)  # the 64 KB default is off the log slider's grid
     wait_for_panel(page, BLOCK, block.view)
-    move_panel_slider(page, block, BLOCK, "block_kb", "block size", -2)
-    wait_for_panel(page, BLOCK, block.view)
-    move_panel_slider(page, block, BLOCK, "controller_buffer_kb", "controller buffer", 4)
-    wait_for_panel(page, BLOCK, block.view)
+    move_and_check(page, block, BLOCK, "block_kb", "block size", -2)
+    move_and_check(page, block, BLOCK, "controller_buffer_kb", "controller buffer", 4)
 
-    lto = lesson04.lto_panel()
-    assert not snap_like_browser(lto)
-    wait_for_panel(page, LTO, lto.view)
-    move_panel_slider(page, lto, LTO, "compression_ratio", "compression ratio", 10)
-    wait_for_panel(page, LTO, lto.view)
+    lto = panel_as_shown(page, LTO, lesson04.lto_panel())
+    move_and_check(page, lto, LTO, "compression_ratio", "compression ratio", 10)
 
     export_png_and_html(page, EFFICIENCY, eff, export_dir)
     assert fits_width(page)

@@ -17,6 +17,7 @@ from .helpers import (
     edit_grid_cell,
     export_png_and_html,
     fits_width,
+    open_lesson_with_plots,
     select_panel_dropdown,
     wait_for_panel,
 )
@@ -34,11 +35,7 @@ def _total(wb) -> str:
 
 
 def test_sheet_edits_and_drive_choice_follow_the_package_then_export(open_lesson, export_dir):
-    page = open_lesson(NOTEBOOK)
-    page.wait_for_function(
-        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=2
-    )
-    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
     wb = lesson05.sizing_panel()
     assert wb.panel.readout_values[LABEL] == _total(wb)  # the worked example's 50 drives
     wait_for_panel(page, PANEL, wb.panel.view)

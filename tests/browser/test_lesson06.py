@@ -14,11 +14,13 @@ from vtsmodel.lessons import lesson06
 from .helpers import (
     export_png_and_html,
     fits_width,
+    move_and_check,
     move_panel_slider,
+    open_lesson_with_plots,
+    panel_as_shown,
     panel_locator,
     panel_plot_index,
     plot_traces,
-    snap_like_browser,
     wait_for_panel,
 )
 
@@ -35,15 +37,9 @@ def _trace(traces, name_start):
 
 
 def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
-    page = open_lesson(NOTEBOOK)
-    page.wait_for_function(
-        "n => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot .main-svg').length >= n", arg=4
-    )
-    assert fits_width(page), "the lesson scrolls horizontally at 1280 px"
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 4)
 
-    staging = lesson06.staging_panel()
-    assert not snap_like_browser(staging)
-    wait_for_panel(page, STAGING, staging.view)
+    staging = panel_as_shown(page, STAGING, lesson06.staging_panel())
     shown = plot_traces(page, panel_plot_index(page, STAGING))
     # ibm-ds8000-tpf, Adaptive Record Caching: "reduced the HDD response time by 19%":
     # the marked pair sits at the calibrated load and differs by 19%.
@@ -56,26 +52,18 @@ def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
     assert staging.view.readouts["Response, record/adaptive"] == f"{r21:.3g} ms"
     assert staging.view.readouts["Gain of the smaller stage"] == f"{100 * (1 - r21 / r57):.1f}%"
     wait_for_panel(page, STAGING, staging.view)
-    move_panel_slider(page, staging, STAGING, "spatial_locality", "Spatial locality", 20)
-    wait_for_panel(page, STAGING, staging.view)
+    move_and_check(page, staging, STAGING, "spatial_locality", "Spatial locality", 20)
 
-    copy = lesson06.copy_panel()
-    assert not snap_like_browser(copy)
-    wait_for_panel(page, COPY, copy.view)
-    move_panel_slider(page, copy, COPY, "host_io_per_s", "Host I/O rate", -10)
-    wait_for_panel(page, COPY, copy.view)
+    copy = panel_as_shown(page, COPY, lesson06.copy_panel())
+    move_and_check(page, copy, COPY, "host_io_per_s", "Host I/O rate", -10)
     box = panel_locator(page, COPY).locator(".widget-checkbox", has_text="Background copy running")
     box.locator("input").click()
     copy.set(copy_on=False)
     wait_for_panel(page, COPY, copy.view)
 
-    ride = lesson06.ride_panel()
-    assert not snap_like_browser(ride)
-    wait_for_panel(page, RIDE, ride.view)
-    move_panel_slider(page, ride, RIDE, "arrival_per_s", "Transactions arriving", 3)
-    wait_for_panel(page, RIDE, ride.view)
-    move_panel_slider(page, ride, RIDE, "pause_s", "Pause in disk access", 4)
-    wait_for_panel(page, RIDE, ride.view)
+    ride = panel_as_shown(page, RIDE, lesson06.ride_panel())
+    move_and_check(page, ride, RIDE, "arrival_per_s", "Transactions arriving", 3)
+    move_and_check(page, ride, RIDE, "pause_s", "Pause in disk access", 4)
 
     export_png_and_html(page, STAGING, staging, export_dir)
     assert fits_width(page)
