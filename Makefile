@@ -37,12 +37,12 @@ lab: setup
 
 # Voila with the project's offline template (no CDN requests), kernels preheated.
 app: setup
-	cd notebooks && $(JUPYTER_ENV) JUPYTER_PATH=$(CURDIR)/vtsmodel/_jupyter \
+	cd notebooks && $(JUPYTER_ENV) JUPYTER_PATH=$(CURDIR)/vtsmodel/app/_jupyter \
 		$(CURDIR)/$(BIN)/voila $(CURDIR)/notebooks --Voila.ip=127.0.0.1 --port=8866 \
 		--template=vtsmodel --preheat_kernel=True --pool_size=1 --no-browser
 
 chromium: setup
-	$(BIN)/python -m vtsmodel._browser --ensure
+	$(BIN)/python -m vtsmodel.app._browser --ensure
 
 test: setup chromium
 	$(BIN)/python -m pytest

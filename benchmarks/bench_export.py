@@ -16,8 +16,8 @@ import time
 import warnings
 from pathlib import Path
 
-from vtsmodel import export
-from vtsmodel.lessons import LESSONS, lesson_module
+from vtsmodel.app import export
+from vtsmodel.app.lessons import LESSONS, lesson_module
 
 
 def lesson_figures() -> list[tuple[str, object]]:

@@ -36,7 +36,7 @@ from conftest import (  # noqa: E402
     wait_widgets_rendered,
 )
 
-from vtsmodel._browser import HOW_TO_GET, find_chromium  # noqa: E402
+from vtsmodel.app._browser import HOW_TO_GET, find_chromium  # noqa: E402
 
 #: Lesson notebook -> (label text of its main slider, index of the plot it moves), as the
 #: browser tests move them. Lesson 05 is a sheet of flows, with no slider.

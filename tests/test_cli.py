@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from vtsmodel import cli, sizing
+from vtsmodel import sizing
 from vtsmodel._tables import cite
-from vtsmodel.drives import drive_spec
-from vtsmodel.lessons import lesson_module
-from vtsmodel.scenarios import ScenarioSheet
+from vtsmodel.app import cli
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.scenarios import ScenarioSheet
+from vtsmodel.catalog import drive_spec
 
 
 def run(capsys, *argv):
@@ -146,7 +147,7 @@ def test_a_bad_scenario_file_is_one_line(capsys, tmp_path):
 
 
 def test_a_lesson_that_does_not_import_is_skipped_with_a_note(capsys, tmp_path, monkeypatch):
-    import vtsmodel.lessons as lessons
+    import vtsmodel.app.lessons as lessons
 
     monkeypatch.setitem(lessons.LESSONS, "98", "lesson98_not_written_yet")
     code, out, err = run(capsys, "figures", str(tmp_path), "--format", "html", "--lessons", "04,98")
@@ -157,7 +158,7 @@ def test_a_lesson_that_does_not_import_is_skipped_with_a_note(capsys, tmp_path, 
 
 def test_entry_point_runs_as_a_program(tmp_path):
     exe = Path(sys.executable).with_name("vtsmodel")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "vtsmodel.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "vtsmodel.app.cli"]
     ok = subprocess.run([*cmd, "cite", "cern-tape-sizing-2005"], capture_output=True, text=True, check=False)
     assert ok.returncode == 0 and ok.stdout.strip() == cite("cern-tape-sizing-2005")
     bad = subprocess.run([*cmd, "size", "--drive", "NOPE"], capture_output=True, text=True, check=False)
@@ -166,5 +167,7 @@ def test_entry_point_runs_as_a_program(tmp_path):
 
 
 def test_import_vtsmodel_cli_does_not_import_plotly():
-    code = "import sys, vtsmodel.cli; assert 'plotly' not in sys.modules and 'ipywidgets' not in sys.modules"
+    code = (
+        "import sys, vtsmodel.app.cli; assert 'plotly' not in sys.modules and 'ipywidgets' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -9,14 +9,12 @@ from hypothesis import strategies as st
 
 from vtsmodel import data
 from vtsmodel._validation import ExtrapolationWarning
+from vtsmodel.catalog import drive_catalog, drive_names, drive_spec
 from vtsmodel.drives import (
     compressed_rate,
-    drive_catalog,
     drive_efficiency,
-    drive_names,
-    drive_spec,
     drive_throughput,
-    mount_time_s,
+    mount_cycle_s,
     scsi_bus_rate,
     stream_limited_efficiency,
     transfer_rate,
@@ -33,7 +31,7 @@ cern = data.load("cern_facts")
 def test_mount_time_components_cern_access_pattern():
     # "3600 / 160 = 22.5s", "15 s", "45s", "45 s": the function returns the parts' sum,
     # 127.5 s (derived row tmount_components_sum), not the printed "about 120s".
-    assert mount_time_s() == pytest.approx(cern.value("tmount_components_sum"))
+    assert mount_cycle_s() == pytest.approx(cern.value("tmount_components_sum"))
     assert 3600 / cern.value("robot_moves_normal") == pytest.approx(cern.value("tmount_move"))
 
 
@@ -42,22 +40,22 @@ def test_mount_time_defaults_vs_printed_about_120s_cern_access_pattern():
     # what "about" covers; the 7.5 s gap is the move time of 160 vs 240 moves/h, and with
     # the upgraded silo (240 moves/h) the parts sum to the printed 120 s exactly.
     printed = cern.value("tmount_total")
-    assert abs(mount_time_s() - printed) / printed < 0.07
-    assert mount_time_s(robot_moves_per_hour=cern.value("robot_moves_upgraded")) == pytest.approx(printed)
-    assert mount_time_s() - printed == pytest.approx(
+    assert abs(mount_cycle_s() - printed) / printed < 0.07
+    assert mount_cycle_s(robot_moves_per_hour=cern.value("robot_moves_upgraded")) == pytest.approx(printed)
+    assert mount_cycle_s() - printed == pytest.approx(
         cern.value("tmount_move") - cern.value("tmount_move_upgraded")
     )
 
 
 def test_mount_time_signature_defaults_are_the_data_rows():
     parts = dict(robot_moves_per_hour=160, load_s=15, position_s=45, rewind_unload_s=45)
-    assert mount_time_s(**parts) == mount_time_s()
+    assert mount_cycle_s(**parts) == mount_cycle_s()
 
 
 @pytest.mark.parametrize("kw", ["robot_moves_per_hour", "load_s", "position_s", "rewind_unload_s"])
 def test_mount_time_bad_input(kw):
     with pytest.raises(ValueError, match=kw):
-        mount_time_s(**{kw: -1})
+        mount_cycle_s(**{kw: -1})
 
 
 # --- the CERN formula ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import plotly.graph_objects as go
 import pytest
 
-from vtsmodel import export
+from vtsmodel.app import export
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +186,7 @@ def test_export_spec_styles_as_style_figure_does(fig, style):
 
     import plotly.io as pio
 
-    from vtsmodel.figures import style_figure
+    from vtsmodel.app.figures import style_figure
 
     spec = export.export_spec(fig, "", size=None, style=style)
     want = style_figure(go.Figure(fig), style)

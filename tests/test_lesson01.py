@@ -9,10 +9,11 @@ import plotly.io as pio
 import pytest
 
 from vtsmodel import ExtrapolationWarning, hours_at_peak, load
+from vtsmodel import bottleneck as bn
 from vtsmodel import import_export as ie
 from vtsmodel import throughput as tp
-from vtsmodel.lessons import lesson01 as L
-from vtsmodel.lessons import lesson_module
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import write as L
 
 
 def quiet(func, *args, **kwargs):
@@ -129,7 +130,7 @@ def test_write_panel_follows_the_model(cf, tvc, feature):
     assert r["peak ÷ sustained [-]"] == f"{peak / sus:.2f}"
     hours = float(hours_at_peak(tvc, cf, feature=feature, peak_mb_s=peak, sustained_mb_s=sus))
     assert r["hours of peak the cache buys [h]"] == f"{hours:.3g}"
-    assert r["binds in sustained"] == tp.binding_resource(cf, tvc, feature=feature)
+    assert r["binds in sustained"] == bn.binding_resource(cf, tvc, feature=feature)
     # The figure widget holds the model's curves.
     fw = p.figure_widgets["write"]
     label = L._FEATURE_LABELS[feature]
@@ -155,7 +156,7 @@ def test_bottleneck_figure_follows_the_view():
     p = L.write_panel()
     p.set(cf=3.5, feature="paf", view_mode="sustained")
     fw = p.figure_widgets["resources"]
-    caps = tp.write_capacities(L.CF_AXIS, 1728.0, feature="paf")
+    caps = bn.write_capacities(L.CF_AXIS, 1728.0, feature="paf")
     for name, cap in caps.items():
         np.testing.assert_allclose(np.asarray(trace(fw, name).y, float), cap)
     assert "processor" in p.view.binding and "host channels" in p.view.binding
@@ -277,15 +278,15 @@ def test_cached_figures_equal_the_figures_built_whole(feature, tvc, cf, block, k
     peak, sus = (
         float(q(tp.write_rate, cf, tvc, mode=m, feature=feature, **kw)) for m in ("peak", "sustained")
     )
-    binding = q(tp.binding_resource, cf, tvc, mode=mode, feature=feature, **kw)
+    binding = q(bn.binding_resource, cf, tvc, mode=mode, feature=feature, **kw)
     whole = {
         "write": L.fig_write(ax, *curves[feature], cf=cf, peak_now=peak, sustained_now=sus, feature=feature,
                              others={f: c for f, c in curves.items() if f != feature},
                              sources=L.write_sources(feature, block)),
         "resources": L.fig_resources(
-            ax, q(tp.write_capacities, ax, tvc, mode=mode, feature=feature, **kw),
-            q(tp.bottleneck_rate, ax, tvc, mode=mode, feature=feature, **kw), cf=cf,
-            achieved_now=float(q(tp.bottleneck_rate, cf, tvc, mode=mode, feature=feature, **kw)),
+            ax, q(bn.write_capacities, ax, tvc, mode=mode, feature=feature, **kw),
+            q(bn.bottleneck_rate, ax, tvc, mode=mode, feature=feature, **kw), cf=cf,
+            achieved_now=float(q(bn.bottleneck_rate, cf, tvc, mode=mode, feature=feature, **kw)),
             binding=binding, mode=mode),
     }  # fmt: skip
     view = q(L.view_write, cf=cf, tvc_gb=tvc, feature=feature, block_kb=block, escon_km=km, view_mode=mode)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vtsmodel import cache
-from vtsmodel.lessons import lesson02 as L
-from vtsmodel.lessons import lesson_module
+from vtsmodel import tvc, tvc_day, workload
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import time_at_peak as L
 
 
 def _trace(fig, name):
@@ -20,7 +20,7 @@ def test_contract():
     assert L.NOTEBOOK == "02_time_at_peak_vs_tvc.ipynb"
     assert L.TITLE
     out = L.scenario_outputs()
-    assert out["Time at peak [h]"] == pytest.approx(float(cache.hours_at_peak(432.0, 3.0)))
+    assert out["Time at peak [h]"] == pytest.approx(float(tvc.hours_at_peak(432.0, 3.0)))
     assert set(L.scenario_view().figures) == {"time_at_peak", "occupancy", "rates"}
     with pytest.raises(ValueError, match="cf"):
         L.scenario_outputs(cf=0.5)
@@ -35,22 +35,22 @@ def test_time_at_peak_panel_follows_sliders():
     kw = dict(feature="paf", threshold=0.8, peak_copy_fraction=0.2, backlog_gb=50.0)
     fw = p.figure_widgets["time_at_peak"]
     curve = _trace(fw, "CF 2.5")
-    np.testing.assert_allclose(curve.y, cache.hours_at_peak(np.asarray(curve.x), 2.5, **kw))
+    np.testing.assert_allclose(curve.y, tvc.hours_at_peak(np.asarray(curve.x), 2.5, **kw))
     marks = _trace(fw, "Table 3 configurations (CF 2.5)")
     # Table 3 PAF column, ibm-vts-b18-2000: 216, 432, 864, 1728 GB marked
-    np.testing.assert_array_equal(marks.x, cache.product_configurations("paf"))
+    np.testing.assert_array_equal(marks.x, tvc.product_configurations("paf"))
     r = p.readout_values
-    assert r["Time at peak, 864 GB"] == f"{float(cache.hours_at_peak(864.0, 2.5, **kw)):.2f} h"
-    need = float(cache.tvc_needed(4.0, 2.5, **kw))
+    assert r["Time at peak, 864 GB"] == f"{float(tvc.hours_at_peak(864.0, 2.5, **kw)):.2f} h"
+    need = float(tvc.tvc_needed(4.0, 2.5, **kw))
     assert r["TVC needed for the burst"] == f"{need:,.0f} GB"
-    assert r["Smallest configuration (Table 3)"] == f"{float(cache.smallest_configuration(need)):,.0f} GB"
+    assert r["Smallest configuration (Table 3)"] == f"{float(tvc.smallest_configuration(need)):,.0f} GB"
 
 
 def test_time_at_peak_panel_feature_changes_configurations():
     p = L.time_at_peak_panel()
     p.set(feature="ehpo")
     marks = _trace(p.figure_widgets["time_at_peak"], "Table 3 configurations (CF 3)")
-    np.testing.assert_array_equal(marks.x, cache.product_configurations("ehpo"))
+    np.testing.assert_array_equal(marks.x, tvc.product_configurations("ehpo"))
 
 
 def test_copying_keeps_up_says_so():
@@ -63,7 +63,7 @@ def test_copying_keeps_up_says_so():
 def test_day_panel_follows_controls():
     d = L.day_panel()
     d.panel.set(tvc_gb=864.0, cf=2.5, read_hit=0.9)
-    run = cache.simulate_cache("nightly batch window", tvc_gb=864.0, cf=2.5, read_hit=0.9, step_minutes=2.0)
+    run = tvc_day.simulate_tvc("nightly batch window", tvc_gb=864.0, cf=2.5, read_hit=0.9, step_minutes=2.0)
     r = d.panel.readout_values
     assert r["Time at peak"] == f"{run.hours_at_peak:.2f} h"
     assert r["Peak un-copied data"] == f"{run.peak_occupancy_gb:.0f} GB"
@@ -77,12 +77,12 @@ def test_day_panel_follows_controls():
 def test_day_panel_profile_choice_loads_sheet():
     d = L.day_panel()
     d.panel.set(profile="weekly full backup")
-    assert d.profile is cache.PROFILES["weekly full backup"]
+    assert d.profile is workload.PROFILES["weekly full backup"]
     df = d.grid._data["data"]
     np.testing.assert_array_equal(
-        df["write_mb_s"].to_numpy(), cache.PROFILES["weekly full backup"].write_mb_s
+        df["write_mb_s"].to_numpy(), workload.PROFILES["weekly full backup"].write_mb_s
     )
-    run = cache.simulate_cache("weekly full backup", tvc_gb=432.0, cf=3.0, step_minutes=2.0)
+    run = tvc_day.simulate_tvc("weekly full backup", tvc_gb=432.0, cf=3.0, step_minutes=2.0)
     assert d.panel.readout_values["Time throttled"] == f"{run.hours_throttled:.2f} h"
 
 
@@ -90,9 +90,9 @@ def test_sheet_edit_updates_the_day():
     d = L.day_panel()
     before = d.panel.readout_values
     assert d.set_cell(1, "write_mb_s", 60) is True
-    rows = [list(r) for r in cache.PROFILES["nightly batch window"].rows()]
+    rows = [list(r) for r in workload.PROFILES["nightly batch window"].rows()]
     rows[1][1] = 60.0
-    run = cache.simulate_cache(cache.make_profile(rows), tvc_gb=432.0, cf=3.0, step_minutes=2.0)
+    run = tvc_day.simulate_tvc(workload.make_profile(rows), tvc_gb=432.0, cf=3.0, step_minutes=2.0)
     assert d.panel.readout_values != before
     assert d.panel.readout_values["Peak un-copied data"] == f"{run.peak_occupancy_gb:.0f} GB"
     assert d.grid._data["data"].iloc[1]["write_mb_s"] == 60.0
@@ -136,10 +136,10 @@ def test_check_key_numbers_reproduces_the_text_and_inverts():
     # Sec. 4 "With a larger TVC capacity the VTS can run in a peak write mode longer";
     # Sec. 3.5.4 peak "about 60% greater" (PAF model: 63%); tvc_needed inverts hours_at_peak.
     text = L.check_key_numbers()
-    configs = cache.product_configurations("paf")
-    for c, h in zip(configs, cache.hours_at_peak(configs, 3.0), strict=True):
+    configs = tvc.product_configurations("paf")
+    for c, h in zip(configs, tvc.hours_at_peak(configs, 3.0), strict=True):
         assert f"{c:6.0f} GB: {h:5.2f} h at peak" in text
-    assert f"{cache.tvc_needed(6.0, 3.0):.0f} GB (gives 6.00 h at peak)" in text
+    assert f"{tvc.tvc_needed(6.0, 3.0):.0f} GB (gives 6.00 h at peak)" in text
 
 
 def test_check_key_numbers_names_the_statement_it_fails(monkeypatch):
@@ -150,7 +150,7 @@ def test_check_key_numbers_names_the_statement_it_fails(monkeypatch):
 
 
 def test_check_day_conserves_and_prints_the_summary():
-    run = cache.simulate_cache("nightly batch window", tvc_gb=432, cf=3.0)
+    run = tvc_day.simulate_tvc("nightly batch window", tvc_gb=432, cf=3.0)
     text = L.check_day(run)
     assert f"{run.hours_at_peak:10.2f}" in text and "Time throttled [h]" in text
     run.copied_total_mb = run.copied_total_mb + 1e3  # break written = copied + not yet copied
@@ -161,4 +161,4 @@ def test_check_day_conserves_and_prints_the_summary():
 def test_source_rows_and_profile_texts():
     text = L.source_rows_text()
     assert "peak_over_sustained_gain" in text and "Sec. 3.5.4" in text
-    assert all(name in L.profile_assumptions_text() for name in cache.PROFILES)
+    assert all(name in L.profile_assumptions_text() for name in workload.PROFILES)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vtsmodel import queueing, recall, robot
-from vtsmodel.lessons import lesson03 as L
+from vtsmodel.app.lessons import recall as L
 
 
 def test_contract():
@@ -33,7 +33,7 @@ def test_queue_panel_matches_model():
     q.set(drives=3, cf=2.0, drive="3590E")
     fw = q.figure_widgets["queue"]
     line = next(t for t in fw.data if t.name == "800 MB")
-    expect = recall.mount_time_vs_queue(np.asarray(line.x), 800.0, drives=3, cf=2.0, drive="3590E") / 60
+    expect = recall.recall_response_s(np.asarray(line.x), 800.0, drives=3, cf=2.0, drive="3590E") / 60
     np.testing.assert_allclose(line.y, expect)
 
 
@@ -74,7 +74,7 @@ def test_arrivals_simulation_band_covers_theory():
 def test_robot_panel_matches_stk_points():
     r = L.robot_panel()
     r.set(sessions=4)
-    assert r.readout_values["Mount time, 4 sessions"] == f"{float(robot.robot_mount_time_s(4)):.1f} s"
+    assert r.readout_values["Mount time, 4 sessions"] == f"{float(robot.mount_response_s(4)):.1f} s"
     stk = next(t for t in r.figure_widgets["robot"].data if t.name == "StorageTek")
     assert list(stk.y) == [28.0, 52.15]
     # the calibration holds the 52.15 s point whatever the time between mounts
@@ -94,7 +94,7 @@ def test_reference_waits_and_robot_check():
     lam = 0.8 * 4 / 180
     assert L.reference_waits().startswith(f"{float(queueing.erlang_c(lam, 180, 4)):.3f} ")
     # stk-acs4400-cray: 28 s for a single session, "an average of 52.15 seconds" with several.
-    assert L.check_robot() == str([round(float(t), 2) for t in robot.robot_mount_time_s([1, 2, 4, 8])])
+    assert L.check_robot() == str([round(float(t), 2) for t in robot.mount_response_s([1, 2, 4, 8])])
 
 
 def test_check_best_case_names_the_statement_it_fails(monkeypatch):

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from vtsmodel import data
-from vtsmodel.drives import drive_efficiency, drive_spec, transfer_rate
-from vtsmodel.lessons import lesson04 as L
-from vtsmodel.lessons import lesson_module
+from vtsmodel.app.lessons import efficiency as L
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.catalog import drive_spec
+from vtsmodel.drives import drive_efficiency, transfer_rate
 
 cern = data.load("cern_facts")
 

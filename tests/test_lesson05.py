@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from vtsmodel import data
-from vtsmodel.drives import drive_efficiency, drive_names, drive_spec
-from vtsmodel.lessons import lesson05 as M
-from vtsmodel.lessons import lesson_module
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import sizing as M
+from vtsmodel.catalog import drive_names, drive_spec
+from vtsmodel.drives import drive_efficiency
 from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
 
 ex = data.load("cern_sizing_example")
@@ -155,7 +156,7 @@ def test_check_key_numbers_names_the_statement_it_fails(monkeypatch):
 
 
 def test_scenario_sheet_without_a_panel_computes_the_example():
-    from vtsmodel.sheet import scenario_sheet
+    from vtsmodel.app.sheet import scenario_sheet
 
     row = scenario_sheet("05").sheet.rows()[0]
     assert row["drives needed [-]"] == pytest.approx(ex.value("drives_needed_total"))

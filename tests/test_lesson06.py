@@ -5,9 +5,9 @@ import plotly.graph_objects as go
 import pytest
 
 from vtsmodel import data
-from vtsmodel import diskcache as dc
-from vtsmodel.lessons import lesson06 as L
-from vtsmodel.lessons import lesson_module
+from vtsmodel import ds8000 as dc
+from vtsmodel.app.lessons import disk_cache as L
+from vtsmodel.app.lessons import lesson_module
 
 FACTS = data.load("ds8000_facts")
 

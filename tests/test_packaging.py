@@ -71,6 +71,26 @@ def test_import_does_not_pull_plotly_or_ipywidgets():
     assert out.stdout.strip() == ""
 
 
+def test_core_never_imports_the_app_or_its_libraries():
+    """The two layers: vtsmodel/*.py (the core) imports neither vtsmodel.app nor plotly/ipywidgets."""
+    import ast
+
+    banned = ("vtsmodel.app", "plotly", "ipywidgets", "anywidget", "kaleido", "ipydatagrid", "pandas")
+    offenders = []
+    for path in sorted((ROOT / "vtsmodel").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            offenders += [f"{path.name}: {n}" for n in names if n.startswith(banned)]
+    assert offenders == []
+    code = "import sys, vtsmodel; print(any(m.startswith('vtsmodel.app') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_notebooks_are_committed_without_outputs_or_widget_state():
     listed = subprocess.run(
         ["git", "ls-files", "notebooks/*.ipynb"], cwd=ROOT, capture_output=True, text=True, check=True
@@ -99,8 +119,8 @@ def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
     data_files = sorted(p.name for p in (ROOT / "data").glob("*.csv"))
     assert all(f"vtsmodel/_data/{n}" in names for n in data_files)
     # The plot panes' script and the Voila template (make app) ship too.
-    assert "vtsmodel/_plotpane.js" in names
-    assert "vtsmodel/_jupyter/voila/templates/vtsmodel/index.html.j2" in names
+    assert "vtsmodel/app/_plotpane.js" in names
+    assert "vtsmodel/app/_jupyter/voila/templates/vtsmodel/index.html.j2" in names
     # A fresh venv that sees the test environment's numpy and scipy but not the checkout.
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)

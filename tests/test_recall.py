@@ -10,10 +10,10 @@ from vtsmodel import data
 from vtsmodel.recall import (
     RECALL_PARTS,
     drive_preset,
-    mount_time_vs_queue,
     recall_drives,
     recall_parts,
     recall_ready_s,
+    recall_response_s,
     recall_service_s,
 )
 
@@ -32,7 +32,7 @@ def test_best_case_in_two_to_three_minutes_sec_3_4(volume_mb):
     ready = recall_ready_s(volume_mb, cf=FIG6_CF, drive="3590B")
     assert VTS.value("recall_mount_best_low") <= ready <= VTS.value("recall_mount_best_high")
     # the same as the Fig. 6 estimate with an empty queue
-    assert mount_time_vs_queue(0, volume_mb, cf=FIG6_CF, drives=FIG6_DRIVES) == pytest.approx(ready)
+    assert recall_response_s(0, volume_mb, cf=FIG6_CF, drives=FIG6_DRIVES) == pytest.approx(ready)
 
 
 @pytest.mark.parametrize("volume_mb", FIG6_SIZES)
@@ -89,11 +89,11 @@ def test_queue_exact_formula():
     r = recall_ready_s(800.0)
     s = recall_service_s(800.0)
     n = np.arange(13)
-    got = mount_time_vs_queue(n, 800.0, drives=4)
+    got = recall_response_s(n, 800.0, drives=4)
     np.testing.assert_allclose(got, (n // 4) * s + r)
-    assert mount_time_vs_queue(3, 800.0, drives=4) == pytest.approx(r)
-    assert mount_time_vs_queue(4, 800.0, drives=4) == pytest.approx(r + s)
-    assert mount_time_vs_queue(5, 800.0, drives=1) == pytest.approx(5 * s + r)
+    assert recall_response_s(3, 800.0, drives=4) == pytest.approx(r)
+    assert recall_response_s(4, 800.0, drives=4) == pytest.approx(r + s)
+    assert recall_response_s(5, 800.0, drives=1) == pytest.approx(5 * s + r)
 
 
 @settings(max_examples=40, deadline=None)
@@ -103,10 +103,10 @@ def test_queue_exact_formula():
     vol=st.floats(1.0, 4000.0),
 )
 def test_queue_monotone(n, d, vol):
-    t = mount_time_vs_queue(n, vol, drives=d)
-    assert mount_time_vs_queue(n + 1, vol, drives=d) >= t  # non-decreasing in queue position
-    assert mount_time_vs_queue(n, vol, drives=d + 1) <= t  # non-increasing in drives
-    assert mount_time_vs_queue(n, vol * 1.5, drives=d) >= t  # non-decreasing in volume size
+    t = recall_response_s(n, vol, drives=d)
+    assert recall_response_s(n + 1, vol, drives=d) >= t  # non-decreasing in queue position
+    assert recall_response_s(n, vol, drives=d + 1) <= t  # non-increasing in drives
+    assert recall_response_s(n, vol * 1.5, drives=d) >= t  # non-decreasing in volume size
 
 
 @pytest.mark.parametrize(
@@ -127,9 +127,9 @@ def test_bad_input(kwargs, name):
 
 def test_bad_queue_input():
     with pytest.raises(ValueError, match="queue_length"):
-        mount_time_vs_queue(-1, 100.0)
+        recall_response_s(-1, 100.0)
     with pytest.raises(ValueError, match="drives"):
-        mount_time_vs_queue(1, 100.0, drives=0)
+        recall_response_s(1, 100.0, drives=0)
 
 
 def test_cf_outside_eq3_range_warns():

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vtsmodel import data
-from vtsmodel.robot import calibrate_robot, mva_robot, robot_mount_time_s
+from vtsmodel.robot import calibrate_robot, mount_response_s, mva_robot
 
 STK = data.load("stk_facts")
 
@@ -14,14 +14,14 @@ STK = data.load("stk_facts")
 def test_single_session_28_s_discussion_a():
     # stk-acs4400-cray, Discussion a.: "In a single session mount job we were able to achieve
     # an average mount time of 28 seconds".
-    assert robot_mount_time_s(1) == pytest.approx(STK.value("mount_time_single_session"))
+    assert mount_response_s(1) == pytest.approx(STK.value("mount_time_single_session"))
 
 
 def test_four_sessions_52_15_s_test_results_a():
     # Test Results a.: "an average of 52.15 seconds to mount one tape", with "as many as four
     # timed mount sessions" at once (Test Results f.); Discussion a.: "approached 52 seconds".
     n = STK.value("mount_sessions_concurrent_max")
-    got = robot_mount_time_s(n)
+    got = mount_response_s(n)
     assert got == pytest.approx(STK.value("mount_time_avg"), abs=1e-6)
     assert got == pytest.approx(STK.value("mount_time_multi_session"), rel=0.01)
 
@@ -44,7 +44,7 @@ def test_calibration_splits_single_mount():
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 30), think=st.floats(0.0, 60.0))
 def test_mount_time_grows_with_sessions(n, think):
-    t = robot_mount_time_s([n, n + 1], think_s=think)
+    t = mount_response_s([n, n + 1], think_s=think)
     assert t[1] >= t[0]
     util = mva_robot(n, robot_s=10.0, fixed_s=5.0, think_s=think)["robot_utilisation"]
     assert 0 < util <= 1 + 1e-12
@@ -52,4 +52,4 @@ def test_mount_time_grows_with_sessions(n, think):
 
 def test_bad_sessions():
     with pytest.raises(ValueError, match="sessions"):
-        robot_mount_time_s(0)
+        mount_response_s(0)

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import vtsmodel.export
-from vtsmodel.lessons import Param
-from vtsmodel.scenarios import MAX_FILE_BYTES, MAX_SCENARIOS, SCHEMA, SCHEMA_VERSION, ScenarioSheet
+import vtsmodel.app.export
+from vtsmodel.app.lessons import Param
+from vtsmodel.app.scenarios import MAX_FILE_BYTES, MAX_SCENARIOS, SCHEMA, SCHEMA_VERSION, ScenarioSheet
 
 
 def _lesson():
-    mod = types.ModuleType("vtsmodel.lessons.lesson99")
+    mod = types.ModuleType("vtsmodel.app.lessons.lesson99")
     mod.SCENARIO_PARAMS = {
         "rate_mb_s": Param("rate", "MB/s", 100.0, 0.0, 1000.0),
         "drives": Param("drives", "count", 4, 1, 16),
@@ -163,7 +163,7 @@ def test_a_failure_in_the_middle_of_a_save_keeps_the_old_file(sheet, tmp_path, m
     def broken_replace(src, dst):
         raise OSError("disk full (simulated)")
 
-    monkeypatch.setattr(vtsmodel.export.os, "replace", broken_replace)
+    monkeypatch.setattr(vtsmodel.app.export.os, "replace", broken_replace)
     with pytest.raises(OSError, match="simulated"):
         sheet.save(path, overwrite=True)
     assert path.read_bytes() == old
@@ -279,7 +279,7 @@ def test_to_csv_rows_and_export(sheet, tmp_path):
 
 
 def test_lesson_04_round_trip_and_from_file(tmp_path):
-    from vtsmodel.lessons import lesson_module
+    from vtsmodel.app.lessons import lesson_module
 
     lesson = lesson_module("04")
     sheet = ScenarioSheet("04")
@@ -302,7 +302,7 @@ def test_an_unknown_lesson_is_a_clear_error():
     with pytest.raises(ValueError, match="lesson='42'"):
         ScenarioSheet("42")
     with pytest.raises(ValueError, match="SCENARIO_PARAMS"):
-        ScenarioSheet(types.ModuleType("vtsmodel.lessons.lesson98"))
+        ScenarioSheet(types.ModuleType("vtsmodel.app.lessons.lesson98"))
 
 
 @settings(max_examples=40, deadline=None)

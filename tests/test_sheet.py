@@ -12,13 +12,13 @@ import types
 import numpy as np
 import pytest
 
-from vtsmodel.lessons import Param
-from vtsmodel.sheet import ScenarioSheetWidget, overlay_traces
-from vtsmodel.ui import Panel, View, slider
+from vtsmodel.app.lessons import Param
+from vtsmodel.app.panels import Panel, View, slider
+from vtsmodel.app.sheet import ScenarioSheetWidget, overlay_traces
 
 
 def _lesson():
-    mod = types.ModuleType("vtsmodel.lessons.lesson97")
+    mod = types.ModuleType("vtsmodel.app.lessons.lesson97")
     mod.SCENARIO_PARAMS = {
         "rate": Param("rate", "MB/s", 100.0, 0.0, 1000.0),
         "drives": Param("drives", "count", 4, 1, 16),
@@ -273,7 +273,7 @@ def test_panel_decorate_hook_applies_to_every_view():
 
 
 def test_lesson_01_write_panel_binds():
-    from vtsmodel.lessons import lesson01
+    from vtsmodel.app.lessons import write as lesson01
 
     panel = lesson01.write_panel()
     sheet = ScenarioSheetWidget("01", panel)
@@ -291,7 +291,7 @@ def test_a_flag_or_a_float_echoed_by_the_grid_is_not_an_edit():
     # The grid reports back every value the kernel puts in it; a checkbox column (lesson 06's
     # "background copy running") echoed as True, or a float echoed a rounding step away,
     # must not start another put/echo round (it did, for ever, in the browser).
-    from vtsmodel.sheet import scenario_sheet
+    from vtsmodel.app.sheet import scenario_sheet
 
     widget = scenario_sheet("06")
     sheet = widget.sheet
@@ -309,7 +309,7 @@ def test_a_flag_or_a_float_echoed_by_the_grid_is_not_an_edit():
 
 
 def test_header_widths_show_long_headers_whole():
-    from vtsmodel.sheet import header_widths
+    from vtsmodel.app.sheet import header_widths
 
     w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
     assert w["CF [-]"] == 90  # the floor

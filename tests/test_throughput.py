@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import vtsmodel
 from vtsmodel import ExtrapolationWarning, load
+from vtsmodel import bottleneck as bn
 from vtsmodel import throughput as tp
 from vtsmodel.fit import fit_curve
 
@@ -444,7 +445,7 @@ GRID_CF = np.linspace(1.0, 4.0, 31)
 @pytest.mark.parametrize("feature", FEATURES)
 def test_bottleneck_view_reproduces_write_rate(feature, mode, tvc):
     # Calibrated to reproduce Table 4 (exactly) and the PAF curves (within the soft knee).
-    view = tp.bottleneck_rate(GRID_CF, tvc, feature=feature, mode=mode)
+    view = bn.bottleneck_rate(GRID_CF, tvc, feature=feature, mode=mode)
     model = tp.write_rate(GRID_CF, tvc, feature=feature, mode=mode)
     if feature == "paf":
         np.testing.assert_allclose(view, model, rtol=0.075)
@@ -463,25 +464,25 @@ def test_bottleneck_view_reproduces_write_rate(feature, mode, tvc):
     (3.0, 1728, "paf", "peak", "host channels"),       # about 80 down to CF 2
 ])  # fmt: skip
 def test_binding_resource(cf, tvc, feature, mode, binds):
-    assert tp.binding_resource(cf, tvc, feature=feature, mode=mode) == binds
+    assert bn.binding_resource(cf, tvc, feature=feature, mode=mode) == binds
 
 
 def test_binding_shifts_with_channels_and_blocks():
-    assert tp.binding_resource(4.0, 1152, feature="ehpo", mode="peak", channels=2) == "host channels"
-    caps = tp.write_capacities(3.0, mode="peak", block_kb=64)
-    assert caps["host channels"] == pytest.approx(tp.Resources().channel_mb_s * 8 * 103 / 80)
-    caps = tp.write_capacities(3.0, mode="peak", escon_km=10)
-    assert caps["host channels"] == pytest.approx(tp.Resources().channel_mb_s * 8 * 0.94)
+    assert bn.binding_resource(4.0, 1152, feature="ehpo", mode="peak", channels=2) == "host channels"
+    caps = bn.write_capacities(3.0, mode="peak", block_kb=64)
+    assert caps["host channels"] == pytest.approx(bn.Resources().channel_mb_s * 8 * 103 / 80)
+    caps = bn.write_capacities(3.0, mode="peak", escon_km=10)
+    assert caps["host channels"] == pytest.approx(bn.Resources().channel_mb_s * 8 * 0.94)
     assert np.isinf(caps["tape drives"])
-    names = tp.binding_resource(np.array([1.0, 4.0]), feature="paf")
+    names = bn.binding_resource(np.array([1.0, 4.0]), feature="paf")
     assert list(names) == ["tape drives", "processor"]
 
 
 def test_write_capacities_invalid():
     with pytest.raises(ValueError, match="channels"):
-        tp.write_capacities(2, channels=0)
+        bn.write_capacities(2, channels=0)
     with pytest.raises(ValueError, match="channels"):
-        tp.write_capacities(2, channels=9)
+        bn.write_capacities(2, channels=9)
 
 
 def test_public_names():
@@ -489,7 +490,7 @@ def test_public_names():
         "read_rate",
         "typical_mix_rate",
         "escon_distance_factor",
-        "binding_resource",
-        "write_capacities",
     ):
         assert getattr(vtsmodel, name) is getattr(tp, name)
+    for name in ("binding_resource", "write_capacities", "bottleneck_rate"):
+        assert getattr(vtsmodel, name) is getattr(bn, name)

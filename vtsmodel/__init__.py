@@ -6,14 +6,16 @@ floats or numpy arrays in, numpy values out, in the units their names and docstr
 (MB = 10^6 bytes, MB/s, GB, seconds; hours only where a name says so).
 
 Importing vtsmodel does not import plotly or ipywidgets; the figure and widget layers
-(:mod:`vtsmodel.figures`, :mod:`vtsmodel.ui`) import them when used.
+live in :mod:`vtsmodel.app`, which imports them; the core never imports the app.
 """
 
+from vtsmodel._inputs import Input, declare, declared_inputs
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
-from vtsmodel.cache import hours_at_peak, simulate_cache, tvc_needed
-from vtsmodel.diskcache import background_copy_response_ms, disk_response_ms, ride_through_s, staging_modes
-from vtsmodel.drives import drive_catalog, drive_efficiency, drive_spec, drive_throughput, mount_time_s
+from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
+from vtsmodel.catalog import drive_catalog, drive_spec
+from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
+from vtsmodel.ds8000 import background_copy_response_ms, disk_response_ms, ride_through_s, staging_modes
 from vtsmodel.import_export import export_minutes, import_minutes
 from vtsmodel.queueing import (
     erlang_c,
@@ -24,24 +26,25 @@ from vtsmodel.queueing import (
     wait_mmc,
     wait_percentile,
 )
-from vtsmodel.recall import mount_time_vs_queue, recall_drives, recall_ready_s, recall_service_s
-from vtsmodel.robot import robot_mount_time_s
-from vtsmodel.scenarios import ScenarioSheet
+from vtsmodel.recall import recall_drives, recall_ready_s, recall_response_s, recall_service_s
+from vtsmodel.robot import mount_response_s
 from vtsmodel.sizing import Flow, drives_needed, sizing_table
-from vtsmodel.throughput import (
-    binding_resource,
-    escon_distance_factor,
-    read_rate,
-    scsi_rate,
-    typical_mix_rate,
-    write_capacities,
-    write_rate,
-)
+from vtsmodel.throughput import escon_distance_factor, read_rate, scsi_rate, typical_mix_rate, write_rate
+from vtsmodel.tvc import hours_at_peak, tvc_needed
+from vtsmodel.tvc_day import TvcRun, simulate_tvc
+from vtsmodel.workload import Profile, make_profile, read_profile_csv
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ScenarioSheet",
+    "Input",
+    "declare",
+    "declared_inputs",
+    "Profile",
+    "TvcRun",
+    "bottleneck_rate",
+    "make_profile",
+    "read_profile_csv",
     "DataError",
     "Flow",
     "ExtrapolationWarning",
@@ -56,22 +59,22 @@ __all__ = [
     "drives_needed",
     "hours_at_peak",
     "load",
-    "mount_time_s",
+    "mount_cycle_s",
     "references",
     "ride_through_s",
-    "simulate_cache",
+    "simulate_tvc",
     "sizing_table",
     "sources",
     "staging_modes",
     "tables",
     "tvc_needed",
     "erlang_c",
-    "mount_time_vs_queue",
+    "recall_response_s",
     "recall_drives",
     "recall_drives_needed",
     "recall_ready_s",
     "recall_service_s",
-    "robot_mount_time_s",
+    "mount_response_s",
     "simulate_recalls",
     "wait_mdc",
     "wait_mgc",

@@ -1,4 +1,4 @@
-"""Tape drives: the CERN efficiency formula, mount time, the drive catalog, block size.
+"""Tape drives: the CERN efficiency formula, the mount cycle, block size, limits outside the drive.
 
 What fraction of a drive's speed does a workload get? The CERN sizing note
 (cern-tape-sizing-2005, "Access pattern and tape drive efficiency") answers with one
@@ -7,8 +7,7 @@ stream at the drive's maximum speed::
 
     throughput = n·f / (tMount + n·tOverhead + n·f / speed),   efficiency = throughput / speed
 
-with n files of f MB per mount. This module also holds the catalog of drives the
-sources describe (spec and observed rates kept apart), the StorageTek block-size
+with n files of f MB per mount. The catalog of drives is :mod:`vtsmodel.catalog`. This module also holds the StorageTek block-size
 transfer curves (stk-acs4400-cray, fitted with :mod:`vtsmodel.fit`), and the limits
 outside the drive: the shared SCSI bus (adsm-l-lto-2003), the disk pool's stream rate
 (cern-tape-sizing-2005, ALICE example) and compression.
@@ -17,23 +16,18 @@ outside the drive: the shared SCSI bus (adsm-l-lto-2003), the disk pool's stream
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from vtsmodel._tables import Provenance, cites, load
+from vtsmodel._tables import cites, load
 from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
 from vtsmodel.fit import Fit, fit_curve
 
 __all__ = [
-    "DriveSpec",
     "compressed_rate",
-    "drive_catalog",
     "drive_efficiency",
-    "drive_names",
-    "drive_spec",
     "drive_throughput",
-    "mount_time_s",
+    "mount_cycle_s",
     "scsi_bus_rate",
     "stream_limited_efficiency",
     "transfer_rate",
@@ -67,7 +61,7 @@ def _default(value, id_: str) -> float:
 
 
 @cites("cern_facts")
-def mount_time_s(*, robot_moves_per_hour=None, load_s=None, position_s=None, rewind_unload_s=None):
+def mount_cycle_s(*, robot_moves_per_hour=None, load_s=None, position_s=None, rewind_unload_s=None):
     """Time one mount costs (tMount), built from its parts.
 
     ``tMount = 3600 / robot_moves_per_hour + load_s + position_s + rewind_unload_s``
@@ -146,7 +140,7 @@ def drive_throughput(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=N
         Files n written or read in one mount, >= 1. [-]
     t_mount_s : float, optional
         Time per mount; default the note's "about 120s" (cern_facts ``tmount_total``;
-        :func:`mount_time_s` builds it from its parts, 127.5 s). [s]
+        :func:`mount_cycle_s` builds it from its parts, 127.5 s). [s]
     t_overhead_s : float, optional
         Overhead per file (tape marks); default "about 4.4 seconds" (``toverhead``). [s]
     speed_mb_s : float, optional
@@ -283,110 +277,6 @@ def compressed_rate(native_mb_s, compression_ratio, *, max_rate_mb_s=None):
     return result(out)
 
 
-# --- the drive catalog --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DriveSpec:
-    """One drive of the catalog, spec and observed values kept apart.
-
-    Attributes
-    ----------
-    name : str
-        Catalog key, e.g. ``"IBM3592A"``.
-    native_rate_mb_s : float or None
-        Native rate, a specification or derived from one. [MB/s]
-    native_rate_basis : str
-        ``"spec"`` or ``"derived"`` (or ``""`` when absent).
-    compressed_max_rate_mb_s : float or None
-        Compressed maximum (spec). [MB/s]
-    observed_rate_mb_s : float or None
-        Measured rate; where a source gives several (the 3480's write and read tables)
-        the lowest, so that sizing stays conservative. [MB/s]
-    native_capacity_gb : float or None
-        Native cartridge capacity. [GB]
-    compression_ratio_spec, compression_ratio_observed : float or None
-        Ratio the compressed maximum assumes; ratio observed at a site. [-]
-    rows : dict of str to Provenance
-        Every catalog row of the drive, by id.
-    """
-
-    name: str
-    native_rate_mb_s: float | None = None
-    native_rate_basis: str = ""
-    compressed_max_rate_mb_s: float | None = None
-    observed_rate_mb_s: float | None = None
-    native_capacity_gb: float | None = None
-    compression_ratio_spec: float | None = None
-    compression_ratio_observed: float | None = None
-    rows: dict = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def speed_mb_s(self) -> float:
-        """The speed to size with (CERN's tSpeed): observed if measured, else native.
-
-        CERN uses the "measured maximum performance value per drive (Maxspeed)"; a drive
-        no source measured falls back to its native rate (spec or derived).
-        """
-        return self.observed_rate_mb_s if self.observed_rate_mb_s is not None else self.native_rate_mb_s
-
-    @property
-    def speed_basis(self) -> str:
-        """Basis of :attr:`speed_mb_s`: ``"observed"``, ``"spec"`` or ``"derived"``."""
-        return "observed" if self.observed_rate_mb_s is not None else self.native_rate_basis
-
-    @property
-    def sources(self) -> tuple[str, ...]:
-        """Source ids of the drive's rows."""
-        return tuple(sorted({p.source for p in self.rows.values()}))
-
-
-@functools.cache
-def _catalog() -> dict[str, DriveSpec]:
-    table = load("drive_catalog")
-    by_drive: dict[str, dict] = {}
-    for rec in table.records():
-        d = by_drive.setdefault(rec["drive"], {"rows": {}})
-        d["rows"][rec["id"]] = table.provenance(rec["id"])
-        q, v, basis = rec["quantity"], float(rec["value"]), rec["basis"]
-        if q == "native_rate":
-            d["native_rate_mb_s"], d["native_rate_basis"] = v, basis
-        elif q == "compressed_max_rate":
-            d["compressed_max_rate_mb_s"] = v
-        elif q == "observed_rate":
-            d["observed_rate_mb_s"] = min(v, d.get("observed_rate_mb_s", v))
-        elif q == "native_capacity":
-            d["native_capacity_gb"] = v
-        elif q == "compression_ratio":
-            d[f"compression_ratio_{basis}"] = v
-    return {name: DriveSpec(name=name, **kw) for name, kw in by_drive.items()}
-
-
-def drive_names() -> tuple[str, ...]:
-    """Catalog keys in file order (``"STK3480"``, ``"IBM3590B"``, ...)."""
-    return tuple(_catalog())
-
-
-@cites("drive_catalog")
-def drive_catalog() -> dict[str, DriveSpec]:
-    """The drives the sources describe, by key (a new dict on every call).
-
-    Built from ``data/drive_catalog.csv``; no drive without its own cited source is
-    included (see ``data/notes/drive_catalog.md``).
-    """
-    return dict(_catalog())
-
-
-@cites("drive_catalog")
-def drive_spec(name: str) -> DriveSpec:
-    """One drive of the catalog; ``KeyError`` listing the valid names for an unknown one."""
-    cat = _catalog()
-    try:
-        return cat[name]
-    except (KeyError, TypeError):
-        raise KeyError(f"no drive named {name!r}; valid names: {', '.join(cat)}") from None
-
-
 # --- block size: the StorageTek transfer-rate tables ---------------------------------------
 
 DIRECTIONS = ("write", "read")
@@ -493,8 +383,3 @@ def transfer_rate(block_kb, direction: str = "write", *, controller_buffer_kb=No
     if direction == "read":
         return result(_rising(b, p["rate_max"], p["block_half"]))
     return result(_write_curve(b, p["rate_max"], p["block_half"], p["overflow_factor"], buf / k))
-
-
-def catalog_provenance(name: str) -> tuple[Provenance, ...]:
-    """The catalog rows of one drive, as provenance records."""
-    return tuple(drive_spec(name).rows.values())

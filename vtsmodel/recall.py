@@ -52,7 +52,7 @@ __all__ = [
     "DRIVES",
     "RECALL_PARTS",
     "drive_preset",
-    "mount_time_vs_queue",
+    "recall_response_s",
     "recall_drives",
     "recall_parts",
     "recall_ready_s",
@@ -259,7 +259,7 @@ def recall_drives(total_drives, copy_drives):
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def mount_time_vs_queue(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str = "3590B", **parts):
+def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str = "3590B", **parts):
     """Time until ready for a recall that arrives behind ``queue_length`` recalls. [s]
 
     The deterministic estimate of ibm-vts-b18-2000 Fig. 6: the ``queue_length`` recalls

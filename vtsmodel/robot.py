@@ -34,7 +34,7 @@ import numpy as np
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import as_float_array, result
 
-__all__ = ["calibrate_robot", "mva_robot", "robot_mount_time_s"]
+__all__ = ["calibrate_robot", "mva_robot", "mount_response_s"]
 
 
 def _mva(n_max: int, robot_s: float, fixed_s: float, think_s: float):
@@ -143,7 +143,7 @@ def calibrate_robot(*, single_s=None, multi_s=None, sessions=None, think_s=0.0) 
 
 
 @cites("stk_facts")
-def robot_mount_time_s(sessions, *, think_s=0.0, single_s=None, multi_s=None, calib_sessions=None):
+def mount_response_s(sessions, *, think_s=0.0, single_s=None, multi_s=None, calib_sessions=None):
     """Mean mount time with ``sessions`` sharing one robot, calibrated to StorageTek. [s]
 
     MVA (:func:`mva_robot`) with the robot and fixed parts from :func:`calibrate_robot`:

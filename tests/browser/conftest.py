@@ -1,7 +1,7 @@
 """Browser harness: Voila serving notebooks/ on 127.0.0.1, driven by Playwright + Chromium.
 
 No browser is downloaded: the tests use a Chromium that is already installed (see
-``vtsmodel._browser``); with none, they fail with instructions, never skip.
+``vtsmodel.app._browser``); with none, they fail with instructions, never skip.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from urllib.parse import urlparse
 
 import pytest
 
-from vtsmodel._browser import HOW_TO_GET, find_chromium
+from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-TEMPLATES = ROOT / "vtsmodel" / "_jupyter"
+TEMPLATES = ROOT / "vtsmodel" / "app" / "_jupyter"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -179,7 +179,7 @@ def error_outputs(page) -> list[str]:
 #: Voila 0.5.13 asks for widget models before the kernel's states arrive; when the page is
 #: busy for more than 2 s, @jupyter-widgets/base-manager gives up ("Error displaying widget:
 #: model not found"). The project's template makes get_model wait for the restore
-#: (vtsmodel/_jupyter/voila/templates/vtsmodel/index.html.j2); this text in the console
+#: (vtsmodel/app/_jupyter/voila/templates/vtsmodel/index.html.j2); this text in the console
 #: means that hook is missing or broken.
 VOILA_MODEL_NOT_FOUND = "widget model not found"
 

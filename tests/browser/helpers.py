@@ -211,7 +211,7 @@ def traces_mismatch(traces: list[dict], fig, *, rtol: float = 1e-6) -> str:
 
 
 def wait_for_panel(page, title: str, view, *, rtol: float = 1e-6, timeout_s: float = 30.0) -> None:
-    """Wait until the panel's plots and readouts show ``view`` (a :class:`vtsmodel.ui.View`).
+    """Wait until the panel's plots and readouts show ``view`` (a :class:`vtsmodel.app.panels.View`).
 
     Plots are matched in order to ``view.figures``; readouts must equal ``view.readouts``
     exactly. Fails with what differs when they do not within ``timeout_s``.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vtsmodel.lessons import LESSONS, lesson_module
+from vtsmodel.app.lessons import LESSONS, lesson_module
 
 from .conftest import NOTEBOOKS, PageWatch
 

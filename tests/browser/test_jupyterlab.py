@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from vtsmodel import throughput as tp
-from vtsmodel.lessons import lesson01
+from vtsmodel.app.lessons import write as lesson01
 
 from .conftest import NOTEBOOKS, RENDER_TIMEOUT_MS, PageWatch, free_port, served
 from .helpers import move_panel_slider

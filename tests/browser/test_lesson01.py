@@ -2,8 +2,9 @@
 
 import pytest
 
+from vtsmodel import bottleneck as bn
 from vtsmodel import throughput as tp
-from vtsmodel.lessons import lesson01
+from vtsmodel.app.lessons import write as lesson01
 
 from .helpers import (
     click_button,
@@ -63,7 +64,7 @@ def test_cf_slider_moves_plot_and_readouts_then_export_writes_png_and_html(open_
     shown = readouts(page)
     assert shown["peak write [MB/s]"] == f"{peak:.3g}"
     assert shown["sustained write [MB/s]"] == f"{sus:.3g}"
-    assert shown["binds in sustained"] == tp.binding_resource(cf)
+    assert shown["binds in sustained"] == bn.binding_resource(cf)
 
     # Export the current figure (at the new CF) as PNG, then as offline HTML.
     for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):

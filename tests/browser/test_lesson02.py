@@ -3,15 +3,15 @@ plots and readouts to the package's numbers; export writes PNG and offline HTML;
 
 The expected values come from the lesson's own panels built in the test process
 (``lesson02.time_at_peak_panel()``, ``lesson02.day_panel()``), set to the same inputs as
-the browser: their views are what ``vtsmodel.cache`` computes for those inputs.
+the browser: their views are what ``vtsmodel.tvc`` and ``vtsmodel.tvc_day`` compute for those inputs.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from vtsmodel import cache
-from vtsmodel.lessons import lesson02
+from vtsmodel import tvc, tvc_day
+from vtsmodel.app.lessons import time_at_peak as lesson02
 
 from .helpers import (
     edit_grid_cell,
@@ -41,8 +41,8 @@ def test_controls_sheet_edit_and_export_follow_the_package(open_lesson, export_d
     press_panel_slider(page, PEAK, "CF", "ArrowRight", times=2)
     peak.set(cf=cf)
     assert float(peak.view.readouts["Time at peak, 432 GB"].split()[0]) == pytest.approx(
-        float(cache.hours_at_peak(432.0, cf)), abs=0.005
-    )  # the readout is cache.hours_at_peak at the new CF (ibm-vts-b18-2000 Fig. 10 question)
+        float(tvc.hours_at_peak(432.0, cf)), abs=0.005
+    )  # the readout is tvc.hours_at_peak at the new CF (ibm-vts-b18-2000 Fig. 10 question)
     wait_for_panel(page, PEAK, peak.view)
     select_panel_dropdown(page, PEAK, "Feature", "EHPO")
     peak.set(feature="ehpo")
@@ -59,7 +59,7 @@ def test_controls_sheet_edit_and_export_follow_the_package(open_lesson, export_d
     sheet = page.locator(".vtsmodel-sheet", has_text="Profile sheet").locator(".datagrid-container").first
     edit_grid_cell(page, sheet, day.grid, row, column, f"{new_rate:g}")
     assert day.set_cell(row, column, new_rate)
-    run = cache.simulate_cache(day.profile, tvc_gb=216.0, cf=3.0)
+    run = tvc_day.simulate_tvc(day.profile, tvc_gb=216.0, cf=3.0)
     assert day.panel.view.readouts["Peak un-copied data"] == f"{run.peak_occupancy_gb:.0f} GB"
     wait_for_panel(page, DAY, day.panel.view)
     page.locator(".vtsmodel-sheet-message", has_text=f"row {row + 1}: {column} = {new_rate:g}").wait_for()

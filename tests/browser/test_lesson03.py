@@ -9,7 +9,7 @@ to the same inputs as the browser: their views are what ``vtsmodel.recall``,
 import pytest
 
 from vtsmodel import queueing, recall
-from vtsmodel.lessons import lesson03
+from vtsmodel.app.lessons import recall as lesson03
 
 from .helpers import (
     export_png_and_html,

@@ -8,8 +8,9 @@ to the same inputs as the browser: their views are what ``vtsmodel.drives`` comp
 
 import pytest
 
-from vtsmodel.drives import drive_efficiency, drive_spec
-from vtsmodel.lessons import lesson04
+from vtsmodel.app.lessons import efficiency as lesson04
+from vtsmodel.catalog import drive_spec
+from vtsmodel.drives import drive_efficiency
 
 from .helpers import (
     export_png_and_html,

@@ -9,8 +9,8 @@ sample calculation: the default is the worked example).
 
 import pytest
 
-from vtsmodel.drives import drive_spec
-from vtsmodel.lessons import lesson05
+from vtsmodel.app.lessons import sizing as lesson05
+from vtsmodel.catalog import drive_spec
 from vtsmodel.sizing import drives_needed
 
 from .helpers import (

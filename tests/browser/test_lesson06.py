@@ -3,13 +3,13 @@ the package's numbers; the measured 19% sits at the calibrated load; export writ
 offline HTML; 1280 px fit.
 
 The expected values come from the lesson's own panels built in the test process and set
-to the same inputs as the browser: their views are what ``vtsmodel.diskcache`` computes.
+to the same inputs as the browser: their views are what ``vtsmodel.ds8000`` computes.
 """
 
 import pytest
 
-from vtsmodel import diskcache as dc
-from vtsmodel.lessons import lesson06
+from vtsmodel import ds8000 as dc
+from vtsmodel.app.lessons import disk_cache as lesson06
 
 from .helpers import (
     export_png_and_html,

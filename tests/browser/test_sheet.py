@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from vtsmodel import throughput as tp
-from vtsmodel.lessons import lesson01
-from vtsmodel.scenarios import ScenarioSheet
+from vtsmodel.app.lessons import write as lesson01
+from vtsmodel.app.scenarios import ScenarioSheet
 
 from .helpers import plot_traces, readouts, slider_readout
 
@@ -26,7 +26,7 @@ NEW_CF = 2.0
 
 def _geometry() -> dict:
     """The grid's sizes and column order, as the package builds lesson 01's sheet."""
-    from vtsmodel.sheet import ScenarioSheetWidget
+    from vtsmodel.app.sheet import ScenarioSheetWidget
 
     widget = ScenarioSheetWidget("01", lesson01.write_panel())
     g = widget.grid

@@ -15,9 +15,9 @@ import plotly.graph_objects as go
 
 from vtsmodel import queueing, recall, robot
 from vtsmodel._tables import load
-from vtsmodel.figures import COLORS, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param, scenario_values
-from vtsmodel.ui import Panel, View, dropdown, int_slider, slider
+from vtsmodel.app.figures import COLORS, new_figure, operating_point, source_markers
+from vtsmodel.app.lessons import Param, scenario_values
+from vtsmodel.app.panels import Panel, View, dropdown, int_slider, slider
 
 __all__ = [
     "NOTEBOOK",
@@ -35,6 +35,7 @@ __all__ = [
     "view_robot",
 ]
 
+LESSON_ID = "03"
 TITLE = "Lesson 03: recall queue mount time, from the paper's estimate to queueing theory"
 NOTEBOOK = "03_recall_queue_mount_time.ipynb"
 
@@ -189,17 +190,17 @@ def view_queue(*, drives=4, drive="3590B", cf=3.0, queue_length=8, max_queue=40)
     """Panel 1: the deterministic recall queue (Fig. 6) for the three volume sizes."""
     n = np.arange(0, int(max_queue) + 1)
     curves = {
-        f"{v:g} MB": np.asarray(recall.mount_time_vs_queue(n, v, cf=cf, drives=drives, drive=drive))
+        f"{v:g} MB": np.asarray(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive))
         for v in FIG6_SIZES
     }
     mid = FIG6_SIZES[1]
-    t = float(recall.mount_time_vs_queue(queue_length, mid, cf=cf, drives=drives, drive=drive))
+    t = float(recall.recall_response_s(queue_length, mid, cf=cf, drives=drives, drive=drive))
     readouts = {
         f"Ready, {v:g} MB, {int(queue_length)} ahead": _fmt_s(
             float(curves[f"{v:g} MB"][min(int(queue_length), n[-1])])
         )
         if queue_length <= n[-1]
-        else _fmt_s(float(recall.mount_time_vs_queue(queue_length, v, cf=cf, drives=drives, drive=drive)))
+        else _fmt_s(float(recall.recall_response_s(queue_length, v, cf=cf, drives=drives, drive=drive)))
         for v in FIG6_SIZES
     }
     readouts["Step per batch of drives"] = _fmt_s(float(recall.recall_service_s(mid, cf=cf, drive=drive)))
@@ -208,7 +209,7 @@ def view_queue(*, drives=4, drive="3590B", cf=3.0, queue_length=8, max_queue=40)
         readouts=readouts,
         binding=f"{int(drives)} drive(s): every {int(drives)} recalls ahead add one full drive cycle.",
         caption_values={"Drives": drives, "Drive": drive, "CF [-]": cf, "Recalls ahead": queue_length},
-        citations=(recall.mount_time_vs_queue,),
+        citations=(recall.recall_response_s,),
     )
 
 
@@ -399,7 +400,7 @@ def view_robot(*, sessions=4, think_s=0.0, calib_sessions=4) -> View:
             "Think time [s]": think_s,
             "Calibration sessions": calib_sessions,
         },
-        citations=(robot.robot_mount_time_s,),
+        citations=(robot.mount_response_s,),
     )
 
 
@@ -454,7 +455,7 @@ def scenario_outputs(**values) -> dict[str, float]:
         "Time until ready, free drive [s]": float(recall.recall_ready_s(v["volume_mb"], **kw)),
         "Drive busy per recall [s]": s,
         "Time until ready behind the queue [s]": float(
-            recall.mount_time_vs_queue(v["queue_length"], v["volume_mb"], drives=v["drives"], **kw)
+            recall.recall_response_s(v["queue_length"], v["volume_mb"], drives=v["drives"], **kw)
         ),
         "Utilisation [-]": rho,
         "Mean wait [s]": mean,
@@ -462,7 +463,7 @@ def scenario_outputs(**values) -> dict[str, float]:
         "Drives for the p95 target [count]": float(
             queueing.recall_drives_needed(lam, s, v["target_p95_min"] * 60.0, 0.95, service_cv=cv)
         ),
-        "Robot mount time [s]": float(robot.robot_mount_time_s(v["sessions"])),
+        "Robot mount time [s]": float(robot.mount_response_s(v["sessions"])),
     }
 
 
@@ -605,12 +606,12 @@ def check_robot(sessions=(1, 2, 4, 8)) -> str:
     str
         The list of mount times. [s]
     """
-    t = [round(float(x), 2) for x in robot.robot_mount_time_s(list(sessions))]
-    one = float(robot.robot_mount_time_s(1))
+    t = [round(float(x), 2) for x in robot.mount_response_s(list(sessions))]
+    one = float(robot.mount_response_s(1))
     _expect(abs(one - load("stk_facts").value("mount_time_single_session")) < 0.005, f"{one:.2f} s for one session",
             "stk_facts", "mount_time_single_session")  # fmt: skip
     k = int(load("stk_facts").value("mount_sessions_concurrent_max"))
-    many = float(robot.robot_mount_time_s(k))
+    many = float(robot.mount_response_s(k))
     _expect(abs(many - load("stk_facts").value("mount_time_avg")) < 0.005, f"{many:.2f} s for {k} sessions",
             "stk_facts", "mount_time_avg")  # fmt: skip
     return str(t)

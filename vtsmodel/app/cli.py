@@ -53,7 +53,7 @@ def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None
 
 
 def _formats(text: str) -> list[str]:
-    from vtsmodel.export import FORMATS
+    from vtsmodel.app.export import FORMATS
 
     out = []
     for f in (x.strip().lower() for x in text.split(",")):
@@ -66,7 +66,7 @@ def _formats(text: str) -> list[str]:
 
 def _lesson_modules(wanted: list[str] | None, notes: list[str]):
     """The lesson modules that import and follow the contract; the others as notes."""
-    from vtsmodel.lessons import LESSONS, lesson_module
+    from vtsmodel.app.lessons import LESSONS, lesson_module
 
     for number in wanted or list(LESSONS):
         try:
@@ -86,7 +86,7 @@ def _lesson_modules(wanted: list[str] | None, notes: list[str]):
 def _jobs(args, notes: list[str]):
     """(lesson number, module, scenario name or None, values) for every set of figures."""
     if args.scenarios:
-        from vtsmodel.scenarios import ScenarioSheet
+        from vtsmodel.app.scenarios import ScenarioSheet
 
         wanted = set(args.lessons or [])
         for path in args.scenarios:
@@ -110,7 +110,7 @@ def _cmd_figures(args) -> int:
     if outdir.exists() and not outdir.is_dir():
         raise ValueError(f"OUTDIR={str(outdir)!r} exists and is not a folder")
     if any(f != "html" for f in formats):
-        from vtsmodel._browser import HOW_TO_GET, find_chromium
+        from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 
         if not os.environ.get("BROWSER_PATH") and find_chromium() is None:
             raise ValueError(f"PNG, SVG and PDF need a Chromium browser. {HOW_TO_GET}")
@@ -123,7 +123,7 @@ def _cmd_figures(args) -> int:
     lessons_done: list[str] = []
     used: set[str] = set()
     for number, module, scenario, values in _jobs(args, notes):
-        from vtsmodel.figures import caption_text
+        from vtsmodel.app.figures import caption_text
 
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", VtsModelWarning)
@@ -152,7 +152,7 @@ def _cmd_figures(args) -> int:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)
         raise ValueError("no lesson produced figures; nothing was written")
-    from vtsmodel import export
+    from vtsmodel.app import export
 
     written, skipped, failed = [], [], []
     start = time.perf_counter()
@@ -243,7 +243,7 @@ def _cmd_size(args) -> int:
         raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
     flows = [_parse_flow(f) for f in args.flow] if args.flow else sizing.cern_example_flows()
     if args.drive:
-        from vtsmodel.drives import drive_names, drive_spec
+        from vtsmodel.catalog import drive_names, drive_spec
 
         if args.drive not in drive_names():
             raise ValueError(
@@ -294,7 +294,7 @@ def _positive_float(text: str) -> float:
 
 
 def _lesson_list(text: str) -> list[str]:
-    from vtsmodel.lessons import LESSONS
+    from vtsmodel.app.lessons import LESSONS
 
     out = []
     for item in (x.strip() for x in text.split(",")):

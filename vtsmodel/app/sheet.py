@@ -1,6 +1,6 @@
 """The scenario sheet widget: an editable grid of a lesson's scenarios bound to its panels.
 
-One row per named scenario (:class:`vtsmodel.scenarios.ScenarioSheet` holds and checks
+One row per named scenario (:class:`vtsmodel.app.scenarios.ScenarioSheet` holds and checks
 them): the input columns are editable, the computed columns are recomputed on every edit
 and refuse edits. The selected row drives the bound panels' controls and the controls
 edit the selected row; every plot of a bound panel overlays the other scenarios, dashed,
@@ -22,9 +22,9 @@ from pathlib import Path
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from vtsmodel.figures import figure_from_json, fixed_json
-from vtsmodel.scenarios import NAME_COLUMN, ScenarioSheet
-from vtsmodel.ui import Panel, View
+from vtsmodel.app.figures import figure_from_json, fixed_json
+from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.scenarios import NAME_COLUMN, ScenarioSheet
 
 __all__ = ["ScenarioSheetWidget", "overlay_traces", "scenario_sheet"]
 

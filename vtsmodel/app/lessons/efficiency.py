@@ -23,21 +23,26 @@ import plotly.graph_objects as go
 
 from vtsmodel import data
 from vtsmodel._validation import ExtrapolationWarning
+from vtsmodel.app.figures import (
+    COLORS,
+    figure_from_json,
+    fixed_json,
+    new_figure,
+    operating_point,
+    source_markers,
+)
+from vtsmodel.app.lessons import Param, scenario_values
+from vtsmodel.app.panels import Panel, View, dropdown, int_slider, log_slider, slider
+from vtsmodel.catalog import drive_catalog, drive_names, drive_spec
 from vtsmodel.drives import (
     compressed_rate,
-    drive_catalog,
     drive_efficiency,
-    drive_names,
-    drive_spec,
-    mount_time_s,
+    mount_cycle_s,
     scsi_bus_rate,
     stream_limited_efficiency,
     transfer_rate,
     transfer_rate_fit,
 )
-from vtsmodel.figures import COLORS, figure_from_json, fixed_json, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param, scenario_values
-from vtsmodel.ui import Panel, View, dropdown, int_slider, log_slider, slider
 
 __all__ = [
     "NOTEBOOK",
@@ -57,6 +62,7 @@ __all__ = [
     "view_lto",
 ]
 
+LESSON_ID = "04"
 TITLE = "Drive efficiency vs file size"
 NOTEBOOK = "04_drive_efficiency_vs_file_size.ipynb"
 
@@ -82,7 +88,7 @@ def _base_layout(xaxis_title: str, yaxis_title: str, height: int) -> dict:
 
 
 def fast_figure(*, title="", xaxis_title="", yaxis_title="", height=_FIGURE_HEIGHT) -> go.Figure:
-    """A figure styled as :func:`vtsmodel.figures.new_figure`, from a layout built once.
+    """A figure styled as :func:`vtsmodel.app.figures.new_figure`, from a layout built once.
 
     Like every lesson figure it carries no template: the plot panes and the exports add it.
     """
@@ -343,7 +349,7 @@ def view_efficiency(
         "throughput [MB/s]": f"{eff * speed:.3g}",
         "efficiency [-]": f"{eff:.1%}",
         "time per mount [s]": f"{total:.4g}",
-        "tMount from its parts [s]": f"{float(mount_time_s()):.4g}",
+        "tMount from its parts [s]": f"{float(mount_cycle_s()):.4g}",
     }
     binding = (
         f"{dominant} takes {parts[dominant] / total:.0%} of each mount's {total:.4g} s "
@@ -586,7 +592,7 @@ def key_numbers() -> str:
     stream = _cern.value("alice_tape_stream_rate")
     s9940, s3592 = drive_spec("STK9940B").speed_mb_s, drive_spec("IBM3592A").speed_mb_s
     lines = [
-        f"tMount from its parts: {float(mount_time_s()):.1f} s (printed: about {_cern.value('tmount_total'):g} s)",
+        f"tMount from its parts: {float(mount_cycle_s()):.1f} s (printed: about {_cern.value('tmount_total'):g} s)",
         f"tOverhead: {_cern.value('toverhead'):g} s per file",
         f"efficiency at {speed:g} MB/s, tMount {_cern.value('tmount_total'):g} s, 1000 MB files: "
         + ", ".join(
@@ -642,9 +648,9 @@ def check_key_numbers() -> str:
     """
     c = "cern_facts"
     _close(3600.0 / _cern.value("robot_moves_normal"), c, "tmount_move", 0.05, "3600 / robot moves per hour")
-    _close(float(mount_time_s()), c, "tmount_components_sum", 0.05, "mount_time_s()")
-    upgraded = float(mount_time_s(robot_moves_per_hour=_cern.value("robot_moves_upgraded")))
-    _close(upgraded, c, "tmount_total", 0.5, "mount_time_s at 240 moves/h")
+    _close(float(mount_cycle_s()), c, "tmount_components_sum", 0.05, "mount_cycle_s()")
+    upgraded = float(mount_cycle_s(robot_moves_per_hour=_cern.value("robot_moves_upgraded")))
+    _close(upgraded, c, "tmount_total", 0.5, "mount_cycle_s at 240 moves/h")
     speed, tm, to = _cern.value("plot_drive_speed"), _cern.value("tmount_total"), _cern.value("toverhead")
     for n in CURVE_FILES_PER_MOUNT:
         e = float(drive_efficiency(1000.0, n, speed_mb_s=speed))

@@ -8,14 +8,14 @@ This module is the pattern the other lessons follow:
   the model calls, the figures, the readouts, the binding limit and the caption out;
 * **panel factories** ``*_panel() -> Panel``: the controls (units in their labels) bound
   to a view function;
-* the **lesson contract** of :mod:`vtsmodel.lessons`: ``TITLE``, ``NOTEBOOK``,
+* the **lesson contract** of :mod:`vtsmodel.app.lessons`: ``TITLE``, ``NOTEBOOK``,
   ``SCENARIO_PARAMS``, ``scenario_outputs`` and ``scenario_view``.
 
 Three panels: :func:`write_panel` (peak and sustained write vs CF, and the bottleneck
 view), :func:`read_panel` (read hit, recall and the typical mix) and
 :func:`import_export_panel` (Eqs. 1 and 2).
 
-Figures are built with :func:`vtsmodel.figures.new_figure`, which leaves the plotly
+Figures are built with :func:`vtsmodel.app.figures.new_figure`, which leaves the plotly
 template out: the panel's plot panes and the exports add it.
 """
 
@@ -28,14 +28,22 @@ import warnings
 import numpy as np
 import plotly.graph_objects as go
 
+from vtsmodel import bottleneck as bn
 from vtsmodel import import_export as ie
 from vtsmodel import throughput as tp
 from vtsmodel._tables import Provenance, load
 from vtsmodel._validation import ExtrapolationWarning
-from vtsmodel.cache import hours_at_peak
-from vtsmodel.figures import COLORS, figure_from_json, fixed_json, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param, scenario_values
-from vtsmodel.ui import Panel, View, dropdown, int_slider, slider
+from vtsmodel.app.figures import (
+    COLORS,
+    figure_from_json,
+    fixed_json,
+    new_figure,
+    operating_point,
+    source_markers,
+)
+from vtsmodel.app.lessons import Param, scenario_values
+from vtsmodel.app.panels import Panel, View, dropdown, int_slider, slider
+from vtsmodel.tvc import hours_at_peak
 
 __all__ = [
     "CF_AXIS",
@@ -61,6 +69,7 @@ __all__ = [
     "write_sources",
 ]
 
+LESSON_ID = "01"
 TITLE = "Sustained vs peak write of the VTS"
 NOTEBOOK = "01_sustained_vs_peak_write.ipynb"
 
@@ -77,7 +86,7 @@ _SRC = "ibm-vts-b18-2000"
 _FEATURE_LABELS = {"base": "base", "ehpo": "EHPO", "paf": "PAF"}
 _MODE_COLORS = {"peak": COLORS[1], "sustained": COLORS[0]}
 _GREYS = {"base": "#C4C4C4", "ehpo": "#8C8C8C", "paf": "#8C8C8C"}
-_RESOURCE_COLORS = dict(zip(tp.RESOURCES, (COLORS[4], COLORS[3], COLORS[2], COLORS[5]), strict=True))
+_RESOURCE_COLORS = dict(zip(bn.RESOURCES, (COLORS[4], COLORS[3], COLORS[2], COLORS[5]), strict=True))
 _HEIGHT = 400
 _CF_VALID = tp.EQ3_CF_RANGE
 _READ_CF_VALID = (1.0, 2.66)  # Table 1
@@ -445,7 +454,7 @@ def fig_task_parts(parts) -> go.Figure:
 
 def _resource_reason(name: str, feature: str, mode: str, block_kb: float, escon_km: float) -> str:
     """Why a resource has the capacity it has, in a phrase for the binding line."""
-    res = tp.Resources()
+    res = bn.Resources()
     copy = mode == "sustained"
     if name == "host channels":
         where = "".join(
@@ -490,8 +499,8 @@ def _write_fixed(feature: str, tvc: float, block: float, km: float) -> dict:
 @functools.lru_cache(maxsize=_FIXED_CACHE)
 def _resources_fixed(feature: str, tvc: float, block: float, km: float, mode: str, binding: str) -> dict:
     kw = {"feature": feature, "block_kb": block, "escon_km": km}
-    caps = _quiet(tp.write_capacities, CF_AXIS, tvc, mode=mode, **kw)
-    achieved = _quiet(tp.bottleneck_rate, CF_AXIS, tvc, mode=mode, **kw)
+    caps = _quiet(bn.write_capacities, CF_AXIS, tvc, mode=mode, **kw)
+    achieved = _quiet(bn.bottleneck_rate, CF_AXIS, tvc, mode=mode, **kw)
     return fixed_json(fig_resources(CF_AXIS, caps, achieved, cf=None, binding=binding, mode=mode))
 
 
@@ -540,8 +549,8 @@ def view_write(
     peak, sus = float(peak), float(sus)
     notes = peak_notes + sus_notes
     hours = float(_quiet(hours_at_peak, tvc, cf, feature=feature, peak_mb_s=peak, sustained_mb_s=sus))
-    binds = {m: _quiet(tp.binding_resource, cf, tvc, mode=m, **kw) for m in ("peak", "sustained")}
-    achieved_now = float(_quiet(tp.bottleneck_rate, cf, tvc, mode=view_mode, **kw))
+    binds = {m: _quiet(bn.binding_resource, cf, tvc, mode=m, **kw) for m in ("peak", "sustained")}
+    achieved_now = float(_quiet(bn.bottleneck_rate, cf, tvc, mode=view_mode, **kw))
     figures = {
         "write": figure_from_json(_write_fixed(feature, tvc, block, km), _write_points(cf, peak, sus)),
         "resources": figure_from_json(_resources_fixed(feature, tvc, block, km, view_mode, binds[view_mode]),

@@ -1,7 +1,7 @@
 """Find a Chromium-family browser for static export and browser tests.
 
 Order: ``BROWSER_PATH``, names on ``PATH``, then the usual install paths. On Debian as
-root with none, ``python -m vtsmodel._browser --ensure`` installs Debian's ``chromium``
+root with none, ``python -m vtsmodel.app._browser --ensure`` installs Debian's ``chromium``
 package; elsewhere it says how to get one and fails.
 """
 

@@ -1,4 +1,4 @@
-"""Tests of vtsmodel.diskcache: read-miss staging, staging modes, background copy, ride-through."""
+"""Tests of vtsmodel.ds8000: read-miss staging, staging modes, background copy, ride-through."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from scipy.optimize import brentq
 
 import vtsmodel
 from vtsmodel import data
-from vtsmodel import diskcache as dc
+from vtsmodel import ds8000 as dc
 
 FACTS = data.load("ds8000_facts")
 

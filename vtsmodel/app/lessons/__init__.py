@@ -1,6 +1,6 @@
 """The lessons' figure builders, view functions and panels (imports plotly and ipywidgets).
 
-Each lesson module ``vtsmodel.lessons.lessonNN`` follows one contract, which the scenario
+Each lesson module ``vtsmodel.app.lessons.lessonNN`` follows one contract, which the scenario
 sheet and the ``vtsmodel figures`` command rely on:
 
 ``TITLE``
@@ -11,7 +11,7 @@ sheet and the ``vtsmodel figures`` command rely on:
     ``dict[str, Param]``: the inputs a scenario sets, by keyword name, in display order.
 ``scenario_outputs(**values) -> dict[str, float]``
     The computed columns of a scenario, keys ``"Label [unit]"``; pure and fast.
-``scenario_view(**values) -> vtsmodel.ui.View``
+``scenario_view(**values) -> vtsmodel.app.panels.View``
     Every figure of the lesson for one scenario, with caption values and citations;
     used for export. ``values`` are ``SCENARIO_PARAMS`` keywords; missing ones take
     their defaults.
@@ -26,12 +26,12 @@ __all__ = ["LESSONS", "Param", "lesson_module", "scenario_values"]
 
 #: Lesson number to module name, in teaching order.
 LESSONS = {
-    "01": "lesson01",
-    "02": "lesson02",
-    "03": "lesson03",
-    "04": "lesson04",
-    "05": "lesson05",
-    "06": "lesson06",
+    "01": "write",
+    "02": "time_at_peak",
+    "03": "recall",
+    "04": "efficiency",
+    "05": "sizing",
+    "06": "disk_cache",
 }
 
 
@@ -79,7 +79,7 @@ def lesson_module(number: str):
     """Import and return the module of lesson ``number`` (``"01"`` ... ``"06"``)."""
     if number not in LESSONS:
         raise ValueError(f"lesson={number!r} is not valid; choose one of {', '.join(LESSONS)}")
-    return importlib.import_module(f"vtsmodel.lessons.{LESSONS[number]}")
+    return importlib.import_module(f"vtsmodel.app.lessons.{LESSONS[number]}")
 
 
 def scenario_values(params: dict[str, Param], values: dict) -> dict:

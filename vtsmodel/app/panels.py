@@ -28,8 +28,8 @@ import numpy as np
 import plotly.graph_objects as go
 import traitlets
 
-from vtsmodel import export as _export
-from vtsmodel.figures import caption_text
+from vtsmodel.app import export as _export
+from vtsmodel.app.figures import caption_text
 
 __all__ = ["Panel", "View", "checkbox", "dropdown", "int_slider", "log_slider", "slider"]
 
@@ -193,7 +193,7 @@ class PlotPane:
     ``Plotly.react`` on the same plot, so a slider move redraws only what changed; a
     figure whose JSON did not change is not sent at all. Unlike a ``FigureWidget`` it
     sends no 5 MB JavaScript bundle per figure. The project's template
-    (:func:`vtsmodel.figures.template_json`) is sent once per pane, not with every update,
+    (:func:`vtsmodel.app.figures.template_json`) is sent once per pane, not with every update,
     so figure builders need not build it.
 
     Attributes
@@ -205,7 +205,7 @@ class PlotPane:
     """
 
     def __init__(self, fig: go.Figure) -> None:
-        from vtsmodel.figures import template_json
+        from vtsmodel.app.figures import template_json
 
         self.widget = _PlotView(template=template_json(), config=PLOT_CONFIG, layout=w.Layout(width="100%"))
         self.widget.add_class("vtsmodel-plot")

@@ -1,7 +1,7 @@
 """Shared pieces of every lesson's figures: style, cited source markers, captions.
 
 Figure builders are pure functions: numbers in, a plotly ``Figure`` out; they never read
-a widget. Each lesson module ``vtsmodel.lessons.<name>`` builds its own figures with
+a widget. Each lesson module ``vtsmodel.app.lessons.<name>`` builds its own figures with
 these pieces. Figure text uses Unicode and ``<sup>``/``<sub>``, never LaTeX: MathJax
 would be fetched from the internet.
 
@@ -13,7 +13,9 @@ from __future__ import annotations
 import copy
 import functools
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
@@ -23,6 +25,11 @@ from vtsmodel._tables import Provenance, cite
 
 __all__ = [
     "COLORS",
+    "Plot",
+    "base_spec",
+    "compose",
+    "figure_json",
+    "point_mark",
     "STYLES",
     "caption_text",
     "figure_from_json",
@@ -251,3 +258,190 @@ def caption_text(
             lines.extend(textwrap.wrap(ref, width))
     lines.append("Made with vtsmodel.")
     return "\n".join(lines)
+
+
+# --- figures as a cached base and moving parts ------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Plot:
+    """A figure as the part that depends only on slow inputs and the part a slider moves.
+
+    ``base(**args)`` builds the fixed part (curves, cited source points, axes) as figure
+    JSON; a panel caches it by ``(base, args)`` (:func:`base_spec`) and sends it to the
+    browser only when ``args`` change. The moving part (``traces``, ``shapes``,
+    ``annotations``, ``layout``) is sent on every change and drawn over the base; moving
+    shapes and annotations (an operating point, :func:`point_mark`) redraw without
+    recomputing the base's traces.
+
+    Attributes
+    ----------
+    base : callable
+        ``base(**args) -> {"data": [...], "layout": {...}}``; pure.
+    args : mapping
+        Keyword arguments of ``base``: hashable values (floats, strings, tuples).
+    traces : sequence of dict
+        Moving traces, drawn after the base's.
+    shapes, annotations : sequence of dict
+        Moving layout shapes and annotations, drawn after the base's.
+    layout : mapping
+        Other layout entries that move (merged over the base's).
+    """
+
+    base: Callable[..., dict]
+    args: Mapping = field(default_factory=dict)
+    traces: Sequence = ()
+    shapes: Sequence = ()
+    annotations: Sequence = ()
+    layout: Mapping = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple:
+        """The base's cache key: the builder and its arguments."""
+        return (self.base, tuple(sorted(self.args.items())))
+
+    def moving(self) -> dict:
+        """The moving part as JSON: what a plot pane sends on every change."""
+        return {
+            "traces": [_json(t) for t in self.traces],
+            "shapes": [_json(s) for s in self.shapes],
+            "annotations": [_json(a) for a in self.annotations],
+            "layout": _json(dict(self.layout)),
+        }
+
+    def spec(self) -> dict:
+        """The whole figure as JSON: the base with the moving part drawn over it."""
+        return compose(base_spec(self), self.moving())
+
+    def figure(self) -> go.Figure:
+        """The whole figure as a plotly ``Figure`` (validated: for tests and exports)."""
+        return go.Figure(self.spec())
+
+    def with_traces(self, extra: Sequence) -> Plot:
+        """A copy with ``extra`` moving traces appended (scenario overlays)."""
+        return Plot(self.base, self.args, (*self.traces, *extra), self.shapes, self.annotations, self.layout)
+
+
+#: Bases kept per process (figures x settings of their slow inputs).
+BASE_CACHE_SIZE = 256
+_bases: OrderedDict = OrderedDict()
+
+
+def base_spec(plot: Plot) -> dict:
+    """The base figure JSON of ``plot``, built once per ``(base, args)`` and kept (LRU).
+
+    The same dict is returned for the same key, so a pane can tell by identity that the
+    base did not change. Callers must not modify it.
+    """
+    key = plot.key
+    spec = _bases.get(key)
+    if spec is not None:
+        _bases.move_to_end(key)
+        return spec
+    spec = _json(plot.base(**plot.args))
+    if "data" not in spec or "layout" not in spec:
+        raise ValueError(f"{plot.base.__name__} must return figure JSON with 'data' and 'layout'")
+    _bases[key] = spec
+    if len(_bases) > BASE_CACHE_SIZE:
+        _bases.popitem(last=False)
+    return spec
+
+
+def compose(base: Mapping, moving: Mapping) -> dict:
+    """The figure JSON of a base with a moving part drawn over it (a new dict; inputs unchanged).
+
+    Moving traces follow the base's; moving shapes and annotations follow the base's; other
+    moving layout entries are merged over the base's (nested dicts merged). The plot
+    pane's script (``_plotpane.js``) composes the same way.
+    """
+    layout = copy.deepcopy(dict(base.get("layout", {})))
+    for key in ("shapes", "annotations"):
+        extra = list(moving.get(key, ()))
+        if extra:
+            layout[key] = [*layout.get(key, []), *copy.deepcopy(extra)]
+    _merge_into(layout, moving.get("layout", {}))
+    data = copy.deepcopy(list(base.get("data", []))) + copy.deepcopy(list(moving.get("traces", [])))
+    return {"data": data, "layout": layout}
+
+
+def _merge_into(target: dict, extra: Mapping) -> None:
+    for k, v in extra.items():
+        if isinstance(v, Mapping) and isinstance(target.get(k), dict):
+            _merge_into(target[k], v)
+        else:
+            target[k] = copy.deepcopy(v)
+
+
+def _json(obj):
+    """Plain JSON values: numpy arrays and scalars to lists and floats, NaN to None; traces to dicts."""
+    if hasattr(obj, "to_plotly_json"):
+        obj = obj.to_plotly_json()
+    if isinstance(obj, Mapping):
+        return {str(k): _json(v) for k, v in obj.items()}
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.kind in "fc":
+            return (
+                [None if not np.isfinite(v) else float(v) for v in obj.ravel().tolist()]
+                if obj.ndim == 1
+                else [_json(row) for row in obj]
+            )
+        return _json(obj.tolist())
+    if isinstance(obj, list | tuple):
+        return [_json(v) for v in obj]
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not np.isfinite(obj):
+        return None
+    return obj
+
+
+def figure_json(fig: go.Figure) -> dict:
+    """A validated figure as plain JSON without its template: what a base builder returns."""
+    return _json(fixed_json(fig))
+
+
+def point_mark(
+    x: float,
+    y: float,
+    *,
+    color: str = COLORS[1],
+    symbol: str = "diamond",
+    size: int = 16,
+    name: str = "",
+    xref: str = "x",
+    yref: str = "y",
+    showlegend: bool = True,
+) -> dict:
+    """An operating point drawn as a layout shape: a marker of ``size`` pixels at data ``(x, y)``.
+
+    A shape moves without recomputing the figure's traces (a trace would), which keeps a
+    slider's redraw to a few milliseconds. Non-finite coordinates hide the mark.
+    ``symbol`` is ``"diamond"``, ``"circle"``, ``"square"`` or ``"triangle"``.
+    """
+    h = size / 2.0
+    paths = {
+        "diamond": f"M 0,{-h} L {h},0 L 0,{h} L {-h},0 Z",
+        "square": f"M {-h * 0.8},{-h * 0.8} H {h * 0.8} V {h * 0.8} H {-h * 0.8} Z",
+        "triangle": f"M 0,{h} L {h},{-h * 0.7} L {-h},{-h * 0.7} Z",
+        "circle": f"M {h},0 A {h},{h} 0 1,1 {-h},0 A {h},{h} 0 1,1 {h},0 Z",
+    }
+    if symbol not in paths:
+        raise ValueError(f"symbol={symbol!r} is not valid; choose one of {', '.join(map(repr, paths))}")
+    finite = bool(np.isfinite(x) and np.isfinite(y))
+    mark = {
+        "type": "path",
+        "path": paths[symbol],
+        "xref": xref,
+        "yref": yref,
+        "xsizemode": "pixel",
+        "ysizemode": "pixel",
+        "xanchor": float(x) if finite else 0.0,
+        "yanchor": float(y) if finite else 0.0,
+        "fillcolor": color,
+        "line": {"color": "white", "width": 1},
+        "layer": "above",
+        "visible": finite,
+    }
+    if name:
+        mark.update(name=name, showlegend=showlegend)
+    return mark

@@ -3,7 +3,7 @@
 Panel 1 answers the Fig. 10 question (ibm-vts-b18-2000): how long can the VTS write at
 its peak rate before the fill threshold throttles it, for each TVC capacity and several
 data compressibilities, and how big a cache does a burst need. Panel 2 runs a workload
-profile (a built-in or an edited sheet) through :func:`vtsmodel.cache.simulate_cache`.
+profile (a built-in or an edited sheet) through :func:`vtsmodel.tvc_day.simulate_tvc`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import ipywidgets as w
 import numpy as np
 import plotly.graph_objects as go
 
-from vtsmodel import cache
-from vtsmodel.figures import COLORS, fixed_json, new_figure
-from vtsmodel.lessons import Param, scenario_values
-from vtsmodel.ui import Panel, View, dropdown, slider
+from vtsmodel import tvc, tvc_day, workload
+from vtsmodel.app.figures import COLORS, fixed_json, new_figure
+from vtsmodel.app.lessons import Param, scenario_values
+from vtsmodel.app.panels import Panel, View, dropdown, slider
 
 __all__ = [
     "NOTEBOOK",
@@ -38,38 +38,39 @@ __all__ = [
     "view_time_at_peak",
 ]
 
+LESSON_ID = "02"
 TITLE = "Lesson 02: time at peak write vs cache size, and a day in the life of the cache"
 NOTEBOOK = "02_time_at_peak_vs_tvc.ipynb"
 
 #: CF values drawn as the family of curves (Fig. 10 labels its curves by compressibility).
 CURVE_CFS = (1.0, 2.0, 3.0, 4.0)
 _TVC_AXIS = np.geomspace(72.0, 1728.0, 160)  # Table 3's range
-_CITES = (cache.hours_at_peak, "vts_tvc_configs", "vts_facts")
+_CITES = (tvc.hours_at_peak, "vts_tvc_configs", "vts_facts")
 _FEATURE_LABELS = (("PAF", "paf"), ("EHPO", "ehpo"), ("base", "base"))
 
 SCENARIO_PARAMS = {
     "feature": Param("Feature", "", "paf", choices=("paf", "ehpo", "base"), help="VTS feature level"),
     "cf": Param("CF", "-", 3.0, 1.0, 4.0, help="Data compressibility (host bytes per cache byte)"),
     "tvc_gb": Param("TVC", "GB", 432.0, 72.0, 1728.0, help="Tape volume cache capacity (physical)"),
-    "threshold": Param("Fill threshold", "-", cache.DEFAULT_THRESHOLD, 0.5, 1.0, help="Modelling choice"),
+    "threshold": Param("Fill threshold", "-", tvc.DEFAULT_THRESHOLD, 0.5, 1.0, help="Modelling choice"),
     "peak_copy_fraction": Param(
         "Copy during peak",
         "-",
-        cache.DEFAULT_PEAK_COPY_FRACTION,
+        tvc.DEFAULT_PEAK_COPY_FRACTION,
         0.0,
         0.5,
         help="Fraction of sustained copying",
     ),
     "backlog_gb": Param("Un-copied at start", "GB", 0.0, 0.0, 400.0, help="Fig. 4 caption assumes 0"),
     "burst_hours": Param("Burst length", "h", 6.0, 0.5, 24.0, help="Burst to ride without throttling"),
-    "profile": Param("Profile", "", "nightly batch window", choices=tuple(cache.PROFILES)),
+    "profile": Param("Profile", "", "nightly batch window", choices=tuple(workload.PROFILES)),
     "read_hit": Param("Read hit ratio", "-", 0.8, 0.0, 1.0, help="Workload assumption"),
 }
 
 
 @functools.cache
 def _blank_layout(xaxis_title: str, yaxis_title: str, height: int) -> dict:
-    """The project's styled empty layout (vtsmodel.figures.new_figure), built once as a dict.
+    """The project's styled empty layout (vtsmodel.app.figures.new_figure), built once as a dict.
 
     Without plotly's default template: checking it again on every update would cost most of
     the update's time (the plot panes and the exports add the project's template).
@@ -146,8 +147,8 @@ def view_time_at_peak(
     *,
     cf: float = 3.0,
     feature: str = "paf",
-    threshold: float = cache.DEFAULT_THRESHOLD,
-    peak_copy_fraction: float = cache.DEFAULT_PEAK_COPY_FRACTION,
+    threshold: float = tvc.DEFAULT_THRESHOLD,
+    peak_copy_fraction: float = tvc.DEFAULT_PEAK_COPY_FRACTION,
     backlog_gb: float = 0.0,
     burst_hours: float = 6.0,
 ) -> View:
@@ -156,17 +157,17 @@ def view_time_at_peak(
         feature=feature, threshold=threshold, peak_copy_fraction=peak_copy_fraction, backlog_gb=backlog_gb
     )
     cfs = sorted(set(CURVE_CFS) | {float(cf)})
-    grid = np.asarray(cache.hours_at_peak(_TVC_AXIS[None, :], np.array(cfs)[:, None], **kw))
+    grid = np.asarray(tvc.hours_at_peak(_TVC_AXIS[None, :], np.array(cfs)[:, None], **kw))
     curves = dict(zip(cfs, grid, strict=True))
-    configs = cache.product_configurations(feature)
-    ch = np.atleast_1d(cache.hours_at_peak(configs, cf, **kw))
+    configs = tvc.product_configurations(feature)
+    ch = np.atleast_1d(tvc.hours_at_peak(configs, cf, **kw))
     finite = grid[np.isfinite(grid)]
     ymax = float(max(finite.max() if finite.size else 1.0, 1.0) * 1.08)
     fig = time_at_peak_figure(
-        _TVC_AXIS, curves, configs, ch, cf=float(cf), knee_gb=cache.algorithm_change_gb(), ymax=ymax
+        _TVC_AXIS, curves, configs, ch, cf=float(cf), knee_gb=tvc.algorithm_change_gb(), ymax=ymax
     )
-    need = float(cache.tvc_needed(burst_hours, cf, **kw)) if burst_hours <= _max_burst(cf, kw) else math.inf
-    order = float(cache.smallest_configuration(need, feature)) if math.isfinite(need) else math.nan
+    need = float(tvc.tvc_needed(burst_hours, cf, **kw)) if burst_hours <= _max_burst(cf, kw) else math.inf
+    order = float(tvc.smallest_configuration(need, feature)) if math.isfinite(need) else math.nan
     readouts = {f"Time at peak, {c:g} GB": _fmt_h(float(h)) for c, h in zip(configs, ch, strict=True)}
     readouts["TVC needed for the burst"] = _fmt_gb(need)
     readouts["Smallest configuration (Table 3)"] = (
@@ -197,8 +198,8 @@ def view_time_at_peak(
 
 def _max_burst(cf, kw) -> float:
     """The longest burst Table 3's largest capacity rides (tvc_needed beyond it extrapolates)."""
-    top = float(cache.product_configurations("paf")[-1])
-    return float(cache.hours_at_peak(top, cf, **kw))
+    top = float(tvc.product_configurations("paf")[-1])
+    return float(tvc.hours_at_peak(top, cf, **kw))
 
 
 def time_at_peak_panel(**values) -> Panel:
@@ -245,7 +246,7 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True))
 
 
-def day_figures(run: cache.CacheRun, *, max_points: int = 300) -> dict[str, go.Figure]:
+def day_figures(run: tvc_day.TvcRun, *, max_points: int = 300) -> dict[str, go.Figure]:
     """Occupancy and rates of a simulated run. Numbers in, figures out."""
     n = run.accepted_mb_s.size
     stride = max(1, math.ceil(n / max_points))
@@ -299,7 +300,7 @@ def day_figures(run: cache.CacheRun, *, max_points: int = 300) -> dict[str, go.F
     return {"occupancy": occ, "rates": rates}
 
 
-def _day_readouts(run: cache.CacheRun) -> dict[str, str]:
+def _day_readouts(run: tvc_day.TvcRun) -> dict[str, str]:
     s = run.summary()
     cleared = s["Backlog cleared at [h]"]
     return {
@@ -314,18 +315,18 @@ def _day_readouts(run: cache.CacheRun) -> dict[str, str]:
 
 def view_day(
     *,
-    profile: cache.Profile | str = "nightly batch window",
+    profile: workload.Profile | str = "nightly batch window",
     tvc_gb: float = 432.0,
     cf: float = 3.0,
     feature: str = "paf",
-    threshold: float = cache.DEFAULT_THRESHOLD,
-    peak_copy_fraction: float = cache.DEFAULT_PEAK_COPY_FRACTION,
+    threshold: float = tvc.DEFAULT_THRESHOLD,
+    peak_copy_fraction: float = tvc.DEFAULT_PEAK_COPY_FRACTION,
     read_hit: float = 0.8,
     backlog_gb: float = 0.0,
     step_minutes: float = 2.0,
 ) -> View:
     """Panel 2's view: simulate ``profile`` and draw the occupancy and the rates."""
-    run = cache.simulate_cache(
+    run = tvc_day.simulate_tvc(
         profile, tvc_gb=tvc_gb, cf=cf, feature=feature, threshold=threshold,
         peak_copy_fraction=peak_copy_fraction, read_hit=read_hit, backlog_gb=backlog_gb, step_minutes=step_minutes,
     )  # fmt: skip
@@ -349,7 +350,7 @@ def view_day(
             "Profile": name, "Feature": feature, "TVC [GB]": tvc_gb, "CF [-]": cf, "Fill threshold [-]": threshold,
             "Copy during peak [-]": peak_copy_fraction, "Read hit ratio [-]": read_hit, "Un-copied at start [GB]": backlog_gb,
         },
-        citations=(cache.simulate_cache, "vts_tvc_configs", "vts_facts"),
+        citations=(tvc_day.simulate_tvc, "vts_tvc_configs", "vts_facts"),
     )  # fmt: skip
 
 
@@ -357,7 +358,7 @@ class DayPanel:
     """Panel 2: a profile chooser and editable sheet beside the simulated day.
 
     The sheet (an ipydatagrid ``DataGrid``) shows the chosen profile's intervals; an edit
-    is cast to a number and checked with :func:`vtsmodel.cache.make_profile`; a bad cell
+    is cast to a number and checked with :func:`vtsmodel.workload.make_profile`; a bad cell
     is rejected with a message and its old value restored. A good edit becomes the
     profile the panel simulates (``self.profile``), and the panel updates.
     """
@@ -385,10 +386,10 @@ class DayPanel:
                 "backlog_gb",
             )
         }
-        self.profile: cache.Profile = cache.PROFILES[v["profile"]]
-        tvcs = sorted({float(x) for f in ("paf", "ehpo") for x in cache.product_configurations(f)})
+        self.profile: workload.Profile = workload.PROFILES[v["profile"]]
+        tvcs = sorted({float(x) for f in ("paf", "ehpo") for x in tvc.product_configurations(f)})
         controls = {
-            "profile": dropdown("Profile", list(cache.PROFILES), v["profile"], tooltip="Built-in illustrative workload"),
+            "profile": dropdown("Profile", list(workload.PROFILES), v["profile"], tooltip="Built-in illustrative workload"),
             "feature": dropdown("Feature", _FEATURE_LABELS, v["feature"], tooltip="VTS B18 feature level"),
             "tvc_gb": dropdown("TVC [GB]", [(f"{x:g}", x) for x in tvcs], float(v["tvc_gb"]), tooltip="Table 3 capacities"),
             "cf": slider("CF", v["cf"], 1.0, 4.0, 0.1, unit="-", tooltip="Data compressibility"),
@@ -417,13 +418,13 @@ class DayPanel:
         self.widget = w.VBox([self.panel.widget, sheet])
 
     # --- sheet ---------------------------------------------------------------------------
-    def _frame(self, prof: cache.Profile):
+    def _frame(self, prof: workload.Profile):
         return self._pd.DataFrame(
             {"start_hours": prof.start_hours, "write_mb_s": prof.write_mb_s, "read_mb_s": prof.read_mb_s}
         )
 
     def _on_profile(self, change) -> None:
-        self.profile = cache.PROFILES[change["new"]]
+        self.profile = workload.PROFILES[change["new"]]
         self.grid.data = self._frame(self.profile)
         self.message.value = ""
 
@@ -459,7 +460,7 @@ class DayPanel:
             except (TypeError, ValueError):
                 raise ValueError(f"{column}={value!r} is not a number") from None
             rows[row][cols.index(column)] = num
-            new = cache.make_profile(
+            new = workload.make_profile(
                 rows, duration_hours=self.profile.duration_hours, name=f"{self.profile.name} (edited)",
                 assumptions=self.profile.assumptions,
             )  # fmt: skip
@@ -500,17 +501,17 @@ def scenario_outputs(**values) -> dict[str, float]:
     v = _values(values)
     kw = dict(feature=v["feature"], threshold=v["threshold"], peak_copy_fraction=v["peak_copy_fraction"],
               backlog_gb=v["backlog_gb"])  # fmt: skip
-    h = float(cache.hours_at_peak(v["tvc_gb"], v["cf"], **kw))
+    h = float(tvc.hours_at_peak(v["tvc_gb"], v["cf"], **kw))
     need = (
-        float(cache.tvc_needed(v["burst_hours"], v["cf"], **kw))
+        float(tvc.tvc_needed(v["burst_hours"], v["cf"], **kw))
         if v["burst_hours"] <= _max_burst(v["cf"], kw)
         else math.inf
     )
-    run = cache.simulate_cache(v["profile"], tvc_gb=v["tvc_gb"], cf=v["cf"], read_hit=v["read_hit"], **kw)
+    run = tvc_day.simulate_tvc(v["profile"], tvc_gb=v["tvc_gb"], cf=v["cf"], read_hit=v["read_hit"], **kw)
     out = {
         "Time at peak [h]": h,
         "TVC needed for the burst [GB]": need,
-        "Smallest configuration [GB]": float(cache.smallest_configuration(need, v["feature"]))
+        "Smallest configuration [GB]": float(tvc.smallest_configuration(need, v["feature"]))
         if math.isfinite(need)
         else math.nan,
     }
@@ -555,7 +556,7 @@ ABOUT_TOLERANCE = 0.05
 
 def source_rows_text(rows=SOURCE_ROWS) -> str:
     """One line per vts_facts row: id, value, unit, source and locator."""
-    facts = cache.load("vts_facts")
+    facts = tvc.load("vts_facts")
     lines = []
     for row_id in rows:
         p = facts.provenance(row_id)
@@ -565,13 +566,13 @@ def source_rows_text(rows=SOURCE_ROWS) -> str:
 
 def profile_assumptions_text() -> str:
     """One line per built-in workload profile: its name and its stated assumptions."""
-    return "\n".join(f"{name}: {prof.assumptions}" for name, prof in cache.PROFILES.items())
+    return "\n".join(f"{name}: {prof.assumptions}" for name, prof in workload.PROFILES.items())
 
 
 def _expect(ok: bool, what: str, row: str, table: str = "vts_facts") -> None:
     """Raise AssertionError naming the source statement ``row`` when ``ok`` is false."""
     if not ok:
-        p = cache.load(table).provenance(row)
+        p = tvc.load(table).provenance(row)
         raise AssertionError(
             f'{what}; source: {p.source}, {p.locator}: "{p.quote or p.printed}" ({table}/{row})'
         )
@@ -591,14 +592,14 @@ def check_key_numbers(feature: str = "paf", cf: float = 3.0, burst_hours: float 
     str
         The lines to print.
     """
-    facts = cache.load("vts_facts")
-    configs = cache.product_configurations(feature)
-    hours = np.asarray(cache.hours_at_peak(configs, cf, feature=feature), dtype=float)
-    run = cache.simulate_cache("steady day", tvc_gb=float(configs[0]), cf=cf, feature=feature)
+    facts = tvc.load("vts_facts")
+    configs = tvc.product_configurations(feature)
+    hours = np.asarray(tvc.hours_at_peak(configs, cf, feature=feature), dtype=float)
+    run = tvc_day.simulate_tvc("steady day", tvc_gb=float(configs[0]), cf=cf, feature=feature)
     gain = run.peak_mb_s / run.sustained_mb_s - 1.0
-    need = float(cache.tvc_needed(burst_hours, cf, feature=feature))
-    back = float(cache.hours_at_peak(need, cf, feature=feature))
-    smallest = float(cache.smallest_configuration(need, feature))
+    need = float(tvc.tvc_needed(burst_hours, cf, feature=feature))
+    back = float(tvc.hours_at_peak(need, cf, feature=feature))
+    smallest = float(tvc.smallest_configuration(need, feature))
     lines = [f"{c:6.0f} GB: {h:5.2f} h at peak" for c, h in zip(configs, hours, strict=True)]
     lines += [
         f"peak {run.peak_mb_s:.1f} MB/s, sustained {run.sustained_mb_s:.1f} MB/s: {gain:.0%} greater",
@@ -612,7 +613,7 @@ def check_key_numbers(feature: str = "paf", cf: float = 3.0, burst_hours: float 
     )
     _expect(
         float(
-            cache.hours_at_peak(
+            tvc.hours_at_peak(
                 configs[0], cf, feature=feature, backlog_gb=facts.value("fig4_unmigrated_at_start")
             )
         )
@@ -634,7 +635,7 @@ def check_key_numbers(feature: str = "paf", cf: float = 3.0, burst_hours: float 
     return "\n".join(lines)
 
 
-def check_day(run: cache.CacheRun) -> str:
+def check_day(run: tvc_day.TvcRun) -> str:
     """The summary of a simulated day, after checking it conserves data.
 
     Checks at every step: written = copied + not yet copied, offered = accepted + delayed

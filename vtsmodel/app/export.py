@@ -22,6 +22,8 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from vtsmodel._files import atomic_write
+
 __all__ = [
     "FORMATS",
     "PAGE_SIZES",
@@ -49,43 +51,6 @@ _server_lock = threading.Lock()
 _server_started = False
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, *, overwrite: bool = False) -> Path:
-    """Write ``data`` to ``path`` atomically; refuse to replace a file unless asked.
-
-    Raises
-    ------
-    FileExistsError
-        When ``path`` exists and ``overwrite`` is false.
-    """
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if not overwrite:
-            # os.link fails if the target appeared meanwhile: no silent replacement.
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise FileExistsError(f"{path} exists; pass overwrite=True to replace it") from None
-            except OSError:
-                if path.exists():
-                    raise FileExistsError(f"{path} exists; pass overwrite=True to replace it") from None
-                os.replace(tmp, path)
-        else:
-            os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
 def _ensure_browser() -> None:
     """Start kaleido's shared browser once per session."""
     global _server_started
@@ -94,7 +59,7 @@ def _ensure_browser() -> None:
             return
         import kaleido
 
-        from vtsmodel._browser import find_chromium
+        from vtsmodel.app._browser import find_chromium
 
         browser = find_chromium()
         if browser and not os.environ.get("BROWSER_PATH"):
@@ -142,9 +107,9 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
     size : (width, height), optional
         Before the caption is added. [CSS px]
     style : {"light", "print"}, optional
-        See :data:`vtsmodel.figures.STYLES`; None keeps the figure's own.
+        See :data:`vtsmodel.app.figures.STYLES`; None keeps the figure's own.
     """
-    from vtsmodel.figures import _check_style, _style_layout, template_json
+    from vtsmodel.app.figures import _check_style, _style_layout, template_json
 
     if isinstance(fig, Mapping):
         import plotly.graph_objects as go
@@ -246,7 +211,7 @@ def export_figure(
     fmt : {"png", "svg", "pdf", "html"}, optional
     caption : str
         Text placed under the figure: the settings and the data's citations
-        (see :func:`vtsmodel.figures.caption_text`).
+        (see :func:`vtsmodel.app.figures.caption_text`).
     size : {"slide", "page", "screen"} or (width, height), optional
     style : {"light", "print"}, optional
     overwrite : bool

@@ -22,12 +22,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel._validation import ExtrapolationWarning
-from vtsmodel.drives import drive_catalog, drive_names, drive_spec
-from vtsmodel.figures import COLORS
-from vtsmodel.lessons import Param
-from vtsmodel.lessons.lesson04 import fast_figure
+from vtsmodel.app.figures import COLORS
+from vtsmodel.app.lessons import Param
+from vtsmodel.app.lessons.efficiency import fast_figure
+from vtsmodel.app.panels import Panel, View, dropdown
+from vtsmodel.catalog import drive_catalog, drive_names, drive_spec
 from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
-from vtsmodel.ui import Panel, View, dropdown
 
 __all__ = [
     "COLUMNS",
@@ -44,6 +44,7 @@ __all__ = [
     "view_sizing",
 ]
 
+LESSON_ID = "05"
 TITLE = "Sizing workbench: tape drives for a site's data flows"
 NOTEBOOK = "05_sizing_workbench.ipynb"
 
@@ -226,7 +227,7 @@ class SizingWorkbench:
     ----------
     grid : ipydatagrid.DataGrid
         The editable sheet.
-    panel : vtsmodel.ui.Panel
+    panel : vtsmodel.app.panels.Panel
         The drive dropdown, readouts and figures.
     message : ipywidgets.HTML
         Shows why an edited cell was rejected.
@@ -242,7 +243,7 @@ class SizingWorkbench:
             warnings.simplefilter("ignore", DeprecationWarning)
             from ipydatagrid import DataGrid
 
-        from vtsmodel.sheet import header_widths
+        from vtsmodel.app.sheet import header_widths
 
         self.flows: list[Flow] = list(cern_example_flows() if flows is None else flows)
         if not self.flows:
@@ -454,7 +455,7 @@ def scenario_view(**values) -> View:
 
 def example_html() -> str:
     """The worked example as an HTML table: the sizing rows, with the source line."""
-    from vtsmodel.lessons.lesson04 import _html_table
+    from vtsmodel.app.lessons.efficiency import _html_table
     from vtsmodel.sizing import cern_example_drive_speed, sizing_table
 
     rows = sizing_table(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
@@ -489,7 +490,7 @@ def check_key_numbers() -> str:
         The lines to print.
     """
     from vtsmodel import data
-    from vtsmodel.lessons.lesson04 import _expect
+    from vtsmodel.app.lessons.efficiency import _expect
 
     t = "cern_sizing_example"
     _expect(

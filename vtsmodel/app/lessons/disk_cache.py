@@ -22,10 +22,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import data
-from vtsmodel import diskcache as dc
-from vtsmodel.figures import COLORS, fixed_json, new_figure, operating_point, source_markers
-from vtsmodel.lessons import Param
-from vtsmodel.ui import Panel, View, checkbox, int_slider, slider
+from vtsmodel import ds8000 as dc
+from vtsmodel.app.figures import COLORS, fixed_json, new_figure, operating_point, source_markers
+from vtsmodel.app.lessons import Param
+from vtsmodel.app.panels import Panel, View, checkbox, int_slider, slider
 
 __all__ = [
     "NOTEBOOK",
@@ -46,6 +46,7 @@ __all__ = [
     "view_staging",
 ]
 
+LESSON_ID = "06"
 TITLE = "The disk cache in front of the tape: staging, background copy, ride-through"
 NOTEBOOK = "06_disk_cache_staging.ipynb"
 
@@ -108,14 +109,14 @@ _RIDE_KEYS = ("arrival_per_s", "resources", "threshold", "pause_s")
 
 @functools.cache
 def _style(height: int) -> dict:
-    """The project's figure style (vtsmodel.figures.new_figure) as a layout dict, built once."""
+    """The project's figure style (vtsmodel.app.figures.new_figure) as a layout dict, built once."""
     return fixed_json(new_figure(height=height))["layout"]
 
 
 def _figure(traces, *, height=_FIG_HEIGHT, shapes=(), **layout) -> go.Figure:
     """A styled figure from trace dicts and layout entries, without per-update validation.
 
-    The style comes from :func:`vtsmodel.figures.new_figure`, built once; validating its
+    The style comes from :func:`vtsmodel.app.figures.new_figure`, built once; validating its
     template again on every slider move would cost most of the update's time budget.
     The tests rebuild every figure with validation on.
     """

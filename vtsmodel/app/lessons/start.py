@@ -10,6 +10,7 @@ from vtsmodel.data import catalogue, filter_catalogue, sources, tables
 
 __all__ = ["LESSON_LIST", "catalogue_browser", "catalogue_html"]
 
+LESSON_ID = "00"
 TITLE = "Start here"
 NOTEBOOK = "00_start_here.ipynb"
 

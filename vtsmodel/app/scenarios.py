@@ -2,7 +2,7 @@
 
 A :class:`ScenarioSheet` holds named scenarios for one lesson. Each scenario is a dict of
 the lesson's inputs (its ``SCENARIO_PARAMS``, checked with :meth:`Param.coerce
-<vtsmodel.lessons.Param.coerce>`); the computed columns come from the lesson's
+<vtsmodel.app.lessons.Param.coerce>`); the computed columns come from the lesson's
 ``scenario_outputs``. Every edit is checked before it is applied: a bad value raises
 ``ValueError`` naming the parameter, the value and the valid range, and the sheet keeps
 its previous state.
@@ -12,13 +12,13 @@ Files are JSON with a schema name and version::
     {"schema": "vtsmodel-scenarios", "version": 1, "lesson": "04",
      "scenarios": [{"name": "base", "values": {"file_mb": 1000.0, ...}}, ...]}
 
-Saving is atomic (:func:`vtsmodel.export.atomic_write`: a temporary file, then a
+Saving is atomic (:func:`vtsmodel.app.export.atomic_write`: a temporary file, then a
 rename), so a failure never leaves a half-written file or destroys the previous one.
 Loading checks the whole file (size, nesting, types, keys, lesson, names, finite values,
 ranges) before anything changes; a bad file raises ``ValueError`` and the sheet stays as
 it was. Cell text is converted with ``float``, never evaluated.
 
-This module imports neither plotly nor ipywidgets; the widget is :mod:`vtsmodel.sheet`.
+This module imports neither plotly nor ipywidgets; the widget is :mod:`vtsmodel.app.sheet`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
-from vtsmodel.export import atomic_write, export_csv
+from vtsmodel.app.export import atomic_write, export_csv
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -61,13 +61,13 @@ NAME_COLUMN = "Scenario"
 
 
 def _lesson_id(module) -> str:
-    """``"04"`` for ``vtsmodel.lessons.lesson04`` (or the module's ``LESSON_ID``)."""
+    """``"04"`` for ``vtsmodel.app.lessons.efficiency`` (or the module's ``LESSON_ID``)."""
     explicit = getattr(module, "LESSON_ID", None)
     if isinstance(explicit, str):
         return explicit
     m = re.search(r"lesson(\d+)$", getattr(module, "__name__", ""))
     if not m:
-        raise ValueError(f"lesson={module!r} is not a lesson module (vtsmodel.lessons.lessonNN)")
+        raise ValueError(f"lesson={module!r} is not a lesson module (vtsmodel.app.lessons.lessonNN)")
     return m.group(1)
 
 
@@ -76,7 +76,7 @@ def _resolve_lesson(lesson):
     if isinstance(lesson, int) and not isinstance(lesson, bool):
         lesson = f"{lesson:02d}"
     if isinstance(lesson, str):
-        from vtsmodel.lessons import LESSONS, lesson_module
+        from vtsmodel.app.lessons import LESSONS, lesson_module
 
         if lesson not in LESSONS:
             raise ValueError(f"lesson={lesson!r} is not valid; choose one of {', '.join(LESSONS)}")
@@ -466,7 +466,7 @@ class ScenarioSheet:
         """A new sheet for the lesson a scenario file names, holding its scenarios."""
         doc = read_scenario_file(path)
         lesson = doc.get("lesson") if isinstance(doc, dict) else None
-        from vtsmodel.lessons import LESSONS
+        from vtsmodel.app.lessons import LESSONS
 
         if not isinstance(lesson, str) or lesson not in LESSONS:
             raise ValueError(f"lesson={lesson!r} in {path} is not valid; choose one of {', '.join(LESSONS)}")

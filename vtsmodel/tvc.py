@@ -1,0 +1,415 @@
+"""The tape volume cache (TVC) of the VTS B18: time at peak write and the cache size a burst needs.
+
+The source gives no values for its time-at-peak figures (ibm-vts-b18-2000, Figs. 4 and
+10: images lost), so this module models them from first principles. What the text does
+state, the model reproduces: time at peak grows with cache capacity (Sec. 4); it assumes
+no un-migrated data when the write activity begins (Fig. 4 caption); the cache-management
+algorithm changes above 864 GB (Fig. 10 caption, Sec. 4); peak is about 60% above
+sustained (Sec. 3.5.4); and when the cache reaches its fill level the VTS throttles the
+input, "A delay is added to each incoming write operation" (Sec. 5).
+
+Modelling choices, each a keyword parameter the user can move:
+
+``threshold``
+    Fraction of the usable capacity at which throttling starts. The source speaks of "a
+    fill threshold of the tape volume cache" (Sec. 3.1.1) without a value; default
+    :data:`DEFAULT_THRESHOLD`.
+``peak_copy_fraction``
+    Copy rate to tape while the host writes at the peak rate, as a fraction of the copy
+    rate in sustained mode. "Until a fill threshold of the tape volume cache is reached
+    there is little copy activity" (Sec. 3.1.1); default :data:`DEFAULT_PEAK_COPY_FRACTION`.
+``backlog_gb``
+    Data not yet copied to tape when the writing begins; default 0 (Fig. 4 caption).
+``above_864_fraction``
+    How much of the capacity above 864 GB counts toward time at peak under the modified
+    cache algorithm. Default derived from the "1200 GB effective capacity" of Sec. 4,
+    read as the 1728 GB TVC's: (1200 - 864) / (1728 - 864) = 0.389. Set 1 to ignore the
+    algorithm change.
+
+Where the data sits: with EHPO and PAF the data is compressed at the host adapter ("With
+EHPO all data within the system below the attachment adapters is in compressed form",
+Sec. 2), so the cache holds host data divided by CF. The base VTS compresses at the 3590
+drive ("Without the data compression feature, data is compressed at the 3590", Sec. 2),
+so its cache holds uncompressed data: the cache compression factor is 1.
+
+In sustained mode "the rate of incoming data equal[s] the rate at which data is being
+copied from tape volume cache to physical tape" (Sec. 3.1.2): the copy rate at the
+threshold is the sustained host rate divided by the cache compression factor. Below the
+threshold the copy rate is that full rate while the host writes no more than the
+sustained rate, and falls linearly to ``peak_copy_fraction`` of it as the accepted rate
+rises to the peak rate: a modelling choice.
+
+Units: capacities in GB (10^9 bytes, physical, as Table 3 prints them), rates in MB/s
+(host MB/s for host traffic, physical MB/s inside the cache), times in hours where a
+name says so.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from vtsmodel._tables import cites, load
+from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+
+__all__ = [
+    "DEFAULT_PEAK_COPY_FRACTION",
+    "DEFAULT_THRESHOLD",
+    "FEATURES",
+    "above_864_fraction_default",
+    "algorithm_change_gb",
+    "cache_cf",
+    "effective_capacity_gb",
+    "hours_at_peak",
+    "product_configurations",
+    "smallest_configuration",
+    "tvc_needed",
+]
+
+#: The VTS B18 feature levels (ibm-vts-b18-2000, Secs. 3.1, 3.5).
+FEATURES = ("base", "ehpo", "paf")
+
+#: Fill threshold, a fraction of the usable capacity at which the VTS starts throttling.
+#: A modelling choice: the source names "a fill threshold" (ibm-vts-b18-2000, Sec. 3.1.1)
+#: and gives no value. [-]
+DEFAULT_THRESHOLD = 0.95
+
+#: Copy rate to tape during peak write as a fraction of the sustained-mode copy rate.
+#: A modelling choice for "there is little copy activity" (ibm-vts-b18-2000, Sec. 3.1.1). [-]
+DEFAULT_PEAK_COPY_FRACTION = 0.1
+
+_MB_PER_GB = 1000.0
+_S_PER_H = 3600.0
+
+
+# --------------------------------------------------------------------------------------
+# Constants from data/
+# --------------------------------------------------------------------------------------
+@functools.cache
+def _facts():
+    return load("vts_facts")
+
+
+@functools.cache
+def algorithm_change_gb() -> float:
+    """TVC capacity above which the cache-management algorithm changes. [GB]
+
+    "For TVC capacities greater than 864 GB the algorithms for managing the cache content
+    are modified." (ibm-vts-b18-2000, Fig. 10 caption; Sec. 4)
+    """
+    return _facts().value("cache_algorithm_change_tvc")
+
+
+_algorithm_change_gb = algorithm_change_gb
+
+
+@cites("vts_facts")
+def above_864_fraction_default() -> float:
+    """Share of the capacity above 864 GB that counts toward time at peak (derived).
+
+    Sec. 4 speaks of "the 1200 GB effective capacity" on Fig. 10; read as the usable
+    capacity of the largest TVC, 1728 GB, under the algorithm modified above 864 GB:
+    ``(1200 - 864) / (1728 - 864) = 0.3889``. A reading, not a statement: the text does
+    not explain the 1200 GB (data notes, ibm-vts-b18-2000 Sec. 7).
+
+    Returns
+    -------
+    float
+        The fraction. [-]
+    """
+    f = _facts()
+    eff = f.value("fig10_effective_capacity")  # Sec. 4
+    top = f.value("tvc_capacity_1728")  # Sec. 2
+    knee = _algorithm_change_gb()  # Fig. 10 caption
+    return (eff - knee) / (top - knee)
+
+
+@cites("vts_tvc_configs")
+def product_configurations(feature: str = "paf") -> np.ndarray:
+    """The TVC capacities Table 3 offers with ``feature``, ascending, unique.
+
+    Parameters
+    ----------
+    feature : {"base", "ehpo", "paf"}
+        Feature level. Base and EHPO share Table 3's "Base/EHPO" columns.
+
+    Returns
+    -------
+    numpy.ndarray
+        Capacities. [GB]
+    """
+    check_choice("feature", feature, FEATURES)
+    t = load("vts_tvc_configs")
+    want = "paf" if feature == "paf" else "base_ehpo"
+    return np.unique(np.asarray(t["tvc_gb"], dtype=float)[np.asarray(t["features"]) == want])
+
+
+def smallest_configuration(tvc_gb, feature: str = "paf"):
+    """The smallest Table 3 capacity with ``feature`` that is at least ``tvc_gb``.
+
+    Parameters
+    ----------
+    tvc_gb : float or array_like
+        Capacity needed. [GB]
+    feature : {"base", "ehpo", "paf"}
+        Feature level.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        The configuration's capacity, NaN where even the largest is too small. [GB]
+    """
+    need = as_float_array("tvc_gb", tvc_gb, lo=0.0)
+    configs = product_configurations(feature)
+    idx = np.searchsorted(configs, need * (1 - 1e-12), side="left")
+    out = np.where(idx < configs.size, configs[np.minimum(idx, configs.size - 1)], np.nan)
+    return result(out)
+
+
+def cache_cf(cf, feature: str = "paf"):
+    """The factor by which host data shrinks on its way into the cache.
+
+    EHPO and PAF compress at the host adapter, so the cache holds host data / CF; the
+    base VTS compresses at the 3590 drive, so its cache holds uncompressed data
+    (ibm-vts-b18-2000, Sec. 2).
+
+    Parameters
+    ----------
+    cf : float or array_like
+        Data compressibility. [-]
+    feature : {"base", "ehpo", "paf"}
+        Feature level.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Host MB per physical MB in the cache. [-]
+    """
+    check_choice("feature", feature, FEATURES)
+    c = as_float_array("cf", cf, lo=1.0)
+    return result(np.ones_like(c) if feature == "base" else c)
+
+
+def effective_capacity_gb(tvc_gb, *, above_864_fraction: float | None = None):
+    """Capacity that counts toward time at peak, with the algorithm change above 864 GB.
+
+    ``C_eff = min(C, 864) + f * max(C - 864, 0)`` (ibm-vts-b18-2000, Fig. 10 caption, Sec. 4).
+
+    Parameters
+    ----------
+    tvc_gb : float or array_like
+        Physical TVC capacity. [GB]
+    above_864_fraction : float, optional
+        Share ``f`` of the capacity above 864 GB that counts; default
+        :func:`above_864_fraction_default`. [-]
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Effective capacity. [GB]
+    """
+    c = as_float_array("tvc_gb", tvc_gb, lo=0.0)
+    f = _fraction(above_864_fraction)
+    knee = _algorithm_change_gb()
+    return result(np.minimum(c, knee) + f * np.maximum(c - knee, 0.0))
+
+
+def _fraction(above_864_fraction):
+    if above_864_fraction is None:
+        return above_864_fraction_default()
+    return float(as_float_array("above_864_fraction", above_864_fraction, lo=0.0, hi=1.0))
+
+
+def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s):
+    """Peak and sustained host rates: given, or from lesson 01's ``write_rate``."""
+    if peak_mb_s is None or sustained_mb_s is None:
+        from vtsmodel.throughput import write_rate  # lazy: lesson 01's model
+
+    p = (
+        write_rate(cf, tvc_gb, feature=feature, mode="peak")
+        if peak_mb_s is None
+        else as_float_array("peak_mb_s", peak_mb_s, lo=0.0, lo_open=True)
+    )
+    s = (
+        write_rate(cf, tvc_gb, feature=feature, mode="sustained")
+        if sustained_mb_s is None
+        else as_float_array("sustained_mb_s", sustained_mb_s, lo=0.0, lo_open=True)
+    )
+    p, s = np.asarray(p, dtype=float), np.asarray(s, dtype=float)
+    if np.any(s > p * (1 + 1e-12)):
+        raise ValueError(
+            f"sustained_mb_s={_first(s)} must not exceed peak_mb_s={_first(p)}; "
+            "the sustained rate is the lower of the two (ibm-vts-b18-2000, Sec. 3.1.2)"
+        )
+    return p, s
+
+
+def _first(a) -> str:
+    a = np.asarray(a, dtype=float).ravel()
+    return f"{a[0]:g}" if a.size else "?"
+
+
+# --------------------------------------------------------------------------------------
+# Time at peak and its inverse
+# --------------------------------------------------------------------------------------
+def _copy_share(accepted, peak, sustained, peak_copy_fraction):
+    """Copy rate below the threshold as a fraction of the full copy rate ``D``.
+
+    1 while the host writes at most the sustained rate ``S`` (the system is in balance,
+    Sec. 3.1.2), falling linearly to ``f`` at the peak rate ``P`` ("little copy
+    activity", Sec. 3.1.1): ``1 − (1 − f) · clip((a − S) / (P − S), 0, 1)``.
+    """
+    span = np.maximum(peak - sustained, 1e-12 * np.maximum(peak, 1.0))
+    x = np.clip((accepted - sustained) / span, 0.0, 1.0)
+    x = np.where(accepted >= peak * (1 - 1e-12), 1.0, x)
+    return 1.0 - (1.0 - peak_copy_fraction) * x
+
+
+def _net_fill_mb_s(accepted, peak, sustained, cfc, peak_copy_fraction):
+    """Net growth of un-copied data below the threshold (physical MB/s).
+
+    ``a / CF_c − D · share(a)`` with ``D = S / CF_c`` (Sec. 3.1.2) and :func:`_copy_share`.
+    """
+    d = sustained / cfc
+    return accepted / cfc - d * _copy_share(accepted, peak, sustained, peak_copy_fraction)
+
+
+@cites("vts_facts", "vts_tvc_configs")
+def hours_at_peak(
+    tvc_gb,
+    cf,
+    *,
+    feature: str = "paf",
+    threshold: float = DEFAULT_THRESHOLD,
+    peak_copy_fraction: float = DEFAULT_PEAK_COPY_FRACTION,
+    backlog_gb=0.0,
+    above_864_fraction: float | None = None,
+    offered_mb_s=None,
+    peak_mb_s=None,
+    sustained_mb_s=None,
+):
+    """Hours the VTS can write at the peak rate before the fill threshold throttles it.
+
+    ``t = (θ · C_eff − B) / (a / CF_c − D · share(a))`` with ``a = min(offered, P)``,
+    ``D = S / CF_c``, ``share(P) = f`` (:func:`_copy_share`); infinite where the net fill rate is not positive (copying keeps up).
+
+    Parameters
+    ----------
+    tvc_gb : float or array_like
+        Physical TVC capacity. [GB]
+    cf : float or array_like
+        Data compressibility. [-]
+    feature : {"base", "ehpo", "paf"}
+        Feature level; sets the peak and sustained rates and where data is compressed.
+    threshold : float
+        Fill threshold θ, fraction of the effective capacity at which throttling starts. [-]
+    peak_copy_fraction : float
+        Copy rate during peak write as a fraction ``f`` of the sustained copy rate. [-]
+    backlog_gb : float or array_like
+        Data not yet copied at the start, ``B`` (0 in Fig. 4's caption). [GB]
+    above_864_fraction : float, optional
+        Share of the capacity above 864 GB that counts (see :func:`effective_capacity_gb`). [-]
+    offered_mb_s : float or array_like, optional
+        Host write rate offered; default the peak rate (the host saturates the VTS). [MB/s]
+    peak_mb_s, sustained_mb_s : float or array_like, optional
+        Peak ``P`` and sustained ``S`` host write rates; default from
+        ``vtsmodel.throughput.write_rate``. [MB/s]
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Time at peak. [h]
+
+    Notes
+    -----
+    ibm-vts-b18-2000, Sec. 3.1.1 (fill threshold, little copy activity), Fig. 4 caption
+    (no un-migrated data at the start), Fig. 10 caption and Sec. 4 (864 GB), Sec. 3.1.2
+    (sustained: input equals copying).
+    """
+    check_choice("feature", feature, FEATURES)
+    theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
+    f = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
+    cfc = np.asarray(cache_cf(cf, feature), dtype=float)
+    eff = np.asarray(effective_capacity_gb(tvc_gb, above_864_fraction=above_864_fraction))
+    b = as_float_array("backlog_gb", backlog_gb, lo=0.0)
+    p, s = _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s)
+    a = p if offered_mb_s is None else np.minimum(as_float_array("offered_mb_s", offered_mb_s, lo=0.0), p)
+    room_mb = np.maximum(theta * eff - b, 0.0) * _MB_PER_GB
+    net = _net_fill_mb_s(a, p, s, cfc, f)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        hours = np.where(net > 0, room_mb / np.where(net > 0, net, 1.0) / _S_PER_H, np.inf)
+    return result(hours)
+
+
+@cites("vts_facts", "vts_tvc_configs")
+def tvc_needed(
+    hours,
+    cf,
+    *,
+    feature: str = "paf",
+    threshold: float = DEFAULT_THRESHOLD,
+    peak_copy_fraction: float = DEFAULT_PEAK_COPY_FRACTION,
+    backlog_gb=0.0,
+    above_864_fraction: float | None = None,
+    offered_mb_s=None,
+    peak_mb_s=None,
+    sustained_mb_s=None,
+):
+    """The TVC capacity that rides a burst of ``hours`` at the peak rate without throttling.
+
+    The inverse of :func:`hours_at_peak`: ``C_eff = (t · net + B) / θ``, then the
+    effective capacity is mapped back through the algorithm change at 864 GB. When the
+    rates come from ``write_rate`` (which depend on the capacity), they are taken at the
+    smallest Table 3 configuration that holds the answer, iterated to a fixed point.
+    Use :func:`smallest_configuration` for the configuration to order.
+
+    Parameters
+    ----------
+    hours : float or array_like
+        Length of the burst at the peak rate. [h]
+    cf : float or array_like
+        Data compressibility. [-]
+    feature, threshold, peak_copy_fraction, backlog_gb, above_864_fraction, offered_mb_s, peak_mb_s, sustained_mb_s
+        As for :func:`hours_at_peak`.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Physical capacity needed; infinite where the effective capacity above 864 GB
+        cannot supply it (``above_864_fraction`` = 0). [GB]
+    """
+    check_choice("feature", feature, FEATURES)
+    t = as_float_array("hours", hours, lo=0.0)
+    theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
+    pf = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
+    cfc = np.asarray(cache_cf(cf, feature), dtype=float)
+    b = as_float_array("backlog_gb", backlog_gb, lo=0.0)
+    frac = _fraction(above_864_fraction)
+    knee = _algorithm_change_gb()
+
+    def solve(p, s):
+        a = p if offered_mb_s is None else np.minimum(as_float_array("offered_mb_s", offered_mb_s, lo=0.0), p)
+        net = np.maximum(_net_fill_mb_s(a, p, s, cfc, pf), 0.0)
+        eff = (t * _S_PER_H * net / _MB_PER_GB + b) / theta
+        with np.errstate(divide="ignore", invalid="ignore"):
+            above = np.where(eff > knee, (eff - knee) / frac if frac > 0 else np.inf, 0.0)
+        return np.where(eff > knee, knee + above, eff)
+
+    if peak_mb_s is not None and sustained_mb_s is not None:
+        p, s = _rates(cf, 1.0, feature, peak_mb_s, sustained_mb_s)
+        return result(solve(p, s))
+    # rates from write_rate depend (slowly) on the capacity: iterate to a fixed point,
+    # taking the rates at the guess held within Table 3's range (72 to 1728 GB)
+    lo, hi = float(load("vts_tvc_configs")["tvc_gb"].min()), float(load("vts_tvc_configs")["tvc_gb"].max())
+    guess = np.full(np.broadcast(t, cfc, b).shape, hi)
+    for _ in range(60):
+        at = np.clip(np.where(np.isfinite(guess), guess, hi), lo, hi)
+        p, s = _rates(cf, at, feature, None, None)
+        new = solve(p, s)
+        done = np.allclose(new, guess, rtol=1e-12, atol=1e-9, equal_nan=True)
+        guess = new
+        if done:
+            break
+    warn_outside("tvc needed [GB]", guess[np.isfinite(guess)], lo, hi, source="ibm-vts-b18-2000, Table 3")
+    return result(guess)
