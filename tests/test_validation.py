@@ -18,15 +18,15 @@ def test_valid_input_becomes_a_float_array():
 @pytest.mark.parametrize(
     ("value", "kwargs", "pattern"),
     [
-        (-1.0, {"lo": 0}, r"tvc_gb=-1.0 is outside the valid range \[0, inf\]"),
-        (0.0, {"lo": 0, "lo_open": True}, r"tvc_gb=0.0 is outside the valid range \(0, inf\]"),
+        (-1.0, {"lo": 0}, r"tvc_gb=-1.0 is outside the valid range \[0, inf\)"),
+        (0.0, {"lo": 0, "lo_open": True}, r"tvc_gb=0.0 is outside the valid range \(0, inf\)"),
         (math.nan, {"lo": 0}, r"tvc_gb=nan must be finite"),
         (np.inf, {}, r"tvc_gb=inf must be finite"),
         ("abc", {}, r"tvc_gb='abc' must be a number"),
         (True, {}, r"tvc_gb=True must be a number, not a boolean"),
         ([], {}, r"tvc_gb is empty"),
-        (2.5, {"integer": True, "lo": 1}, r"tvc_gb=2.5 must be a whole number in \[1, inf\]"),
-        ([1.0, 5.0], {"hi": 4}, r"tvc_gb=array with values \[1. 5.\] is outside the valid range \[-inf, 4\]"),
+        (2.5, {"integer": True, "lo": 1}, r"tvc_gb=2.5 must be a whole number in \[1, inf\)"),
+        ([1.0, 5.0], {"hi": 4}, r"tvc_gb=array with values \[1. 5.\] is outside the valid range \(-inf, 4\]"),
     ],
 )
 def test_invalid_input_names_parameter_value_and_range(value, kwargs, pattern):
