@@ -195,6 +195,17 @@ def test_unknown_drive_lists_the_names_by_family():
         drive_spec("LTO11")
 
 
+def test_primary_sources_are_what_one_drives_numbers_come_from():
+    # LTO-3's HP floor is an alternative row: hp-ultrium3-specs is among its sources but
+    # not among the sources of the values the models use.
+    s = drive_spec("LTO3")
+    assert "hp-ultrium3-specs" in s.sources and "hp-ultrium3-specs" not in s.primary_sources
+    assert set(s.primary_sources) == {p.source for p in s.primary.values()}
+    assert len(data.cite(*drive_spec("LTO9").primary_sources).splitlines()) < len(
+        data.cite("drive_catalog").splitlines()
+    )
+
+
 def test_catalog_rows_follow_the_choices():
     rows = catalog_rows()
     assert [r["drive"] for r in rows] == list(drive_names())

@@ -71,7 +71,7 @@ def test_size_accepts_every_catalog_drive(capsys, name):
     assert code == 0 and err == ""
     assert f"drive {name} ({spec.label}), {spec.speed_mb_s:g} MB/s" in out
     assert f"drives to buy: {rows[-1]['drives to buy [-]']}" in out
-    assert all(f"[{s}]" in out for s in spec.sources)
+    assert all(f"[{s}]" in out for s in spec.primary_sources)
 
 
 def test_size_takes_drive_aliases_lto9_ibm_ts4500(capsys):

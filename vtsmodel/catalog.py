@@ -218,8 +218,18 @@ class DriveSpec:
 
     @property
     def sources(self) -> tuple[str, ...]:
-        """Source ids of the drive's rows."""
+        """Source ids of the drive's rows, alternatives included."""
         return tuple(sorted({p.source for p in self.rows.values()}))
+
+    @property
+    def primary_sources(self) -> tuple[str, ...]:
+        """Source ids of the rows behind the drive's values: what a caption should cite.
+
+        ``cite("drive_catalog")`` lists every source of the whole table (some thirty);
+        ``cite(*drive_spec(name).primary_sources)`` only the documents one drive's
+        numbers come from.
+        """
+        return tuple(sorted({p.source for p in self.primary.values()}))
 
     def provenance(self, quantity: str) -> Provenance | None:
         """The primary row behind one of the drive's values (``None`` when absent)."""

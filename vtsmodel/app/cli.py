@@ -270,7 +270,7 @@ def _cmd_size(args) -> int:
     print()
     print(f"drives to buy: {rows[-1]['drives to buy [-]']}")
     print()
-    print(cite(sizing.drives_needed, *(spec.sources if spec else ())))
+    print(cite(sizing.drives_needed, *(spec.primary_sources if spec else ())))
     return 0
 
 
