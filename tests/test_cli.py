@@ -14,7 +14,7 @@ from vtsmodel._tables import cite
 from vtsmodel.app import cli
 from vtsmodel.app.lessons import lesson_module
 from vtsmodel.app.scenarios import ScenarioSheet
-from vtsmodel.catalog import drive_spec
+from vtsmodel.catalog import drive_choices, drive_names, drive_spec
 
 
 def run(capsys, *argv):
@@ -59,6 +59,34 @@ def test_size_with_flows_and_a_catalog_drive(capsys):
     assert code == 0
     assert "backup, nightly" in out and f"{speed:g} MB/s" in out
     assert f"drives to buy: {rows[-1]['drives to buy [-]']}" in out
+
+
+@pytest.mark.parametrize("name", drive_names())
+def test_size_accepts_every_catalog_drive(capsys, name):
+    # Every drive of the catalog sizes with its own speed (observed where measured, else
+    # native) and the output cites the drive's sources.
+    spec = drive_spec(name)
+    rows = sizing.sizing_table(sizing.cern_example_flows(), drive_speed_mb_s=spec.speed_mb_s)
+    code, out, err = run(capsys, "size", "--drive", name)
+    assert code == 0 and err == ""
+    assert f"drive {name} ({spec.label}), {spec.speed_mb_s:g} MB/s" in out
+    assert f"drives to buy: {rows[-1]['drives to buy [-]']}" in out
+    assert all(f"[{s}]" in out for s in spec.primary_sources)
+
+
+def test_size_takes_drive_aliases_lto9_ibm_ts4500(capsys):
+    # "LTO 9 ... 400 MB/s" (ibm-ts4500-drives): the alias LTO-9 names the catalog's LTO9.
+    code, out, _ = run(capsys, "size", "--drive", "LTO-9")
+    assert code == 0 and "drive LTO9 (LTO-9 (Ultrium 9)), 400 MB/s spec" in out
+    assert "[ibm-ts4500-drives] IBM. Supported tape drives." in out
+
+
+def test_size_unknown_drive_lists_the_drives_grouped_by_family(capsys):
+    code, _, err = run(capsys, "size", "--drive", "LTO11")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    for group in drive_choices():
+        assert f"{group.label}: {', '.join(c.key for c in group.drives)}" in err
+    assert err.index("LTO Ultrium:") < err.index("IBM 3592 (TS1100):") < err.index("StorageTek:")
 
 
 def test_size_with_a_drive_speed(capsys):

@@ -63,15 +63,90 @@ def test_every_row_is_cited(name):
             assert r["quote"].strip(), f"{name}:{r['id']} has no sentence"
 
 
+FOUNDING = set(data.sources("founding"))
+SUPPLEMENTARY = data.sources("supplementary")
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_text_rows_quote_their_source_verbatim(name, source_texts):
+    # The five founding documents are beside the checkout; supplementary sources have no
+    # local copy (their rows' structure is checked below instead).
     t = data.load(name)
     missing = [
         r["id"]
         for r in t.records()
-        if r["kind"] in ("text", "derived") and _collapse(r["quote"]) not in source_texts[r["source"]]
+        if r["source"] in FOUNDING
+        and r["kind"] in ("text", "derived")
+        and _collapse(r["quote"]) not in source_texts[r["source"]]
     ]
     assert not missing, f"{name}: quotes not found verbatim in their source: {missing}"
+
+
+def test_source_groups_five_founding_documents_apart_from_the_supplementary():
+    assert len(FOUNDING) == 5
+    assert SUPPLEMENTARY and not FOUNDING & set(SUPPLEMENTARY)
+    assert {s["group"] for s in data.sources().values()} == {"founding", "supplementary"}
+    with pytest.raises(ValueError, match="group='other'"):
+        data.sources("other")
+
+
+def test_supplementary_sources_are_fully_cited():
+    # No local copy: the record must name the document (title, publisher, date, URL,
+    # date read, what it supplied), and every one must be used by some row.
+    assert tables_mod.check_sources() == []
+    used = {r["source"] for name in ALL for r in data.load(name).records()}
+    for sid, s in SUPPLEMENTARY.items():
+        for f in tables_mod.SUPPLEMENTARY_FIELDS:
+            assert s[f].strip(), (sid, f)
+        assert s["url"].startswith(("http://", "https://")), sid
+        assert re.fullmatch(r"\d{4}(-\d{2}(-\d{2})?)?|undated", s["date"]), sid
+        assert s["url"] in s["citation"] and s["title"] in s["citation"], sid
+        assert sid in used, f"{sid} supplies no row"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_supplementary_rows_carry_locator_printed_and_quote(name):
+    for r in data.load(name).records():
+        if r["source"] in SUPPLEMENTARY:
+            assert r["locator"].strip() and r["quote"].strip(), r["id"]
+            if r["kind"] != "derived":
+                assert r["printed"].strip(), r["id"]
+
+
+def test_cite_formats_supplementary_sources_like_the_others():
+    text = data.cite("drive_catalog")
+    assert "[cern-tape-sizing-2005]" in text and "[ibm-dtl-lto-perf] IBM." in text
+    assert "https://www.ibm.com/docs/en/dtl/2.12.3?topic=performance-lto-specifications" in text
+
+
+def test_supplementary_source_problems_are_reported(scratch_data):
+    pkg_path = scratch_data / "datapackage.json"
+    pkg = json.loads(pkg_path.read_text())
+    pkg["supplementarySources"][0]["url"] = "www.example.com"
+    pkg["supplementarySources"][1]["date"] = "May 2020"
+    pkg["supplementarySources"][2]["name"] = "cern-tape-sizing-2005"
+    del pkg["supplementarySources"][3]["supplied"]
+    pkg_path.write_text(json.dumps(pkg))
+    problems = "\n".join(tables_mod.check_sources())
+    assert "is not an http(s) address" in problems
+    assert "'May 2020' is not YYYY" in problems
+    assert "'cern-tape-sizing-2005' is listed more than once" in problems
+    assert "field 'supplied' missing or empty" in problems
+
+
+def test_supplementary_row_without_quote_is_an_error(scratch_data):
+    path = scratch_data / "drive_catalog.csv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    i = next(k for k, line in enumerate(lines) if line.startswith("lto9_native_rate,"))
+    import csv as _csv
+
+    rows = list(_csv.reader(lines))
+    rows[i][header.index("quote")] = ""
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        _csv.writer(fh, lineterminator="\n").writerows(rows)
+    with pytest.raises(data.DataError, match=f"row {i + 1} .*supplementary source needs the text"):
+        data.load("drive_catalog")
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -134,7 +209,10 @@ def test_cite_tables_sources_and_functions():
     text = vtsmodel.cite("vts_ehpo_coefficients")
     assert text.startswith("[ibm-vts-b18-2000] IBM Corporation.")
     assert "Panzer-Steindel" in vtsmodel.cite("cern-tape-sizing-2005")
-    assert len(vtsmodel.cite().splitlines()) == 5
+    # every source, the five founding documents first, then the supplementary ones
+    lines = vtsmodel.cite().splitlines()
+    assert len(lines) == len(data.sources()) == 5 + len(data.sources("supplementary"))
+    assert lines[4].startswith("[cern-tape-sizing-2005]")
 
     @data.cites("stk_transfer_rates", "lto_facts")
     def model():

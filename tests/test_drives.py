@@ -1,4 +1,4 @@
-"""Tests of vtsmodel.drives: the CERN efficiency formula, mount time, catalog, block size."""
+"""Tests of vtsmodel.drives: the CERN efficiency formula, mount time, block size (catalog: test_catalog)."""
 
 import math
 
@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from vtsmodel import data
 from vtsmodel._validation import ExtrapolationWarning
-from vtsmodel.catalog import drive_catalog, drive_names, drive_spec
 from vtsmodel.drives import (
     compressed_rate,
     drive_efficiency,
@@ -50,6 +49,31 @@ def test_mount_time_defaults_vs_printed_about_120s_cern_access_pattern():
 def test_mount_time_signature_defaults_are_the_data_rows():
     parts = dict(robot_moves_per_hour=160, load_s=15, position_s=45, rewind_unload_s=45)
     assert mount_cycle_s(**parts) == mount_cycle_s()
+
+
+def test_mount_cycle_of_a_catalog_drive_takes_its_own_times_lto9():
+    # LTO-9 (ibm-dtl-lto-perf): load 17 s, space record 45 s, rewind 55 s + unload 30 s;
+    # the robot move stays CERN's 22.5 s: 22.5 + 17 + 45 + 85 = 169.5 s.
+    cat = data.load("drive_catalog")
+    expect = (
+        cern.value("tmount_move")
+        + cat.value("lto9_load_time")
+        + cat.value("lto9_locate_time")
+        + cat.value("lto9_rewind_time")
+        + cat.value("lto9_unload_time")
+    )
+    assert mount_cycle_s(drive="LTO9") == pytest.approx(expect) == pytest.approx(169.5)
+    # an explicit part still wins over the drive's
+    assert mount_cycle_s(drive="LTO9", position_s=0.0) == pytest.approx(expect - 45.0)
+
+
+def test_mount_cycle_borrows_cern_parts_where_the_catalog_has_none():
+    # The 3592 family has no timings in the catalog: CERN's 9940B parts, 127.5 s.
+    assert mount_cycle_s(drive="IBM3592_60F") == pytest.approx(mount_cycle_s())
+    # LTO-10 (LA media, ibm-dtl-lto-perf): load 12 s, space 65 s, rewind 62 s, unload 27 s.
+    assert mount_cycle_s(drive="LTO10") == pytest.approx(22.5 + 12 + 65 + 62 + 27)
+    with pytest.raises(KeyError, match="no drive named 'LTO99'"):
+        mount_cycle_s(drive="LTO99")
 
 
 @pytest.mark.parametrize("kw", ["robot_moves_per_hour", "load_s", "position_s", "rewind_unload_s"])
@@ -137,48 +161,6 @@ def test_formula_bad_input(kw, name):
 def test_formula_broadcasts():
     e = drive_efficiency(np.array([[10.0], [100.0]]), np.array([1.0, 10.0, 100.0]))
     assert e.shape == (2, 3)
-
-
-# --- catalog ------------------------------------------------------------------------------
-
-
-def test_catalog_has_the_issue_drives_and_every_row_cited():
-    cat = drive_catalog()
-    assert set(cat) == {"STK3480", "IBM3590B", "IBM3590E", "STK9940B", "IBM3592A", "LTO1", "LTO2"}
-    known = set(data.sources())
-    for spec in cat.values():
-        assert spec.rows
-        for p in spec.rows.values():
-            assert p.source in known and p.locator
-            if p.kind == "text":
-                assert p.quote
-
-
-def test_catalog_keeps_spec_and_observed_apart_lto1_adsm_l():
-    # "LTO-1 max uncompressed is 15 MB/sec, max compressed is 30 MB/sec" (spec) vs
-    # "22.5 MB/sec sustained in compressed mode" with "2.24:1" (observed).
-    lto1 = drive_spec("LTO1")
-    lto = data.load("lto_facts")
-    assert lto1.native_rate_mb_s == lto.value("lto1_native_max_rate")
-    assert lto1.compressed_max_rate_mb_s == lto.value("lto1_compressed_max_rate")
-    assert lto1.observed_rate_mb_s == lto.value("lto1_sustained_compressed_rate")
-    assert lto1.compression_ratio_observed == lto.value("avg_compression_ratio")
-    assert lto1.compression_ratio_spec == lto.value("assumed_compression_ratio")
-
-
-def test_catalog_speed_is_cern_maxspeed_for_measured_drives():
-    # "LTO-2 = 20 MB/s, STK 9940B = 30 MB/s, IBM 3592A = 40 MB/s" (measured Maxspeed).
-    assert drive_spec("LTO2").speed_mb_s == cern.value("maxspeed_lto2")
-    assert drive_spec("STK9940B").speed_mb_s == cern.value("maxspeed_9940b")
-    assert drive_spec("IBM3592A").speed_mb_s == cern.value("maxspeed_3592a")
-    assert drive_spec("LTO2").native_rate_mb_s == data.load("lto_facts").value("lto2_native_max_rate")
-    assert drive_spec("IBM3590E").speed_basis == "spec"
-
-
-def test_drive_spec_unknown_name_lists_valid_names():
-    with pytest.raises(KeyError, match="IBM3592A"):
-        drive_spec("LTO9")
-    assert drive_names()[0] in drive_catalog()
 
 
 # --- limits outside the drive -------------------------------------------------------------

@@ -115,7 +115,7 @@ def test_queue_monotone(n, d, vol):
         ({"volume_mb": -1.0}, "volume_mb"),
         ({"volume_mb": float("nan")}, "volume_mb"),
         ({"volume_mb": 100.0, "cf": 0.5}, "cf"),
-        ({"volume_mb": 100.0, "drive": "LTO9"}, "drive"),
+        ({"volume_mb": 100.0, "drive": "LTO99"}, "drive"),
         ({"volume_mb": 100.0, "search_s": -2}, "search_s"),
         ({"volume_mb": 100.0, "rate_mb_s": 0}, "rate_mb_s"),
     ],
@@ -123,6 +123,35 @@ def test_queue_monotone(n, d, vol):
 def test_bad_input(kwargs, name):
     with pytest.raises(ValueError, match=name):
         recall_service_s(**kwargs)
+
+
+def test_catalog_drive_preset_takes_its_own_times_lto9():
+    # LTO-9 (ibm-dtl-lto-perf): load 17 s, average space record 45 s, rewind 55 s +
+    # unload 30 s; native 400 MB/s (ibm-ts4500-drives); robot: CERN's 22.5 s move.
+    cat = data.load("drive_catalog")
+    p = drive_preset("LTO-9")
+    assert p["load_s"] == cat.value("lto9_load_time")
+    assert p["search_s"] == cat.value("lto9_locate_time")
+    assert p["rewind_unload_s"] == cat.value("lto9_rewind_time") + cat.value("lto9_unload_time")
+    assert p["rate_mb_s"] == cat.value("lto9_native_rate")
+    assert p["overhead_s"] == 0.0
+    ready = 22.5 + 17.0 + 45.0 + 1000.0 / 2.5 / 400.0
+    assert recall_ready_s(1000.0, cf=2.5, drive="LTO9") == pytest.approx(ready)
+    assert recall_service_s(1000.0, cf=2.5, drive="LTO9") == pytest.approx(ready + 85.0)
+
+
+def test_catalog_drive_without_timings_borrows_cerns():
+    # The TS1160 has no timings in the catalog: CERN's 15 s load, 45 s positioning, 45 s
+    # rewind and unload (cern-tape-sizing-2005); its native 400 MB/s (ibm-ts4500-drives).
+    cern = data.load("cern_facts")
+    p = drive_preset("TS1160")
+    assert (p["load_s"], p["search_s"], p["rewind_unload_s"]) == (
+        cern.value("tmount_mount"),
+        cern.value("tmount_positioning"),
+        cern.value("tmount_rewind_unload"),
+    )
+    assert p["rate_mb_s"] == 400.0
+    assert drive_preset("STK9940B")["rate_mb_s"] == cern.value("maxspeed_9940b")  # observed only
 
 
 def test_bad_queue_input():

@@ -13,7 +13,7 @@ from vtsmodel._inputs import Input, declare, declared_inputs
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
-from vtsmodel.catalog import drive_catalog, drive_spec
+from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
 from vtsmodel.ds8000 import background_copy_response_ms, disk_response_ms, ride_through_s, staging_modes
 from vtsmodel.import_export import export_minutes, import_minutes
@@ -52,9 +52,12 @@ __all__ = [
     "background_copy_response_ms",
     "cite",
     "disk_response_ms",
+    "StreamingWarning",
     "drive_catalog",
+    "drive_choices",
     "drive_efficiency",
     "drive_spec",
+    "streaming_check",
     "drive_throughput",
     "drives_needed",
     "hours_at_peak",

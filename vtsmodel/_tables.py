@@ -19,6 +19,7 @@ import csv
 import functools
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,9 @@ __all__ = [
     "DataError",
     "Provenance",
     "Table",
+    "SOURCE_GROUPS",
     "cite",
+    "check_sources",
     "cites",
     "data_dir",
     "load",
@@ -233,12 +236,68 @@ def _package() -> dict:
         raise DataError(f"{path}: no 'resources' list")
     if not isinstance(pkg.get("sources"), list):
         raise DataError(f"{path}: no 'sources' list")
+    if not isinstance(pkg.get("supplementarySources", []), list):
+        raise DataError(f"{path}: 'supplementarySources' is not a list")
     return pkg
 
 
-def sources() -> dict[str, dict]:
-    """The source documents by id: title, author, date and full citation."""
-    return {s["name"]: dict(s) for s in _package()["sources"]}
+#: Source groups: the five founding documents and the public documents added later.
+SOURCE_GROUPS = ("founding", "supplementary")
+#: What a supplementary source record must give (datapackage ``supplementarySources``).
+SUPPLEMENTARY_FIELDS = ("name", "title", "publisher", "date", "url", "accessed", "supplied", "citation")
+_DATE = re.compile(r"(\d{4})(-\d{2}(-\d{2})?)?|undated")
+
+
+def sources(group: str | None = None) -> dict[str, dict]:
+    """The source documents by id: title, author or publisher, date and full citation.
+
+    Each record carries ``group``: ``"founding"`` for the five documents the project was
+    built on (their texts in ``shared/sources``), ``"supplementary"`` for the public
+    documents added later (datapackage ``supplementarySources``: each with its URL, the
+    date it was read and what it supplied).
+
+    Parameters
+    ----------
+    group : {"founding", "supplementary"}, optional
+        Only that group; default both, founding first.
+    """
+    if group is not None and group not in SOURCE_GROUPS:
+        raise ValueError(f"group={group!r} is not valid; choose one of {', '.join(map(repr, SOURCE_GROUPS))}")
+    pkg = _package()
+    out = {}
+    for g, key in zip(SOURCE_GROUPS, ("sources", "supplementarySources"), strict=True):
+        if group in (None, g):
+            out.update({s["name"]: {**s, "group": g} for s in pkg.get(key, [])})
+    return out
+
+
+def check_sources() -> list[str]:
+    """Problems with the source records (empty when all is well).
+
+    A supplementary source cannot be checked against a local text, so its record is:
+    every field of :data:`SUPPLEMENTARY_FIELDS` present and non-empty, ``url`` an
+    http(s) address, ``date`` ``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD`` or ``undated``,
+    ``accessed`` ``YYYY-MM-DD``, and no id shared with another source.
+    """
+    pkg = _package()
+    problems = []
+    names = [s.get("name") for s in pkg["sources"]] + [
+        s.get("name") for s in pkg.get("supplementarySources", [])
+    ]
+    for n in sorted({n for n in names if names.count(n) > 1}, key=str):
+        problems.append(f"source id {n!r} is listed more than once")
+    for i, s in enumerate(pkg.get("supplementarySources", [])):
+        where = f"supplementarySources[{i}] ({s.get('name', '?')!r})"
+        for f in SUPPLEMENTARY_FIELDS:
+            if not isinstance(s.get(f), str) or not s[f].strip():
+                problems.append(f"{where}: field {f!r} missing or empty")
+        if not re.fullmatch(r"https?://\S+", str(s.get("url", ""))):
+            problems.append(f"{where}: url {s.get('url')!r} is not an http(s) address")
+        if not _DATE.fullmatch(str(s.get("date", ""))):
+            problems.append(f"{where}: date {s.get('date')!r} is not YYYY, YYYY-MM, YYYY-MM-DD or 'undated'")
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(s.get("accessed", ""))):
+            problems.append(f"{where}: accessed {s.get('accessed')!r} is not YYYY-MM-DD")
+    return problems
 
 
 def tables() -> tuple[str, ...]:
@@ -334,6 +393,7 @@ def load(name: str) -> Table:
     path = data_dir() / res.get("path", f"{name}.csv")
     fields = _parse_fields(res, str(path))
     known_sources = set(sources())
+    supplementary = set(sources("supplementary"))
     names = [f.name for f in fields]
     values: dict[str, list] = {n: [] for n in names}
     try:
@@ -389,6 +449,11 @@ def load(name: str) -> Table:
                     raise DataError(f"{where}, field 'quote': a {rec['kind']} row needs its sentence")
                 if rec["kind"] == "derived" and not rec["note"].strip():
                     raise DataError(f"{where}, field 'note': a derived row must say how")
+                if rec["source"] in supplementary and not rec["quote"].strip():
+                    raise DataError(
+                        f"{where}, field 'quote': a row citing a supplementary source needs the "
+                        "text it was read from (no local copy exists to check it against)"
+                    )
         except csv.Error as exc:
             raise DataError(f"{path}, row {reader.line_num}: {exc}") from None
     if not values["id"]:
@@ -477,8 +542,8 @@ def cite(*items) -> str:
 
 
 def check() -> list[str]:
-    """Load every table; return a list of problems (empty when all is well)."""
-    problems = []
+    """Check the source records and load every table; return the problems (empty when well)."""
+    problems = check_sources()
     for name in tables():
         try:
             load(name)

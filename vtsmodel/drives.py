@@ -7,10 +7,12 @@ stream at the drive's maximum speed::
 
     throughput = n·f / (tMount + n·tOverhead + n·f / speed),   efficiency = throughput / speed
 
-with n files of f MB per mount. The catalog of drives is :mod:`vtsmodel.catalog`. This module also holds the StorageTek block-size
-transfer curves (stk-acs4400-cray, fitted with :mod:`vtsmodel.fit`), and the limits
-outside the drive: the shared SCSI bus (adsm-l-lto-2003), the disk pool's stream rate
-(cern-tape-sizing-2005, ALICE example) and compression.
+with n files of f MB per mount. The catalog of drives is :mod:`vtsmodel.catalog` (a
+drive's own mount times: :func:`mount_cycle_s` with ``drive``). This module also holds
+the StorageTek block-size transfer curves (stk-acs4400-cray, fitted with
+:mod:`vtsmodel.fit`), and the limits outside the drive: the shared SCSI bus
+(adsm-l-lto-2003), the disk pool's stream rate (cern-tape-sizing-2005, ALICE example) and
+compression.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel.catalog import mount_parts
 from vtsmodel.fit import Fit, fit_curve
 
 __all__ = [
@@ -60,11 +63,18 @@ def _default(value, id_: str) -> float:
 # --- mount time and the CERN formula ----------------------------------------------------
 
 
-@cites("cern_facts")
-def mount_cycle_s(*, robot_moves_per_hour=None, load_s=None, position_s=None, rewind_unload_s=None):
+@cites("cern_facts", "drive_catalog")
+def mount_cycle_s(
+    *, robot_moves_per_hour=None, load_s=None, position_s=None, rewind_unload_s=None, drive: str | None = None
+):
     """Time one mount costs (tMount), built from its parts.
 
     ``tMount = 3600 / robot_moves_per_hour + load_s + position_s + rewind_unload_s``
+
+    With ``drive``, the drive-side parts default to that drive's own catalog times where
+    the catalog has them (:func:`vtsmodel.catalog.mount_parts`: load-to-ready, average
+    locate from the load point, average rewind plus unload) and to CERN's 9940B figures
+    where it does not; the robot move is the library's and stays CERN's.
 
     With the note's values (160 robot moves per hour -> 22.5 s, mount 15 s, positioning
     45 s, rewind and unload 45 s) this returns **127.5 s, the sum of the components**, not
@@ -88,6 +98,10 @@ def mount_cycle_s(*, robot_moves_per_hour=None, load_s=None, position_s=None, re
         (``tmount_positioning``). [s]
     rewind_unload_s : float, optional
         Time to rewind and unload; default 45 s (``tmount_rewind_unload``). [s]
+    drive : str, optional
+        A catalog drive (key or alias, e.g. ``"LTO9"``) whose own times replace the
+        defaults of ``load_s``, ``position_s`` and ``rewind_unload_s`` where the catalog
+        has them; an explicit value still wins.
 
     Returns
     -------
@@ -98,10 +112,19 @@ def mount_cycle_s(*, robot_moves_per_hour=None, load_s=None, position_s=None, re
     -----
     Source: cern-tape-sizing-2005, "Access pattern and tape drive efficiency", the
     numbers given "for 9940 type drives (applies more or less also for the IBM 3592)".
+    A drive's own times: data/drive_catalog.csv (e.g. LTO-9: load 17 s, locate 45 s,
+    rewind 55 s + unload 30 s, ibm-dtl-lto-perf), so ``mount_cycle_s(drive="LTO9")`` is
+    22.5 + 17 + 45 + 85 = 169.5 s. The 3592 family, the T10000s and LTO-1 to LTO-4 have
+    no times of their own in the catalog and still borrow all three CERN parts.
     """
     moves = as_float_array(
         "robot_moves_per_hour", _default(robot_moves_per_hour, "robot_moves_normal"), lo=0, lo_open=True
     )
+    if drive is not None:
+        parts = mount_parts(drive)
+        load_s = parts["load"].seconds if load_s is None else load_s
+        position_s = parts["locate"].seconds if position_s is None else position_s
+        rewind_unload_s = parts["rewind_unload"].seconds if rewind_unload_s is None else rewind_unload_s
     load_ = as_float_array("load_s", _default(load_s, "tmount_mount"), lo=0)
     pos = as_float_array("position_s", _default(position_s, "tmount_positioning"), lo=0)
     rew = as_float_array("rewind_unload_s", _default(rewind_unload_s, "tmount_rewind_unload"), lo=0)
@@ -194,7 +217,10 @@ def stream_limited_efficiency(stream_mb_s, speed_mb_s):
     """Efficiency of a drive fed by a disk-pool stream slower than the drive.
 
     ``efficiency = min(stream, speed) / speed``. CERN's ALICE data challenge: tape streams
-    of about 20 MB/s "== 66% efficiency for 9940 B, 50 % for IBM 3592A".
+    of about 20 MB/s "== 66% efficiency for 9940 B, 50 % for IBM 3592A". The ratio
+    assumes the drive slows to the stream; below its lowest speed-matching rate it cannot
+    and backhitches instead, which this ratio does not capture: see
+    :func:`vtsmodel.catalog.streaming_check`.
 
     Parameters
     ----------

@@ -16,7 +16,8 @@ The parts of one recall, in order (all in seconds):
     22.5 s for a Powderhorn silo); the 3494's own figure is not stated in the sources.
 ``load_s``
     Load and thread the cartridge in the drive. Borrowed from CERN's tmount_mount (15 s,
-    "for 9940 type drives"); the 3590 figure is not in the sources.
+    "for 9940 type drives"); the 3590 figure is not in the sources. A catalog drive with
+    its own load-to-ready time uses it (e.g. LTO-9, 17 s).
 ``overhead_s``
     The rest of a 3494 VTS mount cycle: the only measurement of a whole mount on the
     3494 VTS is the per-mount term of the export formula, 2.36 min (ibm-vts-b18-2000,
@@ -33,7 +34,8 @@ The parts of one recall, in order (all in seconds):
 ``rewind_unload_s``
     Rewind and unload after the volume is in cache: it does not delay this recall's
     "ready" but keeps the drive busy, so it is part of the service time a queued recall
-    waits for. Borrowed from CERN's tmount_rewind_unload (45 s).
+    waits for. Borrowed from CERN's tmount_rewind_unload (45 s), except for a catalog
+    drive with its own average rewind and unload times (e.g. LTO-9, 55 + 30 s).
 
 Time until ready = robot + load + overhead + search + read; the drive's service time
 adds rewind/unload.
@@ -46,7 +48,8 @@ import functools
 import numpy as np
 
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import as_float_array, result, warn_outside
+from vtsmodel.catalog import drive_names, drive_spec, mount_parts, resolve_drive
 
 __all__ = [
     "DRIVES",
@@ -59,7 +62,8 @@ __all__ = [
     "recall_service_s",
 ]
 
-#: Drive models with presets; see :func:`drive_preset`.
+#: Drive models with presets of their own; see :func:`drive_preset`. Every drive of
+#: :mod:`vtsmodel.catalog` is accepted too, with a preset built from its catalog rows.
 DRIVES = ("3590B", "3590E", "STK3480")
 
 #: The parts of a recall, in order, as keys of :func:`recall_parts`.
@@ -78,8 +82,9 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
 
     Parameters
     ----------
-    drive : {"3590B", "3590E", "STK3480"}
-        Drive model.
+    drive : str
+        "3590B", "3590E", "STK3480", or any catalog drive (key or alias, e.g. "LTO9",
+        "TS1160"; :func:`vtsmodel.catalog.drive_choices`).
 
     Returns
     -------
@@ -99,8 +104,19 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
     search (the StorageTek tests read files from the start of the tape: an assumption
     for this preset); the best observed read rate, 1.92 MB/s; rewind/unload borrowed
     from CERN (45 s), an assumption for a 3480 cartridge.
+
+    Any other catalog drive (a drive outside the 3494 VTS): load, search and
+    rewind/unload are the drive's own load-to-ready, average locate and average rewind
+    plus unload times where the catalog has them (:func:`vtsmodel.catalog.mount_parts`;
+    e.g. LTO-9: 17, 45 and 55 + 30 s, ibm-dtl-lto-perf), CERN's 9940B figures where it
+    does not (15, 45 and 45 s: the 3592 family and the T10000s borrow all three); the
+    robot is CERN's move (the library's, not the drive's); no overhead (the 3494 VTS's
+    mount-cycle remainder does not apply outside it: a modelling choice, a parameter);
+    the rate is the drive's native rate (its observed rate where no native rate is
+    stated, the STK 9940B).
     """
-    check_choice("drive", drive, DRIVES)
+    if drive not in DRIVES:
+        return _catalog_preset(_check_drive(drive))
     cern = load("cern_facts")
     vts = load("vts_facts")
     rate = load("drive_catalog").value(_CATALOG_ID[drive])
@@ -127,8 +143,34 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
     }
 
 
+def _check_drive(drive) -> str:
+    """A preset name of :data:`DRIVES`, or the catalog key of a catalog drive."""
+    if isinstance(drive, str) and drive in DRIVES:
+        return drive
+    try:
+        return resolve_drive(drive)
+    except KeyError:
+        raise ValueError(
+            f"drive={drive!r} is not valid; choose one of {', '.join(map(repr, DRIVES))} "
+            f"or a catalog drive ({', '.join(drive_names())})"
+        ) from None
+
+
+def _catalog_preset(key: str) -> dict[str, float]:
+    spec = drive_spec(key)
+    parts = mount_parts(key)
+    return {
+        "robot_s": load("cern_facts").value("tmount_move"),
+        "load_s": parts["load"].seconds,
+        "overhead_s": 0.0,
+        "search_s": parts["locate"].seconds,
+        "rate_mb_s": spec.native_rate_mb_s if spec.native_rate_mb_s is not None else spec.speed_mb_s,
+        "rewind_unload_s": parts["rewind_unload"].seconds,
+    }
+
+
 def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s):
-    check_choice("drive", drive, DRIVES)
+    drive = _check_drive(drive)
     preset = drive_preset(drive)
     vol = as_float_array("volume_mb", volume_mb, lo=0.0)
     cf_a = as_float_array("cf", cf, lo=1.0)
@@ -173,8 +215,9 @@ def recall_parts(
         Logical volume size as the host wrote it (uncompressed). [MB]
     cf : float or array_like
         Data compressibility; the volume is stored as volume_mb / cf. [-]
-    drive : {"3590B", "3590E", "STK3480"}
-        Drive model whose preset fills the parts not given.
+    drive : str
+        Drive model whose preset fills the parts not given: "3590B", "3590E", "STK3480"
+        or a catalog drive (see :func:`drive_preset`).
     robot_s, load_s, overhead_s, search_s : float, optional
         Robot fetch, load/thread, the rest of the mount cycle, and search. [s]
     rate_mb_s : float, optional
@@ -218,8 +261,9 @@ def recall_service_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
         Logical volume size, uncompressed. [MB]
     cf : float or array_like
         Data compressibility. [-]
-    drive : {"3590B", "3590E", "STK3480"}
-        Drive model.
+    drive : str
+        Drive model: "3590B", "3590E", "STK3480" or a catalog drive (see
+        :func:`drive_preset`).
 
     Returns
     -------
@@ -281,8 +325,9 @@ def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str =
         Data compressibility (Fig. 6: 3). [-]
     drives : int
         Drives allocated to recall, d >= 1 (Fig. 6: four 3590B). [count]
-    drive : {"3590B", "3590E", "STK3480"}
-        Drive model.
+    drive : str
+        Drive model: "3590B", "3590E", "STK3480" or a catalog drive (see
+        :func:`drive_preset`).
     **parts
         Parts of a recall as :func:`recall_parts`.
 

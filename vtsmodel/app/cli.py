@@ -242,15 +242,19 @@ def _cmd_size(args) -> int:
     if args.drive and args.drive_speed is not None:
         raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
     flows = [_parse_flow(f) for f in args.flow] if args.flow else sizing.cern_example_flows()
+    spec = None
     if args.drive:
-        from vtsmodel.catalog import drive_names, drive_spec
+        from vtsmodel.catalog import drive_choices, drive_spec
 
-        if args.drive not in drive_names():
+        try:
+            spec = drive_spec(args.drive)
+        except KeyError:
+            groups = "; ".join(f"{g.label}: {', '.join(c.key for c in g.drives)}" for g in drive_choices())
             raise ValueError(
-                f"--drive {args.drive!r} is not in the catalog; choose one of {', '.join(drive_names())}"
-            )
-        speed = float(drive_spec(args.drive).speed_mb_s)
-        basis = f"drive {args.drive}, {speed:g} MB/s"
+                f"--drive {args.drive!r} is not in the catalog; choose one of {groups}"
+            ) from None
+        speed = float(spec.speed_mb_s)
+        basis = f"drive {spec.name} ({spec.label}), {speed:g} MB/s {spec.speed_basis}"
     elif args.drive_speed is not None:
         speed, basis = args.drive_speed, f"{args.drive_speed:g} MB/s (given)"
     else:
@@ -266,7 +270,7 @@ def _cmd_size(args) -> int:
     print()
     print(f"drives to buy: {rows[-1]['drives to buy [-]']}")
     print()
-    print(cite(sizing.drives_needed))
+    print(cite(sizing.drives_needed, *(spec.primary_sources if spec else ())))
     return 0
 
 
@@ -348,7 +352,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME,RATE,FACTOR,EFFICIENCY",
         help="a data flow: name, rate [MB/s], peak factor [-], efficiency (0, 1]; may repeat",
     )
-    s.add_argument("--drive", metavar="NAME", help="a drive of the catalog (its speed is used)")
+    s.add_argument(
+        "--drive",
+        metavar="NAME",
+        help="a drive of the catalog, e.g. LTO9, LTO-10, TS1160, T10000C (its speed is used)",
+    )
     s.add_argument("--drive-speed", type=_positive_float, metavar="MB/s", help="the drive speed [MB/s]")
     s.set_defaults(func=_cmd_size)
 
