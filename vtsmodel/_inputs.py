@@ -66,6 +66,15 @@ def number(x, digits: int = 3) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def _same_choice(value, choice) -> bool:
+    """Whether ``value`` is the choice ``choice``: equal, and both numbers or both of one type."""
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return value is choice
+    if isinstance(value, numbers.Real) and isinstance(choice, numbers.Real):
+        return float(value) == float(choice)
+    return type(value) is type(choice) and value == choice
+
+
 def _bound(x: float | None) -> str:
     return "" if x is None else number(x, 6)
 
@@ -134,11 +143,13 @@ class Input:
     # --- what it is ----------------------------------------------------------------------
     @property
     def kind(self) -> str:
-        """``"choice"``, ``"flag"``, ``"int"`` or ``"number"``."""
+        """``"choice"``, ``"flag"``, ``"text"``, ``"int"`` or ``"number"``."""
         if self.choices:
             return "choice"
         if isinstance(self.default, bool):
             return "flag"
+        if isinstance(self.default, str):
+            return "text"
         return "int" if self.integer else "number"
 
     @property
@@ -175,6 +186,8 @@ class Input:
             return "one of " + ", ".join(repr(label) for label, _v in self.options)
         if self.kind == "flag":
             return "yes or no"
+        if self.kind == "text":
+            return f"text of 1 to {MAX_TEXT} characters"
         text = _fmt_range(self.lo, self.hi, self.lo_open, self.hi_open)
         return f"whole numbers in {text}" if self.integer else text
 
@@ -257,11 +270,23 @@ class Input:
             text = None
         if self.choices:
             for label, v in self.options:
-                if value == v and type(value) is type(v):
+                if _same_choice(value, v):
                     return v
                 if text is not None and (text == label or text == str(v) or text.lower() == label.lower()):
                     return v
+            if text is not None:  # "1728" for the choice 1728.0
+                try:
+                    num = float(text)
+                except ValueError:
+                    num = None
+                for _label, v in self.options:
+                    if num is not None and _same_choice(num, v):
+                        return v
             raise ValueError(f"{name}={value!r} is not valid; choose {rng}")
+        if self.kind == "text":
+            if text is None or not text or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+                raise ValueError(f"{name}={value!r} is not valid; {self.header}: {rng}, no control characters")
+            return text
         if self.kind == "flag":
             if isinstance(value, bool):
                 return value

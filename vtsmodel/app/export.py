@@ -28,6 +28,7 @@ __all__ = [
     "FORMATS",
     "PAGE_SIZES",
     "atomic_write",
+    "csv_text",
     "export_csv",
     "export_figure",
     "export_figures",
@@ -327,15 +328,10 @@ def export_figures(
     return [res for _path, res in out]
 
 
-def export_csv(
-    rows: Sequence[Mapping[str, object]],
-    path: str | os.PathLike,
-    *,
-    columns: Sequence[str] | None = None,
-    caption: str = "",
-    overwrite: bool = False,
-) -> Path:
-    """Write rows (mappings) as CSV, with the caption as ``#`` comment lines at the end."""
+def csv_text(
+    rows: Sequence[Mapping[str, object]], *, columns: Sequence[str] | None = None, caption: str = ""
+) -> str:
+    """Rows (mappings) as CSV text, with the caption as ``#`` comment lines at the end."""
     if not rows and not columns:
         raise ValueError("rows is empty and no columns were given: nothing to write")
     cols = list(columns or rows[0].keys())
@@ -347,4 +343,16 @@ def export_csv(
     if caption:
         for line in caption.splitlines():
             buf.write(f"# {line}\n")
-    return atomic_write(path, buf.getvalue(), overwrite=overwrite)
+    return buf.getvalue()
+
+
+def export_csv(
+    rows: Sequence[Mapping[str, object]],
+    path: str | os.PathLike,
+    *,
+    columns: Sequence[str] | None = None,
+    caption: str = "",
+    overwrite: bool = False,
+) -> Path:
+    """Write rows (mappings) as CSV (:func:`csv_text`), atomically."""
+    return atomic_write(path, csv_text(rows, columns=columns, caption=caption), overwrite=overwrite)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import textwrap
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +23,9 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from vtsmodel._inputs import number
 from vtsmodel._tables import Provenance, cite
+from vtsmodel._validation import ExtrapolationWarning
 
 __all__ = [
     "COLORS",
@@ -30,6 +34,9 @@ __all__ = [
     "compose",
     "figure_json",
     "point_mark",
+    "source_table_html",
+    "trace_named",
+    "validated_curve",
     "STYLES",
     "caption_text",
     "figure_from_json",
@@ -223,7 +230,7 @@ def _fmt(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float | int | np.floating | np.integer):
-        return f"{float(v):.4g}"
+        return number(v, 4)
     return str(v)
 
 
@@ -232,9 +239,10 @@ def caption_text(
     citations: Iterable,
     *,
     title: str = "",
+    notes: Iterable[str] = (),
     width: int = 140,
 ) -> str:
-    """The caption exported under a figure: the scenario's values and the data's citations.
+    """The caption exported under a figure: the settings, any extrapolation, the citations.
 
     Parameters
     ----------
@@ -243,7 +251,9 @@ def caption_text(
     citations : iterable
         Table names, source ids or model functions whose sources the figure uses.
     title : str
-        A first line, e.g. the scenario's name.
+        A first line, e.g. the panel's title or the scenario's name.
+    notes : iterable of str
+        Sentences that qualify the figure (an input outside the range a source validated).
     width : int
         Line width in characters before wrapping.
     """
@@ -251,11 +261,13 @@ def caption_text(
     lines = [title] if title else []
     if settings:
         lines.extend(textwrap.wrap(f"Settings: {settings}.", width))
+    for note in notes:
+        lines.extend(textwrap.wrap(f"Note: {note}", width))
     refs = cite(*citations) if citations else ""
     if refs:
         lines.append("Sources:")
         for ref in refs.splitlines():
-            lines.extend(textwrap.wrap(ref, width))
+            lines.extend(textwrap.wrap(ref, width, break_long_words=False, break_on_hyphens=False))
     lines.append("Made with vtsmodel.")
     return "\n".join(lines)
 
@@ -338,7 +350,11 @@ def base_spec(plot: Plot) -> dict:
     if spec is not None:
         _bases.move_to_end(key)
         return spec
-    spec = _json(plot.base(**plot.args))
+    with warnings.catch_warnings():
+        # a base draws curves past the validated range on purpose (dotted); the operating
+        # point's extrapolation is reported by the panel
+        warnings.simplefilter("ignore", ExtrapolationWarning)
+        spec = _json(plot.base(**plot.args))
     if "data" not in spec or "layout" not in spec:
         raise ValueError(f"{plot.base.__name__} must return figure JSON with 'data' and 'layout'")
     _bases[key] = spec
@@ -445,3 +461,78 @@ def point_mark(
     if name:
         mark.update(name=name, showlegend=showlegend)
     return mark
+
+
+def validated_curve(
+    x,
+    y,
+    *,
+    name: str,
+    color: str,
+    valid: tuple[float, float],
+    dash: str = "solid",
+    width: float = 3.0,
+    legendgroup: str | None = None,
+    showlegend: bool = True,
+    unit: str = "MB/s",
+    xlabel: str = "CF",
+) -> list[dict]:
+    """A curve as two traces: solid inside the range a source validated, dotted outside it.
+
+    The dotted part is named ``"<name> (extrapolated)"`` and kept out of the legend; it
+    joins the solid part at the edge of the range.
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    inside = (x >= valid[0] - 1e-9) & (x <= valid[1] + 1e-9)
+    out_x = np.where(inside, np.nan, x)
+    edge = np.flatnonzero(inside)
+    if edge.size and edge[-1] + 1 < x.size:
+        out_x[edge[-1]] = x[edge[-1]]
+    if edge.size and edge[0] > 0:
+        out_x[edge[0]] = x[edge[0]]
+    group = legendgroup or name
+    hover = f"{name}<br>{xlabel} %{{x:.3g}}: %{{y:.3g}} {unit}<extra></extra>"
+    return [
+        {"type": "scatter", "x": np.where(inside, x, np.nan), "y": y, "mode": "lines", "name": name,
+         "legendgroup": group, "showlegend": showlegend, "line": {"color": color, "dash": dash, "width": width},
+         "hovertemplate": hover},
+        {"type": "scatter", "x": out_x, "y": y, "mode": "lines", "name": f"{name} (extrapolated)",
+         "legendgroup": group, "showlegend": False,
+         "line": {"color": color, "dash": "dot", "width": max(width - 1.0, 1.0)},
+         "hovertemplate": hover.replace("<br>", ", extrapolated<br>", 1)},
+    ]  # fmt: skip
+
+
+def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
+    """Cited data rows as an HTML table: id, value as printed, value, unit, source and locator.
+
+    ``rows`` are ``(table, row id)`` pairs. Hovering a row shows the sentence it came from.
+    """
+    from vtsmodel._tables import load
+
+    head = "".join(
+        f"<th style='text-align:left'>{h}</th>" for h in ("id", "printed", "value", "unit", "source, locator")
+    )
+    body = []
+    for table, rid in rows:
+        p = load(table).provenance(rid)
+        body.append(
+            f"<tr title='{html.escape(p.quote or p.note)}'><td><code>{html.escape(rid)}</code></td>"
+            f"<td>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
+            f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td></tr>"
+        )
+    return (
+        "<table class='vtsmodel-sources'><thead><tr>"
+        + head
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + "</tbody></table>"
+    )
+
+
+def trace_named(spec: Mapping, name: str) -> dict:
+    """The trace called ``name`` in figure JSON (``KeyError`` listing the names)."""
+    for t in spec["data"]:
+        if t.get("name") == name:
+            return t
+    raise KeyError(f"no trace {name!r}; traces: {[t.get('name') for t in spec['data']]}")
