@@ -33,6 +33,7 @@ __all__ = [
     "base_spec",
     "compose",
     "figure_json",
+    "path_mark",
     "point_mark",
     "source_table_html",
     "trace_named",
@@ -536,3 +537,26 @@ def trace_named(spec: Mapping, name: str) -> dict:
         if t.get("name") == name:
             return t
     raise KeyError(f"no trace {name!r}; traces: {[t.get('name') for t in spec['data']]}")
+
+
+def path_mark(x, y, *, color: str, width: float = 3.5, name: str = "", dash: str = "solid") -> dict:
+    """A curve drawn as a layout shape (an SVG path in data coordinates) that moves cheaply.
+
+    For a curve a slider moves (the CF a lesson highlights): as a shape, it redraws without
+    recomputing the figure's traces. Points where x or y is not finite break the path.
+    It shows in the legend under ``name``; it has no hover.
+    """
+    parts, pen = [], "M"
+    for xi, yi in zip(np.asarray(x, float), np.asarray(y, float), strict=True):
+        if np.isfinite(xi) and np.isfinite(yi):
+            parts.append(f"{pen}{xi:.6g},{yi:.6g}")
+            pen = "L"
+        else:
+            pen = "M"
+    shape = {
+        "type": "path", "path": " ".join(parts) or "M0,0", "xref": "x", "yref": "y", "layer": "above",
+        "line": {"color": color, "width": width, "dash": dash}, "visible": bool(parts),
+    }  # fmt: skip
+    if name:
+        shape.update(name=name, showlegend=True)
+    return shape
