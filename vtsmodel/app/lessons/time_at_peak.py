@@ -21,7 +21,7 @@ from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, path_mark, point_mark
 from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.panels import Panel, View, compute
 from vtsmodel.app.text import number
 
 LESSON_ID = "02"
@@ -318,12 +318,13 @@ def scenario_outputs(**values) -> dict[str, float]:
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    a = view_time_at_peak(**{k: v[k] for k in ("cf", "feature", "threshold", "peak_copy_fraction", "backlog_gb",
-                                               "burst_hours")})  # fmt: skip
-    b = view_day(**{k: v[k] for k in ("profile", "tvc_gb", "cf", "feature", "threshold", "peak_copy_fraction",
-                                      "read_hit", "backlog_gb")})  # fmt: skip
+    a = compute(view_time_at_peak, {k: v[k] for k in ("cf", "feature", "threshold", "peak_copy_fraction",
+                                                     "backlog_gb", "burst_hours")})  # fmt: skip
+    b = compute(view_day, {k: v[k] for k in ("profile", "tvc_gb", "cf", "feature", "threshold",
+                                            "peak_copy_fraction", "read_hit", "backlog_gb")})  # fmt: skip
     return View({**a.figures, **b.figures}, {**a.readouts, **b.readouts}, f"{a.binding} {b.binding}",
-                caption_values=b.caption_values, citations=(*a.citations, *b.citations))  # fmt: skip
+                notes=tuple(dict.fromkeys((*a.notes, *b.notes))), caption_values=b.caption_values,
+                citations=(*a.citations, *b.citations))  # fmt: skip
 
 
 #: The vts_facts rows the notebook lists under "What the source says".

@@ -27,7 +27,7 @@ from vtsmodel.app.figures import (
     validated_curve,
 )
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.panels import Panel, View, compute
 from vtsmodel.app.text import number
 from vtsmodel.tvc import hours_at_peak
 
@@ -440,10 +440,67 @@ def scenario_outputs(**values) -> dict[str, float]:
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario (import/export at its defaults)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    views = (view_write(**v), view_reads(**v), view_import_export())
+    views = (compute(view_write, v), compute(view_reads, v), compute(view_import_export, {}))
     return View(
         figures={k: f for view in views for k, f in view.figures.items()},
         readouts={k: r for view in views for k, r in view.readouts.items()},
         binding=views[0].binding,
+        notes=tuple(dict.fromkeys(n for view in views for n in view.notes)),
         citations=tuple(dict.fromkeys(c for view in views for c in view.citations)),
     )
+
+
+# --- the numbers the notebook prints ----------------------------------------------------------
+
+
+def table4_numbers() -> str:
+    """Table 4 at CF 1 (the base VTS) for its three columns, and EHPO at CF 3: labelled lines."""
+    lines = []
+    for mode in ("sustained", "peak"):
+        rates = ", ".join(
+            f"{c:g} GB {number(tp.write_rate(1, c, feature='base', mode=mode))}" for c in (288, 576, 1152)
+        )
+        lines.append(f"base {mode} write (Table 4 at CF 1) [MB/s]: {rates}")
+    lines.append(
+        f"EHPO sustained write, CF 3, 1152 GB column: {number(tp.write_rate(3, 1152, feature='ehpo'), 4)} MB/s"
+    )
+    return "\n".join(lines)
+
+
+def paf_fit_numbers() -> str:
+    """The PAF curves' fits: parameters, standard errors, residuals (calibrated to the stated points)."""
+    return "\n".join(tp.paf_fit(mode).summary() for mode in ("sustained", "peak"))
+
+
+def binding_numbers() -> str:
+    """The binding resource at CF 1 to 4, EHPO with 1152 GB and PAF with 1728 GB: labelled lines."""
+    lines = []
+    for feature, tvc_gb in (("ehpo", 1152), ("paf", 1728)):
+        for mode in ("sustained", "peak"):
+            binds = ", ".join(
+                f"CF {c}: {bn.binding_resource(c, tvc_gb, feature=feature, mode=mode)}" for c in (1, 2, 3, 4)
+            )
+            lines.append(f"binds, {_FEATURE[feature]} {tvc_gb:g} GB {mode}: {binds}")
+    return "\n".join(lines)
+
+
+def read_numbers() -> str:
+    """Table 1's reads from the fitted curves, and the typical mix at CF 2.66: labelled lines."""
+    lines = [
+        f"read {k} at CF {c:g}: {number(tp.read_rate(c, kind=k))} MB/s"
+        for k in ("hit", "recall")
+        for c in (1, 2.66)
+    ]
+    lines.append(f"typical mix (60/40, 50 % hits), PAF, CF 2.66: {number(tp.typical_mix_rate(2.66))} MB/s")
+    return "\n".join(lines)
+
+
+def task_numbers(mb: float = 2300.0) -> str:
+    """Eqs. 1 and 2 for the paper's Fig. 14 example sizes, alone and with the host in peak write."""
+    lines = []
+    for task, func, mounts in (("export", ie.export_minutes, 13), ("import", ie.import_minutes, 6)):
+        for other in ("none", "peak_write"):
+            label = INPUTS["interference"].label_of(other)
+            lines.append(f"{task} of {number(mb)} MB with {mounts} mounts, other work {label}: "
+                         f"{number(func(mb, mounts, interference=other))} min")  # fmt: skip
+    return "\n".join(lines)
