@@ -66,6 +66,12 @@ def number(x, digits: int = 3) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def _shown(value) -> str:
+    """``repr(value)``, cut to 40 characters (a pasted megabyte must not fill the message)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}…({len(text)} characters)"
+
+
 def _same_choice(value, choice) -> bool:
     """Whether ``value`` is the choice ``choice``: equal, and both numbers or both of one type."""
     if isinstance(value, bool) or isinstance(choice, bool):
@@ -282,10 +288,10 @@ class Input:
                 for _label, v in self.options:
                     if num is not None and _same_choice(num, v):
                         return v
-            raise ValueError(f"{name}={value!r} is not valid; choose {rng}")
+            raise ValueError(f"{name}={_shown(value)} is not valid; choose {rng}")
         if self.kind == "text":
             if text is None or not text or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-                raise ValueError(f"{name}={value!r} is not valid; {self.header}: {rng}, no control characters")
+                raise ValueError(f"{name}={_shown(value)} is not valid; {self.header}: {rng}, no control characters")
             return text
         if self.kind == "flag":
             if isinstance(value, bool):
@@ -296,25 +302,25 @@ class Input:
                 return False
             if isinstance(value, numbers.Integral) and value in (0, 1):
                 return bool(value)
-            raise ValueError(f"{name}={value!r} is not valid; {self.header}: {rng}")
+            raise ValueError(f"{name}={_shown(value)} is not valid; {self.header}: {rng}")
         if value is None or (text is not None and not text):
             raise ValueError(f"{name} is empty; {self.header} must be a number in {rng}")
         if isinstance(value, bool) or not isinstance(value, numbers.Real | str):
-            raise ValueError(f"{name}={value!r} must be a number in {rng} ({self.header})")
+            raise ValueError(f"{name}={_shown(value)} must be a number in {rng} ({self.header})")
         if text is not None:
             try:
                 num = float(text)  # "1e3", " 2.5 ": numbers; anything else is rejected
             except ValueError:
                 raise ValueError(
-                    f"{name}={value!r} is not a number; {self.header} must be in {rng}"
+                    f"{name}={_shown(value)} is not a number; {self.header} must be in {rng}"
                 ) from None
         else:
             try:
                 num = float(value)
             except OverflowError:
-                raise ValueError(f"{name}={value!r} is outside the valid range {rng}") from None
+                raise ValueError(f"{name}={_shown(value)} is outside the valid range {rng}") from None
         if not math.isfinite(num):
-            raise ValueError(f"{name}={value!r} must be finite; {self.header} must be in {rng}")
+            raise ValueError(f"{name}={_shown(value)} must be finite; {self.header} must be in {rng}")
         bad = (
             (self.lo is not None and (num <= self.lo if self.lo_open else num < self.lo))
             or (self.hi is not None and (num >= self.hi if self.hi_open else num > self.hi))

@@ -108,7 +108,9 @@ def test_grid_edit_updates_the_day():
     assert d.set_cell(1, "write_mb_s", "60") is True
     rows = [list(r) for r in workload.PROFILES["nightly batch window"].rows()]
     rows[1][1] = 60.0
-    run = tvc_day.simulate_tvc(workload.make_profile(rows), tvc_gb=432.0, cf=3.0, step_minutes=2.0, read_hit=HIT)
+    run = tvc_day.simulate_tvc(
+        workload.make_profile(rows), tvc_gb=432.0, cf=3.0, step_minutes=2.0, read_hit=HIT
+    )
     assert d.panel.readout_values != before
     assert d.panel.readout_values["peak un-copied data"] == f"{number(run.peak_occupancy_gb)} GB"
     assert d.grid.cell_text(1, "write_mb_s") == "60"
