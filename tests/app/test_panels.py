@@ -35,7 +35,7 @@ def view(rate=100.0, drives=4, mode="fast", copy=True):
             f"rate={rate:g} is outside the range the source validated", ExtrapolationWarning, stacklevel=2
         )
     if rate > 900:
-        raise ValueError("rate=%g and drives=%d cannot be combined" % (rate, drives))
+        raise ValueError(f"rate={rate:g} and drives={drives:d} cannot be combined")
     return View({"main": Plot(curve_base, {"drives": drives}, shapes=[point_mark(rate / 100, rate / drives, name="here")])},
                 readouts={"per drive": f"{number(rate / drives)} MB/s"}, binding="the drives bind", citations=("vts_facts",))  # fmt: skip
 
@@ -211,3 +211,30 @@ def test_duration_and_percent_choose_a_unit():
     assert [duration(s) for s in (45.0, 600.0, 79290.0, 3e5, float("inf"))] == [
         "45 s", "10 min", "22 h", "3.47 days", "unbounded"]  # fmt: skip
     assert percent(0.1934) == "19.3 %"
+
+
+def on_grid(panel) -> dict:
+    """The sliders of ``panel`` whose value is off the step grid the browser snaps it to."""
+    import math
+
+    off = {}
+    for key, c in panel.controls.items():
+        if isinstance(c, w.FloatLogSlider):
+            k = (math.log10(c.value) - c.min) / c.step
+        elif isinstance(c, w.FloatSlider):
+            k = (c.value - c.min) / c.step
+        else:
+            continue
+        if abs(k - round(k)) > 1e-6:
+            off[key] = c.value
+    return off
+
+
+def test_every_lesson_panel_starts_on_its_sliders_grid():
+    # A start value off the grid is moved by the browser's slider, and the page would show
+    # another setting than the kernel's first view.
+    from vtsmodel.app.lessons import time_at_peak, write
+
+    for factory in (write.write_panel, write.read_panel, write.import_export_panel, time_at_peak.time_at_peak_panel,
+                    lambda: time_at_peak.day_panel().panel):  # fmt: skip
+        assert on_grid(factory()) == {}, factory

@@ -207,7 +207,7 @@ def save_screenshots(page, stem: Path) -> None:
     )
     page.set_viewport_size({"width": size["width"], "height": int(min(max(tall, size["height"]), 12_000))})
     try:
-        page.wait_for_timeout(300)  # plots follow the new size
+        page.wait_for_timeout(1500)  # plots follow the new size (a busy page redraws several)
         page.screenshot(path=f"{stem}.png", full_page=True)
         panels = page.locator(".vtsmodel-panel")
         for i in range(panels.count()):

@@ -19,7 +19,6 @@ import os
 import re
 import sys
 import time
-import warnings
 from pathlib import Path
 
 __all__ = ["main"]
@@ -76,7 +75,7 @@ def _lesson_modules(wanted: list[str] | None, notes: list[str]):
         except Exception as exc:  # noqa: BLE001 - a lesson being written must not stop the others
             notes.append(f"lesson {number} skipped: it does not import ({type(exc).__name__}: {exc})")
             continue
-        missing = [a for a in ("SCENARIO_PARAMS", "scenario_view") if not hasattr(module, a)]
+        missing = [a for a in ("INPUTS", "SCENARIO", "scenario_view") if not hasattr(module, a)]
         if missing:
             notes.append(f"lesson {number} skipped: it lacks {', '.join(missing)} (the lesson contract)")
             continue
@@ -115,8 +114,6 @@ def _cmd_figures(args) -> int:
         if not os.environ.get("BROWSER_PATH") and find_chromium() is None:
             raise ValueError(f"PNG, SVG and PDF need a Chromium browser. {HOW_TO_GET}")
     notes: list[str] = []
-    from vtsmodel._validation import VtsModelWarning
-
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
     warned = 0
@@ -124,30 +121,35 @@ def _cmd_figures(args) -> int:
     used: set[str] = set()
     for number, module, scenario, values in _jobs(args, notes):
         from vtsmodel.app.figures import caption_text
+        from vtsmodel.app.lessons import scenario_values
+        from vtsmodel.app.panels import caption_values
 
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", VtsModelWarning)
-            try:
-                view = module.scenario_view(**values)
-            except Exception as exc:  # noqa: BLE001 - one lesson's failure is reported, not fatal
-                notes.append(
-                    f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
-                )
-                continue
-        warned += sum(issubclass(w.category, VtsModelWarning) for w in caught)
+        try:
+            full = scenario_values(module.INPUTS, module.SCENARIO, values)
+            view = module.scenario_view(**full)
+        except Exception as exc:  # noqa: BLE001 - one lesson's failure is reported, not fatal
+            notes.append(
+                f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
+            )
+            continue
+        warned += bool(view.notes)
         title = getattr(module, "TITLE", f"Lesson {number}")
         if scenario is not None:
             title = f"{title} (scenario: {scenario})"
-        caption = caption_text(view.caption_values, view.citations, title=title)
+        labelled = {
+            **caption_values({k: module.INPUTS[k] for k in module.SCENARIO}, full),
+            **view.caption_values,
+        }
+        caption = caption_text(labelled, view.citations, title=title, notes=view.notes)
         stem = number if scenario is None else f"{number}_{_slug(scenario)}"
         while stem in used:
             stem += "_"
         used.add(stem)
         if number not in lessons_done:
             lessons_done.append(number)
-        for key, fig in view.figures.items():
+        for key, plot in view.figures.items():
             for fmt in formats:
-                items.append((fig, outdir / f"{stem}_{_slug(key)}.{fmt}", caption))
+                items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", caption))
     if not items:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)

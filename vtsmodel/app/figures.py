@@ -456,6 +456,7 @@ def point_mark(
         "yanchor": float(y) if finite else 0.0,
         "fillcolor": color,
         "line": {"color": "white", "width": 1},
+        "opacity": 1,
         "layer": "above",
         "visible": finite,
     }
@@ -554,7 +555,7 @@ def path_mark(x, y, *, color: str, width: float = 3.5, name: str = "", dash: str
         else:
             pen = "M"
     shape = {
-        "type": "path", "path": " ".join(parts) or "M0,0", "xref": "x", "yref": "y", "layer": "above",
+        "type": "path", "path": " ".join(parts) or "M0,0", "xref": "x", "yref": "y", "layer": "above", "opacity": 1,
         "line": {"color": color, "width": width, "dash": dash}, "visible": bool(parts),
     }  # fmt: skip
     if name:

@@ -31,6 +31,7 @@ from vtsmodel._inputs import Input
 from vtsmodel._validation import VtsModelWarning
 from vtsmodel.app import export as _export
 from vtsmodel.app.controls import control
+from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 
 __all__ = ["Panel", "PlotPane", "View", "caption_values"]
@@ -346,6 +347,14 @@ class Panel:
             self.view.figures[key].spec(), target, fmt=fmt, caption=self.caption(), overwrite=overwrite
         )
 
+    def export_bytes(self, fmt: str = "png", *, figure: str | None = None) -> tuple[str, bytes]:
+        """One figure of the current setting, with its caption, as a file: ``(name, bytes)``."""
+        key = figure or next(iter(self.view.figures))
+        if key not in self.view.figures:
+            raise KeyError(f"no figure named {key!r}; figures: {', '.join(self.view.figures)}")
+        data = _export.figure_bytes(self.view.figures[key].spec(), fmt, caption=self.caption())
+        return f"{self.name}_{key}.{fmt}", data
+
     def _build_export(self) -> None:
         self._fmt = w.Dropdown(
             options=[("PNG", "png"), ("SVG", "svg"), ("PDF", "pdf"), ("HTML (offline)", "html")],
@@ -356,30 +365,33 @@ class Panel:
             options=list(self.plots), description="Figure", tooltip="Which figure to export",
             layout=w.Layout(width="240px"),
         )  # fmt: skip
-        self._overwrite = w.Checkbox(value=False, description="replace existing", indent=False)
-        self._button = w.Button(description="Export", tooltip="Write the figure with its caption")
+        self._button = w.Button(
+            description="Export", tooltip="Download the figure with its caption and sources"
+        )
         self._status = w.HTML()
+        self.downloader = Downloader()
         self._button.on_click(self._on_export)
         self._export_box = w.HBox(
-            [self._which, self._fmt, self._overwrite, self._button, self._status],
+            [self._which, self._fmt, self._button, self._status, self.downloader],
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
         self._export_box.add_class("vtsmodel-export")
 
     def _on_export(self, _button=None) -> None:
-        self._status.value = "writing…"
+        self._status.value = "preparing…"
         try:
-            path = self.export(self._fmt.value, figure=self._which.value, overwrite=self._overwrite.value)
-        except FileExistsError as exc:
-            self._status.value = f"<span style='color:#B00020'>{html.escape(str(exc))}</span>"
+            name, data = self.export_bytes(self._fmt.value, figure=self._which.value)
+            name = self.downloader.send_file(name, data, self._fmt.value)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never swallowed silently
             self._status.value = (
-                f"<span style='color:#B00020'>export failed: {html.escape(repr(exc))}</span>"
+                f"<span class='vtsmodel-export-failed' style='color:#B00020'>⚠ export failed: "
+                f"{html.escape(str(exc) or type(exc).__name__)}</span>"
                 f"<!-- {html.escape(traceback.format_exc())} -->"
             )
         else:
             self._status.value = (
-                f"<span class='vtsmodel-export-done'>wrote <code>{html.escape(str(path))}</code></span>"
+                f"<span class='vtsmodel-export-done'>downloaded <b>{html.escape(name)}</b> "
+                f"({len(data):,} bytes): see your browser's downloads</span>"
             )
 
     def _ipython_display_(self):

@@ -44,7 +44,7 @@ MB_AXIS = np.linspace(0.0, 4000.0, 81)
 _READ_CF_VALID = (1.0, 2.66)  # Table 1 measured CF 1 and 2.66
 
 INPUTS = {
-    "cf": q.CF.but(hi=6.0, step=0.05),
+    "cf": q.CF.but(hi=6.0, step=0.02),  # on its grid: the default 3 and Table 1's 2.66
     "tvc_gb": q.TVC_GB.but(choices=tuple((f"{c:g} GB", c) for c in TVC_CAPACITIES)),
     "feature": q.FEATURE,
     "block_kb": q.BLOCK_KB.but(choices=(("32 KB (QSAM limit)", 32.0), ("48 KB", 48.0), ("64 KB", 64.0))),
