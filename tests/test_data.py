@@ -24,23 +24,30 @@ def _collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@pytest.fixture(scope="module")
-def source_texts() -> dict[str, str]:
+def read_source_texts() -> dict[str, str] | None:
     """Source id to its text (whitespace collapsed), from shared/sources beside the checkout.
 
-    The documents themselves are not redistributed with the project; where they are
-    not beside the checkout (set VTSMODEL_SOURCES to their folder), the verbatim-quote
-    test cannot run.
+    None where the documents are not there: they are not redistributed with the project
+    (set VTSMODEL_SOURCES to their folder).
     """
     readme = SOURCES_DIR / "README.md"
     if not readme.is_file():
-        pytest.skip(f"source texts not found at {SOURCES_DIR} (set VTSMODEL_SOURCES)")
+        return None
     out = {}
     for line in readme.read_text().splitlines():
         m = re.match(r"\|\s*(\S+\.txt)\s*\|\s*(\S+)\s*\|", line)
         if m:
             out[m.group(2)] = _collapse((SOURCES_DIR / m.group(1)).read_text(encoding="utf-8"))
     return out
+
+
+@pytest.fixture(scope="module")
+def source_texts() -> dict[str, str]:
+    """The source texts; the verbatim-quote tests skip where they are not beside the checkout."""
+    texts = read_source_texts()
+    if texts is None:
+        pytest.skip(f"source texts not found at {SOURCES_DIR} (set VTSMODEL_SOURCES)")
+    return texts
 
 
 def test_every_table_loads_and_validates():
