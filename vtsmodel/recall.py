@@ -193,7 +193,7 @@ def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_
     drive = _check_drive(drive)
     preset = drive_preset(drive, mount_equation)
     vol = as_float_array("volume_mb", volume_mb, lo=0.0)
-    cf_a = as_float_array("cf", cf, lo=1.0)
+    cf_a = as_float_array("cf", load("vts_facts").value("fig6_cf") if cf is None else cf, lo=1.0)
     if drive.startswith("3590"):
         vts = load("vts_facts")
         lo, hi = vts.value("eq3_cf_min"), vts.value("eq3_cf_max")
@@ -217,7 +217,7 @@ def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_
 def recall_parts(
     volume_mb,
     *,
-    cf=3.0,
+    cf=None,
     drive: str = "3590B",
     robot_s=None,
     load_s=None,
@@ -236,8 +236,9 @@ def recall_parts(
     ----------
     volume_mb : float or array_like
         Logical volume size as the host wrote it (uncompressed). [MB]
-    cf : float or array_like
-        Data compressibility; the volume is stored as volume_mb / cf. [-]
+    cf : float or array_like, optional
+        Data compressibility; the volume is stored as volume_mb / cf. Default Fig. 6's
+        CF 3 (data row ``fig6_cf``). [-]
     drive : str
         Drive model whose preset fills the parts not given: "3590B", "3590E", "STK3480"
         or a catalog drive (see :func:`drive_preset`).
@@ -263,7 +264,7 @@ def recall_parts(
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def recall_ready_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
+def recall_ready_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
     """Time from a recall's start on a free drive until the volume is ready. [s]
 
     ready = robot + load + overhead + search + volume_mb / cf / rate: the best case of
@@ -276,7 +277,7 @@ def recall_ready_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def recall_service_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
+def recall_service_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
     """Time one recall keeps a drive busy: ready time plus rewind and unload. [s]
 
     service = robot + load + overhead + search + volume_mb / cf / rate + rewind_unload.
@@ -287,8 +288,8 @@ def recall_service_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
     ----------
     volume_mb : float or array_like
         Logical volume size, uncompressed. [MB]
-    cf : float or array_like
-        Data compressibility. [-]
+    cf : float or array_like, optional
+        Data compressibility; default Fig. 6's 3. [-]
     drive : str
         Drive model: "3590B", "3590E", "STK3480" or a catalog drive (see
         :func:`drive_preset`).
@@ -331,7 +332,7 @@ def recall_drives(total_drives, copy_drives):
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str = "3590B", **parts):
+def recall_response_s(queue_length, volume_mb, *, cf=None, drives=None, drive: str = "3590B", **parts):
     """Time until ready for a recall that arrives behind ``queue_length`` recalls. [s]
 
     The deterministic estimate of ibm-vts-b18-2000 Fig. 6: the ``queue_length`` recalls
@@ -349,10 +350,11 @@ def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str =
         Recalls ahead of this one when it arrives, n >= 0. [count]
     volume_mb : float or array_like
         Logical volume size, uncompressed (Fig. 6: 100, 250, 800 MB). [MB]
-    cf : float
-        Data compressibility (Fig. 6: 3). [-]
-    drives : int
-        Drives allocated to recall, d >= 1 (Fig. 6: four 3590B). [count]
+    cf : float, optional
+        Data compressibility; default Fig. 6's 3 (``fig6_cf``). [-]
+    drives : int, optional
+        Drives allocated to recall, d >= 1; default Fig. 6's four 3590B
+        (``fig6_recall_drives``). [count]
     drive : str
         Drive model: "3590B", "3590E", "STK3480" or a catalog drive (see
         :func:`drive_preset`).
@@ -365,7 +367,12 @@ def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str =
         Time until ready. [s]
     """
     n = as_float_array("queue_length", queue_length, lo=0.0, integer=True)
-    d = as_float_array("drives", drives, lo=1.0, integer=True)
+    d = as_float_array(
+        "drives",
+        load("vts_facts").value("fig6_recall_drives") if drives is None else drives,
+        lo=1.0,
+        integer=True,
+    )
     ready = np.asarray(recall_ready_s(volume_mb, cf=cf, drive=drive, **parts))
     service = np.asarray(recall_service_s(volume_mb, cf=cf, drive=drive, **parts))
     return result(np.floor(n / d) * service + ready)

@@ -105,8 +105,13 @@ FEATURES = ("base", "ehpo", "paf")
 MODES = ("sustained", "peak")
 
 _SRC = "ibm-vts-b18-2000"
-#: Table 4's columns, by 36 GB-HDD capacity [GB].
-_T4_TVC = (288.0, 576.0, 1152.0)
+
+
+@functools.cache
+def _t4_tvc() -> tuple[float, ...]:
+    """Table 4's columns, by 36 GB-HDD capacity (288, 576, 1152). [GB]"""
+    return tuple(float(c) for c in np.unique(load("vts_ehpo_coefficients")["tvc_gb"]))
+
 
 #: Reduction of the PAF sustained rate at the smallest PAF cache (216 GB) relative to
 #: 1728 GB: a **project assumption**. Sec. 3.5.3 says 216 to 864 GB perform
@@ -271,7 +276,7 @@ def _table4() -> dict[str, np.ndarray]:
     for mode in MODES:
         for coef in ("m", "b"):
             out[f"{mode}_{coef}"] = np.array(
-                [t4.value(mode=mode, coefficient=coef, tvc_gb=c) for c in _T4_TVC]
+                [t4.value(mode=mode, coefficient=coef, tvc_gb=c) for c in _t4_tvc()]
             )
     return out
 
@@ -311,7 +316,7 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str
         tvc_gb = _tvc.table4_column(tvc_config) or _tvc.configuration(tvc_config).tvc_gb
     tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
     t4 = _table4()
-    xp = np.log2(_T4_TVC)
+    xp = np.log2(_t4_tvc())
     lx = np.log2(tvc)
     m = np.interp(lx, xp, t4[f"{mode}_m"])  # Table 4, flat outside [288, 1152]
     b = np.interp(lx, xp, t4[f"{mode}_b"])
@@ -464,10 +469,17 @@ def _block_overhead(operation: str) -> tuple[float, float]:
     """Per-block time ``t0`` and streaming time per KB ``1/bw`` fitted to Table 2."""
     t2 = load("vts_block_size")
     op = {"write": "peak_write", "read": "read_hit"}[operation]
-    t32 = 32.0 / t2.value(f"{op}_32kb")  # time per 32 KB block, in units of KB / (MB/s)
-    t64 = 64.0 / t2.value(f"{op}_64kb")
-    per_kb = (t64 - t32) / 32.0
-    return t32 - 32.0 * per_kb, per_kb
+    rows = t2.where(operation=op)
+    b_small, b_large = float(np.min(rows["block_kb"])), float(np.max(rows["block_kb"]))  # 32, 64 KB
+    t_small = b_small / rows.value(block_kb=b_small)  # time per block, in units of KB / (MB/s)
+    t_large = b_large / rows.value(block_kb=b_large)
+    per_kb = (t_large - t_small) / (b_large - b_small)
+    return t_small - b_small * per_kb, per_kb
+
+
+def _reference_block_kb() -> float:
+    """The block size of the paper's rates, 32 KB (Table 2's smaller block; Sec. 3.5.7). [KB]"""
+    return float(np.min(load("vts_block_size")["block_kb"]))
 
 
 @cites("vts_block_size")
@@ -509,7 +521,8 @@ def block_size_factor(block_kb, *, operation: str = "write"):
     )
     t0, per_kb = _block_overhead(operation)
     rate = b / (t0 + b * per_kb)
-    return result(rate / (32.0 / (t0 + 32.0 * per_kb)))
+    ref = _reference_block_kb()
+    return result(rate / (ref / (t0 + ref * per_kb)))
 
 
 @cites("vts_facts")
@@ -557,7 +570,11 @@ def escon_distance_factor(km, *, direction: str = "write"):
 
 def _block_gain(block_kb, operation: str | None):
     """``block_size_factor`` for ``operation`` (checked input, 1 at 32 KB); ``None``: 1."""
-    if np.ndim(block_kb) == 0 and isinstance(block_kb, int | float) and float(block_kb) == 32.0:
+    if (
+        np.ndim(block_kb) == 0
+        and isinstance(block_kb, int | float)
+        and float(block_kb) == _reference_block_kb()
+    ):
         return np.asarray(1.0)
     b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
     if operation is None:
