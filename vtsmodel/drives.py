@@ -82,7 +82,7 @@ def mount_cycle_s(
     it returns what the parts add up to; the printed 120 s is the note's rounding (the
     7.5 s gap is exactly the move time of the normal vs the upgraded 240 moves/h silo,
     with which the parts sum to 120 s). :func:`drive_throughput` defaults to the printed
-    120 s so that the note's own numbers are reproduced; pass this function's value to
+    120 s, the value the note itself computes with; pass this function's value to
     use the parts.
 
     Parameters

@@ -13,10 +13,11 @@ Contents
     Read hit and recall (Table 1, fitted, :func:`read_fit`) and the 60/40 mix (Sec. 3.5.6).
 :func:`block_size_factor`, :func:`escon_distance_factor`, :func:`scsi_rate`
     Table 2's block-size effect, the Sec. 8.2 distance rule, the Sec. 6 SCSI attachment.
-:func:`write_capacities`, :func:`binding_resource`, :func:`bottleneck_rate`
-    The bottleneck view: what each resource (host channels, processor, cache disks, tape
-    drives) could carry, calibrated by :class:`Resources` to reproduce Table 4 and the
-    PAF curves, and which one binds.
+:func:`resolve_tvc`, :func:`paf_small_tvc_factor`
+    A TVC given by capacity or by Table 3 configuration; the PAF small-cache reduction.
+
+The bottleneck view (what each resource could carry, which binds) is
+:mod:`vtsmodel.bottleneck`.
 
 Features
 --------
