@@ -397,7 +397,7 @@ def test_statement_status_of_a_data_row():
 
 def test_statement_counts_add_up():
     counts = data.statement_counts()
-    assert set(counts) == set(data.sources())
+    assert set(counts) == set(data.sources("founding"))
     assert sum(sum(c.values()) for c in counts.values()) == len(data.statements())
 
 

@@ -636,7 +636,7 @@ def _ledger() -> tuple[dict, ...]:
     fields = res["schema"]["fields"]
     names = [f["name"] for f in fields]
     known_rows = {f"{t}:{i}" for t in tables() for i in load(t)["id"]}
-    known_sources = set(sources())
+    known_sources = set(sources("founding"))  # the ledger covers the five founding documents
     rows, seen = [], set()
     try:
         fh = path.open(encoding="utf-8", newline="")
@@ -724,8 +724,9 @@ def statements(
         bad = sorted(wanted - set(STATUSES))
         if bad:
             raise ValueError(f"status={bad[0]!r} is not valid; choose from {', '.join(STATUSES)}")
-    if source is not None and source not in sources():
-        raise ValueError(f"source={source!r} is not valid; choose from {', '.join(sources())}")
+    founding = sources("founding")
+    if source is not None and source not in founding:
+        raise ValueError(f"source={source!r} is not valid; choose from {', '.join(founding)}")
     words = text.lower().split()
     out = []
     for r in _ledger():
@@ -757,8 +758,8 @@ def statement_status(ref: str) -> str | None:
 
 
 def statement_counts() -> dict[str, dict[str, int]]:
-    """Number of ledger rows by source and status: ``{source: {status: n}}``."""
-    counts = {s: dict.fromkeys(STATUSES, 0) for s in sources()}
+    """Number of ledger rows by founding source and status: ``{source: {status: n}}``."""
+    counts = {s: dict.fromkeys(STATUSES, 0) for s in sources("founding")}
     for r in _ledger():
         counts[r["source"]][r["status"]] += 1
     return counts

@@ -70,7 +70,7 @@ __all__ = [
 
 def format_counts(rows: list[dict]) -> str:
     """A plain-text table of ledger rows counted by source (rows) and status (columns)."""
-    names = list(sources())
+    names = list(sources("founding"))
     width = max(len("source"), *(len(n) for n in names))
     head = f"{'source':<{width}}  " + "  ".join(f"{s:>{max(len(s), 5)}}" for s in STATUSES) + "  total"
     lines = [head, "-" * len(head)]
@@ -87,7 +87,7 @@ def _main(argv: list[str]) -> int:
     sub.add_parser("check", help="validate every table and the statement ledger")
     st = sub.add_parser("statements", help="the statement ledger's counts by status and source")
     st.add_argument("--status", choices=STATUSES, help="list the statements of this status")
-    st.add_argument("--source", choices=list(sources()), help="only this source")
+    st.add_argument("--source", choices=list(sources("founding")), help="only this source")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
