@@ -24,23 +24,30 @@ def _collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@pytest.fixture(scope="module")
-def source_texts() -> dict[str, str]:
+def read_source_texts() -> dict[str, str] | None:
     """Source id to its text (whitespace collapsed), from shared/sources beside the checkout.
 
-    The documents themselves are not redistributed with the project; where they are
-    not beside the checkout (set VTSMODEL_SOURCES to their folder), the verbatim-quote
-    test cannot run.
+    None where the documents are not there: they are not redistributed with the project
+    (set VTSMODEL_SOURCES to their folder).
     """
     readme = SOURCES_DIR / "README.md"
     if not readme.is_file():
-        pytest.skip(f"source texts not found at {SOURCES_DIR} (set VTSMODEL_SOURCES)")
+        return None
     out = {}
     for line in readme.read_text().splitlines():
         m = re.match(r"\|\s*(\S+\.txt)\s*\|\s*(\S+)\s*\|", line)
         if m:
             out[m.group(2)] = _collapse((SOURCES_DIR / m.group(1)).read_text(encoding="utf-8"))
     return out
+
+
+@pytest.fixture(scope="module")
+def source_texts() -> dict[str, str]:
+    """The source texts; the verbatim-quote tests skip where they are not beside the checkout."""
+    texts = read_source_texts()
+    if texts is None:
+        pytest.skip(f"source texts not found at {SOURCES_DIR} (set VTSMODEL_SOURCES)")
+    return texts
 
 
 def test_every_table_loads_and_validates():
@@ -246,11 +253,15 @@ def scratch_data(tmp_path, monkeypatch):
     copy = tmp_path / "data"
     shutil.copytree(data.data_dir(), copy)
     monkeypatch.setattr(tables_mod, "data_dir", lambda: copy)
-    tables_mod._package.cache_clear()
-    tables_mod.load.cache_clear()
+    _clear_caches()
     yield copy
+    _clear_caches()
+
+
+def _clear_caches():
     tables_mod._package.cache_clear()
     tables_mod.load.cache_clear()
+    tables_mod._ledger.cache_clear()
 
 
 def _edit_csv(path: Path, line_no: int, old: str, new: str) -> None:
@@ -341,3 +352,79 @@ def test_every_resource_in_the_package_has_a_file():
     listed = {r["path"] for r in pkg["resources"]}
     on_disk = {p.name for p in data.data_dir().glob("*.csv")}
     assert listed == on_disk
+
+
+# --- the statement ledger ----------------------------------------------------------------
+
+
+def test_ledger_is_not_a_data_table():
+    assert "statements" not in data.tables()
+    with pytest.raises(KeyError, match="statement ledger"):
+        data.load("statements")
+
+
+def test_statements_filter_by_status_source_and_text():
+    rows = data.statements()
+    assert len(rows) > 150
+    assert {r["status"] for r in rows} <= set(data.STATUSES)
+    cern = data.statements(source="cern-tape-sizing-2005")
+    assert cern and all(r["source"] == "cern-tape-sizing-2005" for r in cern)
+    both = data.statements(status=["contradicted", "source-inconsistent"])
+    assert both and {r["status"] for r in both} <= {"contradicted", "source-inconsistent"}
+    assert [r["id"] for r in data.statements(text="Number of needed tape drives")] == ["cern_sizing_50"]
+    r = next(r for r in rows if r["id"] == "cern_sizing_50")
+    assert isinstance(r["data_rows"], tuple) and "cern_sizing_example:drives_needed_total" in r["data_rows"]
+    assert r["expected"] == 50.0 and isinstance(r["tolerance"], float)
+    with pytest.raises(ValueError, match="status='proven' is not valid"):
+        data.statements(status="proven")
+    with pytest.raises(ValueError, match="source='nature' is not valid"):
+        data.statements(source="nature")
+
+
+def test_statement_status_of_a_data_row():
+    assert data.statement_status("cern_sizing_example:drives_needed_total") == "reproduced"
+    assert data.statement_status("vts_ehpo_coefficients:sustained_m_288") == "calibrated"
+    assert data.statement_status("vts_facts:escon2_saturated_write") == "contradicted"
+    # Linked by a calibrated and a source-inconsistent statement: the more cautious wins.
+    ids = {r["status"] for r in data.statements_for("vts_facts:paf_sustained_cf1")}
+    assert ids == {"calibrated", "source-inconsistent"}
+    assert data.statement_status("vts_facts:paf_sustained_cf1") == "source-inconsistent"
+    with pytest.raises(KeyError, match="table:id"):
+        data.statement_status("paf_sustained_cf1")
+    with pytest.raises(KeyError, match="no row"):
+        data.statement_status("vts_facts:no_such_row")
+
+
+def test_statement_counts_add_up():
+    counts = data.statement_counts()
+    assert set(counts) == set(data.sources("founding"))
+    assert sum(sum(c.values()) for c in counts.values()) == len(data.statements())
+
+
+def test_statements_cli_prints_counts(capsys):
+    assert data._main(["statements"]) == 0
+    out = capsys.readouterr().out
+    assert "reproduced" in out and "source-inconsistent" in out
+    total = out.splitlines()[-1].split()
+    assert total[0] == "total" and int(total[-1]) == len(data.statements())
+    assert data._main(["statements", "--status", "contradicted"]) == 0
+    assert "vts_two_escon_16" in capsys.readouterr().out
+    assert data._main(["check"]) == 0
+    assert "statements: all valid" in capsys.readouterr().out
+    assert data._main(["nonsense"]) == 2
+
+
+def test_malformed_ledger_rows_are_located_errors(scratch_data):
+    path = scratch_data / "statements.csv"
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original.replace(",reproduced,", ",proven,", 1), encoding="utf-8")
+    with pytest.raises(
+        data.DataError, match=r"statements\.csv, row \d+ .*field 'status': 'proven' is not one of"
+    ):
+        data.statements()
+    _clear_caches()
+    path.write_text(original.replace("cern_sizing_example:drives_needed_total", "cern_sizing_example:nope"),
+                    encoding="utf-8")  # fmt: skip
+    with pytest.raises(data.DataError, match="field 'data_rows': no data row 'cern_sizing_example:nope'"):
+        data.statements()
+    assert any("statements.csv" in p for p in data.check())

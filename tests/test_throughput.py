@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 import vtsmodel
 from vtsmodel import ExtrapolationWarning, load
-from vtsmodel import bottleneck as bn
 from vtsmodel import throughput as tp
 from vtsmodel.fit import fit_curve
 
@@ -58,12 +57,16 @@ def test_sec_3_1_base_range_by_cache_size(mode, lo_id, hi_id):
 
 
 def test_sec_3_5_3_ehpo_19_5_at_cf3():
-    # Sec. 3.5.3: EHPO sustained "approximately 19.5 MB/s" at CF 3 (printed "1728 GB"; the
-    # 1152 GB column reproduces it, data notes ambiguity 2). Both capacities map to it.
-    for tvc in (1152, 1728):
-        assert float(tp.write_rate(3, tvc, feature="ehpo")) == pytest.approx(
-            fact("ehpo_sustained_cf3_max_tvc"), abs=0.05
-        )
+    # Sec. 3.5.3: EHPO sustained "approximately 19.5 MB/s" at CF 3 (printed "1728 GB", a
+    # PAF-only configuration; the largest EHPO one, 1152 GB, reproduces it: data notes,
+    # ambiguity 2; ledger vts_ehpo_19_5). The default EHPO capacity is that 1152 GB.
+    want = fact("ehpo_sustained_cf3_max_tvc")
+    assert float(tp.write_rate(3, feature="ehpo")) == pytest.approx(want, abs=0.05)
+    assert float(tp.write_rate(3, tvc_config="tvc_1152_36gb_base_ehpo", feature="ehpo")) == pytest.approx(
+        want, abs=0.05
+    )
+    with pytest.warns(ExtrapolationWarning, match="only with PAF"):
+        assert float(tp.write_rate(3, 1728, feature="ehpo")) == pytest.approx(want, abs=0.05)
 
 
 def test_table4_eq3_columns_exactly():
@@ -101,21 +104,86 @@ def test_sec_3_5_3_paf_flat_above_cf3():
     assert r4 / r3 - 1 < 0.03
 
 
-@pytest.mark.parametrize(("tvc", "cf"), [(288, 3), (576, 3), (1152, 3), (1728, 3)])
-def test_sec_3_5_4_peak_about_60pct_above_sustained(tvc, cf):
-    # Sec. 3.5.4: peak "about 60% greater than the sustained write rate": Table 4 gives
-    # 1.55, 1.62, 1.59 at CF 3; PAF 80/50.
-    for feature in ("ehpo", "paf"):
-        ratio = tp.write_rate(cf, tvc, feature=feature, mode="peak") / tp.write_rate(cf, tvc, feature=feature)
-        assert ratio == pytest.approx(1 + fact("peak_over_sustained_gain"), abs=0.06)
+@pytest.mark.parametrize(("feature", "tvc"), [("ehpo", 288), ("ehpo", 576), ("ehpo", 1152), ("paf", 1728)])
+def test_sec_3_5_4_peak_about_60pct_above_sustained(feature, tvc):
+    # Sec. 3.5.4: peak "about 60% greater than the sustained write rate (cf., Figs. 7 and
+    # 8)": Table 4 gives 1.55, 1.62, 1.59 at CF 3; the PAF fits at 1728 GB (Fig. 7's) 1.63.
+    # Table 4 and the PAF fits were not made to this ratio (ledger vts_peak_60pct_over_sustained).
+    ratio = tp.write_rate(3, tvc, feature=feature, mode="peak") / tp.write_rate(3, tvc, feature=feature)
+    assert ratio == pytest.approx(1 + fact("peak_over_sustained_gain"), abs=0.06)
 
 
 def test_paf_more_than_doubles_ehpo_at_cf3():
-    # Sec. 3.5.3 "more than doubled to 50 MB/s with respect to the EHPO feature alone".
-    assert tp.write_rate(3, 1728, feature="paf") / tp.write_rate(3, 1728, feature="ehpo") > 2
+    # Sec. 3.5.3 "more than doubled to 50 MB/s with respect to the EHPO feature alone": a
+    # consequence of the PAF curve's calibration to 50 MB/s and Table 4's 19.51 (2.53 x),
+    # not evidence. Sec. 2's "up to 100%" contradicts it (ledger vts_paf_up_to_100pct).
+    assert tp.write_rate(3, 1728, feature="paf") / tp.write_rate(3, feature="ehpo") > 2
 
 
 # --- the TVC mapping --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("config", "column"), [
+    ("tvc_72_9gb_base_ehpo", 288), ("tvc_72_36gb_base_ehpo", 288),
+    ("tvc_144_9gb_base_ehpo", 576), ("tvc_144_36gb_base_ehpo", 288),
+    ("tvc_288_9gb_base_ehpo", 1152), ("tvc_288_36gb_base_ehpo", 288),
+    ("tvc_576_36gb_base_ehpo", 576), ("tvc_1152_36gb_base_ehpo", 1152),
+])  # fmt: skip
+def test_configuration_gets_the_table4_column_of_its_layout(config, column):
+    # Table 4's columns pair the 36 GB- and 9 GB-HDD capacities of one RAID layout (data
+    # notes, ambiguity 1): 144 GB is the "576 /144" column on 9 GB HDDs, "≤288 /72" on 36.
+    t4 = load("vts_ehpo_coefficients")
+    for mode in MODES:
+        m = t4.value(mode=mode, coefficient="m", tvc_gb=column)
+        b = t4.value(mode=mode, coefficient="b", tvc_gb=column)
+        got = tp.write_rate(np.array([1.0, 3.0]), tvc_config=config, feature="ehpo", mode=mode)
+        np.testing.assert_allclose(got, [m + b, 3 * m + b], rtol=1e-12)
+        assert float(tp.write_rate(1, tvc_config=config, feature="base", mode=mode)) == pytest.approx(m + b)
+
+
+def test_capacity_and_configuration_agree_or_raise():
+    assert tp.write_rate(3, 576, feature="ehpo") == tp.write_rate(
+        3, tvc_config="tvc_576_36gb_base_ehpo", feature="ehpo"
+    )
+    # 216 GB of 9 GB HDDs is 12(2+P): between the 8 and 16 group columns, like 864 GB.
+    with pytest.warns(ExtrapolationWarning, match="864 GB is not offered"):
+        like = tp.write_rate(3, 864, feature="ehpo")
+    assert tp.write_rate(3, tvc_config="tvc_216_9gb_base_ehpo", feature="ehpo") == like
+    one = tp.write_rate(3, 144, tvc_config="tvc_144_9gb_base_ehpo", feature="ehpo")
+    assert one == tp.write_rate(3, tvc_config="tvc_144_9gb_base_ehpo", feature="ehpo")
+    with pytest.raises(ValueError, match="does not match tvc_config"):
+        tp.write_rate(3, 288, tvc_config="tvc_144_9gb_base_ehpo", feature="ehpo")
+    with pytest.raises(ValueError, match="tvc_config='tvc_999'"):
+        tp.write_rate(3, tvc_config="tvc_999")
+
+
+@pytest.mark.parametrize("tvc", [432, 864, 1728, 1500])
+@pytest.mark.parametrize("feature", ["base", "ehpo"])
+def test_paf_only_capacities_warn_for_base_and_ehpo(tvc, feature):
+    # Table 3 offers 432, 864 and 1728 GB only with PAF; base/EHPO stop at 1152 GB.
+    with pytest.warns(ExtrapolationWarning, match="not offered"):
+        tp.write_rate(3, tvc, feature=feature)
+    with pytest.warns(ExtrapolationWarning, match="only with PAF"):
+        tp.write_rate(3, tvc_config="tvc_864_36gb_paf", feature=feature)
+
+
+def test_paf_on_a_base_ehpo_configuration_warns():
+    with pytest.warns(ExtrapolationWarning, match="only without PAF"):
+        tp.write_rate(3, tvc_config="tvc_576_36gb_base_ehpo")
+    tp.write_rate(3, tvc_config="tvc_432_36gb_paf")  # offered: no warning
+
+
+def test_paf_smaller_cache_somewhat_reduced_project_assumption():
+    # Sec. 3.5.3: 216-864 GB "approximately the same, but ... somewhat reduced"; how much is
+    # a project assumption (PAF_SMALL_TVC_REDUCTION, a parameter): sustained only.
+    caps = tp.np.array([216.0, 432.0, 864.0, 1728.0])
+    sus = tp.write_rate(3, caps)
+    np.testing.assert_allclose(sus / sus[-1], 1 - tp.PAF_SMALL_TVC_REDUCTION * np.array([1, 2 / 3, 1 / 3, 0]))
+    np.testing.assert_allclose(tp.write_rate(3, caps, mode="peak"), tp.write_rate(3, 1728, mode="peak"))
+    none = tp.write_rate(3, 216, paf_small_tvc_reduction=0.0)
+    assert none == tp.write_rate(3, 1728)
+    with pytest.raises(ValueError, match="paf_small_tvc_reduction"):
+        tp.write_rate(3, 216, paf_small_tvc_reduction=1.5)
 
 
 def test_tvc_mapping_product_capacities():
@@ -156,6 +224,11 @@ def test_paf_fit_refit_from_data_matches_shipped(mode):
     assert np.all(np.isfinite(shipped.stderr)) and np.all(shipped.stderr > 0)
     assert np.max(np.abs(shipped.residuals)) < 1.5  # MB/s, within "about"
     assert len(shipped.ids) == len(shipped.x)
+    # The CF 4 point is placed by the project: its own provenance, not a data row's id.
+    anchor = tp.PAF_ANCHORS[mode]
+    assert shipped.ids[-1] == anchor and anchor.startswith("anchor:")
+    assert "project anchor" in tp.PAF_ANCHOR_PROVENANCE[anchor]
+    assert all(i in load("vts_facts")["id"] or i in load("vts_block_size")["id"] for i in shipped.ids[:-1])
 
 
 def test_soft_min_bounds():
@@ -171,13 +244,20 @@ def test_soft_min_bounds():
 cfs = st.floats(1.0, 4.0)
 tvcs = st.floats(72.0, 1728.0)
 
+# Base and EHPO above 1152 GB warn (not offered with them); the properties hold there too.
+ignore_not_offered = pytest.mark.filterwarnings(
+    "ignore:.*not offered:vtsmodel._validation.ExtrapolationWarning"
+)
 
+
+@ignore_not_offered
 @settings(max_examples=200, deadline=None)
 @given(cf=cfs, tvc=tvcs, feature=st.sampled_from(FEATURES))
 def test_peak_at_least_sustained(cf, tvc, feature):
     assert tp.write_rate(cf, tvc, feature=feature, mode="peak") >= tp.write_rate(cf, tvc, feature=feature)
 
 
+@ignore_not_offered
 @settings(max_examples=200, deadline=None)
 @given(
     cf=cfs, d=st.floats(0.0, 3.0), tvc=tvcs, feature=st.sampled_from(FEATURES), mode=st.sampled_from(MODES)
@@ -190,6 +270,7 @@ def test_non_decreasing_in_cf(cf, d, tvc, feature, mode):
     )
 
 
+@ignore_not_offered
 @settings(max_examples=200, deadline=None)
 @given(
     cf=cfs, tvc=tvcs, k=st.floats(1.0, 24.0), feature=st.sampled_from(FEATURES), mode=st.sampled_from(MODES)
@@ -249,7 +330,8 @@ def test_extrapolation_warnings():
     with pytest.warns(ExtrapolationWarning, match="tvc_gb=3000"):
         tp.write_rate(2, 3000)
     # Inside the validated range: no warning at all (warnings are errors in this suite).
-    tp.write_rate(np.linspace(1, 4, 13), 1728, feature="ehpo", mode="peak")
+    tp.write_rate(np.linspace(1, 4, 13), 1152, feature="ehpo", mode="peak")
+    tp.write_rate(np.linspace(1, 4, 13), feature="ehpo", mode="peak")
     tp.write_rate(3, 1152, feature="base")
 
 
@@ -350,6 +432,19 @@ def test_typical_mix_harmonic_rule():
     assert tp.typical_mix_rate(cf, write_fraction=0, read_hit_ratio=0) == pytest.approx(big_r)
 
 
+def test_typical_mix_defaults_are_the_typical_mix_rows():
+    # Sec. 3.5.6: "a 60/40 mix of writes/reads ... a 50% hit ratio", read from the rows.
+    w, h = fact("typical_mix_write_fraction"), fact("typical_mix_read_hit_ratio")
+    assert tp.typical_mix_rate(2.0) == tp.typical_mix_rate(2.0, write_fraction=w, read_hit_ratio=h)
+
+
+def test_typical_mix_smaller_cache_somewhat_reduced():
+    # Fig. 9 caption: "smaller caches will reduce the throughput somewhat": through the PAF
+    # small-cache reduction (a project assumption), so calibrated, not evidence.
+    small, large = tp.typical_mix_rate(2.0, 216), tp.typical_mix_rate(2.0, 1728)
+    assert 0.9 < small / large < 1
+
+
 def test_typical_mix_without_paf_uses_write_rates():
     # Sec. 3.5.4: hits ~ peak write, recalls ~ sustained write.
     peak = tp.write_rate(2, 1152, feature="ehpo", mode="peak")
@@ -361,12 +456,12 @@ def test_typical_mix_without_paf_uses_write_rates():
 @settings(max_examples=100, deadline=None)
 @given(cf=st.floats(1.0, 2.66), w=st.floats(0, 1), h=st.floats(0, 1), feature=st.sampled_from(FEATURES))
 def test_typical_mix_between_its_parts(cf, w, h, feature):
-    x = tp.typical_mix_rate(cf, 1728, feature=feature, write_fraction=w, read_hit_ratio=h)
-    parts = [tp.write_rate(cf, 1728, feature=feature)]
+    x = tp.typical_mix_rate(cf, feature=feature, write_fraction=w, read_hit_ratio=h)
+    parts = [tp.write_rate(cf, feature=feature)]
     if feature == "paf":
         parts += [tp.read_rate(cf), tp.read_rate(cf, kind="recall")]
     else:
-        parts += [tp.write_rate(cf, 1728, feature=feature, mode="peak")]
+        parts += [tp.write_rate(cf, feature=feature, mode="peak")]
     assert min(parts) * (1 - 1e-12) <= x <= max(parts) * (1 + 1e-12)
 
 
@@ -435,56 +530,6 @@ def test_scsi_invalid():
         tp.scsi_rate(64, direction="both")
 
 
-# --- the bottleneck view -----------------------------------------------------------------
-
-GRID_CF = np.linspace(1.0, 4.0, 31)
-
-
-@pytest.mark.parametrize("tvc", [72, 288, 432, 576, 864, 1152, 1728])
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("feature", FEATURES)
-def test_bottleneck_view_reproduces_write_rate(feature, mode, tvc):
-    # Calibrated to reproduce Table 4 (exactly) and the PAF curves (within the soft knee).
-    view = bn.bottleneck_rate(GRID_CF, tvc, feature=feature, mode=mode)
-    model = tp.write_rate(GRID_CF, tvc, feature=feature, mode=mode)
-    if feature == "paf":
-        np.testing.assert_allclose(view, model, rtol=0.075)
-        assert np.all(view >= model - 1e-9)  # the soft minimum lies under the hard one
-    else:
-        np.testing.assert_allclose(view, model, rtol=1e-12)
-
-
-@pytest.mark.parametrize(("cf", "tvc", "feature", "mode", "binds"), [
-    (3.0, 1152, "ehpo", "sustained", "cache disks"),   # Sec. 3.5.1: EHPO bound by the HDDs
-    (3.0, 288, "ehpo", "peak", "cache disks"),
-    (2.0, 576, "base", "peak", "cache disks"),
-    (1.0, 1728, "paf", "sustained", "tape drives"),    # proportional to CF below 3
-    (3.5, 1728, "paf", "sustained", "processor"),      # flat above CF 3
-    (1.0, 1728, "paf", "peak", "cache disks"),         # about 45 at CF 1
-    (3.0, 1728, "paf", "peak", "host channels"),       # about 80 down to CF 2
-])  # fmt: skip
-def test_binding_resource(cf, tvc, feature, mode, binds):
-    assert bn.binding_resource(cf, tvc, feature=feature, mode=mode) == binds
-
-
-def test_binding_shifts_with_channels_and_blocks():
-    assert bn.binding_resource(4.0, 1152, feature="ehpo", mode="peak", channels=2) == "host channels"
-    caps = bn.write_capacities(3.0, mode="peak", block_kb=64)
-    assert caps["host channels"] == pytest.approx(bn.Resources().channel_mb_s * 8 * 103 / 80)
-    caps = bn.write_capacities(3.0, mode="peak", escon_km=10)
-    assert caps["host channels"] == pytest.approx(bn.Resources().channel_mb_s * 8 * 0.94)
-    assert np.isinf(caps["tape drives"])
-    names = bn.binding_resource(np.array([1.0, 4.0]), feature="paf")
-    assert list(names) == ["tape drives", "processor"]
-
-
-def test_write_capacities_invalid():
-    with pytest.raises(ValueError, match="channels"):
-        bn.write_capacities(2, channels=0)
-    with pytest.raises(ValueError, match="channels"):
-        bn.write_capacities(2, channels=9)
-
-
 def test_public_names():
     for name in (
         "read_rate",
@@ -492,5 +537,6 @@ def test_public_names():
         "escon_distance_factor",
     ):
         assert getattr(vtsmodel, name) is getattr(tp, name)
-    for name in ("binding_resource", "write_capacities", "bottleneck_rate"):
-        assert getattr(vtsmodel, name) is getattr(bn, name)
+    assert tp.EQ3_CF_RANGE == (fact("eq3_cf_min"), fact("eq3_cf_max"))
+    assert tp.EQ3_HOST_MBS_MAX == fact("eq3_host_mbs_max")
+    assert tp.TVC_RANGE == (72.0, 1728.0)

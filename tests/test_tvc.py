@@ -75,15 +75,45 @@ def test_base_cache_holds_uncompressed_data():
 
 
 def test_default_rates_come_from_write_rate():
-    t_default = hours_at_peak(864, 2.5, feature="ehpo")
+    t_default = hours_at_peak(576, 2.5, feature="ehpo")
     t_explicit = hours_at_peak(
-        864,
+        576,
         2.5,
         feature="ehpo",
-        peak_mb_s=write_rate(2.5, 864, feature="ehpo", mode="peak"),
-        sustained_mb_s=write_rate(2.5, 864, feature="ehpo", mode="sustained"),
+        peak_mb_s=write_rate(2.5, 576, feature="ehpo", mode="peak"),
+        sustained_mb_s=write_rate(2.5, 576, feature="ehpo", mode="sustained"),
     )
     assert t_default == t_explicit
+
+
+def test_configuration_names_the_layout_for_the_rates():
+    # 144 GB of 9 GB HDDs is 8(2+P), Table 4's "576 /144" column; 144 GB of 36 GB HDDs is
+    # 4(2+P), the "≤288 /72" column: same capacity, different rates, different time at peak.
+    nine = hours_at_peak(None, 3.0, feature="ehpo", tvc_config="tvc_144_9gb_base_ehpo")
+    rates = {
+        m: write_rate(3.0, tvc_config="tvc_144_9gb_base_ehpo", feature="ehpo", mode=m)
+        for m in ("peak", "sustained")
+    }
+    assert nine == hours_at_peak(
+        144, 3.0, feature="ehpo", peak_mb_s=rates["peak"], sustained_mb_s=rates["sustained"]
+    )
+    assert nine != hours_at_peak(None, 3.0, feature="ehpo", tvc_config="tvc_144_36gb_base_ehpo")
+    with pytest.raises(ValueError, match="does not match tvc_config"):
+        hours_at_peak(288, 3.0, tvc_config="tvc_144_9gb_base_ehpo", feature="ehpo")
+    with pytest.raises(ValueError, match="tvc_gb=None"):
+        hours_at_peak(None, 3.0)
+
+
+def test_configurations_are_table3():
+    configs = tvc.configurations()
+    assert [c.id for c in configs] == list(load("vts_tvc_configs")["id"])
+    assert {c.tvc_gb for c in tvc.configurations("paf")} == {216.0, 432.0, 864.0, 1728.0}
+    assert tvc.configuration("tvc_144_9gb_base_ehpo").label == "144 GB, 9 GB HDDs, 8(2+P)"
+    assert tvc.table4_column("tvc_144_9gb_base_ehpo") == 576.0
+    assert tvc.table4_column("tvc_144_36gb_base_ehpo") == 288.0
+    assert tvc.table4_column("tvc_864_36gb_paf") is None
+    with pytest.raises(ValueError, match="tvc_config='x'"):
+        tvc.configuration("x")
 
 
 def test_analytic_formula_by_hand():
@@ -93,11 +123,22 @@ def test_analytic_formula_by_hand():
 
 
 # --- inverse ----------------------------------------------------------------------------
-@pytest.mark.parametrize("feature", ["base", "ehpo", "paf"])
-def test_tvc_needed_inverts_hours_at_peak_with_default_rates(feature):
-    tvc = np.array([100.0, 300.0, 700.0, 1200.0, 1700.0])
+@pytest.mark.parametrize(
+    ("feature", "tvc"),
+    [("base", [100.0, 300.0, 700.0, 1100.0]), ("ehpo", [100.0, 300.0, 700.0, 1100.0]),
+     ("paf", [100.0, 300.0, 700.0, 1200.0, 1700.0])],
+)  # fmt: skip
+@pytest.mark.filterwarnings("ignore:.*not offered:vtsmodel._validation.ExtrapolationWarning")
+def test_tvc_needed_inverts_hours_at_peak_with_default_rates(feature, tvc):
+    tvc = np.array(tvc)
     h = hours_at_peak(tvc, 2.5, feature=feature)
     np.testing.assert_allclose(tvc_needed(h, 2.5, feature=feature), tvc, rtol=1e-7)
+
+
+def test_tvc_needed_beyond_the_largest_ehpo_configuration_warns():
+    # Base and EHPO stop at 1152 GB (Table 3): a longer burst needs more than is offered.
+    with pytest.warns(vtsmodel.ExtrapolationWarning, match=r"Table 3 \(ehpo\)"):
+        tvc_needed(30.0, 3.0, feature="ehpo")
 
 
 def test_smallest_configuration_table3():
@@ -121,6 +162,7 @@ cfs = st.floats(1.0, 4.0)
 
 @settings(max_examples=60, deadline=None)
 @given(c1=cap, c2=cap, cf=cfs, feature=st.sampled_from(["base", "ehpo", "paf"]))
+@pytest.mark.filterwarnings("ignore:.*not offered:vtsmodel._validation.ExtrapolationWarning")
 def test_property_non_decreasing_in_capacity(c1, c2, cf, feature):
     lo, hi = sorted((c1, c2))
     assert hours_at_peak(lo, cf, feature=feature) <= hours_at_peak(hi, cf, feature=feature) * (1 + 1e-12)
@@ -181,7 +223,7 @@ def _check_conservation(run):
 @pytest.mark.parametrize("name", list(PROFILES))
 @pytest.mark.parametrize("feature", ["base", "ehpo", "paf"])
 def test_conservation_builtin_profiles(name, feature):
-    run = simulate_tvc(name, tvc_gb=432, cf=2.5, feature=feature)
+    run = simulate_tvc(name, tvc_gb=432 if feature == "paf" else 576, cf=2.5, feature=feature)
     _check_conservation(run)
 
 
@@ -252,13 +294,52 @@ def test_more_capacity_less_throttling():
     assert b.hours_at_peak > a.hours_at_peak
 
 
-def test_recalls_take_copy_bandwidth():
+def test_recalls_take_copy_bandwidth_without_paf():
+    # Sec. 5: "The same situation can also occur with recalls": without PAF they share the
+    # drives with the copy, so the input accepted once throttled falls.
     base = make_profile([(0, 120.0, 0.0)], duration_hours=20)
-    reads = make_profile([(0, 120.0, 30.0)], duration_hours=20)
-    a = simulate_tvc(base, tvc_gb=432, cf=3.0, read_hit=0.5, **RATES)
-    b = simulate_tvc(reads, tvc_gb=432, cf=3.0, read_hit=0.5, **RATES)
+    reads = make_profile([(0, 120.0, 10.0)], duration_hours=20)
+    a = simulate_tvc(base, tvc_gb=576, cf=3.0, feature="ehpo", read_hit=0.5)
+    b = simulate_tvc(reads, tvc_gb=576, cf=3.0, feature="ehpo", read_hit=0.5)
     assert b.accepted_total_mb[-1] < a.accepted_total_mb[-1]
+    # at the threshold: accepted / CF = copy = sustained / CF - recalls
+    k = -1
+    assert b.accepted_mb_s[k] == pytest.approx(b.sustained_mb_s - 5.0, rel=1e-9)
     _check_conservation(b)
+
+
+@pytest.mark.parametrize("reads", [0.0, 10.0, 40.0, 200.0])
+def test_paf_input_not_throttled_for_recalls(reads):
+    # Sec. 5: "With PAF, input is not throttled for recalls and when copying to physical
+    # tape": the accepted rate at the threshold is the sustained rate whatever the recalls
+    # (earlier the model let heavy recalls drive accepted PAF writes to 0 MB/s).
+    prof = make_profile([(0, 200.0, reads)], duration_hours=20)
+    run = simulate_tvc(prof, tvc_gb=216, cf=3.0, read_hit=0.0)
+    assert run.throttled[-1]
+    assert run.accepted_mb_s[-1] == pytest.approx(run.sustained_mb_s, rel=1e-9)
+    _check_conservation(run)
+
+
+def test_recalls_bounded_by_the_recall_ceiling():
+    # Recalls are served up to the read model's ceiling (PAF: Table 1's read recall rate;
+    # without PAF: the sustained write rate, Sec. 3.5.4); the rest are reported unserved.
+    prof = make_profile([(0, 10.0, 100.0)], duration_hours=2)
+    run = simulate_tvc(prof, tvc_gb=864, cf=2.66, read_hit=0.0)
+    ceiling = load("vts_read_rates").value("read_recall_cf2_66")
+    assert run.recall_ceiling_mb_s == pytest.approx(ceiling, rel=1e-3)
+    np.testing.assert_allclose(run.recall_mb_s * run.cache_cf, run.recall_ceiling_mb_s)
+    np.testing.assert_allclose(run.recall_unserved_mb_s, 100.0 - run.recall_ceiling_mb_s)
+    ehpo = simulate_tvc(prof, tvc_gb=576, cf=2.66, read_hit=0.0, feature="ehpo")
+    assert ehpo.recall_ceiling_mb_s == pytest.approx(ehpo.sustained_mb_s)
+    assert np.all(ehpo.accepted_mb_s >= 0)
+
+
+def test_read_hit_default_is_the_typical_mix():
+    # Sec. 3.5.6: "the reads are assumed to have a 50% hit ratio" (the earlier 0.8 had no source).
+    from vtsmodel.tvc_day import default_read_hit
+
+    assert default_read_hit() == FACTS.value("typical_mix_read_hit_ratio") == 0.5
+    assert simulate_tvc("steady day", tvc_gb=864, cf=3.0).params["read_hit"] == 0.5
 
 
 def test_summary_keys_and_units():

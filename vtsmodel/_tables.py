@@ -30,6 +30,8 @@ __all__ = [
     "COMMON_FIELDS",
     "UNITS",
     "DataError",
+    "LEDGER",
+    "STATUSES",
     "Provenance",
     "Table",
     "SOURCE_GROUPS",
@@ -40,6 +42,10 @@ __all__ = [
     "load",
     "references",
     "sources",
+    "statement_counts",
+    "statement_status",
+    "statements",
+    "statements_for",
     "tables",
 ]
 
@@ -301,8 +307,8 @@ def check_sources() -> list[str]:
 
 
 def tables() -> tuple[str, ...]:
-    """Names of every table in the data package."""
-    return tuple(r["name"] for r in _package()["resources"])
+    """Names of every data table in the data package (the statement ledger is not one)."""
+    return tuple(r["name"] for r in _package()["resources"] if not _is_ledger(r))
 
 
 def _resource(name: str) -> dict:
@@ -390,6 +396,8 @@ def load(name: str) -> Table:
         For a malformed file: the message names the file, the row and the field.
     """
     res = _resource(name)
+    if _is_ledger(res):
+        raise KeyError(f"{name!r} is the statement ledger, not a data table: use statements()")
     path = data_dir() / res.get("path", f"{name}.csv")
     fields = _parse_fields(res, str(path))
     known_sources = set(sources())
@@ -549,6 +557,11 @@ def check() -> list[str]:
             load(name)
         except (DataError, KeyError) as exc:
             problems.append(str(exc))
+    if not problems and any(_is_ledger(r) for r in _package()["resources"]):
+        try:
+            _ledger()
+        except (DataError, KeyError) as exc:
+            problems.append(str(exc))
     return problems
 
 
@@ -598,3 +611,162 @@ def filter_catalogue(
         if all(w in hay for w in words):
             out.append(r)
     return out
+
+
+# --------------------------------------------------------------------------------------
+# The statement ledger (data/statements.csv)
+# --------------------------------------------------------------------------------------
+#: The ledger's resource name in datapackage.json (``vtsmodel_role``: ``ledger``).
+LEDGER = "statements"
+#: Statuses of a ledger row, from evidence to disagreement.
+STATUSES = ("reproduced", "calibrated", "data-only", "contradicted", "source-inconsistent")
+#: Which status a data row shows when several statements link it: the most cautious.
+_PRECEDENCE = ("contradicted", "source-inconsistent", "calibrated", "reproduced", "data-only")
+_LEDGER_NUMBERS = ("expected", "tolerance", "computed")
+
+
+def _is_ledger(res: dict) -> bool:
+    return res.get("vtsmodel_role") == "ledger"
+
+
+@functools.lru_cache(maxsize=1)
+def _ledger() -> tuple[dict, ...]:
+    res = _resource(LEDGER)
+    path = data_dir() / res.get("path", f"{LEDGER}.csv")
+    fields = res["schema"]["fields"]
+    names = [f["name"] for f in fields]
+    known_rows = {f"{t}:{i}" for t in tables() for i in load(t)["id"]}
+    known_sources = set(sources("founding"))  # the ledger covers the five founding documents
+    rows, seen = [], set()
+    try:
+        fh = path.open(encoding="utf-8", newline="")
+    except FileNotFoundError:
+        raise DataError(f"{path}: file not found (the statement ledger in datapackage.json)") from None
+    with fh:
+        reader = csv.reader(fh, strict=True)
+        try:
+            header = next(reader, None)
+            if header != names:
+                raise DataError(f"{path}, row 1 (header): columns {header} do not match the schema {names}")
+            for lineno, raw in enumerate(reader, start=2):
+                if not raw or all(not c.strip() for c in raw):
+                    continue
+                where = f"{path}, row {lineno} (id {raw[0]!r})"
+                if len(raw) != len(names):
+                    raise DataError(f"{where}: {len(raw)} fields, expected {len(names)}")
+                rec = dict(zip(names, raw, strict=True))
+                for fld in fields:
+                    cons = fld.get("constraints", {})
+                    text = rec[fld["name"]]
+                    if cons.get("required") and not text.strip():
+                        raise DataError(f"{where}, field {fld['name']!r}: empty but required")
+                    if text and cons.get("enum") and text not in cons["enum"]:
+                        raise DataError(
+                            f"{where}, field {fld['name']!r}: {text!r} is not one of {', '.join(cons['enum'])}"
+                        )
+                out: dict = dict(rec)
+                for name in _LEDGER_NUMBERS:
+                    out[name] = None if rec[name] == "" else _convert(rec[name], Field(name, "number"), where)
+                out["data_rows"] = tuple(rec["data_rows"].split())
+                if rec["id"] in seen:
+                    raise DataError(f"{where}, field 'id': duplicate id {rec['id']!r}")
+                seen.add(rec["id"])
+                if rec["source"] not in known_sources:
+                    raise DataError(f"{where}, field 'source': unknown source id {rec['source']!r}")
+                for ref in out["data_rows"]:
+                    if ref not in known_rows:
+                        raise DataError(f"{where}, field 'data_rows': no data row {ref!r} (table:id)")
+                if rec["unit"] and rec["unit"] not in UNITS:
+                    raise DataError(f"{where}, field 'unit': unknown unit {rec['unit']!r}")
+                if rec["relation"] and rec["relation"] != "holds" and out["expected"] is None:
+                    raise DataError(f"{where}, field 'expected': relation {rec['relation']!r} needs a value")
+                if (rec["status"] == "data-only") == bool(rec["relation"]):
+                    raise DataError(
+                        f"{where}, field 'relation': a {rec['status']} row "
+                        + ("checks nothing" if rec["status"] == "data-only" else "needs a check")
+                    )
+                rows.append(out)
+        except csv.Error as exc:
+            raise DataError(f"{path}, row {reader.line_num}: {exc}") from None
+    return tuple(rows)
+
+
+def statements(
+    status: str | Iterable[str] | None = None, source: str | None = None, text: str = ""
+) -> list[dict]:
+    """Rows of the statement ledger, optionally filtered.
+
+    Parameters
+    ----------
+    status : str or iterable of str, optional
+        Keep only these statuses (:data:`STATUSES`).
+    source : str, optional
+        Keep only this source id.
+    text : str
+        Keep rows whose id, locator, quote, claim, model or note contain every word
+        (case ignored).
+
+    Returns
+    -------
+    list of dict
+        One dict per statement, in ledger order, with the ledger's columns; ``expected``,
+        ``tolerance`` and ``computed`` are floats or None, ``data_rows`` a tuple of
+        ``"table:id"``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown status or source.
+    """
+    wanted = None
+    if status is not None:
+        wanted = {status} if isinstance(status, str) else set(status)
+        bad = sorted(wanted - set(STATUSES))
+        if bad:
+            raise ValueError(f"status={bad[0]!r} is not valid; choose from {', '.join(STATUSES)}")
+    founding = sources("founding")
+    if source is not None and source not in founding:
+        raise ValueError(f"source={source!r} is not valid; choose from {', '.join(founding)}")
+    words = text.lower().split()
+    out = []
+    for r in _ledger():
+        if wanted is not None and r["status"] not in wanted:
+            continue
+        if source is not None and r["source"] != source:
+            continue
+        hay = " ".join((r["id"], r["locator"], r["quote"], r["claim"], r["model"], r["note"])).lower()
+        if all(w in hay for w in words):
+            out.append(dict(r))
+    return out
+
+
+def statements_for(ref: str) -> list[dict]:
+    """The ledger rows that link the data row ``ref`` (``"table:id"``), in ledger order."""
+    _check_ref(ref)
+    return [dict(r) for r in _ledger() if ref in r["data_rows"]]
+
+
+def statement_status(ref: str) -> str | None:
+    """The status to show beside the data row ``ref`` (``"table:id"``).
+
+    Where several statements link the row, the most cautious status wins:
+    contradicted, source-inconsistent, calibrated, reproduced, data-only. ``None`` when
+    no statement links it.
+    """
+    found = {r["status"] for r in statements_for(ref)}
+    return next((s for s in _PRECEDENCE if s in found), None)
+
+
+def statement_counts() -> dict[str, dict[str, int]]:
+    """Number of ledger rows by founding source and status: ``{source: {status: n}}``."""
+    counts = {s: dict.fromkeys(STATUSES, 0) for s in sources("founding")}
+    for r in _ledger():
+        counts[r["source"]][r["status"]] += 1
+    return counts
+
+
+def _check_ref(ref: str) -> None:
+    table, sep, row_id = str(ref).partition(":")
+    if not sep or table not in tables():
+        raise KeyError(f"{ref!r} is not a data row reference 'table:id'; tables: {', '.join(tables())}")
+    load(table)._index(row_id, {})

@@ -3,33 +3,72 @@
 For each resource (host channels, processor, cache disks, tape drives) the view asks how
 many host MB/s of writing it could carry if nothing else limited; the least binds. The
 capacities are calibrated (:class:`Resources`) to the write rates of
-:mod:`vtsmodel.throughput`; source: ibm-vts-b18-2000.
+:mod:`vtsmodel.throughput`, which are themselves calibrated to the paper's points: with
+its defaults the view returns :func:`~vtsmodel.throughput.write_rate` exactly where both
+answer, and agreeing with those points is no evidence for it. Two capacities are project
+assumptions, exposed as :data:`PROCESSOR_PEAK_MB_S` and :func:`copy_read_cost_default`.
+Source: ibm-vts-b18-2000.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from vtsmodel._tables import cites
-from vtsmodel._validation import as_float_array, check_choice, result
+from vtsmodel._tables import cites, load
+from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result
 from vtsmodel.throughput import (
     FEATURES,
     MODES,
+    PAF_KNEE_SHARPNESS,
     PAF_PARAMS,
     _check_cf,
-    _check_tvc,
     _ehpo_rate,
     block_size_factor,
     escon_distance_factor,
+    paf_small_tvc_factor,
+    resolve_tvc,
+    soft_min,
 )
 
-__all__ = ["RESOURCES", "Resources", "binding_resource", "bottleneck_rate", "write_capacities"]
+__all__ = [
+    "PROCESSOR_PEAK_MB_S",
+    "RESOURCES",
+    "Resources",
+    "binding_resource",
+    "bottleneck_rate",
+    "copy_read_cost_default",
+    "write_capacities",
+]
 
 
 #: The resources of the bottleneck view, in the order data flows through them on a write.
 RESOURCES = ("host channels", "processor", "cache disks", "tape drives")
+#: Resources whose load is in compressed bytes (capacity in host MB/s grows with CF).
+_PROPORTIONAL = ("cache disks", "tape drives")
+
+#: Host MB/s the RS/6000 carries in peak mode (copy deferred): a **project assumption**.
+#: The paper never shows the processor binding in peak mode; the VTS took 103 MB/s with
+#: 64 KB blocks (ibm-vts-b18-2000, Table 2), so the processor carries at least that, and
+#: 110 MB/s leaves it just above, where it never binds at 32 KB blocks. [MB/s]
+PROCESSOR_PEAK_MB_S = 110.0
+
+
+def copy_read_cost_default() -> float:
+    """Cache work of reading a byte back for the copy, relative to writing it (PAF): 0.6. [-]
+
+    A **project assumption** borrowed from "about 60% greater" (ibm-vts-b18-2000,
+    Sec. 3.5.4, data row ``peak_over_sustained_gain``): that is a ratio of host rates,
+    not a cache measurement. With PAF the cache never binds in sustained mode for any
+    value from 0 to 1, so the choice does not move the view's rate.
+    """
+    return load("vts_facts").value("peak_over_sustained_gain")
+
+
+def _channels_measured() -> float:
+    return load("vts_facts").value("meas_escon_channels_figs7_9")  # Sec. 3.5.1: eight
 
 
 @dataclass(frozen=True)
@@ -53,16 +92,14 @@ class Resources:
         Host MB/s the RS/6000 carries while also running the copy to tape: the PAF
         sustained ceiling ``C`` ("not sensitive to compression factor" above CF 3). [MB/s]
     processor_peak_mb_s : float
-        Host MB/s the RS/6000 carries with the copy deferred. Never seen binding: the VTS
-        took 103 MB/s with 64 KB blocks (Table 2), so at least that; 110 is a modelling
-        choice. [MB/s]
+        Host MB/s the RS/6000 carries with the copy deferred: :data:`PROCESSOR_PEAK_MB_S`,
+        a project assumption. [MB/s]
     paf_disk_mb_s : float
         Compressed MB/s the cache disks take in full-stride writes (PAF): the PAF peak
         slope ``s`` (about 45 MB/s at CF 1, Sec. 3.5.4). [MB/s]
     paf_copy_read_cost : float
         Cache work of reading a byte back for the copy, relative to writing it, with
-        full-stride writes; 0.6 from "about 60% greater" (Sec. 3.5.4), a modelling
-        choice: with PAF the cache never binds in sustained mode. [-]
+        full-stride writes: :func:`copy_read_cost_default`, a project assumption. [-]
     drives_mb_s : float
         Compressed MB/s the tape drives take from the copy process: the PAF sustained
         slope ``s`` (about 19 MB/s at CF 1, Sec. 3.5.3). [MB/s]
@@ -73,15 +110,16 @@ class Resources:
     nothing in the paper shows them binding below CF 4.
     """
 
-    channel_mb_s: float = PAF_PARAMS["peak"][1] / 8.0
+    channel_mb_s: float = field(default_factory=lambda: PAF_PARAMS["peak"][1] / _channels_measured())
     processor_sustained_mb_s: float = PAF_PARAMS["sustained"][1]
-    processor_peak_mb_s: float = 110.0
+    processor_peak_mb_s: float = PROCESSOR_PEAK_MB_S
     paf_disk_mb_s: float = PAF_PARAMS["peak"][0]
-    paf_copy_read_cost: float = 0.6
+    paf_copy_read_cost: float = field(default_factory=copy_read_cost_default)
     drives_mb_s: float = PAF_PARAMS["sustained"][0]
 
 
 def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resources):
+    # ``tvc`` is the capacity on Table 4's axis (throughput.resolve_tvc).
     c = np.asarray(cf, dtype=float)
     ones = np.ones(np.broadcast(c, tvc).shape)
     g = 1.0 if np.ndim(block_kb) == 0 and float(block_kb) == 32.0 else block_size_factor(block_kb)
@@ -100,7 +138,7 @@ def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resou
 @cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
 def write_capacities(
     cf,
-    tvc_gb=1728.0,
+    tvc_gb=None,
     *,
     feature: str = "paf",
     mode: str = "sustained",
@@ -108,6 +146,7 @@ def write_capacities(
     block_kb=32.0,
     escon_km=0.0,
     resources: Resources | None = None,
+    tvc_config: str | None = None,
 ) -> dict[str, np.ndarray]:
     """Host MB/s of writing each resource of the VTS could carry, by itself.
 
@@ -122,28 +161,30 @@ def write_capacities(
     ==============  =============================  ===============================
 
     with the :class:`Resources` capacities, ``g`` = :func:`block_size_factor` and ``f`` =
-    :func:`escon_distance_factor`. The smallest binds (:func:`binding_resource`); with
-    the defaults the minimum reproduces :func:`write_rate`: exactly for base and EHPO,
-    and within the soft knee (7 % at most) for PAF.
+    :func:`escon_distance_factor`. The smallest binds (:func:`binding_resource`);
+    :func:`bottleneck_rate` combines them into the view's rate.
 
     Parameters
     ----------
     cf : float or array_like
         Data compressibility (>= 1). [-]
-    tvc_gb : float or array_like
-        TVC capacity. [GB]
+    tvc_gb : float or array_like, optional
+        TVC capacity; default the largest configuration of the feature. [GB]
     feature : {"base", "ehpo", "paf"}
         Performance option.
     mode : {"sustained", "peak"}
         Write benchmark.
     channels : int
-        ESCON channels, 1 to 8 (Sec. 1: "up to eight").
+        ESCON channels, 1 to 8 (Sec. 1: "up to eight", data row ``escon_channels_max``).
     block_kb : float
         Host block size. [KB]
     escon_km : float
         ESCON distance between host and VTS. [km]
     resources : Resources, optional
         Capacities; default the calibrated :class:`Resources`.
+    tvc_config : str, optional
+        A Table 3 configuration id instead of ``tvc_gb``; its RAID layout picks the
+        Table 4 column (:func:`vtsmodel.throughput.resolve_tvc`).
 
     Returns
     -------
@@ -153,13 +194,14 @@ def write_capacities(
     check_choice("feature", feature, FEATURES)
     check_choice("mode", mode, MODES)
     c = _check_cf(cf)
-    tvc = _check_tvc(tvc_gb)
-    n = float(as_float_array("channels", channels, lo=1, hi=8, integer=True))
+    _, axis = resolve_tvc(tvc_gb, tvc_config, feature)
+    most = load("vts_facts").value("escon_channels_max")  # Sec. 1: "up to eight"
+    n = float(as_float_array("channels", channels, lo=1, hi=most, integer=True))
     res = Resources() if resources is None else resources
-    return {k: result(v) for k, v in _capacities(c, tvc, feature, mode, n, block_kb, escon_km, res).items()}
+    return {k: result(v) for k, v in _capacities(c, axis, feature, mode, n, block_kb, escon_km, res).items()}
 
 
-def binding_resource(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", **kwargs):
+def binding_resource(cf, tvc_gb=None, *, feature: str = "paf", mode: str = "sustained", **kwargs):
     """Name of the resource that limits the write rate: the one of least capacity.
 
     Takes the arguments of :func:`write_capacities`. Returns a ``str`` for scalar input,
@@ -178,7 +220,46 @@ def binding_resource(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "su
     return str(names) if np.ndim(names) == 0 else names
 
 
-def bottleneck_rate(cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", **kwargs):
-    """The bottleneck view's write rate: the least of :func:`write_capacities`. [MB/s]"""
+def bottleneck_rate(
+    cf, tvc_gb=None, *, feature: str = "paf", mode: str = "sustained", paf_small_tvc_reduction=None, **kwargs
+):
+    """The bottleneck view's write rate, from the capacities of :func:`write_capacities`. [MB/s]
+
+    Without PAF, the least capacity. With PAF, the least capacity that grows with CF
+    (cache disks, tape drives: they carry compressed bytes) and the least that does not
+    (channels, processor) are joined with the soft minimum of the PAF curves
+    (:func:`~vtsmodel.throughput.soft_min`, sharpness ``PAF_KNEE_SHARPNESS``), and in
+    sustained mode lowered for smaller caches like the PAF curve
+    (:func:`~vtsmodel.throughput.paf_small_tvc_factor`, a project assumption no resource
+    of the view explains). With the default :class:`Resources`, eight channels, 32 KB
+    blocks and no distance this is :func:`~vtsmodel.throughput.write_rate` exactly, for
+    every feature, mode, TVC and CF from 1 to 4.
+
+    Parameters
+    ----------
+    cf, tvc_gb, feature, mode
+        As for :func:`write_capacities`.
+    paf_small_tvc_reduction : float, optional
+        As for :func:`~vtsmodel.throughput.write_rate`. [-]
+    **kwargs
+        ``channels``, ``block_kb``, ``escon_km``, ``resources``, ``tvc_config`` of
+        :func:`write_capacities`.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Host write rate. [MB/s]
+    """
     caps = write_capacities(cf, tvc_gb, feature=feature, mode=mode, **kwargs)
-    return result(np.min(np.stack([np.asarray(v, dtype=float) for v in caps.values()]), axis=0))
+    arrays = {k: np.asarray(v, dtype=float) for k, v in caps.items()}
+    if feature != "paf":
+        return result(np.min(np.stack(list(arrays.values())), axis=0))
+    grows = np.min(np.stack([arrays[k] for k in _PROPORTIONAL]), axis=0)
+    flat = np.min(np.stack([arrays[k] for k in RESOURCES if k not in _PROPORTIONAL]), axis=0)
+    rate = soft_min(grows, flat, PAF_KNEE_SHARPNESS)
+    if mode == "sustained":
+        with warnings.catch_warnings():  # write_capacities has warned about this TVC
+            warnings.simplefilter("ignore", ExtrapolationWarning)
+            tvc, _ = resolve_tvc(tvc_gb, kwargs.get("tvc_config"), feature)
+        rate = rate * paf_small_tvc_factor(tvc, reduction=paf_small_tvc_reduction)
+    return result(rate)

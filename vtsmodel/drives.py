@@ -82,7 +82,7 @@ def mount_cycle_s(
     it returns what the parts add up to; the printed 120 s is the note's rounding (the
     7.5 s gap is exactly the move time of the normal vs the upgraded 240 moves/h silo,
     with which the parts sum to 120 s). :func:`drive_throughput` defaults to the printed
-    120 s so that the note's own numbers are reproduced; pass this function's value to
+    120 s, the value the note itself computes with; pass this function's value to
     use the parts.
 
     Parameters
@@ -329,7 +329,8 @@ def transfer_rate_fit(direction: str = "write") -> Fit:
     configured", 125 KB each for eight drives) streams at ``overflow_factor`` of that
     rate; this is the paper's explanation of the write rate's drop from 64 KB to 128 KB.
     The read rate keeps rising to 128 KB and has no such term. The write fit has one
-    point (128 KB) beyond the share, so ``overflow_factor`` reproduces that point exactly.
+    point (128 KB) beyond the share, so ``overflow_factor`` is fitted to that point alone
+    (passes through it exactly: a calibration, not evidence).
     The rates span a factor of seven, so the fit weighs relative errors (``sigma`` = the
     measured rate): every point is fitted to within 10%.
 
@@ -404,7 +405,8 @@ def transfer_rate(block_kb, direction: str = "write", *, controller_buffer_kb=No
     )  # fmt: skip
     k = as_float_array("drives_sharing", _stk("tested_drives") if drives_sharing is None else drives_sharing,
                        lo=1, integer=True)  # fmt: skip
-    warn_outside("block_kb", b, 4.0, _stk("iobb_max_block"), source=_STK)
+    smallest = float(np.min(load("stk_transfer_rates")["block_kb"]))  # the tables start at 4 KB
+    warn_outside("block_kb", b, smallest, _stk("iobb_max_block"), source=_STK)
     p = transfer_rate_fit(direction).as_dict()
     if direction == "read":
         return result(_rising(b, p["rate_max"], p["block_half"]))

@@ -6,7 +6,10 @@ volume data involved to tape cache" before the VTS presents "ready" to the host
 and shows, in Fig. 6, a "theoretical estimate" of the recall mount time vs the recall
 queue length; the figure's values and its formula are not in the text, and the
 parameters it cites ("Eq. 3 (Sec. 7)") point at an equation that does not exist there
-(data/notes/ibm-vts-b18-2000.md, item 4). This module rebuilds the estimate from parts.
+(data/notes/ibm-vts-b18-2000.md, item 4). This module rebuilds the estimate from parts,
+reading the reference as Sec. 7's terms. None of the parts is fitted to the best case of
+"approximately two to three minutes" (Sec. 3.4): the model reproduces it (121 to 146 s
+for Fig. 6's 100 to 800 MB volumes at CF 3 on a 3590B).
 
 The parts of one recall, in order (all in seconds):
 
@@ -24,7 +27,11 @@ The parts of one recall, in order (all in seconds):
     Eq. 1); the default is that term minus the three borrowed component times
     (robot, load, rewind/unload), i.e. 141.6 - 22.5 - 15 - 45 = 59.1 s. Reading Eq. 1's
     per-mount term as one full mount cycle, and placing the remainder before "ready", is
-    an assumption.
+    an assumption. Eq. 1 (export) rather than Eq. 2 (import, 3.75 min per mount): a recall
+    mounts one of the VTS's own stacked cartridges, as an export's source mounts do,
+    while an import also handles foreign cartridges from the I/O station; and Eq. 2's
+    term gives 204 to 230 s for the same volumes, outside the paper's two to three
+    minutes. ``mount_equation="import"`` shows it.
 ``search_s``
     Locate the volume on the stacked cartridge: "avg. random repositioning time [search
     time] is about 21 seconds" (ibm-vts-b18-2000, Sec. 7).
@@ -48,11 +55,12 @@ import functools
 import numpy as np
 
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, result, warn_outside
+from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
 from vtsmodel.catalog import drive_names, drive_spec, mount_parts, resolve_drive
 
 __all__ = [
     "DRIVES",
+    "MOUNT_EQUATIONS",
     "RECALL_PARTS",
     "drive_preset",
     "recall_response_s",
@@ -66,6 +74,10 @@ __all__ = [
 #: :mod:`vtsmodel.catalog` is accepted too, with a preset built from its catalog rows.
 DRIVES = ("3590B", "3590E", "STK3480")
 
+#: Which per-mount term of Sec. 7 is one mount cycle: ``"export"`` (Eq. 1, 2.36 min, the
+#: default) or ``"import"`` (Eq. 2, 3.75 min).
+MOUNT_EQUATIONS = ("export", "import")
+
 #: The parts of a recall, in order, as keys of :func:`recall_parts`.
 RECALL_PARTS = ("robot", "load", "overhead", "search", "read", "rewind_unload")
 
@@ -77,7 +89,7 @@ _CATALOG_ID = {
 
 
 @functools.cache
-def drive_preset(drive: str = "3590B") -> dict[str, float]:
+def drive_preset(drive: str = "3590B", mount_equation: str = "export") -> dict[str, float]:
     """Default parts of a recall for a drive model, each from a data row or derived.
 
     Parameters
@@ -85,6 +97,9 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
     drive : str
         "3590B", "3590E", "STK3480", or any catalog drive (key or alias, e.g. "LTO9",
         "TS1160"; :func:`vtsmodel.catalog.drive_choices`).
+    mount_equation : {"export", "import"}
+        Whose per-mount term is one 3494 mount cycle (3590 drives): Eq. 1's 2.36 min
+        (export, the default; see the module docstring for why) or Eq. 2's 3.75 min.
 
     Returns
     -------
@@ -97,7 +112,8 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
     3590B and 3590E: the rate is the drive catalog's native rate (3590B derived as
     14 MB/s / 1.5, ibm-vts-b18-2000 Sec. 2); robot, load and rewind/unload are CERN's
     tMount components (cern-tape-sizing-2005), the search is the VTS paper's 21 s
-    (Sec. 7), and the overhead is the remainder of Eq. 1's per-mount term (2.36 min).
+    (Sec. 7), and the overhead is the remainder of Eq. 1's per-mount term (2.36 min;
+    with ``mount_equation="import"``, Eq. 2's 3.75 min).
 
     STK3480: the StorageTek single-session mount time, 28 s (stk-acs4400-cray,
     Discussion a.), stands for robot fetch plus load (no further split is stated); no
@@ -115,6 +131,7 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
     the rate is the drive's native rate (its observed rate where no native rate is
     stated, the STK 9940B).
     """
+    check_choice("mount_equation", mount_equation, MOUNT_EQUATIONS)
     if drive not in DRIVES:
         return _catalog_preset(_check_drive(drive))
     cern = load("cern_facts")
@@ -132,7 +149,9 @@ def drive_preset(drive: str = "3590B") -> dict[str, float]:
         }
     robot = cern.value("tmount_move")
     load_s = cern.value("tmount_mount")
-    per_mount_s = load("vts_import_export").value("export_per_mount") * 60.0  # Eq. 1, min -> s
+    per_mount_s = (
+        load("vts_import_export").value(f"{mount_equation}_per_mount") * 60.0
+    )  # Eq. 1 or 2, min -> s
     return {
         "robot_s": robot,
         "load_s": load_s,
@@ -169,13 +188,16 @@ def _catalog_preset(key: str) -> dict[str, float]:
     }
 
 
-def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s):
+def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s,
+           mount_equation="export"):  # fmt: skip
     drive = _check_drive(drive)
-    preset = drive_preset(drive)
+    preset = drive_preset(drive, mount_equation)
     vol = as_float_array("volume_mb", volume_mb, lo=0.0)
-    cf_a = as_float_array("cf", cf, lo=1.0)
+    cf_a = as_float_array("cf", load("vts_facts").value("fig6_cf") if cf is None else cf, lo=1.0)
     if drive.startswith("3590"):
-        warn_outside("cf", cf_a, 1.0, 4.0, source="ibm-vts-b18-2000, Appendix B: 1 <= CF <= 4")
+        vts = load("vts_facts")
+        lo, hi = vts.value("eq3_cf_min"), vts.value("eq3_cf_max")
+        warn_outside("cf", cf_a, lo, hi, source="ibm-vts-b18-2000, Appendix B: 1 <= CF <= 4")
 
     def pick(name, value, **kw):
         return as_float_array(name, preset[name] if value is None else value, **kw)
@@ -195,7 +217,7 @@ def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_
 def recall_parts(
     volume_mb,
     *,
-    cf=3.0,
+    cf=None,
     drive: str = "3590B",
     robot_s=None,
     load_s=None,
@@ -203,6 +225,7 @@ def recall_parts(
     search_s=None,
     rate_mb_s=None,
     rewind_unload_s=None,
+    mount_equation: str = "export",
 ) -> dict[str, np.ndarray]:
     """The parts of one recall, in seconds, keyed as :data:`RECALL_PARTS`.
 
@@ -213,8 +236,9 @@ def recall_parts(
     ----------
     volume_mb : float or array_like
         Logical volume size as the host wrote it (uncompressed). [MB]
-    cf : float or array_like
-        Data compressibility; the volume is stored as volume_mb / cf. [-]
+    cf : float or array_like, optional
+        Data compressibility; the volume is stored as volume_mb / cf. Default Fig. 6's
+        CF 3 (data row ``fig6_cf``). [-]
     drive : str
         Drive model whose preset fills the parts not given: "3590B", "3590E", "STK3480"
         or a catalog drive (see :func:`drive_preset`).
@@ -224,31 +248,36 @@ def recall_parts(
         Drive read rate of stored (compressed) data. [MB/s]
     rewind_unload_s : float, optional
         Rewind and unload after the read. [s]
+    mount_equation : {"export", "import"}
+        Whose per-mount term sets the preset's rest of the mount cycle: Eq. 1 (export,
+        2.36 min, the default) or Eq. 2 (import, 3.75 min); see :func:`drive_preset`.
 
     Returns
     -------
     dict of str to numpy value
         Seconds per part (ibm-vts-b18-2000, Sec. 3.4 and Sec. 7; cern-tape-sizing-2005).
     """
-    parts = _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s)
+    parts = _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_s, rewind_unload_s,
+                   mount_equation)  # fmt: skip
     shape = np.broadcast_shapes(*(p.shape for p in parts.values()))
     return {k: result(np.broadcast_to(v, shape).astype(float)) for k, v in parts.items()}
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def recall_ready_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
+def recall_ready_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
     """Time from a recall's start on a free drive until the volume is ready. [s]
 
     ready = robot + load + overhead + search + volume_mb / cf / rate: the best case of
     ibm-vts-b18-2000, Sec. 3.4 ("approximately two to three minutes ... when little else
-    is active"). Keyword arguments as :func:`recall_parts`.
+    is active"), which it reproduces with the default Eq. 1 mount cycle and leaves with
+    Eq. 2's. Keyword arguments as :func:`recall_parts`.
     """
     p = recall_parts(volume_mb, cf=cf, drive=drive, **parts)
     return result(sum(np.asarray(p[k]) for k in RECALL_PARTS if k != "rewind_unload"))
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def recall_service_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
+def recall_service_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
     """Time one recall keeps a drive busy: ready time plus rewind and unload. [s]
 
     service = robot + load + overhead + search + volume_mb / cf / rate + rewind_unload.
@@ -259,8 +288,8 @@ def recall_service_s(volume_mb, *, cf=3.0, drive: str = "3590B", **parts):
     ----------
     volume_mb : float or array_like
         Logical volume size, uncompressed. [MB]
-    cf : float or array_like
-        Data compressibility. [-]
+    cf : float or array_like, optional
+        Data compressibility; default Fig. 6's 3. [-]
     drive : str
         Drive model: "3590B", "3590E", "STK3480" or a catalog drive (see
         :func:`drive_preset`).
@@ -303,7 +332,7 @@ def recall_drives(total_drives, copy_drives):
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
-def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str = "3590B", **parts):
+def recall_response_s(queue_length, volume_mb, *, cf=None, drives=None, drive: str = "3590B", **parts):
     """Time until ready for a recall that arrives behind ``queue_length`` recalls. [s]
 
     The deterministic estimate of ibm-vts-b18-2000 Fig. 6: the ``queue_length`` recalls
@@ -321,10 +350,11 @@ def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str =
         Recalls ahead of this one when it arrives, n >= 0. [count]
     volume_mb : float or array_like
         Logical volume size, uncompressed (Fig. 6: 100, 250, 800 MB). [MB]
-    cf : float
-        Data compressibility (Fig. 6: 3). [-]
-    drives : int
-        Drives allocated to recall, d >= 1 (Fig. 6: four 3590B). [count]
+    cf : float, optional
+        Data compressibility; default Fig. 6's 3 (``fig6_cf``). [-]
+    drives : int, optional
+        Drives allocated to recall, d >= 1; default Fig. 6's four 3590B
+        (``fig6_recall_drives``). [count]
     drive : str
         Drive model: "3590B", "3590E", "STK3480" or a catalog drive (see
         :func:`drive_preset`).
@@ -337,7 +367,12 @@ def recall_response_s(queue_length, volume_mb, *, cf=3.0, drives=4, drive: str =
         Time until ready. [s]
     """
     n = as_float_array("queue_length", queue_length, lo=0.0, integer=True)
-    d = as_float_array("drives", drives, lo=1.0, integer=True)
+    d = as_float_array(
+        "drives",
+        load("vts_facts").value("fig6_recall_drives") if drives is None else drives,
+        lo=1.0,
+        integer=True,
+    )
     ready = np.asarray(recall_ready_s(volume_mb, cf=cf, drive=drive, **parts))
     service = np.asarray(recall_service_s(volume_mb, cf=cf, drive=drive, **parts))
     return result(np.floor(n / d) * service + ready)

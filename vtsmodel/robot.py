@@ -23,6 +23,9 @@ fixed_s = 28 s; :func:`calibrate_robot` splits it so that N = 4 sessions (the mo
 paper ran at once) give 52.15 s. Reading the 52.15 s average as four sessions all the
 time, and ``think_s`` = 0 (sessions mount back to back), are assumptions; the paper
 gives neither the number of sessions behind its average nor the time between mounts.
+Both 28 s and 52.15 s are the model's inputs (calibrated), so agreeing with them is no
+evidence; what it answers beyond them is that the mount time grows with the sessions, a
+property of the queue whatever the split.
 """
 
 from __future__ import annotations

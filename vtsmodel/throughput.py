@@ -13,74 +13,87 @@ Contents
     Read hit and recall (Table 1, fitted, :func:`read_fit`) and the 60/40 mix (Sec. 3.5.6).
 :func:`block_size_factor`, :func:`escon_distance_factor`, :func:`scsi_rate`
     Table 2's block-size effect, the Sec. 8.2 distance rule, the Sec. 6 SCSI attachment.
-:func:`write_capacities`, :func:`binding_resource`, :func:`bottleneck_rate`
-    The bottleneck view: what each resource (host channels, processor, cache disks, tape
-    drives) could carry, calibrated by :class:`Resources` to reproduce Table 4 and the
-    PAF curves, and which one binds.
+:func:`resolve_tvc`, :func:`paf_small_tvc_factor`
+    A TVC given by capacity or by Table 3 configuration; the PAF small-cache reduction.
+
+The bottleneck view (what each resource could carry, which binds) is
+:mod:`vtsmodel.bottleneck`.
 
 Features
 --------
 ``"base"``
     No compression: the host rate does not depend on CF. The rate is Table 4's line at
     CF = 1 (Sec. 3.5.3: "Their intercept at CF = 1 corresponds to the base VTS B18
-    throughput"), which reproduces "between 8 and 10" (peak, Sec. 3.1.1) and "between 5.5
-    and 7" MB/s (sustained, Sec. 3.1.2).
+    throughput"): an input. Table 4 at CF 1 then reproduces "between 8 and 10" (peak,
+    Sec. 3.1.1) and "between 5.5 and 7" MB/s (sustained, Sec. 3.1.2).
 ``"ehpo"``
     Eq. 3 with Table 4: host MB/s = m * CF + b, the coefficients depending on the TVC.
 ``"paf"``
     A saturating curve fitted to the stated points of Secs. 3.5.3 and 3.5.4 (see
-    :func:`paf_fit`).
+    :func:`paf_fit`): calibrated to them, so they are its inputs, not evidence.
 
-Which Table 4 column applies to which TVC capacity
---------------------------------------------------
+Which Table 4 column applies to which TVC
+-----------------------------------------
 Table 4 prints three columns, read (data notes, ambiguity 1) as the 36 GB-HDD capacities
-288 GB (4(2+P); printed "≤288"), 576 GB (8(2+P)) and 1152 GB (16(2+P)). For a capacity
-``tvc_gb`` the coefficients m and b are interpolated linearly in log2(tvc_gb) between
-those three columns and held flat outside them:
+288 GB (4(2+P); printed "≤288"), 576 GB (8(2+P)) and 1152 GB (16(2+P)), each shared with
+the 9 GB-HDD configuration of the same layout (72, 144, 288 GB). A TVC given as a Table 3
+configuration (``tvc_config``, see :func:`vtsmodel.tvc.configurations`) gets the column
+of its RAID layout (:func:`vtsmodel.tvc.table4_column`): 144 GB on 9 GB HDDs (8(2+P)) is
+the "576 /144" column, 144 GB on 36 GB HDDs (4(2+P)) the "≤288 /72" one. A TVC given as
+a capacity (``tvc_gb``) is read on the 36 GB-HDD axis: the coefficients m and b are
+interpolated linearly in log2(tvc_gb) between the three columns and held flat outside:
 
 =============  ==============================================================
-TVC [GB]       coefficients used
+TVC [GB]       coefficients used (capacity only)
 =============  ==============================================================
-<= 288         column "≤288 /72 GB" (72, 144, 216, 288 GB: the 4(2+P) layouts)
+<= 288         column "≤288 /72 GB" (the 36 GB-HDD 4(2+P) layouts)
 432            58.5 % of the way from the 288 to the 576 column
                (log2(432 / 288) = 0.585)
 576            column "576 /144 GB"
 864            58.5 % of the way from the 576 to the 1152 column
->= 1152        column "1152 /288 GB" (1152 GB; and 1728 GB, the capacity the
-               paper names for the 19.5 MB/s that this column gives, Sec. 3.5.3)
+>= 1152        column "1152 /288 GB" (1152 GB, the largest base/EHPO configuration;
+               the paper names "1728 GB" for the 19.5 MB/s this column gives, Sec. 3.5.3)
 =============  ==============================================================
 
-The 9 GB-HDD configurations (72/144/288 GB on 4/8/16(2+P)) share their RAID layout's
-column in the paper; this function takes the capacity only and maps them by capacity,
-as above. The PAF curves do not depend on the TVC: Sec. 3.5.3 says 216 to 864 GB perform
-"approximately the same" as 1728 GB (somewhat lower, by an amount the text does not give),
-and Fig. 8's PAF peak curve averages all cache sizes.
+Base and EHPO on a capacity Table 3 offers only with PAF (432, 864, 1728 GB) or above
+1152 GB warn (:func:`resolve_tvc`). The PAF peak curve does not depend on the TVC
+(Fig. 8's PAF curve averages all cache sizes); the PAF sustained curve is lowered for
+smaller caches by :func:`paf_small_tvc_factor`, a project assumption for Sec. 3.5.3's
+"somewhat reduced".
 """
 
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 
+from vtsmodel import tvc as _tvc
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result, warn_outside
 from vtsmodel.fit import Fit, fit_curve
 
 __all__ = [
     "FEATURES",
     "MODES",
     "PAF_KNEE_SHARPNESS",
+    "PAF_ANCHORS",
+    "PAF_ANCHOR_PROVENANCE",
     "PAF_PARAMS",
+    "PAF_SMALL_TVC_REDUCTION",
     "READ_KINDS",
     "READ_PARAMS",
     "SCSI_COMPRESSED_MBS",
     "block_size_factor",
+    "default_tvc_gb",
     "ehpo_coefficients",
     "escon_distance_factor",
     "paf_fit",
+    "paf_small_tvc_factor",
     "read_fit",
     "read_rate",
+    "resolve_tvc",
     "scsi_rate",
     "soft_min",
     "typical_mix_rate",
@@ -93,14 +106,41 @@ FEATURES = ("base", "ehpo", "paf")
 MODES = ("sustained", "peak")
 
 _SRC = "ibm-vts-b18-2000"
-#: Table 4's columns, by 36 GB-HDD capacity [GB].
-_T4_TVC = (288.0, 576.0, 1152.0)
-#: CF range Eq. 3 was validated over (Appendix B) [-].
-EQ3_CF_RANGE = (1.0, 4.0)
-#: Host rate above which Eq. 3 is a non-validated extrapolation (Appendix B). [MB/s]
-EQ3_HOST_MBS_MAX = 50.0
-#: Largest and smallest TVC capacities of Table 3. [GB]
-TVC_RANGE = (72.0, 1728.0)
+
+
+@functools.cache
+def _t4_tvc() -> tuple[float, ...]:
+    """Table 4's columns, by 36 GB-HDD capacity (288, 576, 1152). [GB]"""
+    return tuple(float(c) for c in np.unique(load("vts_ehpo_coefficients")["tvc_gb"]))
+
+
+#: Reduction of the PAF sustained rate at the smallest PAF cache (216 GB) relative to
+#: 1728 GB: a **project assumption**. Sec. 3.5.3 says 216 to 864 GB perform
+#: "approximately the same, but smaller TVC capacity appears to correlate with a somewhat
+#: reduced throughput" and the Fig. 9 caption that smaller caches "reduce the throughput
+#: somewhat"; how much was only in the lost figures. 5 % is read as "somewhat" within
+#: "approximately the same"; it falls linearly in log2(capacity) to 0 at 1728 GB. [-]
+PAF_SMALL_TVC_REDUCTION = 0.05
+
+
+@functools.cache
+def _limits() -> dict[str, tuple[float, float] | float]:
+    """Validated ranges, read from their data rows."""
+    f = load("vts_facts")
+    t3 = load("vts_tvc_configs")["tvc_gb"]
+    return {
+        "EQ3_CF_RANGE": (f.value("eq3_cf_min"), f.value("eq3_cf_max")),  # Appendix B
+        "EQ3_HOST_MBS_MAX": f.value("eq3_host_mbs_max"),  # Appendix B
+        "TVC_RANGE": (float(np.min(t3)), float(np.max(t3))),  # Table 3
+    }
+
+
+def __getattr__(name: str):
+    # EQ3_CF_RANGE [-], EQ3_HOST_MBS_MAX [MB/s] and TVC_RANGE [GB]: read from data/.
+    if name in ("EQ3_CF_RANGE", "EQ3_HOST_MBS_MAX", "TVC_RANGE"):
+        return _limits()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Sharpness ``n`` of the soft minimum used by the PAF curves (a modelling choice, not a
 #: source value): ``n = 10`` keeps every stated PAF point within 1.5 MB/s (3 %) while the
@@ -113,6 +153,28 @@ PAF_KNEE_SHARPNESS = 10.0
 PAF_PARAMS = {
     "sustained": (19.29663, 50.54586),
     "peak": (45.56400, 80.61326),
+}
+
+
+#: The points of the PAF fits that the project places (calibration anchors), by id: a
+#: statement turned into a point at a CF the text does not print. Their provenance is
+#: this description, not a data row's id.
+PAF_ANCHORS = {
+    "sustained": "anchor:paf_sustained_flat_cf4",
+    "peak": "anchor:paf_peak_80_cf4",
+}
+#: What each anchor stands for.
+PAF_ANCHOR_PROVENANCE = {
+    PAF_ANCHORS["sustained"]: (
+        "project anchor: 50 MB/s placed at CF 4, the highest CF measured (ibm-vts-b18-2000, "
+        "Sec. 3.5.1), from 'At higher compression, the PAF throughput is not sensitive to "
+        "compression factor' (Sec. 3.5.3)"
+    ),
+    PAF_ANCHORS["peak"]: (
+        "project anchor: 80 MB/s placed at CF 4, the highest CF measured (Sec. 3.5.1), from "
+        "'a peak write throughput of up to 80 MB/s' (Sec. 9) and 'about 80 MB/s' down to CF 2.0 "
+        "(Sec. 3.5.4)"
+    ),
 }
 
 
@@ -149,7 +211,7 @@ def _paf_points(mode: str):
             (1.0, facts.value("paf_sustained_cf1"), "paf_sustained_cf1"),  # Sec. 3.5.3, "about 19"
             (facts.value("paf_sustained_knee_cf"), plateau, "paf_sustained_cf3"),  # "50 MB/s" at CF 3
             # "At higher compression, the PAF throughput is not sensitive to compression factor."
-            (cf_max, plateau, "paf_sustained_knee_cf"),
+            (cf_max, plateau, PAF_ANCHORS["sustained"]),
         ]
     blocks = load("vts_block_size")
     top = facts.value("paf_peak_max")
@@ -157,7 +219,7 @@ def _paf_points(mode: str):
         (1.0, facts.value("paf_peak_cf1"), "paf_peak_cf1"),  # Sec. 3.5.4, "about 45 MB/s" at CF 1
         (facts.value("paf_peak_max_min_cf"), top, "paf_peak_max"),  # "about 80" down to CF 2.0
         (_cell(blocks, "peak_write_32kb", "cf"), blocks.value("peak_write_32kb"), "peak_write_32kb"),
-        (cf_max, top, "conclusion_peak_write_max"),  # Sec. 9, "up to 80 MB/s"
+        (cf_max, top, PAF_ANCHORS["peak"]),  # Sec. 9, "up to 80 MB/s", placed at CF 4
     ]
 
 
@@ -177,6 +239,10 @@ def paf_fit(mode: str = "sustained") -> Fit:
     - peak: about 45 MB/s at CF 1, about 80 MB/s "down to data compressibility as low
       as 2.0" (Sec. 3.5.4), 80 MB/s at CF 2.66 (Table 2, 32 KB), up to 80 MB/s (Sec. 9),
       entered at CF 4.
+
+    The CF 4 points are placed by the project (:data:`PAF_ANCHORS`, with their own
+    provenance in :data:`PAF_ANCHOR_PROVENANCE`). Every point is an input: the curves are
+    calibrated to these statements, so agreeing with them is no evidence.
 
     Parameters
     ----------
@@ -211,13 +277,13 @@ def _table4() -> dict[str, np.ndarray]:
     for mode in MODES:
         for coef in ("m", "b"):
             out[f"{mode}_{coef}"] = np.array(
-                [t4.value(mode=mode, coefficient=coef, tvc_gb=c) for c in _T4_TVC]
+                [t4.value(mode=mode, coefficient=coef, tvc_gb=c) for c in _t4_tvc()]
             )
     return out
 
 
 @cites("vts_ehpo_coefficients")
-def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained"):
+def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str | None = None):
     """Eq. 3's slope m and intercept b for a TVC capacity, from Table 4.
 
     m and b are interpolated linearly in log2(tvc_gb) between Table 4's columns at 288,
@@ -230,6 +296,10 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained"):
         Tape volume cache capacity. [GB]
     mode : {"sustained", "peak"}
         Which benchmark.
+    tvc_config : str, optional
+        A Table 3 configuration id (:func:`vtsmodel.tvc.configurations`); its RAID
+        layout picks the column (:func:`vtsmodel.tvc.table4_column`) and ``tvc_gb`` is
+        ignored. A PAF configuration has no column: its capacity is used.
 
     Returns
     -------
@@ -243,19 +313,139 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained"):
     ibm-vts-b18-2000, Appendix B, Eq. 3 and Table 4.
     """
     check_choice("mode", mode, MODES)
+    if tvc_config is not None:
+        tvc_gb = _tvc.table4_column(tvc_config) or _tvc.configuration(tvc_config).tvc_gb
     tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
     t4 = _table4()
-    xp = np.log2(_T4_TVC)
+    xp = np.log2(_t4_tvc())
     lx = np.log2(tvc)
     m = np.interp(lx, xp, t4[f"{mode}_m"])  # Table 4, flat outside [288, 1152]
     b = np.interp(lx, xp, t4[f"{mode}_b"])
     return result(m), result(b)
 
 
-def _check_tvc(tvc_gb):
+def _check_tvc(tvc_gb, stacklevel=4):
     tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
-    warn_outside("tvc_gb", tvc, *TVC_RANGE, source=f"{_SRC}, Table 3 (72 to 1728 GB)", stacklevel=4)
+    lo, hi = _limits()["TVC_RANGE"]
+    warn_outside(
+        "tvc_gb", tvc, lo, hi, source=f"{_SRC}, Table 3 ({lo:g} to {hi:g} GB)", stacklevel=stacklevel
+    )
     return tvc
+
+
+def default_tvc_gb(feature: str = "paf") -> float:
+    """The capacity a model takes when none is given: the largest Table 3 offers with ``feature``. [GB]
+
+    1728 GB with PAF, 1152 GB with base and EHPO (ibm-vts-b18-2000, Table 3).
+    """
+    return float(np.max(_tvc.product_configurations(feature)))
+
+
+def resolve_tvc(tvc_gb, tvc_config, feature: str, *, stacklevel: int = 4):
+    """The capacity, and the capacity on Table 4's axis, of a TVC given by size or by configuration.
+
+    Parameters
+    ----------
+    tvc_gb : float or array_like or None
+        Capacity [GB]; ``None`` takes :func:`default_tvc_gb` (or the configuration's).
+    tvc_config : str or None
+        A Table 3 configuration id; its capacity is the capacity, and its RAID layout picks
+        the Table 4 column (:func:`vtsmodel.tvc.table4_column`). ``tvc_gb``, if given, must
+        equal its capacity.
+    feature : {"base", "ehpo", "paf"}
+        Performance option.
+
+    Returns
+    -------
+    tvc : numpy.ndarray
+        The capacity. [GB]
+    axis : numpy.ndarray
+        The capacity on Table 4's axis (Eq. 3's coefficients are looked up there). [GB]
+
+    Raises
+    ------
+    ValueError
+        For an unknown configuration, or a ``tvc_gb`` that is not the configuration's.
+
+    Warns
+    -----
+    ExtrapolationWarning
+        For a capacity outside Table 3's 72 to 1728 GB; for base or EHPO on a configuration
+        Table 3 offers only with PAF (216, 432, 864, 1728 GB on 6+P) or on a capacity above
+        the largest base/EHPO configuration (1152 GB) or equal to a PAF-only one (432, 864,
+        1728 GB); for PAF on a configuration Table 3 offers only without it.
+    """
+    check_choice("feature", feature, FEATURES)
+    src = f"{_SRC}, Table 3"
+    if tvc_config is None:
+        tvc = _check_tvc(default_tvc_gb(feature) if tvc_gb is None else tvc_gb, stacklevel=stacklevel + 1)
+        if feature != "paf":
+            top = default_tvc_gb(feature)
+            paf_only = np.setdiff1d(_tvc.product_configurations("paf"), _tvc.product_configurations(feature))
+            hits = np.isin(tvc, paf_only) | (tvc > top * (1 + 1e-12))
+            if np.any(hits):
+                _warn_config(
+                    f"tvc_gb={float(np.asarray(tvc)[hits].ravel()[0]):g} GB is not offered with {feature} "
+                    f"({src}: base and EHPO up to {top:g} GB; {', '.join(f'{x:g}' for x in paf_only)} GB "
+                    "only with PAF); the result is an extrapolation",
+                    stacklevel + 1,
+                )
+        return tvc, tvc
+    cfg = _tvc.configuration(tvc_config)
+    if tvc_gb is not None:
+        given = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
+        if np.any(given != cfg.tvc_gb):
+            raise ValueError(
+                f"tvc_gb={tvc_gb!r} does not match tvc_config={tvc_config!r} ({cfg.tvc_gb:g} GB); give one of them"
+            )
+    if not cfg.offered_with(feature):
+        only = (
+            "with PAF"
+            if cfg.features == "paf"
+            else "without PAF" + (" (earlier shipments: also with PAF)" if cfg.earlier_paf else "")
+        )
+        _warn_config(
+            f"tvc_config={tvc_config!r} ({cfg.label}) is offered only {only} ({src}); "
+            f"evaluated for {feature}, the result is an extrapolation",
+            stacklevel + 1,
+        )
+    column = _tvc.table4_column(tvc_config)
+    tvc = np.asarray(cfg.tvc_gb)
+    return tvc, np.asarray(cfg.tvc_gb if column is None else column)
+
+
+def _warn_config(message: str, stacklevel: int) -> None:
+    warnings.warn(message, ExtrapolationWarning, stacklevel=stacklevel + 1)
+
+
+@cites("vts_facts")
+def paf_small_tvc_factor(tvc_gb, *, reduction=None):
+    """Multiplier on the PAF sustained rate for a cache smaller than 1728 GB (a project assumption).
+
+    ``1 - r * clip(log2(1728 / C) / log2(1728 / 216), 0, 1)``: 1 at 1728 GB and above,
+    ``1 - r`` at 216 GB and below, linear in log2(capacity) between. Sec. 3.5.3: "smaller
+    TVC capacity appears to correlate with a somewhat reduced throughput"; how much is
+    not stated (see :data:`PAF_SMALL_TVC_REDUCTION`).
+
+    Parameters
+    ----------
+    tvc_gb : float or array_like
+        TVC capacity. [GB]
+    reduction : float, optional
+        ``r``, the reduction at 216 GB; default :data:`PAF_SMALL_TVC_REDUCTION`. [-]
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Multiplier in ``[1 - r, 1]``. [-]
+    """
+    r = float(as_float_array("paf_small_tvc_reduction", PAF_SMALL_TVC_REDUCTION if reduction is None else reduction,
+                             lo=0.0, hi=1.0, hi_open=True))  # fmt: skip
+    tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
+    f = load("vts_facts")
+    small, large = f.value("tvc_capacity_216"), f.value("tvc_capacity_1728")  # Sec. 2
+    share = np.clip(np.log2(large / tvc) / np.log2(large / small), 0.0, 1.0)
+    return result(1.0 - r * share)
 
 
 def _check_cf(cf):
@@ -280,10 +470,17 @@ def _block_overhead(operation: str) -> tuple[float, float]:
     """Per-block time ``t0`` and streaming time per KB ``1/bw`` fitted to Table 2."""
     t2 = load("vts_block_size")
     op = {"write": "peak_write", "read": "read_hit"}[operation]
-    t32 = 32.0 / t2.value(f"{op}_32kb")  # time per 32 KB block, in units of KB / (MB/s)
-    t64 = 64.0 / t2.value(f"{op}_64kb")
-    per_kb = (t64 - t32) / 32.0
-    return t32 - 32.0 * per_kb, per_kb
+    rows = t2.where(operation=op)
+    b_small, b_large = float(np.min(rows["block_kb"])), float(np.max(rows["block_kb"]))  # 32, 64 KB
+    t_small = b_small / rows.value(block_kb=b_small)  # time per block, in units of KB / (MB/s)
+    t_large = b_large / rows.value(block_kb=b_large)
+    per_kb = (t_large - t_small) / (b_large - b_small)
+    return t_small - b_small * per_kb, per_kb
+
+
+def _reference_block_kb() -> float:
+    """The block size of the paper's rates, 32 KB (Table 2's smaller block; Sec. 3.5.7). [KB]"""
+    return float(np.min(load("vts_block_size")["block_kb"]))
 
 
 @cites("vts_block_size")
@@ -319,10 +516,14 @@ def block_size_factor(block_kb, *, operation: str = "write"):
     """
     check_choice("operation", operation, ("write", "read"))
     b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
-    warn_outside("block_kb", b, 32.0, 64.0, source=f"{_SRC}, Table 2 (32 and 64 KB)")
+    t2 = load("vts_block_size")["block_kb"]
+    warn_outside(
+        "block_kb", b, float(np.min(t2)), float(np.max(t2)), source=f"{_SRC}, Table 2 (32 and 64 KB)"
+    )
     t0, per_kb = _block_overhead(operation)
     rate = b / (t0 + b * per_kb)
-    return result(rate / (32.0 / (t0 + 32.0 * per_kb)))
+    ref = _reference_block_kb()
+    return result(rate / (ref / (t0 + ref * per_kb)))
 
 
 @cites("vts_facts")
@@ -370,7 +571,11 @@ def escon_distance_factor(km, *, direction: str = "write"):
 
 def _block_gain(block_kb, operation: str | None):
     """``block_size_factor`` for ``operation`` (checked input, 1 at 32 KB); ``None``: 1."""
-    if np.ndim(block_kb) == 0 and isinstance(block_kb, int | float) and float(block_kb) == 32.0:
+    if (
+        np.ndim(block_kb) == 0
+        and isinstance(block_kb, int | float)
+        and float(block_kb) == _reference_block_kb()
+    ):
         return np.asarray(1.0)
     b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
     if operation is None:
@@ -389,7 +594,15 @@ def _distance(escon_km, direction: str):
 
 @cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
 def write_rate(
-    cf, tvc_gb=1728.0, *, feature: str = "paf", mode: str = "sustained", block_kb=32.0, escon_km=0.0
+    cf,
+    tvc_gb=None,
+    *,
+    feature: str = "paf",
+    mode: str = "sustained",
+    block_kb=32.0,
+    escon_km=0.0,
+    tvc_config: str | None = None,
+    paf_small_tvc_reduction=None,
 ):
     """Host write throughput of the VTS B18 by data compressibility and TVC capacity.
 
@@ -398,17 +611,24 @@ def write_rate(
       which EHPO never exceeds in the measured range (the cap only acts above CF 7,
       far outside it).
     - ``"paf"``: ``soft_min(s * CF, C * g(block_kb))`` with the fitted
-      :data:`PAF_PARAMS` (:func:`paf_fit`), independent of the TVC capacity; ``g`` is
-      :func:`block_size_factor` in peak mode (the peak ceiling is the host channels',
-      Table 2) and 1 in sustained mode (its ceiling is the processor's, which Table 2
-      did not measure).
+      :data:`PAF_PARAMS` (:func:`paf_fit`); ``g`` is :func:`block_size_factor` in peak
+      mode (the peak ceiling is the host channels', Table 2) and 1 in sustained mode
+      (its ceiling is the processor's, which Table 2 did not measure). The peak rate
+      does not depend on the TVC (Fig. 8 caption: "an average of measurements on all
+      cache sizes"); the sustained rate is lowered for caches below 1728 GB by
+      :func:`paf_small_tvc_factor`, a project assumption ("somewhat reduced", Sec. 3.5.3).
+
+    The TVC is given by capacity (``tvc_gb``) or by Table 3 configuration
+    (``tvc_config``), which also fixes the RAID layout and so the Table 4 column (see
+    :func:`resolve_tvc`); without either, the largest configuration of the feature
+    (PAF 1728 GB, base and EHPO 1152 GB).
 
     Parameters
     ----------
     cf : float or array_like
         Data compressibility: host bytes per byte stored in the cache. Data that does
         not compress has CF = 1; values below 1 are rejected. [-]
-    tvc_gb : float or array_like
+    tvc_gb : float or array_like, optional
         Tape volume cache capacity; mapped onto Table 4's columns as the module
         docstring says. [GB]
     feature : {"base", "ehpo", "paf"}
@@ -422,6 +642,12 @@ def write_rate(
     escon_km : float or array_like
         ESCON distance between host and VTS; the rate is multiplied by
         :func:`escon_distance_factor` (Sec. 8.2 rule of thumb). [km]
+    tvc_config : str, optional
+        A Table 3 configuration id (``vts_tvc_configs``, e.g. ``"tvc_144_9gb_base_ehpo"``),
+        instead of ``tvc_gb``.
+    paf_small_tvc_reduction : float, optional
+        PAF sustained rate reduction at 216 GB; default :data:`PAF_SMALL_TVC_REDUCTION`
+        (a project assumption). [-]
 
     Returns
     -------
@@ -432,8 +658,9 @@ def write_rate(
     -----
     ExtrapolationWarning
         For CF above 4 (EHPO and PAF: Appendix B, Sec. 3.5.1), an EHPO rate above
-        50 MB/s (Appendix B), a TVC outside Table 3's 72 to 1728 GB, or a block size
-        outside Table 2's 32 to 64 KB.
+        50 MB/s (Appendix B), a TVC outside Table 3's 72 to 1728 GB, a configuration or
+        capacity Table 3 does not offer with the feature (:func:`resolve_tvc`), or a
+        block size outside Table 2's 32 to 64 KB.
 
     Notes
     -----
@@ -449,21 +676,35 @@ def write_rate(
     check_choice("feature", feature, FEATURES)
     check_choice("mode", mode, MODES)
     c = _check_cf(cf)
-    tvc = _check_tvc(tvc_gb)
+    tvc, axis = resolve_tvc(tvc_gb, tvc_config, feature)
     g = _block_gain(block_kb, "write") if mode == "peak" else _block_gain(block_kb, None)
     dist = _distance(escon_km, "write")
     if feature == "base":
-        return result((_ehpo_rate(1.0, tvc, mode) + 0.0 * c + 0.0 * g) * dist)  # Table 4 at CF = 1
-    warn_outside("cf", c, *EQ3_CF_RANGE, source=f"{_SRC}, Appendix B, Sec. 3.5.1", stacklevel=3)
-    s, cap = PAF_PARAMS[mode]
-    paf = _paf_curve(c, s, cap * g) + 0.0 * tvc
+        return result((_ehpo_rate(1.0, axis, mode) + 0.0 * c + 0.0 * g) * dist)  # Table 4 at CF = 1
+    lims = _limits()
+    warn_outside("cf", c, *lims["EQ3_CF_RANGE"], source=f"{_SRC}, Appendix B, Sec. 3.5.1", stacklevel=3)
+    paf = _paf_write(c, tvc, mode, g, paf_small_tvc_reduction)
     if feature == "paf":
         return result(paf * dist)
-    ehpo = _ehpo_rate(c, tvc, mode)  # Eq. 3, Table 4
+    ehpo = _ehpo_rate(c, axis, mode)  # Eq. 3, Table 4
     warn_outside(
-        "EHPO host rate [MB/s]", ehpo, None, EQ3_HOST_MBS_MAX, source=f"{_SRC}, Appendix B", stacklevel=3
+        "EHPO host rate [MB/s]",
+        ehpo,
+        None,
+        lims["EQ3_HOST_MBS_MAX"],
+        source=f"{_SRC}, Appendix B",
+        stacklevel=3,
     )
     return result(np.minimum(ehpo, paf) * dist)
+
+
+def _paf_write(c, tvc, mode, g=1.0, reduction=None):
+    """The PAF write curve, with the small-cache reduction in sustained mode."""
+    s, cap = PAF_PARAMS[mode]
+    rate = _paf_curve(c, s, cap * g) + 0.0 * tvc
+    if mode == "sustained":
+        rate = rate * paf_small_tvc_factor(tvc, reduction=reduction)
+    return rate
 
 
 # --- read ---------------------------------------------------------------------------
@@ -554,7 +795,8 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
     """
     check_choice("kind", kind, READ_KINDS)
     c = _check_cf(cf)
-    warn_outside("cf", c, 1.0, 2.66, source=f"{_SRC}, Table 1 (CF 1 and 2.66)")
+    t1 = load("vts_read_rates")["cf"]
+    warn_outside("cf", c, float(np.min(t1)), float(np.max(t1)), source=f"{_SRC}, Table 1 (CF 1 and 2.66)")
     s, cap = READ_PARAMS[kind]
     g = _block_gain(block_kb, "read" if kind == "hit" else None)
     return result(_paf_curve(c, s, cap * g) * _distance(escon_km, "read"))
@@ -563,13 +805,15 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
 @cites("vts_facts", "vts_read_rates", "vts_ehpo_coefficients")
 def typical_mix_rate(
     cf,
-    tvc_gb=1728.0,
+    tvc_gb=None,
     *,
     feature: str = "paf",
-    write_fraction=0.6,
-    read_hit_ratio=0.5,
+    write_fraction=None,
+    read_hit_ratio=None,
     block_kb=32.0,
     escon_km=0.0,
+    tvc_config: str | None = None,
+    paf_small_tvc_reduction=None,
 ):
     """Total host throughput of a write/read mix in steady state (the paper's Fig. 9 model).
 
@@ -584,25 +828,32 @@ def typical_mix_rate(
     rate ("steady state operation", Sec. 3.5.6), ``H`` the read hit and ``R`` the read
     recall rate. With PAF, ``H`` and ``R`` are Table 1's (:func:`read_rate`); without it,
     the hit and recall rates are taken equal to the peak and sustained write rates, which
-    they "correspond approximately to" (Sec. 3.5.4).
+    they "correspond approximately to" (Sec. 3.5.4). A smaller PAF cache lowers ``W``
+    (:func:`paf_small_tvc_factor`): the Fig. 9 caption's "smaller caches will reduce the
+    throughput somewhat", by a project assumption.
 
     Parameters
     ----------
     cf : float or array_like
         Data compressibility (>= 1). [-]
-    tvc_gb : float or array_like
-        TVC capacity. [GB]
+    tvc_gb : float or array_like, optional
+        TVC capacity; default the largest configuration of the feature. [GB]
     feature : {"base", "ehpo", "paf"}
         Performance option.
-    write_fraction : float or array_like
-        Share of the host bytes that are (scratch) writes; 0.6 in the paper's 60/40
-        typical mix. [-]
-    read_hit_ratio : float or array_like
-        Share of the read bytes found in the cache; 0.5 in the typical mix. [-]
+    write_fraction : float or array_like, optional
+        Share of the host bytes that are (scratch) writes; default the typical mix's 0.6
+        (data row ``typical_mix_write_fraction``). [-]
+    read_hit_ratio : float or array_like, optional
+        Share of the read bytes found in the cache; default the typical mix's 0.5
+        (``typical_mix_read_hit_ratio``). [-]
     block_kb : float or array_like
         Host block size (moves the read-hit and peak-write ceilings, Table 2). [KB]
     escon_km : float or array_like
         ESCON distance: writes and reads lose 0.6 % and 2.3 % per km (Sec. 8.2). [km]
+    tvc_config : str, optional
+        A Table 3 configuration id, instead of ``tvc_gb`` (see :func:`write_rate`).
+    paf_small_tvc_reduction : float, optional
+        As for :func:`write_rate`. [-]
 
     Returns
     -------
@@ -615,16 +866,23 @@ def typical_mix_rate(
     Fig. 9 caption (1728 GB), Table 1, Sec. 3.5.4.
     """
     check_choice("feature", feature, FEATURES)
-    w = as_float_array("write_fraction", write_fraction, lo=0.0, hi=1.0)
-    h = as_float_array("read_hit_ratio", read_hit_ratio, lo=0.0, hi=1.0)
-    kw = {"block_kb": block_kb, "escon_km": escon_km}
-    big_w = write_rate(cf, tvc_gb, feature=feature, mode="sustained", **kw)
+    facts = load("vts_facts")
+    w = as_float_array("write_fraction", facts.value("typical_mix_write_fraction") if write_fraction is None
+                       else write_fraction, lo=0.0, hi=1.0)  # fmt: skip
+    h = as_float_array("read_hit_ratio", facts.value("typical_mix_read_hit_ratio") if read_hit_ratio is None
+                       else read_hit_ratio, lo=0.0, hi=1.0)  # fmt: skip
+    kw = {"block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
+    big_w = write_rate(cf, tvc_gb, feature=feature, mode="sustained", paf_small_tvc_reduction=paf_small_tvc_reduction,
+                       **kw)  # fmt: skip
     if feature == "paf":
-        big_h, big_r = read_rate(cf, kind="hit", **kw), read_rate(cf, kind="recall", **kw)
+        rkw = {"block_kb": block_kb, "escon_km": escon_km}
+        big_h, big_r = read_rate(cf, kind="hit", **rkw), read_rate(cf, kind="recall", **rkw)
     else:
         # Sec. 3.5.4: hits ~ peak write, recalls ~ sustained write; at distance, as reads.
         to_read = _distance(escon_km, "read") / _distance(escon_km, "write")
-        big_h = write_rate(cf, tvc_gb, feature=feature, mode="peak", **kw) * to_read
+        with warnings.catch_warnings():  # the same TVC warned once, for the sustained rate
+            warnings.simplefilter("ignore", ExtrapolationWarning)
+            big_h = write_rate(cf, tvc_gb, feature=feature, mode="peak", **kw) * to_read
         big_r = big_w * to_read
     seconds_per_mb = w / big_w + (1 - w) * h / big_h + (1 - w) * (1 - h) / big_r  # Sec. 3.5.6 mix
     return result(1.0 / seconds_per_mb)
@@ -633,10 +891,10 @@ def typical_mix_rate(
 # --- SCSI attachment ----------------------------------------------------------------
 
 #: Capacity of the stage behind a SCSI adapter that carries compressed bytes, in
-#: compressed MB/s. A modelling choice, not a source value, chosen so that the Sec. 6
-#: statements hold: compressibility has "little effect" at 64 KB and below (under 5 %
-#: here), while at 256 KB "throughput improves with data compressibility" and reaches
-#: "about 23 MB/s" from CF 2.7 up. [MB/s]
+#: compressed MB/s. Not a source value: calibrated, chosen so that the Sec. 6 statements
+#: hold (compressibility has "little effect" at 64 KB and below, under 5 % here, while
+#: at 256 KB "throughput improves with data compressibility" and reaches "about 23 MB/s"
+#: from CF 2.7 up); those statements are its inputs, not evidence for it. [MB/s]
 SCSI_COMPRESSED_MBS = 12.0
 
 
@@ -691,12 +949,13 @@ def scsi_rate(block_kb, cf=2.7, *, adapters: int = 1, direction: str = "write"):
     ESCON and SCSI inputs "share an aggregate maximum" of about 47 MB/s.
     """
     check_choice("direction", direction, ("write", "read"))
-    n = as_float_array("adapters", adapters, lo=1, hi=2, integer=True)
+    facts = load("vts_facts")
+    n = as_float_array("adapters", adapters, lo=1, hi=facts.value("scsi_adapters_max"), integer=True)
     b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
     c = _check_cf(cf)
-    facts = load("vts_facts")
-    warn_outside("block_kb", b, 4.0, 256.0, source=f"{_SRC}, Sec. 6 (4 to 256 KB)")
-    warn_outside("cf", c, 1.0, 4.0, source=f"{_SRC}, Sec. 6")
+    lo_b, hi_b = facts.value("scsi_write_4kb_block"), facts.value("scsi_write_256kb_block")
+    warn_outside("block_kb", b, lo_b, hi_b, source=f"{_SRC}, Sec. 6 ({lo_b:g} to {hi_b:g} KB)")
+    warn_outside("cf", c, *_limits()["EQ3_CF_RANGE"], source=f"{_SRC}, Secs. 3.5.1, 6")
     t0, per_kb = _scsi_block_curve()
     per_block = b / (t0 + b * per_kb)  # Sec. 6: 1 MB/s at 4 KB, 23 MB/s at 256 KB
     if direction == "write":

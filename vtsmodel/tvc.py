@@ -1,12 +1,17 @@
 """The tape volume cache (TVC) of the VTS B18: time at peak write and the cache size a burst needs.
 
 The source gives no values for its time-at-peak figures (ibm-vts-b18-2000, Figs. 4 and
-10: images lost), so this module models them from first principles. What the text does
-state, the model reproduces: time at peak grows with cache capacity (Sec. 4); it assumes
-no un-migrated data when the write activity begins (Fig. 4 caption); the cache-management
-algorithm changes above 864 GB (Fig. 10 caption, Sec. 4); peak is about 60% above
-sustained (Sec. 3.5.4); and when the cache reaches its fill level the VTS throttles the
-input, "A delay is added to each incoming write operation" (Sec. 5).
+10: images lost), so this module models them from first principles. What the text states
+the model either takes as an input (calibrated: no un-migrated data when the write
+activity begins, Fig. 4 caption; the cache-management algorithm changes above 864 GB,
+Fig. 10 caption, Sec. 4, with the "1200 GB effective capacity" read as the 1728 GB
+TVC's) or reproduces (time at peak grows with cache capacity, Sec. 4; when the cache
+reaches its fill level the VTS throttles the input, "A delay is added to each incoming
+write operation", Sec. 5). The statement ledger (``data/statements.csv``) says which.
+
+Table 3's configurations are :class:`Configuration` records (:func:`configurations`);
+a configuration id (``tvc_config``) names the HDDs and RAID layout as well as the
+capacity, and so the Table 4 column of the EHPO rates (:func:`table4_column`).
 
 Modelling choices, each a keyword parameter the user can move:
 
@@ -47,23 +52,29 @@ name says so.
 from __future__ import annotations
 
 import functools
+import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result, warn_outside
 
 __all__ = [
     "DEFAULT_PEAK_COPY_FRACTION",
     "DEFAULT_THRESHOLD",
     "FEATURES",
+    "Configuration",
     "above_864_fraction_default",
     "algorithm_change_gb",
     "cache_cf",
+    "configuration",
+    "configurations",
     "effective_capacity_gb",
     "hours_at_peak",
     "product_configurations",
     "smallest_configuration",
+    "table4_column",
     "tvc_needed",
 ]
 
@@ -145,6 +156,132 @@ def product_configurations(feature: str = "paf") -> np.ndarray:
     return np.unique(np.asarray(t["tvc_gb"], dtype=float)[np.asarray(t["features"]) == want])
 
 
+@dataclass(frozen=True)
+class Configuration:
+    """One TVC configuration of Table 3: capacity, HDDs, RAID layout, feature column.
+
+    Attributes
+    ----------
+    id : str
+        The ``vts_tvc_configs`` row id, e.g. ``"tvc_144_9gb_base_ehpo"``.
+    tvc_gb : float
+        Capacity, physical. [GB]
+    hdd_gb : float
+        HDD capacity. [GB]
+    features : str
+        Table 3's column: ``"base_ehpo"`` (base and EHPO) or ``"paf"``.
+    raid_groups : int
+        RAID-5 parity groups. [count]
+    raid_layout : str
+        ``"2+P"`` or ``"6+P"``.
+    earlier_paf : bool
+        Marked * in Table 3: in earlier shipments also available with PAF.
+    """
+
+    id: str
+    tvc_gb: float
+    hdd_gb: float
+    features: str
+    raid_groups: int
+    raid_layout: str
+    earlier_paf: bool
+
+    @property
+    def label(self) -> str:
+        """Table 3's name of the configuration: ``"144 GB, 9 GB HDDs, 8(2+P)"``."""
+        return f"{self.tvc_gb:g} GB, {self.hdd_gb:g} GB HDDs, {self.raid_groups}({self.raid_layout})"
+
+    def offered_with(self, feature: str) -> bool:
+        """Whether Table 3 offers this configuration with ``feature`` (base, ehpo, paf)."""
+        check_choice("feature", feature, FEATURES)
+        return (self.features == "paf") == (feature == "paf")
+
+
+@functools.cache
+def _configurations() -> tuple[Configuration, ...]:
+    t = load("vts_tvc_configs")
+    return tuple(
+        Configuration(
+            id=r["id"],
+            tvc_gb=float(r["tvc_gb"]),
+            hdd_gb=float(r["hdd_gb"]),
+            features=r["features"],
+            raid_groups=int(r["raid_groups"]),
+            raid_layout=r["raid_layout"],
+            earlier_paf=bool(r["earlier_paf"]),
+        )  # fmt: skip
+        for r in t.records()
+    )
+
+
+@cites("vts_tvc_configs")
+def configurations(feature: str | None = None) -> tuple[Configuration, ...]:
+    """The TVC configurations of Table 3, in table order; only those offered with ``feature``.
+
+    Parameters
+    ----------
+    feature : {"base", "ehpo", "paf"}, optional
+        Keep the configurations Table 3 offers with this feature (base and EHPO share
+        its "Base/EHPO" columns); default all.
+
+    Returns
+    -------
+    tuple of Configuration
+    """
+    if feature is None:
+        return _configurations()
+    check_choice("feature", feature, FEATURES)
+    return tuple(c for c in _configurations() if c.offered_with(feature))
+
+
+@cites("vts_tvc_configs")
+def configuration(tvc_config: str) -> Configuration:
+    """The Table 3 configuration with this id (a ``vts_tvc_configs`` row id).
+
+    Raises
+    ------
+    ValueError
+        For an unknown id; the message lists the valid ones.
+    """
+    ids = [c.id for c in _configurations()]
+    check_choice("tvc_config", tvc_config, ids)
+    return _configurations()[ids.index(tvc_config)]
+
+
+@cites("vts_tvc_configs", "vts_ehpo_coefficients")
+def table4_column(tvc_config: str) -> float | None:
+    """Where a base/EHPO configuration sits on Table 4's capacity axis, by its RAID layout. [GB]
+
+    Table 4 heads its columns with two capacities of one RAID layout, read (data notes,
+    ibm-vts-b18-2000, ambiguity 1) as the 36 GB-HDD and the 9 GB-HDD capacity of 4, 8
+    and 16 groups of 2+P: "≤288 /72", "576 /144", "1152 /288". A configuration's column
+    is therefore set by its number of 2+P groups, not by its capacity: 144 GB is the
+    "576 /144" column on 9 GB HDDs (8(2+P)) and the "≤288 /72" column on 36 GB HDDs
+    (4(2+P)). Returned as the 36 GB-HDD capacity of the same layout, ``groups x 2 x 36
+    GB`` (288, 576 or 1152 GB for Table 4's columns; 864 GB for 12(2+P), which lies
+    between two columns and is interpolated there like any capacity).
+
+    Parameters
+    ----------
+    tvc_config : str
+        A Table 3 configuration id (:func:`configurations`).
+
+    Returns
+    -------
+    float or None
+        The capacity on Table 4's axis [GB]; ``None`` for a PAF configuration (6+P),
+        which Table 4 (EHPO) does not describe.
+    """
+    c = configuration(tvc_config)
+    if c.features == "paf":
+        return None
+    t4 = load("vts_ehpo_coefficients")
+    # Table 4's first column pairs 4 groups of 2+P on 36 GB and 9 GB HDDs: GB per group.
+    first = t4.where(mode="sustained", coefficient="m")
+    per_group = float(np.min(first["tvc_gb"])) / 4.0  # 288 GB over 4(2+P) of 36 GB HDDs
+    return c.raid_groups * per_group
+
+
 def smallest_configuration(tvc_gb, feature: str = "paf"):
     """The smallest Table 3 capacity with ``feature`` that is at least ``tvc_gb``.
 
@@ -221,21 +358,26 @@ def _fraction(above_864_fraction):
     return float(as_float_array("above_864_fraction", above_864_fraction, lo=0.0, hi=1.0))
 
 
-def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s):
-    """Peak and sustained host rates: given, or from lesson 01's ``write_rate``."""
+def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s, tvc_config=None):
+    """Peak and sustained host rates: given, or from ``vtsmodel.throughput.write_rate``."""
     if peak_mb_s is None or sustained_mb_s is None:
-        from vtsmodel.throughput import write_rate  # lazy: lesson 01's model
+        from vtsmodel.throughput import write_rate  # lazy: throughput imports this module
 
+    kw = {"feature": feature, "tvc_config": tvc_config}
+    if tvc_config is not None:
+        tvc_gb = None
     p = (
-        write_rate(cf, tvc_gb, feature=feature, mode="peak")
+        write_rate(cf, tvc_gb, mode="peak", **kw)
         if peak_mb_s is None
         else as_float_array("peak_mb_s", peak_mb_s, lo=0.0, lo_open=True)
     )
-    s = (
-        write_rate(cf, tvc_gb, feature=feature, mode="sustained")
-        if sustained_mb_s is None
-        else as_float_array("sustained_mb_s", sustained_mb_s, lo=0.0, lo_open=True)
-    )
+    with warnings.catch_warnings():  # the TVC warned once, for the peak rate
+        warnings.filterwarnings("ignore", message=".*offered", category=ExtrapolationWarning)
+        s = (
+            write_rate(cf, tvc_gb, mode="sustained", **kw)
+            if sustained_mb_s is None
+            else as_float_array("sustained_mb_s", sustained_mb_s, lo=0.0, lo_open=True)
+        )
     p, s = np.asarray(p, dtype=float), np.asarray(s, dtype=float)
     if np.any(s > p * (1 + 1e-12)):
         raise ValueError(
@@ -243,6 +385,20 @@ def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s):
             "the sustained rate is the lower of the two (ibm-vts-b18-2000, Sec. 3.1.2)"
         )
     return p, s
+
+
+def _capacity(tvc_gb, tvc_config):
+    """The physical capacity of a TVC given by size or by Table 3 configuration. [GB]"""
+    if tvc_config is None:
+        if tvc_gb is None:
+            raise ValueError("tvc_gb=None: give a TVC capacity [GB] or a tvc_config")
+        return tvc_gb
+    cap = configuration(tvc_config).tvc_gb
+    if tvc_gb is not None and np.any(as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True) != cap):
+        raise ValueError(
+            f"tvc_gb={tvc_gb!r} does not match tvc_config={tvc_config!r} ({cap:g} GB); give one of them"
+        )
+    return cap
 
 
 def _first(a) -> str:
@@ -288,6 +444,7 @@ def hours_at_peak(
     offered_mb_s=None,
     peak_mb_s=None,
     sustained_mb_s=None,
+    tvc_config: str | None = None,
 ):
     """Hours the VTS can write at the peak rate before the fill threshold throttles it.
 
@@ -315,6 +472,9 @@ def hours_at_peak(
     peak_mb_s, sustained_mb_s : float or array_like, optional
         Peak ``P`` and sustained ``S`` host write rates; default from
         ``vtsmodel.throughput.write_rate``. [MB/s]
+    tvc_config : str, optional
+        A Table 3 configuration id (:func:`configurations`) instead of ``tvc_gb`` (pass
+        ``tvc_gb=None``): its capacity, and its RAID layout for the EHPO rates.
 
     Returns
     -------
@@ -331,9 +491,10 @@ def hours_at_peak(
     theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
     f = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
     cfc = np.asarray(cache_cf(cf, feature), dtype=float)
-    eff = np.asarray(effective_capacity_gb(tvc_gb, above_864_fraction=above_864_fraction))
+    cap = _capacity(tvc_gb, tvc_config)
+    eff = np.asarray(effective_capacity_gb(cap, above_864_fraction=above_864_fraction))
     b = as_float_array("backlog_gb", backlog_gb, lo=0.0)
-    p, s = _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s)
+    p, s = _rates(cf, cap, feature, peak_mb_s, sustained_mb_s, tvc_config)
     a = p if offered_mb_s is None else np.minimum(as_float_array("offered_mb_s", offered_mb_s, lo=0.0), p)
     room_mb = np.maximum(theta * eff - b, 0.0) * _MB_PER_GB
     net = _net_fill_mb_s(a, p, s, cfc, f)
@@ -400,8 +561,10 @@ def tvc_needed(
         p, s = _rates(cf, 1.0, feature, peak_mb_s, sustained_mb_s)
         return result(solve(p, s))
     # rates from write_rate depend (slowly) on the capacity: iterate to a fixed point,
-    # taking the rates at the guess held within Table 3's range (72 to 1728 GB)
-    lo, hi = float(load("vts_tvc_configs")["tvc_gb"].min()), float(load("vts_tvc_configs")["tvc_gb"].max())
+    # taking the rates at the guess held within Table 3's range for the feature (72 to
+    # 1728 GB with PAF; to 1152 GB, the largest base/EHPO configuration, without)
+    lo = float(load("vts_tvc_configs")["tvc_gb"].min())
+    hi = float(np.max(product_configurations(feature)))
     guess = np.full(np.broadcast(t, cfc, b).shape, hi)
     for _ in range(60):
         at = np.clip(np.where(np.isfinite(guess), guess, hi), lo, hi)
@@ -411,5 +574,7 @@ def tvc_needed(
         guess = new
         if done:
             break
-    warn_outside("tvc needed [GB]", guess[np.isfinite(guess)], lo, hi, source="ibm-vts-b18-2000, Table 3")
+    warn_outside(
+        "tvc needed [GB]", guess[np.isfinite(guess)], lo, hi, source=f"ibm-vts-b18-2000, Table 3 ({feature})"
+    )
     return result(guess)

@@ -4,23 +4,32 @@
 <vtsmodel.workload.Profile>` and returns a :class:`TvcRun` (time series and summary:
 time at peak, hours throttled, delay imposed, backlog cleared). The model and its
 assumptions are those of :mod:`vtsmodel.tvc`; units as there.
+
+Recalls (read misses) follow Sec. 5 of ibm-vts-b18-2000: without PAF they compete with
+the copy to tape ("The same situation can also occur with recalls"), so they lower the
+input the VTS accepts once throttled; "With PAF, input is not throttled for recalls and
+when copying to physical tape", so with PAF they do not. Either way recalls are served
+up to the recall ceiling of the read model (:func:`recall_ceiling_mb_s`); read misses
+above it are not served (reported, not hidden).
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from vtsmodel._tables import cites
-from vtsmodel._validation import as_float_array, check_choice
+from vtsmodel._tables import cites, load
+from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result
 from vtsmodel.tvc import (
     _MB_PER_GB,
     _S_PER_H,
     DEFAULT_PEAK_COPY_FRACTION,
     DEFAULT_THRESHOLD,
     FEATURES,
+    _capacity,
     _copy_share,
     _rates,
     cache_cf,
@@ -28,7 +37,52 @@ from vtsmodel.tvc import (
 )
 from vtsmodel.workload import PROFILES, Profile
 
-__all__ = ["TvcRun", "simulate_tvc"]
+__all__ = ["TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
+
+
+def default_read_hit() -> float:
+    """The read-hit ratio the simulation takes by default: the typical mix's 50 %. [-]
+
+    "the reads are assumed to have a 50% hit ratio" (ibm-vts-b18-2000, Sec. 3.5.6; data
+    row ``typical_mix_read_hit_ratio``). A workload's own ratio "depends on specific
+    workload characteristics" (Sec. 4): a parameter.
+    """
+    return load("vts_facts").value("typical_mix_read_hit_ratio")
+
+
+@cites("vts_read_rates", "vts_ehpo_coefficients")
+def recall_ceiling_mb_s(cf, *, feature: str = "paf", sustained_mb_s=None):
+    """Most host MB/s of read misses (recalls) the VTS serves. [MB/s]
+
+    With PAF, Table 1's read recall rate (``throughput.read_rate(cf, kind="recall")``,
+    held at its fitted ceiling beyond the CF 2.66 Table 1 measured). Without PAF, the
+    sustained write rate, which the read recall rate "correspond[s] approximately to"
+    (ibm-vts-b18-2000, Sec. 3.5.4).
+
+    Parameters
+    ----------
+    cf : float or array_like
+        Data compressibility. [-]
+    feature : {"base", "ehpo", "paf"}
+        Feature level.
+    sustained_mb_s : float or array_like, optional
+        The sustained write rate (base and EHPO); default from ``write_rate``. [MB/s]
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        Recall ceiling, host MB/s. [MB/s]
+    """
+    from vtsmodel.throughput import read_rate, write_rate  # lazy: throughput imports tvc
+
+    check_choice("feature", feature, FEATURES)
+    if feature == "paf":
+        with warnings.catch_warnings():  # Table 1 stops at CF 2.66; its curve is flat beyond
+            warnings.filterwarnings("ignore", message="cf=", category=ExtrapolationWarning)
+            return read_rate(cf, kind="recall")
+    if sustained_mb_s is not None:
+        return result(as_float_array("sustained_mb_s", sustained_mb_s, lo=0.0, lo_open=True))
+    return write_rate(cf, feature=feature)
 
 
 @dataclass
@@ -37,7 +91,8 @@ class TvcRun:
 
     Per-step arrays (length ``n``, step ``k`` covers ``[time_hours[k], time_hours[k+1])``):
     ``offered_mb_s``, ``accepted_mb_s``, ``copy_mb_s`` (physical), ``recall_mb_s``
-    (physical), ``throttled`` (bool), ``at_peak_hours`` (time within the step at the peak rate).
+    (physical, served), ``recall_unserved_mb_s`` (host MB/s of read misses above the recall
+    ceiling), ``throttled`` (bool), ``at_peak_hours`` (time within the step at the peak rate).
     State arrays (length ``n + 1``, at the step boundaries): ``time_hours``, ``uncopied_gb``,
     ``delayed_mb`` (offered but not yet accepted, host MB), ``offered_total_mb``,
     ``accepted_total_mb`` (host MB), ``written_total_mb`` and ``copied_total_mb``
@@ -64,6 +119,8 @@ class TvcRun:
     sustained_mb_s: float
     cache_cf: float
     params: dict = field(default_factory=dict)
+    recall_unserved_mb_s: np.ndarray | None = None
+    recall_ceiling_mb_s: float = math.inf
 
     # --- summary -----------------------------------------------------------------------
     @property
@@ -147,17 +204,18 @@ class TvcRun:
 def simulate_tvc(
     profile: Profile | str,
     *,
-    tvc_gb: float,
+    tvc_gb: float | None = None,
     cf: float,
     feature: str = "paf",
     threshold: float = DEFAULT_THRESHOLD,
     peak_copy_fraction: float = DEFAULT_PEAK_COPY_FRACTION,
     backlog_gb: float = 0.0,
     above_864_fraction: float | None = None,
-    read_hit: float = 0.8,
+    read_hit: float | None = None,
     step_minutes: float = 1.0,
     peak_mb_s: float | None = None,
     sustained_mb_s: float | None = None,
+    tvc_config: str | None = None,
 ) -> TvcRun:
     """Simulate the TVC through a workload profile in fixed time steps.
 
@@ -165,10 +223,14 @@ def simulate_tvc(
     host offers ``Q + o·Δt``. Below the threshold ``θ·C_eff`` the VTS accepts up to the peak
     rate ``P`` and copies at ``D_r · share(a)`` (full below the sustained rate, ``f`` at peak); when ``U`` reaches the threshold
     within a step the rest of the step runs throttled: the VTS accepts at most
-    ``D_r · CF_c`` (the sustained rate when there are no recalls) and copies at ``D_r``, so
-    ``U`` stays at the threshold. ``D_r = max(S/CF_c − R, 0)`` is the copy bandwidth left
-    after recalls ``R = read · (1 − read_hit) / CF_c`` (read misses are read from tape,
-    sharing the drives). Data not accepted waits in ``Q`` (delayed, not lost: Sec. 5).
+    ``D_r · CF_c`` and copies at ``D_r``, so ``U`` stays at the threshold. Recalls are
+    served up to the recall ceiling ``X`` (:func:`recall_ceiling_mb_s`):
+    ``R = min(read · (1 − read_hit), X) / CF_c`` (physical). Without PAF they share the
+    drives with the copy, ``D_r = S/CF_c − R`` (Sec. 5: "The same situation can also occur
+    with recalls"); with PAF the input "is not throttled for recalls and when copying to
+    physical tape" (Sec. 5): ``D_r = S/CF_c``, so the accepted rate at the threshold is the
+    sustained rate whatever the recalls. Data not accepted waits in ``Q`` (delayed, not
+    lost: Sec. 5).
 
     Conservation holds at every step: ``B + written = copied + U`` (physical) and
     ``offered = accepted + Q`` (host).
@@ -177,22 +239,24 @@ def simulate_tvc(
     ----------
     profile : Profile or str
         The workload, or the name of a built-in in :data:`PROFILES`.
-    tvc_gb : float
-        Physical TVC capacity. [GB]
+    tvc_gb : float, optional
+        Physical TVC capacity (or give ``tvc_config``). [GB]
     cf : float
         Data compressibility. [-]
     feature : {"base", "ehpo", "paf"}
         Feature level.
     threshold, peak_copy_fraction, backlog_gb, above_864_fraction
         As for :func:`hours_at_peak`.
-    read_hit : float
+    read_hit : float, optional
         Fraction of host reads served from the cache; the rest are recalls from tape.
-        A workload assumption (Sec. 4 says it "depends on specific workload
-        characteristics"). [-]
+        Default :func:`default_read_hit`, the typical mix's 50 % (Sec. 3.5.6); a
+        workload's own ratio "depends on specific workload characteristics" (Sec. 4). [-]
     step_minutes : float
         Time step. [min]
     peak_mb_s, sustained_mb_s : float, optional
         Peak and sustained host write rates; default from ``write_rate``. [MB/s]
+    tvc_config : str, optional
+        A Table 3 configuration id instead of ``tvc_gb`` (:func:`vtsmodel.tvc.configurations`).
 
     Returns
     -------
@@ -206,17 +270,20 @@ def simulate_tvc(
             )
         profile = PROFILES[profile]
     check_choice("feature", feature, FEATURES)
-    tvc = float(as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True))
+    tvc = float(as_float_array("tvc_gb", _capacity(tvc_gb, tvc_config), lo=0.0, lo_open=True))
     cf_ = float(as_float_array("cf", cf, lo=1.0))
     theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
     f = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
-    hit = float(as_float_array("read_hit", read_hit, lo=0.0, hi=1.0))
+    hit = float(
+        as_float_array("read_hit", default_read_hit() if read_hit is None else read_hit, lo=0.0, hi=1.0)
+    )
     dt_min = float(as_float_array("step_minutes", step_minutes, lo=0.0, hi=60.0, lo_open=True))
     cap = float(effective_capacity_gb(tvc, above_864_fraction=above_864_fraction))
     b0 = float(as_float_array("backlog_gb", backlog_gb, lo=0.0, hi=cap))
-    p_arr, s_arr = _rates(cf_, tvc, feature, peak_mb_s, sustained_mb_s)
+    p_arr, s_arr = _rates(cf_, tvc, feature, peak_mb_s, sustained_mb_s, tvc_config)
     P, S = float(p_arr), float(s_arr)
     cfc = float(cache_cf(cf_, feature))
+    ceiling = float(recall_ceiling_mb_s(cf_, feature=feature, sustained_mb_s=S))
 
     # time grid; offered volume per step integrated exactly from the piecewise-constant profile
     dur_s = profile.duration_hours * _S_PER_H
@@ -232,9 +299,12 @@ def simulate_tvc(
     read_vol = np.diff(np.interp(edges_s, knots, cum_r))
     with np.errstate(divide="ignore", invalid="ignore"):
         read_rate = np.where(steps > 0, read_vol / np.where(steps > 0, steps, 1.0), 0.0)
-    recall = read_rate * (1.0 - hit) / cfc  # physical MB/s read back from tape
+    misses = read_rate * (1.0 - hit)  # host MB/s of read misses
+    served = np.minimum(misses, ceiling)  # recalls up to the read model's ceiling
+    recall = served / cfc  # physical MB/s read back from tape
     d_full = S / cfc  # Sec. 3.1.2: sustained input equals copying
-    d_r = np.maximum(d_full - recall, 0.0)
+    # Sec. 5: without PAF recalls take copy bandwidth; with PAF the input is not throttled for them
+    d_r = np.full_like(recall, d_full) if feature == "paf" else np.maximum(d_full - recall, 0.0)
 
     thr_mb = theta * cap * _MB_PER_GB
     acc = np.zeros(n)
@@ -324,5 +394,8 @@ def simulate_tvc(
             "peak_copy_fraction": f,
             "read_hit": hit,
             "step_minutes": dt_min,
+            "tvc_config": tvc_config,
         },
+        recall_unserved_mb_s=misses - served,
+        recall_ceiling_mb_s=ceiling,
     )
