@@ -291,7 +291,9 @@ class Input:
             raise ValueError(f"{name}={_shown(value)} is not valid; choose {rng}")
         if self.kind == "text":
             if text is None or not text or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-                raise ValueError(f"{name}={_shown(value)} is not valid; {self.header}: {rng}, no control characters")
+                raise ValueError(
+                    f"{name}={_shown(value)} is not valid; {self.header}: {rng}, no control characters"
+                )
             return text
         if self.kind == "flag":
             if isinstance(value, bool):

@@ -287,7 +287,9 @@ def test_lesson_01_round_trip_and_from_file(tmp_path):
     lesson = lesson_module("01")
     sheet = ScenarioSheet("01")
     sheet.duplicate(0, "EHPO small cache")
-    sheet.set_cell("EHPO small cache", lesson.INPUTS["tvc_gb"].header, "288 GB")
+    sheet.set_cell(
+        "EHPO small cache", lesson.INPUTS["tvc_config"].header, lesson.INPUTS["tvc_config"].options[7][0]
+    )
     sheet.set_cell("EHPO small cache", lesson.INPUTS["feature"].header, "EHPO")
     assert sheet.values("EHPO small cache")["feature"] == "ehpo"
     with pytest.warns(

@@ -21,11 +21,15 @@ def marks(spec):
 
 def test_contract():
     assert lesson_module("02") is L and L.NOTEBOOK == "02_time_at_peak_vs_tvc.ipynb" and L.TITLE
-    out = L.scenario_outputs(tvc_gb=432.0, cf=3.0)
-    assert out["time at peak [h]"] == pytest.approx(float(tvc.hours_at_peak(432.0, 3.0)))
+    out = L.scenario_outputs(tvc_config="tvc_432_36gb_paf", cf=3.0)
+    assert out["time at peak [h]"] == pytest.approx(
+        float(tvc.hours_at_peak(432.0, 3.0, tvc_config="tvc_432_36gb_paf"))
+    )
     assert set(L.scenario_view().figures) == {"time_at_peak", "occupancy", "rates"}
-    with pytest.raises(ValueError, match=r"tvc_gb=500 is not valid; choose one of '72 GB'"):
-        L.scenario_outputs(tvc_gb=500)
+    with pytest.raises(
+        ValueError, match=r"tvc_config='tvc_500' is not valid; choose one of '72 GB: 9 GB HDDs"
+    ):
+        L.scenario_outputs(tvc_config="tvc_500")
 
 
 def test_time_at_peak_panel_follows_the_inputs():
@@ -61,7 +65,7 @@ def test_feature_changes_the_configurations():
     p = L.time_at_peak_panel()
     p.set(feature="ehpo")
     np.testing.assert_array_equal(
-        [m["xanchor"] for m in marks(p.figure())], tvc.product_configurations("ehpo")
+        [m["xanchor"] for m in marks(p.figure())], [c.tvc_gb for c in tvc.configurations("ehpo")]
     )
 
 
@@ -75,8 +79,10 @@ def test_copying_keeps_up_says_so():
 
 def test_day_panel_follows_its_inputs():
     d = L.day_panel()
-    d.panel.set(tvc_gb=864.0, cf=2.5, read_hit=0.9)
-    run = tvc_day.simulate_tvc("nightly batch window", tvc_gb=864.0, cf=2.5, read_hit=0.9, step_minutes=2.0)
+    d.panel.set(tvc_config="tvc_864_36gb_paf", cf=2.5, read_hit=0.9)
+    run = tvc_day.simulate_tvc(
+        "nightly batch window", tvc_config="tvc_864_36gb_paf", cf=2.5, read_hit=0.9, step_minutes=2.0
+    )
     r = d.panel.readout_values
     assert r["peak un-copied data"] == f"{number(run.peak_occupancy_gb)} GB"
     assert r["time throttled"] == (f"{number(run.hours_throttled)} h" if run.hours_throttled else "none")
@@ -98,7 +104,9 @@ def test_profile_choice_fills_the_grid():
     d.panel.set(profile="weekly full backup")
     assert d.profile is workload.PROFILES["weekly full backup"]
     assert [r["write_mb_s"] for r in d.grid.rows] == list(workload.PROFILES["weekly full backup"].write_mb_s)
-    run = tvc_day.simulate_tvc("weekly full backup", tvc_gb=432.0, cf=3.0, step_minutes=2.0, read_hit=HIT)
+    run = tvc_day.simulate_tvc(
+        "weekly full backup", tvc_config="tvc_432_36gb_paf", cf=3.0, step_minutes=2.0, read_hit=HIT
+    )
     assert d.panel.readout_values["time throttled"] == f"{number(run.hours_throttled)} h"
 
 
@@ -109,7 +117,7 @@ def test_grid_edit_updates_the_day():
     rows = [list(r) for r in workload.PROFILES["nightly batch window"].rows()]
     rows[1][1] = 60.0
     run = tvc_day.simulate_tvc(
-        workload.make_profile(rows), tvc_gb=432.0, cf=3.0, step_minutes=2.0, read_hit=HIT
+        workload.make_profile(rows), tvc_config="tvc_432_36gb_paf", cf=3.0, step_minutes=2.0, read_hit=HIT
     )
     assert d.panel.readout_values != before
     assert d.panel.readout_values["peak un-copied data"] == f"{number(run.peak_occupancy_gb)} GB"
@@ -150,7 +158,7 @@ def test_key_numbers_against_the_source():
         == hours[0]
     )
     # Sec. 3.5.4: peak "about 60% greater" than sustained (PAF, CF 3)
-    run = tvc_day.simulate_tvc("steady day", tvc_gb=float(configs[0]), cf=3.0)
+    run = tvc_day.simulate_tvc("steady day", tvc_config="tvc_1728_36gb_paf", cf=3.0)  # Figs. 7 and 8: 1728 GB
     assert run.peak_mb_s / run.sustained_mb_s - 1 == pytest.approx(
         FACTS.value("peak_over_sustained_gain"), abs=0.05
     )

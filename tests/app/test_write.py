@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from vtsmodel import ExtrapolationWarning, hours_at_peak, load
+from vtsmodel import ExtrapolationWarning, hours_at_peak, load, tvc
 from vtsmodel import bottleneck as bn
 from vtsmodel import import_export as ie
 from vtsmodel import throughput as tp
@@ -13,6 +13,8 @@ from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import lesson_module
 from vtsmodel.app.lessons import write as L
 from vtsmodel.app.text import number
+
+P1728, E1152 = "tvc_1728_36gb_paf", "tvc_1152_36gb_base_ehpo"  # the largest PAF and EHPO configurations
 
 
 def quiet(func, *args, **kwargs):
@@ -42,11 +44,13 @@ def mark(spec, name):
 def test_contract():
     assert lesson_module("01") is L
     assert L.NOTEBOOK == "01_sustained_vs_peak_write.ipynb" and L.TITLE and L.LESSON_ID == "01"
-    assert set(L.SCENARIO) == {"cf", "tvc_gb", "feature", "block_kb", "escon_km"} <= set(L.INPUTS)
-    out = L.scenario_outputs(cf=2.0, tvc_gb=1152, feature="ehpo")  # inside every validated range
-    assert out["sustained write [MB/s]"] == pytest.approx(float(tp.write_rate(2.0, 1152, feature="ehpo")))
+    assert set(L.SCENARIO) == {"cf", "tvc_config", "feature", "block_kb", "escon_km"} <= set(L.INPUTS)
+    out = L.scenario_outputs(cf=2.0, tvc_config=E1152, feature="ehpo")  # inside every validated range
+    assert out["sustained write [MB/s]"] == pytest.approx(
+        float(tp.write_rate(2.0, feature="ehpo", tvc_config=E1152))
+    )
     assert out["peak write [MB/s]"] == pytest.approx(
-        float(tp.write_rate(2.0, 1152, feature="ehpo", mode="peak"))
+        float(tp.write_rate(2.0, feature="ehpo", mode="peak", tvc_config=E1152))
     )
     view = L.scenario_view(cf=3.0)  # the reads extrapolate past Table 1's CF 2.66: a note, not a warning
     assert any("Table 1" in n for n in view.notes)
@@ -76,7 +80,8 @@ def test_choice_inputs_accept_the_labels_they_show():
     # A sheet cell takes what its dropdown shows (issue 15: "EHPO" was rejected).
     v = L.INPUTS
     assert v["feature"].parse("feature", "EHPO") == "ehpo"
-    assert v["tvc_gb"].parse("tvc_gb", "288 GB") == 288.0 and v["tvc_gb"].parse("tvc_gb", "864") == 864.0
+    label, cfg = v["tvc_config"].options[7]
+    assert v["tvc_config"].parse("tvc_config", label) == cfg == "tvc_288_36gb_base_ehpo"
     assert v["block_kb"].parse("block_kb", "32 KB (QSAM limit)") == 32.0
 
 
@@ -84,8 +89,10 @@ def test_write_sources_belong_to_the_curve_shown():
     # Sec. 3.1: "between 8 and 10", "between 5.5 and 7"
     assert {y for _, y, _, _ in L.write_sources("base")} == {5.5, 7.0, 8.0, 10.0}
     # Sec. 3.5.3's 19.5 MB/s is for the largest cache: not drawn on the 288 GB curve (issue 15)
-    assert (3.0, 19.5) in {(x, y) for x, y, _, _ in L.write_sources("ehpo", tvc_gb=1728.0)}
-    assert (3.0, 19.5) not in {(x, y) for x, y, _, _ in L.write_sources("ehpo", tvc_gb=288.0)}
+    assert (3.0, 19.5) in {(x, y) for x, y, _, _ in L.write_sources("ehpo", tvc_config=E1152)}
+    assert (3.0, 19.5) not in {
+        (x, y) for x, y, _, _ in L.write_sources("ehpo", tvc_config="tvc_288_36gb_base_ehpo")
+    }
     paf64 = L.write_sources("paf", 64)
     assert (2.66, 103.0) in {(x, y) for x, y, _, _ in paf64}  # Table 2
     assert all(p.source == "ibm-vts-b18-2000" for _, _, p, _ in paf64)
@@ -96,25 +103,35 @@ def test_write_sources_belong_to_the_curve_shown():
 
 
 @pytest.mark.parametrize(
-    ("cf", "tvc", "feature"), [(3.0, 1728.0, "paf"), (2.0, 576.0, "ehpo"), (1.5, 72.0, "base")]
+    ("cf", "cfg", "feature"),
+    [(3.0, P1728, "paf"), (2.0, "tvc_576_36gb_base_ehpo", "ehpo"), (1.5, "tvc_72_9gb_base_ehpo", "base")],
 )
-def test_write_panel_follows_the_model(cf, tvc, feature):
+def test_write_panel_follows_the_model(cf, cfg, feature):
     p = L.write_panel()
-    p.set(cf=cf, tvc_gb=tvc, feature=feature)
+    p.set(cf=cf, tvc_config=cfg, feature=feature)
     assert not p.last_error
-    peak = float(tp.write_rate(cf, tvc, feature=feature, mode="peak"))
-    sus = float(tp.write_rate(cf, tvc, feature=feature))
+    peak = float(tp.write_rate(cf, feature=feature, mode="peak", tvc_config=cfg))
+    sus = float(tp.write_rate(cf, feature=feature, tvc_config=cfg))
     r = p.readout_values
     assert r["peak write"] == f"{number(peak)} MB/s" and r["sustained write"] == f"{number(sus)} MB/s"
     assert r["peak ÷ sustained"] == number(peak / sus)
-    hours = float(hours_at_peak(tvc, cf, feature=feature, peak_mb_s=peak, sustained_mb_s=sus))
+    hours = float(
+        hours_at_peak(
+            tvc.configuration(cfg).tvc_gb,
+            cf,
+            feature=feature,
+            tvc_config=cfg,
+            peak_mb_s=peak,
+            sustained_mb_s=sus,
+        )
+    )
     assert r["hours of peak the cache buys"] == f"{number(hours)} h"
-    assert r["binds in sustained"] == bn.binding_resource(cf, tvc, feature=feature)
+    assert r["binds in sustained"] == bn.binding_resource(cf, feature=feature, tvc_config=cfg)
     spec = p.figure("write")
     label = L._FEATURE[feature]
     for mode in ("sustained", "peak"):
         x, y = curve(spec, f"{label} {mode}")
-        np.testing.assert_allclose(y, quiet(tp.write_rate, x, tvc, feature=feature, mode=mode))
+        np.testing.assert_allclose(y, quiet(tp.write_rate, x, feature=feature, mode=mode, tvc_config=cfg))
     assert mark(spec, "sustained at this CF") == (cf, pytest.approx(sus))
     assert mark(spec, "peak at this CF") == (cf, pytest.approx(peak))
 
@@ -138,11 +155,11 @@ def test_bottleneck_figure_follows_the_view():
     p = L.write_panel()
     p.set(cf=3.5, feature="paf", view_mode="sustained")
     spec = p.figure("resources")
-    for name, cap in bn.write_capacities(L.CF_AXIS, 1728.0, feature="paf").items():
+    for name, cap in bn.write_capacities(L.CF_AXIS, feature="paf", tvc_config=P1728).items():
         np.testing.assert_allclose(np.array(trace_named(spec, name)["y"], float), cap)
     assert "processor" in p.view.binding and "host channels" in p.view.binding
     x, y = mark(spec, "this CF: the processor bind")
-    assert (x, y) == (3.5, pytest.approx(float(bn.bottleneck_rate(3.5, 1728.0))))
+    assert (x, y) == (3.5, pytest.approx(float(bn.bottleneck_rate(3.5, tvc_config=P1728))))
     p.set(view_mode="peak")
     assert any("tape drives: not used" in (t.get("name") or "") for t in p.figure("resources")["data"])
 
@@ -152,9 +169,9 @@ def test_ehpo_scales_with_cf_paf_flattens():
     # PAF's sustained binding moves from the drives (proportional to CF) to the processor.
     p = L.write_panel()
     for cf in (1.0, 2.5, 4.0):
-        p.set(cf=cf, feature="ehpo", tvc_gb=1152.0)
+        p.set(cf=cf, feature="ehpo", tvc_config=E1152)
         assert p.readout_values["binds in sustained"] == "cache disks"
-    p.set(cf=1.5, feature="paf", tvc_gb=1728.0)
+    p.set(cf=1.5, feature="paf", tvc_config=P1728)
     assert p.readout_values["binds in sustained"] == "tape drives"
     p.set(cf=3.5)
     assert (
@@ -182,14 +199,18 @@ def test_extrapolation_becomes_a_note_and_a_caption_line():
     assert not p.last_error
     assert any("cf=4.75 is outside the range the source validated" in n for n in p.view.notes)
     assert "Note: cf=4.75 is outside the range the source validated, [1, 4]" in p.caption()
-    p.set(cf=3.0, feature="ehpo", tvc_gb=1728.0)
-    assert "1152 GB column" in p.view.binding and not p.view.notes
+    p.set(cf=3.0, feature="ehpo", tvc_config=P1728)  # offered only with PAF (Table 3): a note says so
+    assert any("offered only with PAF" in n for n in p.view.notes)
+    p.set(tvc_config=E1152)
+    assert not p.view.notes
 
 
 def test_a_value_the_control_cannot_show_is_rejected_with_its_range():
     p = L.write_panel()
-    with pytest.raises(ValueError, match=r"tvc_gb=300(\.0)? is not valid; choose one of '72 GB'"):
-        p.set(tvc_gb=300.0)
+    with pytest.raises(
+        ValueError, match=r"tvc_config='tvc_300' is not valid; choose one of '72 GB: 9 GB HDDs"
+    ):
+        p.set(tvc_config="tvc_300")
     with pytest.raises(ValueError, match=r"cf=9 is outside the valid range \[1, 6\]"):
         p.set(cf=9)
     assert p.values["cf"] == 3.0 and not p.last_error  # the panel is unchanged
@@ -211,14 +232,19 @@ def test_read_panel_follows_the_model():
     r = p.readout_values
     assert r["read hit"] == "64 MB/s" and r["read recall"] == "38 MB/s"  # the Table 1 fit at CF 2.66
     p.set(cf=2.0, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9)
-    mix = float(tp.typical_mix_rate(2.0, 1728.0, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9))
+    mix = float(
+        tp.typical_mix_rate(2.0, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9, tvc_config=E1152)
+    )
     assert p.readout_values["typical mix, total"] == f"{number(mix)} MB/s"
     assert p.readout_values["of which writes"] == f"{number(0.8 * mix)} MB/s"
     x, y = curve(p.figure("reads"), "read recall")
     np.testing.assert_allclose(y, quiet(tp.read_rate, x, kind="recall"))
     x, y = curve(p.figure("mix"), "EHPO")
     np.testing.assert_allclose(
-        y, quiet(tp.typical_mix_rate, x, 1728.0, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9)
+        y,
+        quiet(
+            tp.typical_mix_rate, x, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9, tvc_config=E1152
+        ),
     )
     markers = [t for t in p.figure("reads")["data"] if (t.get("name") or "").startswith("Table 1")]
     assert sum(len(t["x"]) for t in markers) == len(load("vts_read_rates"))

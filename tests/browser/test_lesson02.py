@@ -39,7 +39,8 @@ def test_controls_grid_edit_and_export_follow_the_package(open_lesson, tmp_path)
     peak = panel_as_shown(page, PEAK, lesson02.time_at_peak_panel())
     cf = move_and_check(page, peak, PEAK, "cf", "compressibility CF", 2)
     # the readout is tvc.hours_at_peak at the new CF (ibm-vts-b18-2000, the Fig. 10 question)
-    assert peak.view.readouts["time at peak, 432 GB"] == f"{number(tvc.hours_at_peak(432.0, cf))} h"
+    hours = tvc.hours_at_peak(432.0, cf, tvc_config="tvc_432_36gb_paf")
+    assert peak.view.readouts["time at peak, 432 GB"] == f"{number(hours)} h"
     select_panel_dropdown(page, PEAK, "feature", "EHPO")
     peak.set(feature="ehpo")
     wait_for_panel(page, PEAK, peak.view)
@@ -47,8 +48,9 @@ def test_controls_grid_edit_and_export_follow_the_package(open_lesson, tmp_path)
     # Panel 2: a smaller TVC, then the batch window's write rate edited in the profile grid.
     day_widget = lesson02.day_panel()
     panel_as_shown(page, DAY, day_widget.panel)
-    select_panel_dropdown(page, DAY, "TVC capacity", "216 GB")
-    day_widget.panel.set(tvc_gb=216.0)
+    cfg = "tvc_216_36gb_paf"
+    select_panel_dropdown(page, DAY, "TVC configuration", lesson02.INPUTS["tvc_config"].label_of(cfg))
+    day_widget.panel.set(tvc_config=cfg)
     wait_for_panel(page, DAY, day_widget.panel.view)
     container = page.locator(".vtsmodel-sheet", has_text="Profile").locator(".datagrid-container").first
     edit_grid_cell(page, container, day_widget.grid.grid, 1, "write [MB/s]", "45")

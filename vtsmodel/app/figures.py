@@ -505,31 +505,45 @@ def validated_curve(
     ]  # fmt: skip
 
 
-def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
-    """Cited data rows as an HTML table: id, value as printed, value, unit, source and locator.
+#: How each status of the statement ledger reads in a source table.
+STATUS_STYLE = {
+    "reproduced": ("#1B7F3B", "a model reproduces it"),
+    "calibrated": ("#8A6D00", "a model constant was solved or fitted to it: an input, not evidence"),
+    "data-only": ("#555555", "kept as a cited value; nothing models it"),
+    "contradicted": ("#B00020", "the model disagrees; the ledger's note says by how much and why"),
+    "source-inconsistent": ("#7A3E9D", "the source contradicts itself; the ledger shows the arithmetic"),
+}
 
-    ``rows`` are ``(table, row id)`` pairs. Hovering a row shows the sentence it came from.
+
+def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
+    """Cited data rows as an HTML table: id, as printed, value, unit, source and locator, ledger status.
+
+    ``rows`` are ``(table, row id)`` pairs. Hovering a row shows the sentence it came from;
+    hovering its status, what the statement ledger says of it (``data/statements.csv``).
     """
     from vtsmodel._tables import load
+    from vtsmodel.data import statement_status, statements_for
 
-    head = "".join(
-        f"<th style='text-align:left'>{h}</th>" for h in ("id", "printed", "value", "unit", "source, locator")
-    )
+    head = "".join(f"<th style='text-align:left;padding:1px 6px'>{h}</th>"
+                   for h in ("id", "printed", "value", "unit", "source, locator", "status"))  # fmt: skip
     body = []
     for table, rid in rows:
         p = load(table).provenance(rid)
+        ref = f"{table}:{rid}"
+        status = statement_status(ref) or ""
+        color, meaning = STATUS_STYLE.get(status, ("#555555", ""))
+        notes = " | ".join(f"{s['id']}: {s['claim']} {s['note']}".strip() for s in statements_for(ref))
+        tip = html.escape(f"{status}: {meaning}. {notes}".strip(" .") if status else "")
         body.append(
             f"<tr title='{html.escape(p.quote or p.note)}'><td><code>{html.escape(rid)}</code></td>"
             f"<td>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
-            f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td></tr>"
+            f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
+            f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color}'>{status}</td></tr>"
         )
     return (
-        "<table class='vtsmodel-sources'><thead><tr>"
-        + head
-        + "</tr></thead><tbody>"
-        + "".join(body)
-        + "</tbody></table>"
-    )
+        "<table class='vtsmodel-sources' style='border-collapse:collapse'><thead><tr>" + head + "</tr></thead><tbody>"
+        + "".join(body) + "</tbody></table>"
+    )  # fmt: skip
 
 
 def trace_named(spec: Mapping, name: str) -> dict:

@@ -17,7 +17,6 @@ import numpy as np
 from vtsmodel import quantities as q
 from vtsmodel import tvc, tvc_day, workload
 from vtsmodel._inputs import Input
-from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, path_mark, point_mark
 from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.lessons import scenario_values
@@ -30,13 +29,12 @@ NOTEBOOK = "02_time_at_peak_vs_tvc.ipynb"
 
 #: CF values drawn as the family of curves (Fig. 10 labels its curves by compressibility).
 CURVE_CFS = (1.0, 2.0, 3.0, 4.0)
-_TVC_AXIS = np.geomspace(72.0, 1728.0, 160)  # Table 3's range
-TVC_CAPACITIES = tuple(float(c) for c in sorted(set(load("vts_tvc_configs")["tvc_gb"])))
+_AXIS_POINTS = 160
 
 INPUTS = {
     "feature": q.FEATURE,
     "cf": q.CF.but(hi=4.0, step=0.1),
-    "tvc_gb": q.TVC_GB.but(default=432.0, choices=tuple((f"{c:g} GB", c) for c in TVC_CAPACITIES)),
+    "tvc_config": q.TVC_CONFIG.but(default="tvc_432_36gb_paf"),
     "threshold": q.THRESHOLD.but(lo=0.5, lo_open=False, step=0.01),
     "peak_copy_fraction": q.PEAK_COPY_FRACTION.but(hi=0.5, step=0.01),
     "backlog_gb": q.BACKLOG_GB.but(hi=400.0, step=10.0),
@@ -61,25 +59,37 @@ def _hours(x: float) -> str:
 # --- panel 1: hours at peak vs TVC -----------------------------------------------------------
 
 
+def tvc_axis(feature: str) -> np.ndarray:
+    """Capacities drawn for ``feature``: Table 3's range for it (base and EHPO stop at 1152 GB). [GB]"""
+    caps = [c.tvc_gb for c in tvc.configurations(feature)]
+    return np.geomspace(72.0, max(caps), _AXIS_POINTS)
+
+
+def _config_label(c) -> str:
+    return f"{c.tvc_gb:g} GB" + (f" ({c.hdd_gb:g} GB HDDs)" if c.hdd_gb != 36.0 else "")
+
+
 def peak_base(feature: str, threshold: float, peak_copy_fraction: float, backlog_gb: float) -> dict:
     """Hours at peak vs TVC capacity, one thin curve per CF of :data:`CURVE_CFS`; the 864 GB change."""
     kw = dict(
         feature=feature, threshold=threshold, peak_copy_fraction=peak_copy_fraction, backlog_gb=backlog_gb
     )
-    grid = np.asarray(tvc.hours_at_peak(_TVC_AXIS[None, :], np.array(CURVE_CFS)[:, None], **kw))
+    axis = tvc_axis(feature)
+    grid = np.asarray(tvc.hours_at_peak(axis[None, :], np.array(CURVE_CFS)[:, None], **kw))
     fig = new_figure(title="Time at peak write vs TVC capacity", xaxis_title="TVC capacity [GB]",
                      yaxis_title="time at peak write [h]", height=420)  # fmt: skip
     for i, (c, h) in enumerate(zip(CURVE_CFS, grid, strict=True)):
-        fig.add_scatter(x=_TVC_AXIS, y=np.where(np.isfinite(h), h, np.nan), mode="lines", name=f"CF {c:g}",
+        fig.add_scatter(x=axis, y=np.where(np.isfinite(h), h, np.nan), mode="lines", name=f"CF {c:g}",
                         line={"color": COLORS[i % len(COLORS)], "width": 1.6},
                         hovertemplate=f"CF {c:g}<br>%{{x:.0f}} GB: %{{y:.2f}} h<extra></extra>")  # fmt: skip
     knee = tvc.algorithm_change_gb()
-    fig.add_vline(x=knee, line={"dash": "dot", "color": "#888"})
-    fig.add_annotation(x=math.log10(knee), y=1, yref="paper", showarrow=False, xanchor="right", yanchor="top",
-                       text="cache algorithm changes above 864 GB (Fig. 10)", font={"size": 11, "color": "#555"})  # fmt: skip
+    if axis[-1] > knee:
+        fig.add_vline(x=knee, line={"dash": "dot", "color": "#888"})
+        fig.add_annotation(x=math.log10(knee), y=1, yref="paper", showarrow=False, xanchor="right", yanchor="top",
+                           text="cache algorithm changes above 864 GB (Fig. 10)", font={"size": 11, "color": "#555"})  # fmt: skip
     finite = grid[np.isfinite(grid)]
     ymax = float(max(finite.max() if finite.size else 1.0, 1.0)) * 1.25
-    fig.update_xaxes(type="log", range=[math.log10(_TVC_AXIS[0]), math.log10(_TVC_AXIS[-1])])
+    fig.update_xaxes(type="log", range=[math.log10(axis[0]) - 0.03, math.log10(axis[-1]) + 0.03])
     fig.update_yaxes(range=[0, ymax])
     fig.update_layout(legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top"},
                       margin={"t": 50, "r": 20, "b": 60, "l": 70})  # fmt: skip
@@ -87,8 +97,9 @@ def peak_base(feature: str, threshold: float, peak_copy_fraction: float, backlog
 
 
 def _max_burst(cf: float, kw: dict) -> float:
-    """The longest burst Table 3's largest capacity rides (beyond it tvc_needed extrapolates)."""
-    return float(tvc.hours_at_peak(float(tvc.product_configurations("paf")[-1]), cf, **kw))
+    """The longest burst Table 3's largest capacity for the feature rides (beyond it tvc_needed extrapolates)."""
+    top = max(tvc.configurations(kw["feature"]), key=lambda c: c.tvc_gb)
+    return float(tvc.hours_at_peak(top.tvc_gb, cf, tvc_config=top.id, **kw))
 
 
 def view_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=0.1, backlog_gb=0.0,
@@ -97,25 +108,26 @@ def view_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=
     kw = dict(
         feature=feature, threshold=threshold, peak_copy_fraction=peak_copy_fraction, backlog_gb=backlog_gb
     )
-    curve = np.asarray(tvc.hours_at_peak(_TVC_AXIS, cf, **kw))
-    configs = tvc.product_configurations(feature)
-    ch = np.atleast_1d(tvc.hours_at_peak(configs, cf, **kw))
+    axis = tvc_axis(feature)
+    curve = np.asarray(tvc.hours_at_peak(axis, cf, **kw))
+    configs = tvc.configurations(feature)
+    ch = [float(tvc.hours_at_peak(c.tvc_gb, cf, tvc_config=c.id, **kw)) for c in configs]
     need = float(tvc.tvc_needed(burst_hours, cf, **kw)) if burst_hours <= _max_burst(cf, kw) else math.inf
     order = float(tvc.smallest_configuration(need, feature)) if math.isfinite(need) else math.nan
-    shapes = [path_mark(_TVC_AXIS, curve, color="black", name=f"CF {number(cf)} (this setting)")]
-    shapes += [point_mark(c, h, color="black", size=12, name="Table 3 configurations" if i == 0 else "",
+    shapes = [path_mark(axis, curve, color="black", name=f"CF {number(cf)} (this setting)")]
+    shapes += [point_mark(c.tvc_gb, h, color="black", size=12, name="Table 3 configurations" if i == 0 else "",
                           showlegend=i == 0) for i, (c, h) in enumerate(zip(configs, ch, strict=True))]  # fmt: skip
-    labels = [{"x": math.log10(c), "y": float(h), "text": f"{c:g} GB", "showarrow": False, "yshift": 12,
-               "font": {"size": 10}, "visible": bool(np.isfinite(h))}
-              for c, h in zip(configs, ch, strict=True)]  # fmt: skip
-    readouts = {f"time at peak, {c:g} GB": _hours(float(h)) for c, h in zip(configs, ch, strict=True)}
+    labels = [{"x": math.log10(c.tvc_gb), "y": h if math.isfinite(h) else 0.0, "text": _config_label(c),
+               "showarrow": False, "yshift": 12 if c.hdd_gb == 36.0 else -14, "font": {"size": 10},
+               "visible": math.isfinite(h)} for c, h in zip(configs, ch, strict=True)]  # fmt: skip
+    readouts = {f"time at peak, {_config_label(c)}": _hours(h) for c, h in zip(configs, ch, strict=True)}
     readouts["TVC needed for the burst"] = (
         f"{number(need)} GB" if math.isfinite(need) else "more than Table 3 offers"
     )
     readouts["smallest configuration (Table 3)"] = (
         f"{order:g} GB" if math.isfinite(order) else "none large enough"
     )
-    if not np.isfinite(ch).any():
+    if not any(math.isfinite(h) for h in ch):
         binding = "Copying to tape keeps up with the peak input: the cache never reaches its threshold."
     else:
         binding = (f"The fill threshold ({threshold:.0%} of the usable cache) ends peak write; copying to tape "
@@ -138,10 +150,10 @@ def time_at_peak_panel(**values) -> Panel:
 
 @functools.lru_cache(maxsize=32)
 def _run(
-    rows: tuple, duration: float, tvc_gb, cf, feature, threshold, peak_copy_fraction, read_hit, backlog_gb
+    rows: tuple, duration: float, tvc_config, cf, feature, threshold, peak_copy_fraction, read_hit, backlog_gb
 ):
     profile = workload.make_profile(rows, duration_hours=duration)
-    return tvc_day.simulate_tvc(profile, tvc_gb=tvc_gb, cf=cf, feature=feature, threshold=threshold,
+    return tvc_day.simulate_tvc(profile, tvc_config=tvc_config, cf=cf, feature=feature, threshold=threshold,
                                 peak_copy_fraction=peak_copy_fraction, read_hit=read_hit, backlog_gb=backlog_gb,
                                 step_minutes=2.0)  # fmt: skip
 
@@ -195,11 +207,11 @@ def day_base(which: str, **run_args) -> dict:
     return figure_json(fig)
 
 
-def view_day(profile="nightly batch window", tvc_gb=432.0, cf=3.0, feature="paf", threshold=0.95,
+def view_day(profile="nightly batch window", tvc_config="tvc_432_36gb_paf", cf=3.0, feature="paf", threshold=0.95,
              peak_copy_fraction=0.1, read_hit=0.5, backlog_gb=0.0) -> View:  # fmt: skip
     """Panel 2: simulate ``profile`` (a name or a :class:`~vtsmodel.workload.Profile`); occupancy and rates."""
     prof = workload.PROFILES[profile] if isinstance(profile, str) else profile
-    args = dict(rows=tuple(prof.rows()), duration=prof.duration_hours, tvc_gb=tvc_gb, cf=cf, feature=feature,
+    args = dict(rows=tuple(prof.rows()), duration=prof.duration_hours, tvc_config=tvc_config, cf=cf, feature=feature,
                 threshold=threshold, peak_copy_fraction=peak_copy_fraction, read_hit=read_hit, backlog_gb=backlog_gb)  # fmt: skip
     run = _run(**args)
     s = run.summary()
@@ -240,7 +252,7 @@ class DayPanel:
         names = (
             "profile",
             "feature",
-            "tvc_gb",
+            "tvc_config",
             "cf",
             "threshold",
             "peak_copy_fraction",
@@ -305,9 +317,12 @@ def scenario_outputs(**values) -> dict[str, float]:
         if v["burst_hours"] <= _max_burst(v["cf"], kw)
         else math.inf
     )
-    run = tvc_day.simulate_tvc(v["profile"], tvc_gb=v["tvc_gb"], cf=v["cf"], read_hit=v["read_hit"], **kw)
+    run = tvc_day.simulate_tvc(
+        v["profile"], tvc_config=v["tvc_config"], cf=v["cf"], read_hit=v["read_hit"], **kw
+    )
+    cap = tvc.configuration(v["tvc_config"]).tvc_gb
     out = {
-        "time at peak [h]": float(tvc.hours_at_peak(v["tvc_gb"], v["cf"], **kw)),
+        "time at peak [h]": float(tvc.hours_at_peak(cap, v["cf"], tvc_config=v["tvc_config"], **kw)),
         "TVC needed for the burst [GB]": need,
         "smallest configuration [GB]": float(tvc.smallest_configuration(need, v["feature"])) if math.isfinite(need) else math.nan,
     }  # fmt: skip
@@ -320,7 +335,7 @@ def scenario_view(**values) -> View:
     v = scenario_values(INPUTS, SCENARIO, values)
     a = compute(view_time_at_peak, {k: v[k] for k in ("cf", "feature", "threshold", "peak_copy_fraction",
                                                      "backlog_gb", "burst_hours")})  # fmt: skip
-    b = compute(view_day, {k: v[k] for k in ("profile", "tvc_gb", "cf", "feature", "threshold",
+    b = compute(view_day, {k: v[k] for k in ("profile", "tvc_config", "cf", "feature", "threshold",
                                             "peak_copy_fraction", "read_hit", "backlog_gb")})  # fmt: skip
     return View({**a.figures, **b.figures}, {**a.readouts, **b.readouts}, f"{a.binding} {b.binding}",
                 notes=tuple(dict.fromkeys((*a.notes, *b.notes))), caption_values=b.caption_values,
@@ -334,14 +349,19 @@ SOURCE_ROWS = tuple(("vts_facts", r) for r in ("fig4_unmigrated_at_start", "cach
 
 
 def key_numbers(feature: str = "paf", cf: float = 3.0, burst_hours: float = 6.0) -> str:
-    """Hours at peak per Table 3 configuration, peak over sustained, the cache a burst needs: labelled lines."""
-    configs = tvc.product_configurations(feature)
-    hours = np.asarray(tvc.hours_at_peak(configs, cf, feature=feature), dtype=float)
-    run = tvc_day.simulate_tvc("steady day", tvc_gb=float(configs[0]), cf=cf, feature=feature)
+    """Hours at peak per Table 3 configuration, peak over sustained, the cache a burst needs: labelled lines.
+
+    Peak over sustained is taken with the largest cache the feature is offered with: the
+    paper's "about 60%" refers to Figs. 7 and 8 (1728 GB).
+    """
+    configs = tvc.configurations(feature)
+    lines = [f"time at peak, {_config_label(c)} TVC: "
+             f"{number(tvc.hours_at_peak(c.tvc_gb, cf, feature=feature, tvc_config=c.id))} h" for c in configs]  # fmt: skip
+    top = max(configs, key=lambda c: c.tvc_gb)
+    run = tvc_day.simulate_tvc("steady day", tvc_config=top.id, cf=cf, feature=feature)
     need = float(tvc.tvc_needed(burst_hours, cf, feature=feature))
-    lines = [f"time at peak, {c:g} GB TVC: {number(h)} h" for c, h in zip(configs, hours, strict=True)]
     lines += [
-        f"peak {number(run.peak_mb_s)} MB/s, sustained {number(run.sustained_mb_s)} MB/s: "
+        f"peak {number(run.peak_mb_s)} MB/s, sustained {number(run.sustained_mb_s)} MB/s at {top.tvc_gb:g} GB: "
         f"{run.peak_mb_s / run.sustained_mb_s - 1:.0%} greater",
         f"TVC needed for a {burst_hours:g} h burst at CF {cf:g}: {number(need)} GB "
         f"(gives {number(float(tvc.hours_at_peak(need, cf, feature=feature)))} h at peak)",

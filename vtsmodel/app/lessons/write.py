@@ -16,6 +16,7 @@ from vtsmodel import bottleneck as bn
 from vtsmodel import import_export as ie
 from vtsmodel import quantities as q
 from vtsmodel import throughput as tp
+from vtsmodel import tvc
 from vtsmodel._tables import load
 from vtsmodel.app.figures import (
     COLORS,
@@ -37,15 +38,13 @@ NOTEBOOK = "01_sustained_vs_peak_write.ipynb"
 
 #: CF axis of the curves: the validated 1 to 4, and on to 6 drawn as an extrapolation. [-]
 CF_AXIS = np.round(np.linspace(1.0, 6.0, 101), 6)
-#: The product's TVC capacities (Table 3, both HDD sizes, all features). [GB]
-TVC_CAPACITIES = tuple(float(c) for c in sorted(set(load("vts_tvc_configs")["tvc_gb"])))
 #: Data moved, axis of the import/export figure. [MB]
 MB_AXIS = np.linspace(0.0, 4000.0, 81)
 _READ_CF_VALID = (1.0, 2.66)  # Table 1 measured CF 1 and 2.66
 
 INPUTS = {
     "cf": q.CF.but(hi=6.0, step=0.02),  # on its grid: the default 3 and Table 1's 2.66
-    "tvc_gb": q.TVC_GB.but(choices=tuple((f"{c:g} GB", c) for c in TVC_CAPACITIES)),
+    "tvc_config": q.TVC_CONFIG,
     "feature": q.FEATURE,
     "block_kb": q.BLOCK_KB.but(choices=(("32 KB (QSAM limit)", 32.0), ("48 KB", 48.0), ("64 KB", 64.0))),
     "escon_km": q.ESCON_KM.but(hi=25.0, step=0.5),
@@ -57,7 +56,7 @@ INPUTS = {
     "searches": q.SEARCHES.but(hi=20),
     "interference": q.INTERFERENCE,
 }
-SCENARIO = ("cf", "tvc_gb", "feature", "block_kb", "escon_km")
+SCENARIO = ("cf", "tvc_config", "feature", "block_kb", "escon_km")
 _FEATURE = {v: label.split(" ")[0] for label, v in q.FEATURE.options}
 _MODE_COLORS = {"peak": COLORS[1], "sustained": COLORS[0]}
 _GREY = "#9A9A9A"
@@ -83,19 +82,19 @@ _WRITE_POINTS = (
 )
 
 
-def write_sources(feature: str = "paf", block_kb: float = 32.0, tvc_gb: float = 1728.0):
+def write_sources(feature: str = "paf", block_kb: float = 32.0, tvc_config: str = "tvc_1728_36gb_paf"):
     """The paper's stated write points that belong on the curves shown: ``(CF, MB/s, provenance, mode)``.
 
     A point stated for one configuration is drawn only on that configuration's curve: the
-    EHPO 19.5 MB/s of Sec. 3.5.3 is for the largest cache (1728 GB; Table 4's 1152 GB
-    column under the project's reading), Table 2's points for their block size.
+    EHPO 19.5 MB/s of Sec. 3.5.3 is for the largest cache EHPO is offered with (the paper
+    prints 1728 GB; read as Table 4's 1152 GB column), Table 2's points for their block size.
     """
     facts = load("vts_facts")
     out = []
     for feat, table, rid, cf, mode in _WRITE_POINTS:
         if feat != feature or (table == "vts_block_size" and f"_{block_kb:g}kb" not in rid):
             continue
-        if rid == "ehpo_sustained_cf3_max_tvc" and float(tvc_gb) < 1152.0:
+        if rid == "ehpo_sustained_cf3_max_tvc" and tvc.table4_column(tvc_config) != 1152.0:
             continue
         t = load(table)
         x = facts.value(cf) if isinstance(cf, str) else float(cf)
@@ -143,43 +142,48 @@ def _cf_frame(fig: go.Figure, valid: tuple[float, float]) -> None:
     fig.update_xaxes(range=[float(CF_AXIS[0]) - 0.05, float(CF_AXIS[-1]) + 0.05])
 
 
-def write_base(feature: str, tvc_gb: float, block_kb: float, escon_km: float) -> dict:
+def write_base(feature: str, tvc_config: str, block_kb: float, escon_km: float) -> dict:
     """Peak and sustained write vs CF for ``feature`` (bold) and the other features (grey), cited points."""
-    kw = {"block_kb": block_kb, "escon_km": escon_km}
+    kw = {"block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
     label = _FEATURE[feature]
     fig = _figure(f"Write throughput, {label}: peak and sustained", "data compressibility CF [-]",
                   "host write rate [MB/s]")  # fmt: skip
     valid = tp.EQ3_CF_RANGE
     for f in (x for x in tp.FEATURES if x != feature):
         for mode in ("peak", "sustained"):
-            y = tp.write_rate(CF_AXIS, tvc_gb, feature=f, mode=mode, **kw)
+            y = tp.write_rate(CF_AXIS, feature=f, mode=mode, **kw)
             fig.add_traces(validated_curve(CF_AXIS, y, name=f"{_FEATURE[f]} {mode}", color=_GREY, valid=valid,
                                            width=1.5, dash="dash" if mode == "peak" else "solid",
                                            legendgroup=f, showlegend=mode == "sustained"))  # fmt: skip
     for mode in ("peak", "sustained"):
-        y = tp.write_rate(CF_AXIS, tvc_gb, feature=feature, mode=mode, **kw)
+        y = tp.write_rate(CF_AXIS, feature=feature, mode=mode, **kw)
         fig.add_traces(
             validated_curve(CF_AXIS, y, name=f"{label} {mode}", color=_MODE_COLORS[mode], valid=valid)
         )
     for mode, symbol in (("sustained", "circle-open"), ("peak", "diamond-open")):
-        pts = [s for s in write_sources(feature, block_kb, tvc_gb) if s[3] == mode]
+        pts = [s for s in write_sources(feature, block_kb, tvc_config) if s[3] == mode]
         if pts:
             x, y, prov, _ = zip(*pts, strict=True)
             fig.add_trace(
                 source_markers(x, y, prov, name=f"stated, {mode}", color=_MODE_COLORS[mode], symbol=symbol)
             )
     _cf_frame(fig, valid)
-    fig.update_yaxes(
-        range=[0, 1.08 * float(np.max(tp.write_rate(CF_AXIS, tvc_gb, feature="paf", mode="peak", **kw)))]
-    )
+    top = max(float(np.max(tp.write_rate(CF_AXIS, feature=f, mode="peak", **kw))) for f in tp.FEATURES)
+    fig.update_yaxes(range=[0, 1.08 * top])
     return figure_json(fig)
 
 
-def resources_base(feature: str, tvc_gb: float, block_kb: float, escon_km: float, mode: str) -> dict:
+def resources_base(feature: str, tvc_config: str, block_kb: float, escon_km: float, mode: str) -> dict:
     """The bottleneck view: each resource's capacity vs CF, and the least of them (dashed)."""
-    kw = {"feature": feature, "mode": mode, "block_kb": block_kb, "escon_km": escon_km}
-    caps = bn.write_capacities(CF_AXIS, tvc_gb, **kw)
-    achieved = np.asarray(bn.bottleneck_rate(CF_AXIS, tvc_gb, **kw))
+    kw = {
+        "feature": feature,
+        "mode": mode,
+        "block_kb": block_kb,
+        "escon_km": escon_km,
+        "tvc_config": tvc_config,
+    }
+    caps = bn.write_capacities(CF_AXIS, **kw)
+    achieved = np.asarray(bn.bottleneck_rate(CF_AXIS, **kw))
     fig = _figure(
         f"Which resource binds ({mode} write)", "data compressibility CF [-]", "capacity, host write [MB/s]"
     )
@@ -215,14 +219,14 @@ def reads_base(block_kb: float, escon_km: float) -> dict:
     return figure_json(fig)
 
 
-def mix_base(tvc_gb: float, feature: str, block_kb: float, escon_km: float, w: float, h: float) -> dict:
+def mix_base(tvc_config: str, feature: str, block_kb: float, escon_km: float, w: float, h: float) -> dict:
     """Total host rate of the write/read mix vs CF, one curve per feature (the Fig. 9 question)."""
     fig = _figure(
         "Typical mix: writes and reads together", "data compressibility CF [-]", "host rate, total [MB/s]"
     )
     kw = {"write_fraction": w, "read_hit_ratio": h, "block_kb": block_kb, "escon_km": escon_km}
     for i, f in enumerate(tp.FEATURES):
-        y = tp.typical_mix_rate(CF_AXIS, tvc_gb, feature=f, **kw)
+        y = tp.typical_mix_rate(CF_AXIS, feature=f, tvc_config=tvc_config, **kw)
         valid = _READ_CF_VALID if f == "paf" else tp.EQ3_CF_RANGE
         fig.add_traces(validated_curve(CF_AXIS, y, name=_FEATURE[f], color=COLORS[i], valid=valid,
                                        width=3.0 if f == feature else 1.5))  # fmt: skip
@@ -260,7 +264,8 @@ def task_parts_base(mb: float, mounts: int, searches: int, interference: str) ->
             "mounts": float(func(0.0, mounts, 0)),
             "searches": float(func(0.0, 2, searches)) - float(func(0.0, 2, 0)),
         }
-        base["other work"] = (float(ie.interference_factor(task, interference)) - 1.0) * sum(base.values())
+        factor = float(ie.interference_factor(task, interference, mounts=mounts))
+        base["other work"] = (factor - 1.0) * sum(base.values())
         parts[task] = base
     for i, term in enumerate(parts["export"]):
         fig.add_trace(go.Bar(y=list(parts), x=[parts[t][term] for t in parts], name=term, orientation="h",
@@ -289,17 +294,16 @@ def _reason(name: str, feature: str, mode: str) -> str:
 
 
 def view_write(
-    cf=3.0, tvc_gb=1728.0, feature="paf", block_kb=32.0, escon_km=0.0, view_mode="sustained"
+    cf=3.0, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0, view_mode="sustained"
 ) -> View:
     """The write panel: peak and sustained at ``cf``, the binding resource, the hours of peak."""
-    kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km}
-    rate = {m: float(tp.write_rate(cf, tvc_gb, mode=m, **kw)) for m in ("peak", "sustained")}
-    binds = {m: bn.binding_resource(cf, tvc_gb, mode=m, **kw) for m in rate}
-    hours = float(
-        hours_at_peak(tvc_gb, cf, feature=feature, peak_mb_s=rate["peak"], sustained_mb_s=rate["sustained"])
-    )
-    achieved = float(bn.bottleneck_rate(cf, tvc_gb, mode=view_mode, **kw))
-    slow = {"feature": feature, "tvc_gb": tvc_gb, "block_kb": block_kb, "escon_km": escon_km}
+    kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
+    rate = {m: float(tp.write_rate(cf, mode=m, **kw)) for m in ("peak", "sustained")}
+    binds = {m: bn.binding_resource(cf, mode=m, **kw) for m in rate}
+    hours = float(hours_at_peak(tvc.configuration(tvc_config).tvc_gb, cf, feature=feature, tvc_config=tvc_config,
+                                peak_mb_s=rate["peak"], sustained_mb_s=rate["sustained"]))  # fmt: skip
+    achieved = float(bn.bottleneck_rate(cf, mode=view_mode, **kw))
+    slow = {"feature": feature, "tvc_config": tvc_config, "block_kb": block_kb, "escon_km": escon_km}
     figures = {
         "write": Plot(write_base, slow, shapes=[
             point_mark(cf, rate[m], color=_MODE_COLORS[m], name=f"{m} at this CF") for m in ("peak", "sustained")]),
@@ -311,8 +315,6 @@ def view_write(
         f"{m.capitalize()} {number(rate[m])} MB/s: the {binds[m]} ({_reason(binds[m], feature, m)})."
         for m in ("sustained", "peak")
     )
-    if feature != "paf" and tvc_gb > 1152:
-        binding += " Table 3 offers more than 1152 GB only with PAF: Table 4's 1152 GB column is used."
     return View(
         figures=figures,
         readouts={
@@ -330,17 +332,18 @@ def view_write(
     )
 
 
-def view_reads(cf=2.66, tvc_gb=1728.0, feature="paf", block_kb=32.0, escon_km=0.0, write_fraction=0.6,
-               read_hit_ratio=0.5) -> View:  # fmt: skip
+def view_reads(cf=2.66, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0,
+               write_fraction=0.6, read_hit_ratio=0.5) -> View:  # fmt: skip
     """The read panel: read hit and recall at ``cf`` (Table 1) and the typical mix."""
     kw = {"block_kb": block_kb, "escon_km": escon_km}
     hit, recall = (float(tp.read_rate(cf, kind=k, **kw)) for k in ("hit", "recall"))
     w, h = write_fraction, read_hit_ratio
-    mix = float(tp.typical_mix_rate(cf, tvc_gb, feature=feature, write_fraction=w, read_hit_ratio=h, **kw))
+    mix = float(tp.typical_mix_rate(cf, feature=feature, write_fraction=w, read_hit_ratio=h, tvc_config=tvc_config,
+                                    **kw))  # fmt: skip
     figures = {
         "reads": Plot(reads_base, kw, shapes=[point_mark(cf, hit, color=COLORS[2], name="hit at this CF"),
                                               point_mark(cf, recall, color=COLORS[3], name="recall at this CF")]),
-        "mix": Plot(mix_base, {"tvc_gb": tvc_gb, "feature": feature, "w": w, "h": h, **kw},
+        "mix": Plot(mix_base, {"tvc_config": tvc_config, "feature": feature, "w": w, "h": h, **kw},
                     shapes=[point_mark(cf, mix, name=f"{_FEATURE[feature]} at this CF")]),
     }  # fmt: skip
     binding = (
@@ -420,20 +423,27 @@ def import_export_panel(**values) -> Panel:
 def scenario_outputs(**values) -> dict[str, float]:
     """Peak and sustained write, hours of peak, reads and the typical mix of one scenario."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    cf, tvc = v["cf"], v["tvc_gb"]
+    cf, cfg = v["cf"], v["tvc_config"]
     kw = {"block_kb": v["block_kb"], "escon_km": v["escon_km"]}
-    peak = float(tp.write_rate(cf, tvc, feature=v["feature"], mode="peak", **kw))
-    sus = float(tp.write_rate(cf, tvc, feature=v["feature"], mode="sustained", **kw))
+    peak = float(tp.write_rate(cf, feature=v["feature"], mode="peak", tvc_config=cfg, **kw))
+    sus = float(tp.write_rate(cf, feature=v["feature"], mode="sustained", tvc_config=cfg, **kw))
     return {
         "peak write [MB/s]": peak,
         "sustained write [MB/s]": sus,
         "peak ÷ sustained [-]": peak / sus,
         "hours at peak [h]": float(
-            hours_at_peak(tvc, cf, feature=v["feature"], peak_mb_s=peak, sustained_mb_s=sus)
-        ),
+            hours_at_peak(
+                tvc.configuration(cfg).tvc_gb,
+                cf,
+                feature=v["feature"],
+                tvc_config=cfg,
+                peak_mb_s=peak,
+                sustained_mb_s=sus,
+            )
+        ),  # fmt: skip
         "read hit [MB/s]": float(tp.read_rate(cf, kind="hit", **kw)),
         "read recall [MB/s]": float(tp.read_rate(cf, kind="recall", **kw)),
-        "typical mix [MB/s]": float(tp.typical_mix_rate(cf, tvc, feature=v["feature"], **kw)),
+        "typical mix [MB/s]": float(tp.typical_mix_rate(cf, feature=v["feature"], tvc_config=cfg, **kw)),
     }
 
 
@@ -475,7 +485,7 @@ def paf_fit_numbers() -> str:
 def binding_numbers() -> str:
     """The binding resource at CF 1 to 4, EHPO with 1152 GB and PAF with 1728 GB: labelled lines."""
     lines = []
-    for feature, tvc_gb in (("ehpo", 1152), ("paf", 1728)):
+    for feature, tvc_gb in (("ehpo", 1152), ("paf", 1728)):  # the largest cache each is offered with
         for mode in ("sustained", "peak"):
             binds = ", ".join(
                 f"CF {c}: {bn.binding_resource(c, tvc_gb, feature=feature, mode=mode)}" for c in (1, 2, 3, 4)
