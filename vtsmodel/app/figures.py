@@ -26,6 +26,7 @@ import plotly.io as pio
 from vtsmodel._inputs import number
 from vtsmodel._tables import Provenance, cite
 from vtsmodel._validation import ExtrapolationWarning
+from vtsmodel.app.text import plain_math
 
 __all__ = [
     "COLORS",
@@ -152,7 +153,7 @@ def _hover_for(p: Provenance) -> str:
         f"{p.source}, {p.locator} ({p.kind})",
     ]
     if quote:
-        wrapped = "<br>".join(textwrap.wrap(f"“{quote}”", 70)[:6])
+        wrapped = "<br>".join(textwrap.wrap(f"“{plain_math(quote)}”", 70)[:6])
         parts.append(f"<i>{wrapped}</i>")
     return "<br>".join(parts)
 
@@ -533,9 +534,9 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
         status = statement_status(ref) or ""
         color, meaning = STATUS_STYLE.get(status, ("#555555", ""))
         notes = " | ".join(f"{s['id']}: {s['claim']} {s['note']}".strip() for s in statements_for(ref))
-        tip = html.escape(f"{status}: {meaning}. {notes}".strip(" .") if status else "")
+        tip = html.escape(plain_math(f"{status}: {meaning}. {notes}".strip(" .")) if status else "")
         body.append(
-            f"<tr title='{html.escape(p.quote or p.note)}'><td><code>{html.escape(rid)}</code></td>"
+            f"<tr title='{html.escape(plain_math(p.quote or p.note))}'><td><code>{html.escape(rid)}</code></td>"
             f"<td>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
             f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
             f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color}'>{status}</td></tr>"
