@@ -42,7 +42,10 @@ def _slug(text: str) -> str:
 
 
 def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None) -> None:
+    """A progress bar on a terminal (stderr); nothing when the output goes to a file or a pipe."""
     stream = stream or sys.stderr
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        return
     filled = int(width * done / total) if total else width
     bar = "#" * filled + "." * (width - filled)
     stream.write(f"\r[{bar}] {done}/{total} {label[:50]:<50}")
@@ -119,7 +122,9 @@ def _cmd_figures(args) -> int:
     warned = 0
     lessons_done: list[str] = []
     used: set[str] = set()
-    for number, module, scenario, values in _jobs(args, notes):
+    jobs = list(_jobs(args, notes))
+    for n, (number, module, scenario, values) in enumerate(jobs):
+        _progress(n, len(jobs), f"preparing lesson {number}" + (f", {scenario}" if scenario else ""))
         from vtsmodel.app.figures import caption_text
         from vtsmodel.app.lessons import scenario_values
         from vtsmodel.app.panels import caption_values
@@ -256,15 +261,15 @@ def _cmd_size(args) -> int:
                 f"--drive {args.drive!r} is not in the catalog; choose one of {groups}"
             ) from None
         speed = float(spec.speed_mb_s)
-        basis = f"drive {spec.name} ({spec.label}), {speed:g} MB/s {spec.speed_basis}"
+        basis = f"for the {spec.label} [{spec.name}]: {speed:g} MB/s, {spec.speed_basis}"
     elif args.drive_speed is not None:
-        speed, basis = args.drive_speed, f"{args.drive_speed:g} MB/s (given)"
+        speed, basis = args.drive_speed, f"{args.drive_speed:g} MB/s, given"
     else:
         speed = float(sizing.cern_example_drive_speed())
-        basis = f"{speed:g} MB/s (the CERN sample calculation's drive)"
+        basis = f"{speed:g} MB/s, the CERN sample calculation's drive"
     rows = sizing.sizing_table(flows, drive_speed_mb_s=speed)
     head = "the CERN sample calculation's flows" if not args.flow else f"{len(flows)} flow(s)"
-    print(f"Tape drives needed for {head}, drive speed {basis}")
+    print(f"Tape drives needed for {head}; drive speed {basis}")
     print("drives = rate · factor / efficiency / drive speed  (cern-tape-sizing-2005, Summary)")
     print()
     columns = ["flow", "rate [MB/s]", "factor [-]", "efficiency [-]", "drives [-]", "share [-]"]
@@ -285,6 +290,10 @@ def _cmd_cite(args) -> int:
     except KeyError as exc:
         raise ValueError(exc.args[0] if exc.args else str(exc)) from None
     print(text)
+    print()
+    from vtsmodel import REFERENCE
+
+    print(f"Cite the models as: {REFERENCE}")
     return 0
 
 
@@ -342,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "size",
-        help="print the tape drive sizing table (lesson 04)",
+        help="print the tape drive sizing table (lesson 05)",
         description=(
             "Print the drives needed per data flow: rate · factor / efficiency / drive speed "
             "(cern-tape-sizing-2005). With no --flow, the CERN sample calculation."

@@ -270,7 +270,9 @@ def caption_text(
         lines.append("Sources:")
         for ref in refs.splitlines():
             lines.extend(textwrap.wrap(ref, width, break_long_words=False, break_on_hyphens=False))
-    lines.append("Made with vtsmodel.")
+    from vtsmodel import REFERENCE
+
+    lines.append(f"Made with {REFERENCE}")
     return "\n".join(lines)
 
 
