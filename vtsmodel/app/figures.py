@@ -242,7 +242,7 @@ def caption_text(
     *,
     title: str = "",
     notes: Iterable[str] = (),
-    width: int = 140,
+    width: int | None = None,
 ) -> str:
     """The caption exported under a figure: the settings, any extrapolation, the citations.
 
@@ -256,20 +256,25 @@ def caption_text(
         A first line, e.g. the panel's title or the scenario's name.
     notes : iterable of str
         Sentences that qualify the figure (an input outside the range a source validated).
-    width : int
-        Line width in characters before wrapping.
+    width : int, optional
+        Line width in characters to wrap at; default: one line per paragraph (an export
+        wraps the caption to the figure's width).
     """
+
+    def wrap(text: str) -> list[str]:
+        return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) if width else [text]
+
     settings = "; ".join(f"{k} = {_fmt(v)}" for k, v in values.items())
     lines = [title] if title else []
     if settings:
-        lines.extend(textwrap.wrap(f"Settings: {settings}.", width))
+        lines.extend(wrap(f"Settings: {settings}."))
     for note in notes:
-        lines.extend(textwrap.wrap(f"Note: {note}", width))
+        lines.extend(wrap(f"Note: {note}"))
     refs = cite(*citations) if citations else ""
     if refs:
         lines.append("Sources:")
         for ref in refs.splitlines():
-            lines.extend(textwrap.wrap(ref, width, break_long_words=False, break_on_hyphens=False))
+            lines.extend(wrap(ref))
     from vtsmodel import REFERENCE
 
     lines.append(f"Made with {REFERENCE}")

@@ -170,11 +170,12 @@ def day_base(which: str, **run_args) -> dict:
     stride = max(1, math.ceil(t.size / 300))
     ib = np.unique(np.append(np.arange(0, t.size, stride), t.size - 1))
     tb = t[ib]
-    fig = new_figure(xaxis_title="time [h]", height=360,
+    title = "Cache occupancy through the day" if which == "occupancy" else "Host write rate through the day"
+    fig = new_figure(title=title, xaxis_title="time [h]", height=380,
                      yaxis_title="usable cache [GB]" if which == "occupancy" else "host write rate [MB/s]")  # fmt: skip
-    for a, b in _spans(run.throttled):
+    for a, b in _spans(run.throttled):  # above the filled areas, translucent, so it shows on both plots
         fig.add_vrect(
-            x0=float(t[a]), x1=float(t[b]), fillcolor="rgba(213,94,0,0.15)", line_width=0, layer="below"
+            x0=float(t[a]), x1=float(t[b]), fillcolor="rgba(0,0,0,0.13)", line_width=0, layer="above"
         )
     if which == "occupancy":
         u = run.uncopied_gb[ib]
@@ -200,10 +201,11 @@ def day_base(which: str, **run_args) -> dict:
             fig.add_scatter(x=[t[0], t[-1]], y=[val, val], mode="lines", name=f"{label} {number(val)} MB/s",
                             line={"color": "#777", "dash": dash, "width": 1})  # fmt: skip
     fig.add_scatter(x=[None], y=[None], mode="markers", name="throttled",
-                    marker={"symbol": "square", "size": 12, "color": "rgba(213,94,0,0.35)"})  # fmt: skip
+                    marker={"symbol": "square", "size": 12, "color": "rgba(0,0,0,0.25)"})  # fmt: skip
     fig.update_xaxes(range=[0.0, float(t[-1])])
+    fig.update_yaxes(rangemode="tozero")
     fig.update_layout(legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
-                      margin={"t": 60, "r": 20, "b": 60, "l": 70})  # fmt: skip
+                      margin={"t": 90, "r": 20, "b": 60, "l": 70}, title={"y": 0.97, "yanchor": "top"})  # fmt: skip
     return figure_json(fig)
 
 
