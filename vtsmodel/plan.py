@@ -64,6 +64,7 @@ from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_work
 __all__ = [
     "FEATURE_ORDER",
     "MAX_PLAN_BYTES",
+    "MIN_RECALLS_PER_HOUR",
     "PLAN_SCHEMA",
     "PLAN_VERSION",
     "Answers",
@@ -100,6 +101,10 @@ PLAN_SCHEMA = "vtsmodel-plan"
 PLAN_VERSION = 1
 #: Largest plan file read. [bytes]
 MAX_PLAN_BYTES = 2_000_000
+
+#: Recall arrivals below this count as none (the queueing formulas overflow on denormal
+#: rates; a billionth of a recall an hour is none). [1/h]
+MIN_RECALLS_PER_HOUR = 1e-9
 
 #: Feature levels from the least to the most capable (PAF includes EHPO, Sec. 3.5).
 FEATURE_ORDER = ("base", "ehpo", "paf")
@@ -788,9 +793,12 @@ class _Day:
     recall_basis: str
     volume_mb: float
     virtual_drives: int
+    recall_service_s: float
+    recall_ready_s: float
 
 
 def _day(plan: Plan) -> _Day:
+    from vtsmodel.recall import recall_ready_s, recall_service_s
     from vtsmodel.workload import make_profile
 
     a = plan.answers
@@ -821,7 +829,10 @@ def _day(plan: Plan) -> _Day:
         for h, wr, rd in zip(range(w.hours), w.write_mb_s, w.read_mb_s, strict=True)
     ]
     profile = make_profile(rows, duration_hours=float(w.hours), name=w.name)
-    return _Day(w, profile, float(a.cf), float(hit), hit_basis, recalls, basis, float(a.volume_mb), vdn)
+    service = float(recall_service_s(a.volume_mb, cf=a.cf, drive=a.vts_drive))
+    ready = float(recall_ready_s(a.volume_mb, cf=a.cf, drive=a.vts_drive))
+    return _Day(w, profile, float(a.cf), float(hit), hit_basis, recalls, basis, float(a.volume_mb), vdn,
+                service, ready)  # fmt: skip
 
 
 @functools.cache
@@ -868,8 +879,8 @@ def _simulate(day: _Day, feature: str, tvc_gb: float, step_minutes: float, tvc_o
               **tvc_options)  # fmt: skip
     first = simulate_tvc(day.profile, **kw)
     left = float(first.uncopied_gb[-1])
-    if left <= 1e-9 * max(first.capacity_gb, 1.0):
-        return first, 0.0, 0.0
+    if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
+        return first, 0.0, left  # cleared, or already behind (host writes still waiting)
     carried = min(left, first.capacity_gb)
     second = simulate_tvc(day.profile, backlog_gb=carried, **kw)
     return second, carried, float(second.uncopied_gb[-1])
@@ -878,17 +889,16 @@ def _simulate(day: _Day, feature: str, tvc_gb: float, step_minutes: float, tvc_o
 def _recall_ready(day: _Day, a: Answers, total: int, copy: np.ndarray):
     """Drives left for recalls and the recall ready time at the percentile, hour by hour."""
     from vtsmodel.queueing import wait_percentile
-    from vtsmodel.recall import recall_drives, recall_ready_s, recall_service_s
+    from vtsmodel.recall import recall_drives
 
     lam = day.recalls_per_hour / 3600.0
-    service = float(recall_service_s(day.volume_mb, cf=day.cf, drive=a.vts_drive))
-    ready = float(recall_ready_s(day.volume_mb, cf=day.cf, drive=a.vts_drive))
+    service, ready = day.recall_service_s, day.recall_ready_s
     left = np.zeros(copy.shape, dtype=int)
     ok = copy < total
     if ok.any():
         left[ok] = np.atleast_1d(recall_drives(total, copy[ok]))  # Sec. 3.2.2: total - copying
     out = np.full(copy.shape, np.nan)
-    busy = lam > 0
+    busy = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
     out[busy] = np.inf
     stable = busy & (left >= 1) & (lam * service < left)
     if stable.any():
@@ -896,7 +906,7 @@ def _recall_ready(day: _Day, a: Answers, total: int, copy: np.ndarray):
             wait_percentile(lam[stable], service, left[stable], a.recall_percentile, service_cv=0.0)
         )
         out[stable] = wq + ready
-    return left, out, service, ready
+    return left, out
 
 
 def _fmt(x: float, unit: str = "") -> str:
@@ -907,13 +917,13 @@ def _fmt(x: float, unit: str = "") -> str:
     return f"{number(x, 3)}{(' ' + unit) if unit else ''}"
 
 
-def _checks(cfg: Configuration, a: Answers, day: _Day, run, carried_in: float, carried_out: float,
-            copy: np.ndarray, ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
+def _checks(cfg: Configuration, a: Answers, day: _Day, run, summary: Mapping, carried_in: float,
+            carried_out: float, copy: np.ndarray, ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
     out = []
-    thr, allowed = run.hours_throttled, a.throttle_hours_allowed
+    thr, allowed = summary["hours_throttled"], a.throttle_hours_allowed
     out.append(Check("throttle", "hours throttled", thr, allowed, "h", thr <= allowed + 1e-9,
                      f"throttles {_fmt(thr, 'h')} against {_fmt(allowed, 'h')} allowed"))  # fmt: skip
-    dly, dallowed = run.max_delay_hours, a.delay_hours_allowed
+    dly, dallowed = summary["longest_delay_hours"], a.delay_hours_allowed
     out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
                      f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"))  # fmt: skip
     busy = ~np.isnan(ready_q)
@@ -963,17 +973,22 @@ def _evaluate(day: _Day, a: Answers, cfg: Configuration, runs: dict, step_minute
         d = _vts_drive(a.vts_drive)
         per_drive = d["rate_mb_s"] * day.cf / run.cache_cf * eff  # in the cache's MB/s
         copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
-        need = np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int)
-        runs[key] = (run, cin, cout, bind, np.maximum(need, 0))
-    run, cin, cout, bind, need = runs[key]
-    left, ready_q, _s, _r = _recall_ready(day, a, cfg.drives, need)
-    checks = _checks(cfg, a, day, run, cin, cout, need, ready_q)
+        need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
+        summary = {"hours_at_peak": run.hours_at_peak, "hours_throttled": run.hours_throttled,
+                   "longest_delay_hours": run.max_delay_hours, "delay_mb_hours": run.delay_mb_hours,
+                   "backlog_cleared_hours": run.backlog_cleared_hours}  # fmt: skip
+        runs[key] = (run, cin, cout, bind, need, summary)
+    run, cin, cout, bind, need, summary = runs[key]
+    memo = runs.setdefault("recall", {})
+    rkey = (need.tobytes(), cfg.drives)
+    if rkey not in memo:
+        memo[rkey] = _recall_ready(day, a, cfg.drives, need)
+    left, ready_q = memo[rkey]
+    checks = _checks(cfg, a, day, run, summary, cin, cout, need, ready_q)
     return ConfigResult(
         config=cfg, peak_mb_s=float(run.peak_mb_s), sustained_mb_s=float(run.sustained_mb_s),
-        hours_at_peak=run.hours_at_peak, hours_throttled=run.hours_throttled,
-        longest_delay_hours=run.max_delay_hours, delay_mb_hours=run.delay_mb_hours,
-        backlog_cleared_hours=run.backlog_cleared_hours, carried_gb=float(cin), copy_drives=need,
-        recall_drives=left, recall_ready_s=ready_q, binding_resource=bind, checks=checks, run=run,
+        carried_gb=float(cin), copy_drives=need, recall_drives=left, recall_ready_s=ready_q,
+        binding_resource=bind, checks=checks, run=run, **summary,
     )  # fmt: skip
 
 
@@ -1343,7 +1358,7 @@ def library_plan(
             service = t_mount + t_over + a.volume_mb / speed
             ready = service - rewind
             room = a.recall_target_s - ready
-            if lam <= 0:
+            if lam <= MIN_RECALLS_PER_HOUR:
                 need = 0
             elif room < 0:
                 notes.append(f"a recall needs {ready:.0f} s on an idle {name or 'drive'}: "
@@ -1364,7 +1379,7 @@ def library_plan(
     governs = "recall wait target (queueing)" if wait_need > recall_tp else "throughput (CERN formula)"
     total = others + max(recall_tp, wait_need)
     whole = int(math.ceil(total - 1e-9 * max(1.0, total)))
-    if plan is not None and need is None and lam > 0:
+    if plan is not None and need is None and lam > MIN_RECALLS_PER_HOUR:
         governs = "throughput (CERN formula); the recall wait target cannot be met"
     funcs = _model_funcs("library")
     return LibraryPlan(name, speed, sizing, recall_idx, need, float(service), float(ready), float(lam), whole,
