@@ -268,7 +268,9 @@ def test_results_carry_their_models_tables_and_rows(default_vts):
                  "vtsmodel.queueing.wait_percentile", "vtsmodel.bottleneck.binding_resource"):  # fmt: skip
         assert name in default_vts.models
     assert "vts_tvc_configs" in default_vts.tables
-    assert "[ibm-vts-b18-2000]" in vtsmodel.cite(*default_vts.tables)
+    assert "[ibm-vts-b18-2000]" in vtsmodel.cite(*default_vts.sources)
+    # the catalog's many documents only through the rows of the drive used
+    assert set(default_vts.sources) == {"ibm-vts-b18-2000", "cern-tape-sizing-2005"}
     for table, row in default_vts.rows:
         assert load(table).provenance(row).source  # every row the planner names exists
     assert all(a["source"] for a in assumptions())
@@ -314,11 +316,11 @@ def test_the_library_plan_sizes_flows_and_the_recall_wait():
     lib = library_plan(Plan(a))
     cern = load("cern_facts")
     speed = vtsmodel.drive_spec(a.library_drive).speed_mb_s
+    t_mount = float(vtsmodel.mount_cycle_s(drive=a.library_drive))  # the drive's own parts, else CERN's
     assert lib.speed_mb_s == speed
-    assert lib.recall_service_s == pytest.approx(
-        cern.value("tmount_total") + cern.value("toverhead") + a.volume_mb / speed
-    )
-    assert lib.recall_ready_s == pytest.approx(lib.recall_service_s - cern.value("tmount_rewind_unload"))
+    assert lib.recall_service_s == pytest.approx(t_mount + cern.value("toverhead") + a.volume_mb / speed)
+    rewind = vtsmodel.catalog.mount_parts(a.library_drive)["rewind_unload"].seconds
+    assert lib.recall_ready_s == pytest.approx(lib.recall_service_s - rewind)
     lam = a.read_gb_per_day * 1000 / 24 * (1 - a.read_hit) / a.volume_mb / 3600
     need = vtsmodel.recall_drives_needed(
         lam, lib.recall_service_s, a.recall_target_s - lib.recall_ready_s, 0.95

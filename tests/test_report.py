@@ -51,7 +51,7 @@ def test_the_report_says_what_the_plan_says(result, page):
         assert html.escape(a["assumption"]) in page
     for name in result.models:
         assert name in page
-    for ref in cite(*result.tables).splitlines():
+    for ref in cite(*result.sources).splitlines():
         assert html.escape(ref) in page
     for r in result.vts.results:
         assert html.escape(r.config.label) in page

@@ -117,7 +117,7 @@ _VTS_DRIVE_CATALOG = {"3590B": "IBM3590B", "3590E": "IBM3590E"}
 # --------------------------------------------------------------------------------------
 @functools.cache
 def _inputs() -> dict[str, Input]:
-    from vtsmodel.catalog import drive_names
+    from vtsmodel.catalog import drive_options
 
     return {
         "write_gb_per_day": Input(
@@ -191,7 +191,7 @@ def _inputs() -> dict[str, Input]:
             source=f"{_VTS}, Sec. 2", help="The 3590 model in the VTS's library.",
         ),
         "library_drive": Input(
-            "library drive", "", "IBM3592A", choices=drive_names(), source="drive catalog",
+            "library drive", "", "IBM3592A", choices=tuple(drive_options()), source="drive catalog",
             help="The drive of a tape library plan without a VTS.",
         ),
         "virtual_drives_needed": Input(
@@ -1007,10 +1007,10 @@ def _names(funcs) -> tuple[str, ...]:
     return tuple(f"{f.__module__}.{f.__qualname__}" for f in funcs)
 
 
-def _tables_of(funcs, extra=()) -> tuple[str, ...]:
+def _tables_of(funcs, extra=(), exclude=()) -> tuple[str, ...]:
     from vtsmodel._tables import tables
 
-    known = set(tables())
+    known = set(tables()) - set(exclude)
     out = []
     for f in funcs:
         for t in getattr(f, "__vtsmodel_cites__", ()):
@@ -1035,9 +1035,27 @@ VTS_ROWS = (
     ("cern_facts", "toverhead"),
 )  # fmt: skip
 LIBRARY_ROWS = (
-    ("cern_facts", "tmount_total"), ("cern_facts", "toverhead"), ("cern_facts", "tmount_rewind_unload"),
-    ("cern_sizing_example", "drive_speed"),
+    ("cern_facts", "robot_moves_normal"), ("cern_facts", "tmount_move"), ("cern_facts", "tmount_mount"),
+    ("cern_facts", "tmount_positioning"), ("cern_facts", "tmount_rewind_unload"), ("cern_facts", "toverhead"),
 )  # fmt: skip
+
+
+def _drive_rows(name: str | None) -> tuple[tuple[str, str], ...]:
+    """The catalog rows behind one drive's values, as (table, id)."""
+    from vtsmodel.catalog import drive_spec
+
+    if name is None:
+        return ()
+    return tuple((p.table, p.id) for p in drive_spec(name).primary.values())
+
+
+def _sources(tables: Sequence[str], rows: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """Source ids of the tables (the drive catalog only through the rows used) and the rows."""
+    from vtsmodel._tables import references
+
+    ids = [r["name"] for r in references(*(t for t in tables if t != "drive_catalog"))]
+    ids += [load(t).provenance(i).source for t, i in rows]
+    return tuple(dict.fromkeys(ids))
 
 
 def _collect(fn, *args, **kwargs):
@@ -1081,6 +1099,8 @@ class VtsPlan:
         The data tables they and the planner read.
     rows : tuple of (table, id)
         Data rows the planner read itself.
+    sources : tuple of str
+        Source ids of those tables and rows (for :func:`vtsmodel.cite`).
     """
 
     results: tuple[ConfigResult, ...]
@@ -1092,6 +1112,7 @@ class VtsPlan:
     models: tuple[str, ...]
     tables: tuple[str, ...]
     rows: tuple[tuple[str, str], ...]
+    sources: tuple[str, ...]
 
     def result(self, config: Configuration | str) -> ConfigResult:
         """The result of one configuration (or its label)."""
@@ -1207,8 +1228,11 @@ def vts_plan(
         "step [min]": float(step_minutes),
     }
     funcs = _model_funcs("vts")
-    return VtsPlan(results, rec, nxt, same, info, notes, _names(funcs),
-                   _tables_of(funcs, ("vts_tvc_configs", "vts_facts", "drive_catalog")), VTS_ROWS)  # fmt: skip
+    # the recall functions also cite the StorageTek 3480 preset, which is no VTS drive
+    tables = _tables_of(funcs, ("vts_tvc_configs", "vts_facts", "drive_catalog"), exclude=("stk_facts",))
+    rows = VTS_ROWS + _drive_rows(_VTS_DRIVE_CATALOG[plan.answers.vts_drive])
+    return VtsPlan(results, rec, nxt, same, info, notes, _names(funcs), tables, rows,
+                   _sources(tables, rows))  # fmt: skip
 
 
 def evaluate_configuration(plan: Plan, config: Configuration, *, step_minutes: float = 5.0) -> ConfigResult:
@@ -1247,7 +1271,7 @@ class LibraryPlan:
     governs : str
         ``"throughput (CERN formula)"`` or ``"recall wait target (queueing)"``.
     notes : tuple of str
-    models, tables, rows
+    models, tables, rows, sources
         As :class:`VtsPlan`.
     """
 
@@ -1265,6 +1289,7 @@ class LibraryPlan:
     models: tuple[str, ...]
     tables: tuple[str, ...]
     rows: tuple[tuple[str, str], ...]
+    sources: tuple[str, ...]
 
     def headline(self) -> str:
         """One sentence: how many drives and what governs."""
@@ -1289,9 +1314,13 @@ def library_plan(
     ``volume_mb``, recalls one file per mount). Drives per flow:
     ``rate · factor / efficiency / speed`` (cern-tape-sizing-2005, Summary).
 
+    ``tMount`` is :func:`~vtsmodel.drives.mount_cycle_s` for the drive: its own load,
+    locate and rewind/unload times where the catalog has them, CERN's 9940B parts where it
+    does not, and CERN's robot move; ``tOverhead`` is CERN's 4.4 s per file.
+
     Recalls also need drives enough for the wait target: each recall keeps a drive for
     ``tMount + tOverhead + volume / speed`` and is ready ``tMount − rewind/unload +
-    tOverhead + volume / speed`` after it starts (the CERN tMount parts); the fewest
+    tOverhead + volume / speed`` after it starts; the fewest
     drives whose wait at the percentile leaves the ready time within the target
     (:func:`~vtsmodel.queueing.recall_drives_needed`). The larger of the recall flow's
     throughput drives and these governs the recall part; the total adds the other flows.
@@ -1311,7 +1340,8 @@ def library_plan(
     -------
     LibraryPlan
     """
-    from vtsmodel.catalog import drive_spec
+    from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
+    from vtsmodel.drives import mount_cycle_s
     from vtsmodel.queueing import recall_drives_needed
     from vtsmodel.sizing import Flow, drives_needed
 
@@ -1328,10 +1358,11 @@ def library_plan(
         name = drive or (a.library_drive if a is not None else None)
         if name is None:
             raise ValueError("give drive (a catalog drive) or drive_speed_mb_s")
+        name = resolve_drive(name)
         speed = float(drive_spec(name).speed_mb_s)
-    cern = load("cern_facts")
-    t_mount, t_over = cern.value("tmount_total"), cern.value("toverhead")
-    rewind = cern.value("tmount_rewind_unload")
+    t_mount = float(mount_cycle_s(drive=name))  # the drive's own parts where the catalog has them
+    t_over = load("cern_facts").value("toverhead")
+    rewind = mount_parts(name)["rewind_unload"].seconds
 
     def run():
         recall_idx, lam, service, ready, need = None, 0.0, math.nan, math.nan, None
@@ -1351,7 +1382,7 @@ def library_plan(
             fl = [Flow("host writes", write_rate, a.peak_factor, eff, **pattern_w),
                   Flow("recalls (read misses)", recall_rate, a.peak_factor, eff, **pattern_r)]  # fmt: skip
             recall_idx = 1
-        sizing = drives_needed(fl, drive_speed_mb_s=speed)
+        sizing = drives_needed(fl, drive_speed_mb_s=speed, t_mount_s=t_mount, t_overhead_s=t_over)
         if plan is not None and recall_idx is None:
             lam = float(_day(plan).recalls_per_hour.max())
         if plan is not None:
@@ -1382,9 +1413,10 @@ def library_plan(
     if plan is not None and need is None and lam > MIN_RECALLS_PER_HOUR:
         governs = "throughput (CERN formula); the recall wait target cannot be met"
     funcs = _model_funcs("library")
+    tables = _tables_of(funcs, ("cern_facts",))
+    rows = LIBRARY_ROWS + _drive_rows(name)
     return LibraryPlan(name, speed, sizing, recall_idx, need, float(service), float(ready), float(lam), whole,
-                       governs, tuple(extra) + notes, _names(funcs), _tables_of(funcs, ("cern_facts",)),
-                       LIBRARY_ROWS)  # fmt: skip
+                       governs, tuple(extra) + notes, _names(funcs), tables, rows, _sources(tables, rows))  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------
@@ -1589,6 +1621,11 @@ class PlanResult:
         """Data rows the planner read itself."""
         return tuple(dict.fromkeys(self.vts.rows + self.library.rows))
 
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Source ids of every table and row used (the report's references)."""
+        return tuple(dict.fromkeys(self.vts.sources + self.library.sources))
+
     def headline(self) -> str:
         """The recommendation in two or three sentences."""
         return f"{self.vts.headline()} {self.library.headline()}"
@@ -1642,6 +1679,8 @@ def assumptions() -> list[dict]:
          "source": f"{_CERN}, Introduction (Maxspeed); drive catalog"},
         {"assumption": "library flows", "value": "the busiest hour's write and recall rates, times the peak factor",
          "source": f"modelling choice; {_CERN}, Summary (the formula)"},
-        {"assumption": "library mount cycle and overhead per file", "value": f"{load('cern_facts').value('tmount_total'):g} s and {load('cern_facts').value('toverhead'):g} s",
+        {"assumption": "library mount cycle (tMount)", "value": "the drive's own load, locate and rewind/unload where the catalog has them, else CERN's 9940B parts; robot move 22.5 s",
+         "source": f"{_CERN}, Access pattern and tape drive efficiency; drive catalog (mount_cycle_s with drive)"},
+        {"assumption": "library overhead per file (tOverhead)", "value": f"{load('cern_facts').value('toverhead'):g} s",
          "source": f"{_CERN}, Access pattern and tape drive efficiency"},
     ]  # fmt: skip

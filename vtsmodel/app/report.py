@@ -457,7 +457,7 @@ def report_html(result, *, generated: str | None = None) -> str:
     notes = tuple(dict.fromkeys(result.vts.notes + result.library.notes))
     if notes:
         body.append("<h2>Extrapolations</h2>" + "".join(f"<p class=small>{_e(n)}</p>" for n in notes))
-    refs = cite(*result.tables).splitlines()
+    refs = cite(*result.sources).splitlines()
     body.append("<h2>References</h2><ul>" + "".join(f"<li>{_e(r)}</li>" for r in refs) + "</ul>")
     head = (f"<meta charset='utf-8'><title>Plan: {_e(plan.name)}</title><style>{_CSS}</style>"
             f"<script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script>")  # fmt: skip
