@@ -484,3 +484,10 @@ def test_evaluate_gives_all_three_and_a_headline(default_plan):
     assert res.vts.recommended.config.label in res.headline() and "Tape library" in res.headline()
     assert set(res.models) >= set(res.vts.models) | set(res.library.models)
     assert evaluate(default_plan, fraction=None).sensitivity is None
+
+
+def test_the_time_step_is_checked():
+    with pytest.raises(ValueError, match=r"step_minutes=0.01 is outside the valid range \[0.5, 60\]"):
+        vts_plan(Plan(), step_minutes=0.01)
+    with pytest.raises(ValueError, match="step_minutes"):
+        evaluate_configuration(Plan(), Configuration.of(864, "paf", 4), step_minutes=90)

@@ -686,7 +686,10 @@ class Check:
 
     @property
     def margin(self) -> float:
-        """How far the value is inside the target: ``limit - value`` (negative: missed). [unit]"""
+        """How far the value is inside the target (negative: missed). [unit]
+
+        ``limit - value``; for virtual drives, presented minus needed.
+        """
         if self.key == "copy" and math.isinf(self.value):
             return -math.inf
         return (
@@ -1182,7 +1185,7 @@ def vts_plan(
     ----------
     plan : Plan
     step_minutes : float
-        Time step of the day simulation. [min]
+        Time step of the day simulation, 0.5 to 60. [min]
     include_earlier_paf : bool
         Also the 144 and 288 GB PAF configurations of earlier shipments (Table 3, *).
     threshold, peak_copy_fraction : float, optional
@@ -1192,6 +1195,7 @@ def vts_plan(
     -------
     VtsPlan
     """
+    _check_step(step_minutes)
     opts = {}
     if threshold is not None:
         opts["threshold"] = threshold
@@ -1235,8 +1239,15 @@ def vts_plan(
                    _sources(tables, rows))  # fmt: skip
 
 
+def _check_step(step_minutes) -> None:
+    from vtsmodel._validation import as_float_array
+
+    as_float_array("step_minutes", step_minutes, lo=0.5, hi=60.0)  # finer steps would only cost time
+
+
 def evaluate_configuration(plan: Plan, config: Configuration, *, step_minutes: float = 5.0) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
+    _check_step(step_minutes)
     day = _day(plan)
     return _evaluate(day, plan.answers, config, {}, step_minutes, {})
 
@@ -1562,7 +1573,7 @@ def sensitivity(
         The move, a share of each input's value, in (0, 1). [-]
     configuration : Configuration, optional
     step_minutes : float
-        Time step of the day simulation. [min]
+        Time step of the day simulation, 0.5 to 60. [min]
 
     Returns
     -------
