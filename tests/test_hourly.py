@@ -119,6 +119,9 @@ def test_bytes_file_objects_paths_and_text_read_the_same(tmp_path):
     expected = read_hourly_workload(EXAMPLE).rows()
     assert read_hourly_workload(text.encode()).rows() == expected
     assert read_hourly_workload(io.StringIO(text)).rows() == expected
+    assert read_hourly_workload(io.BytesIO(text.encode())).rows() == expected  # an upload
+    with pytest.raises(ValueError, match="line 34: not UTF-8"):
+        read_hourly_workload(io.BytesIO(text.encode() + b"\xff\xfe,1\n"))
     with open(path, encoding="utf-8") as fh:
         assert read_hourly_workload(fh).name == "day"
     assert read_hourly_workload(str(path)).rows() == expected
