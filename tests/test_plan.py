@@ -27,7 +27,9 @@ from vtsmodel.plan import (
     evaluate_configuration,
     library_plan,
     load_plan,
+    plan_from_bytes,
     plan_to_dict,
+    plan_to_json,
     save_plan,
     sensitivity,
     vts_configurations,
@@ -389,6 +391,10 @@ def test_plan_files_round_trip(tmp_path):
             assert back.workload is None
         else:
             assert back.workload.rows() == w.rows() and back.workload.notes == w.notes
+    upload = plan_from_bytes(plan_to_json(plans["embedded.json"]).encode())  # the page's upload and download
+    assert upload.workload.rows() == w.rows() and upload.answers == plans["embedded.json"].answers
+    with pytest.raises(ValueError, match="the plan file is not valid JSON"):
+        plan_from_bytes(b"{oops")
     doc = json.loads((tmp_path / "referenced.json").read_text())
     assert doc["schema"] == PLAN_SCHEMA and doc["workload"] == {"file": EXAMPLE.name}
 

@@ -83,8 +83,10 @@ __all__ = [
     "evaluate_configuration",
     "library_plan",
     "load_plan",
+    "plan_from_bytes",
     "plan_from_dict",
     "plan_to_dict",
+    "plan_to_json",
     "save_plan",
     "sensitivity",
     "vts_configurations",
@@ -439,8 +441,7 @@ def save_plan(
     embed : bool, optional
         See :func:`plan_to_dict`.
     """
-    text = json.dumps(plan_to_dict(plan, embed=embed), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
-    return atomic_write(path, text, overwrite=overwrite)
+    return atomic_write(path, plan_to_json(plan, embed=embed), overwrite=overwrite)
 
 
 def _reject_constant(token: str):
@@ -457,22 +458,45 @@ def _read_json(path: Path):
         raise ValueError(f"{path} is a folder, not a plan file") from None
     except OSError as exc:
         raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    return _parse_json(raw, str(path))
+
+
+def _parse_json(raw: bytes, where: str):
+    """Strict JSON from bytes: size-limited, UTF-8, no NaN or infinities, no eval."""
     if len(raw) > MAX_PLAN_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_PLAN_BYTES} bytes; not a plan file")
+        raise ValueError(f"{where} is larger than {MAX_PLAN_BYTES} bytes; not a plan file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text; not a plan file") from None
+        raise ValueError(f"{where} is not UTF-8 text; not a plan file") from None
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise ValueError(
-            f"{path} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
+            f"{where} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
         ) from None
     except RecursionError:
-        raise ValueError(f"{path} is nested too deeply; not a plan file") from None
+        raise ValueError(f"{where} is nested too deeply; not a plan file") from None
     except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def plan_to_json(plan: Plan, *, embed: bool | None = None) -> str:
+    """The plan file's text (what :func:`save_plan` writes; a page offers it as a download)."""
+    return json.dumps(plan_to_dict(plan, embed=embed), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def plan_from_bytes(
+    data: bytes, *, base_dir: str | os.PathLike | None = None, where: str = "the plan file"
+) -> Plan:
+    """A :class:`Plan` from a plan file's bytes (an upload), checked as :func:`load_plan` checks a file.
+
+    A workload referenced by file name is read relative to ``base_dir``; without one, a
+    relative name is read relative to the working folder.
+    """
+    if not isinstance(data, bytes | bytearray):
+        raise ValueError(f"data must be the plan file's bytes, not {type(data).__name__}")
+    return plan_from_dict(_parse_json(bytes(data), where), base_dir=base_dir)
 
 
 _PLAN_KEYS = {"schema", "version", "name", "answers", "workload"}
