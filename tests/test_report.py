@@ -58,6 +58,21 @@ def test_the_report_says_what_the_plan_says(result, page):
     assert "Illustrative" in page  # the workload's own note
 
 
+def test_the_statements_behind_the_plan_are_listed_with_their_status(result, page):
+    from vtsmodel.data import statements, statements_for
+
+    rows = report.ledger_rows(result)
+    ids = {r["id"] for r in rows}
+    # every ledger statement about a model the plan used, and about a data row it read
+    assert {r["id"] for r in statements() if r["model"] in result.models} <= ids
+    for table, row_id in result.rows:
+        assert {r["id"] for r in statements_for(f"{table}:{row_id}")} <= ids
+    assert {"vts_ehpo_19_5", "cern_tmount_120"} <= ids  # Eq. 3's 19.5 MB/s; the 120 s tMount
+    for r in rows:
+        assert f"<td>{r['id']}</td>" in page and r["status"] in page
+    assert "calibrated" in page and "contradicted" in page
+
+
 def test_the_html_works_offline(page):
     assert "Plotly.newPlot" in page and "plotly.js" in page.lower()
     assert page.count("<script type='text/javascript'>") == 1  # plotly.js once, for every figure

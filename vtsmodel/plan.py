@@ -1020,13 +1020,15 @@ def _evaluate(day: _Day, a: Answers, cfg: Configuration, runs: dict, step_minute
 
 
 def _model_funcs(kind: str) -> tuple[Callable, ...]:
-    from vtsmodel import bottleneck, catalog, drives, queueing, recall, sizing, throughput, tvc_day
+    """The model functions a plan calls, and those they are built on (the ledger names them)."""
+    from vtsmodel import bottleneck, catalog, drives, queueing, recall, sizing, throughput, tvc, tvc_day
 
     if kind == "vts":
-        return (throughput.write_rate, tvc_day.simulate_tvc, bottleneck.binding_resource,
-                recall.recall_service_s, recall.recall_ready_s, recall.recall_drives,
+        return (throughput.write_rate, tvc_day.simulate_tvc, tvc.cache_cf, tvc.effective_capacity_gb,
+                tvc.product_configurations, bottleneck.binding_resource, bottleneck.write_capacities,
+                recall.recall_parts, recall.recall_service_s, recall.recall_ready_s, recall.recall_drives,
                 queueing.wait_percentile, drives.drive_efficiency, catalog.drive_spec)  # fmt: skip
-    return (sizing.drives_needed, drives.drive_efficiency, queueing.recall_drives_needed,
+    return (sizing.drives_needed, drives.drive_efficiency, drives.mount_cycle_s, queueing.recall_drives_needed,
             queueing.wait_percentile, catalog.drive_spec)  # fmt: skip
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "configurations_figure",
     "day_figure",
     "html_to_pdf",
+    "ledger_rows",
     "plan_figures",
     "report_bytes",
     "report_html",
@@ -377,13 +378,12 @@ def _model_summary(dotted: str) -> tuple[str, str]:
 
 
 def _statements_section(result) -> str:
-    from vtsmodel._tables import load, tables
+    from vtsmodel._tables import load
 
     parts = ["<h2>What each number rests on</h2>", "<h3>Model functions</h3>"]
     rows = [(name, *_model_summary(name)) for name in result.models]
     parts.append(_table(rows, ["function", "what it computes", "data it cites"]))
-    if "statements" in tables():  # the statements ledger, where the data package has one
-        parts.append(_ledger(result))
+    parts.append(_ledger(result))
     parts.append("<h3>Data rows the planner reads</h3>")
     rows = []
     for table, row_id in result.rows:
@@ -394,18 +394,56 @@ def _statements_section(result) -> str:
     return "\n".join(parts)
 
 
-def _ledger(result) -> str:
-    """Rows of the statements ledger that name a model function the plan used."""
-    from vtsmodel._tables import load
+_STATUS_CLASS = {"reproduced": "ok", "contradicted": "fail", "source-inconsistent": "fail"}
 
-    t = load("statements")
-    recs = t.records()
-    short = {m.rsplit(".", 1)[-1] for m in result.models}
-    hits = [r for r in recs if any(str(v) in short or str(v) in result.models for v in r.values())]
-    if not hits:
+
+def ledger_rows(result) -> list[dict]:
+    """The statement ledger's rows behind a plan: those of the models it used and the rows it read.
+
+    Parameters
+    ----------
+    result : vtsmodel.plan.PlanResult
+
+    Returns
+    -------
+    list of dict
+        Ledger rows (``data/statements.csv``), each once, in ledger order.
+    """
+    from vtsmodel.data import statements, statements_for
+
+    models = set(result.models)
+    keep = {r["id"] for r in statements() if r["model"] in models}
+    for table, row_id in result.rows:
+        keep |= {r["id"] for r in statements_for(f"{table}:{row_id}")}
+    return [r for r in statements() if r["id"] in keep]
+
+
+def _check_text(r: Mapping) -> str:
+    if not r["relation"]:
         return ""
-    cols = [c for c in ("id", "source", "locator", "quote", "model", "status") if c in hits[0]]
-    return "<h3>Statements ledger</h3>" + _table([[r.get(c, "") for c in cols] for r in hits], cols)
+    if r["relation"] == "holds":
+        return "holds" if r["computed"] == 1.0 else "does not hold"
+    tol = f" ± {_n(r['tolerance'], 4)}" if r["tolerance"] else ""
+    unit = f" {r['unit']}" if r["unit"] and r["unit"] != "1" else ""
+    return f"model {_n(r['computed'], 4)}{unit}; source {r['relation']} {_n(r['expected'], 4)}{tol}{unit}"
+
+
+def _ledger(result) -> str:
+    rows = []
+    for r in ledger_rows(result):
+        status = (_e(r["status"]), _STATUS_CLASS.get(r["status"], ""))
+        rows.append((r["id"], f"{r['source']}, {r['locator']}", r["quote"] or r["claim"], r["model"], status,
+                     _check_text(r)))  # fmt: skip
+    if not rows:
+        return ""
+    return (
+        "<h3>Statements of the sources (the statement ledger)</h3><p class=small>Each statement the models "
+        "used here answer or read, and its status: <i>reproduced</i> (the model gives what the source states, "
+        "independently), <i>calibrated</i> (a constant was solved or fitted to it: no evidence), "
+        "<i>data-only</i> (a value read, nothing to check), <i>source-inconsistent</i> or "
+        "<i>contradicted</i>.</p>"
+        + _table(rows, ["statement", "where", "the source says", "model", "status", "check"])
+    )
 
 
 def _assumptions_section() -> str:
