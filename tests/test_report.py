@@ -69,7 +69,7 @@ def test_the_statements_behind_the_plan_are_listed_with_their_status(result, pag
         assert {r["id"] for r in statements_for(f"{table}:{row_id}")} <= ids
     assert {"vts_ehpo_19_5", "cern_tmount_120"} <= ids  # Eq. 3's 19.5 MB/s; the 120 s tMount
     for r in rows:
-        assert f"<td>{r['id']}</td>" in page and r["status"] in page
+        assert f"<td class=''>{r['id']}<br>" in page and r["status"] in page
     assert "calibrated" in page and "contradicted" in page
 
 

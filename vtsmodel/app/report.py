@@ -235,7 +235,8 @@ body { font-family: Arial, Helvetica, sans-serif; font-size: 13px; color: #222; 
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px;
      border-bottom: 1px solid #ccc; } h3 { font-size: 14px; }
 table { border-collapse: collapse; margin: 8px 0; width: 100%; }
-th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
 th { background: #f2f2f2; } td.num { text-align: right; white-space: nowrap; }
 tr { page-break-inside: avoid; } .ok { color: #096b2e; } .fail { color: #b00020; font-weight: bold; }
 .lead { font-size: 15px; background: #f5f8fc; border-left: 4px solid #0072B2; padding: 8px 12px; }
@@ -247,9 +248,20 @@ figcaption { font-size: 11px; color: #444; } blockquote { margin: 2px 0 2px 12px
 """
 
 
-def _table(rows: Sequence[Sequence], header: Sequence[str], *, num: Sequence[bool] | None = None) -> str:
+def _table(
+    rows: Sequence[Sequence],
+    header: Sequence[str],
+    *,
+    num: Sequence[bool] | None = None,
+    widths: Sequence[int] = (),
+) -> str:
     num = num or [False] * len(header)
-    out = ["<table><thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr></thead><tbody>"]
+    cols = (
+        "<colgroup>" + "".join(f"<col style='width:{w}%'>" for w in widths) + "</colgroup>" if widths else ""
+    )
+    out = [
+        f"<table>{cols}<thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr></thead><tbody>"
+    ]
     for row in rows:
         cells = []
         for cell, isnum in zip(row, num, strict=True):
@@ -432,8 +444,9 @@ def _ledger(result) -> str:
     rows = []
     for r in ledger_rows(result):
         status = (_e(r["status"]), _STATUS_CLASS.get(r["status"], ""))
-        rows.append((r["id"], f"{r['source']}, {r['locator']}", r["quote"] or r["claim"], r["model"], status,
-                     _check_text(r)))  # fmt: skip
+        where = (f"{_e(r['id'])}<br><span class=small>{_e(r['source'])}, {_e(r['locator'])}</span>", "")
+        model = r["model"].removeprefix("vtsmodel.")
+        rows.append((where, r["quote"] or r["claim"], model, status, _check_text(r)))
     if not rows:
         return ""
     return (
@@ -442,7 +455,9 @@ def _ledger(result) -> str:
         "independently), <i>calibrated</i> (a constant was solved or fitted to it: no evidence), "
         "<i>data-only</i> (a value read, nothing to check), <i>source-inconsistent</i> or "
         "<i>contradicted</i>.</p>"
-        + _table(rows, ["statement", "where", "the source says", "model", "status", "check"])
+        + _table(
+            rows, ["statement", "the source says", "model", "status", "check"], widths=(20, 38, 16, 11, 15)
+        )
     )
 
 
