@@ -283,6 +283,9 @@ def test_results_carry_their_models_tables_and_rows(default_vts):
 def test_extrapolations_are_collected_as_notes_not_raised():
     vts = vts_plan(Plan(Answers(cf=5.0)))
     assert any("cf=5" in n and "extrapolation" in n for n in vts.notes)
+    big = evaluate(Plan(Answers(volume_mb=1e6)), fraction=0.2)  # the copy's files: 400,000 MB stored
+    assert any("file_mb=400000" in n for n in big.vts.notes)
+    assert any("file_mb" in n for n in big.library.notes)
 
 
 def test_a_workload_file_replaces_the_day_of_the_answers():

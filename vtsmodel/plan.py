@@ -1235,9 +1235,9 @@ def vts_plan(
             _evaluate(day, plan.answers, cfg, runs, step_minutes, opts)
             for cfg in vts_configurations(include_earlier_paf=include_earlier_paf)
         )
-        return day, results
+        return day, results, _copy_efficiency(plan.answers, day.cf)
 
-    (day, results), notes = _collect(run)
+    (day, results, copy_eff), notes = _collect(run)
     rec_i = next((i for i, r in enumerate(results) if r.meets), None)
     rec = results[rec_i] if rec_i is not None else None
     nxt = results[rec_i - 1] if rec_i else None
@@ -1253,7 +1253,7 @@ def vts_plan(
         "busiest recall hour [1/h]": float(day.recalls_per_hour.max()) if day.recalls_per_hour.size else 0.0,
         "recall basis": day.recall_basis,
         "virtual drives needed [-]": day.virtual_drives,
-        "copy efficiency [-]": _copy_efficiency(plan.answers, day.cf),
+        "copy efficiency [-]": copy_eff,
         "hours [h]": day.workload.hours,
         "step [min]": float(step_minutes),
     }
