@@ -295,6 +295,9 @@ def test_a_workload_file_replaces_the_day_of_the_answers():
     assert vts.day["read hit ratio [-]"] == pytest.approx(w.read_hit_by_mounts())
     assert vts.day["virtual drives needed [-]"] == int(w.columns["max_virtual_drives"].max())
     assert vts.day["recalls per day [-]"] == pytest.approx(w.columns["recall_mounts"].sum())
+    assert vts.day["mean volume written [MB]"] == pytest.approx(
+        w.write_mb.sum() / w.columns["fast_ready_mounts"].sum()
+    )
 
 
 # --- monotonicity ---------------------------------------------------------------------------------

@@ -1257,6 +1257,10 @@ def vts_plan(
         "hours [h]": day.workload.hours,
         "step [min]": float(step_minutes),
     }
+    mean_volume = day.workload.mean_volume_written_mb()
+    if mean_volume is not None:  # the fast-ready mounts' volume size, beside the one answered
+        info["mean volume written [MB]"] = mean_volume
+        info["volume size answered [MB]"] = day.volume_mb
     funcs = _model_funcs("vts")
     # the recall functions also cite the StorageTek 3480 preset, which is no VTS drive
     tables = _tables_of(funcs, ("vts_tvc_configs", "vts_facts", "drive_catalog"), exclude=("stk_facts",))
