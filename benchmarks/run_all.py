@@ -150,6 +150,7 @@ def report(results: dict) -> str:
     for key, title in (
         ("queue", "Recall queue simulation vs SimPy and Ciw"),
         ("export", "Figure export: one reused browser vs a browser per figure"),
+        ("plan", "Planner: every VTS configuration for a 24-hour workload, and the report"),
     ):
         lines += ["", f"## {title}", ""]
         res = results.get(key, {})
@@ -182,6 +183,8 @@ def main() -> None:
     results["queue"] = optional("queue", lambda: importlib.import_module("bench_queue").run())
     print("export…", flush=True)
     results["export"] = optional("export", lambda: importlib.import_module("bench_export").run())
+    print("plan…", flush=True)
+    results["plan"] = optional("plan", lambda: importlib.import_module("bench_plan").run())
     text = report(results)
     Path(args.report).write_text(text)
     print(text)

@@ -218,3 +218,67 @@ def test_progress_shows_on_a_terminal_only():
         "1/4" in tty.getvalue() and tty.getvalue().endswith("\n") and "[" + "#" * 30 + "]" in tty.getvalue()
     )
     assert pipe.getvalue() == ""
+
+
+# --- plan ------------------------------------------------------------------------------------------
+EXAMPLE_WORKLOAD = Path(__file__).resolve().parents[1] / "examples" / "example_hourly_workload.csv"
+
+
+def test_plan_help(capsys):
+    code, out, err = run(capsys, "plan", "--help")
+    assert code == 0 and "usage: vtsmodel plan" in out and "--report" in out and err == ""
+
+
+def test_plan_prints_the_recommendation_and_its_margins(capsys, tmp_path):
+    from vtsmodel.plan import Answers, Plan, library_plan, save_plan, vts_plan
+
+    plan = Plan(Answers(delay_hours_allowed=2.0), name="nightly")
+    save_plan(plan, tmp_path / "plan.json")
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"))
+    assert code == 0 and err == ""
+    vts = vts_plan(plan)
+    assert vts.headline() in out and library_plan(plan).headline() in out
+    for ch in vts.recommended.checks:
+        assert ch.label in out
+    assert "report:" not in out
+
+
+def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
+    from vtsmodel.plan import Plan, save_plan
+
+    save_plan(Plan(name="from a file"), tmp_path / "plan.json")
+    target = tmp_path / "out" / "plan.html"
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--workload", str(EXAMPLE_WORKLOAD),
+                         "--report", str(target))  # fmt: skip
+    assert code == 0, err
+    assert f"report: {target}" in out
+    text = target.read_text(encoding="utf-8")
+    assert "Plan: from a file" in text and "example_hourly_workload" in text
+    code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target))
+    assert code == 1 and "exists" in err and len(err.strip().splitlines()) == 1
+    assert run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ('{"schema": "vtsmodel-plan", "version": 1, "answers": {"cf": 0}}', "answers: cf=0"),
+        ("{not json", "not valid JSON"),
+    ],
+)
+def test_plan_with_a_bad_file_fails_in_one_line(capsys, tmp_path, content, words):
+    path = tmp_path / "plan.json"
+    path.write_text(content)
+    code, out, err = run(capsys, "plan", str(path))
+    assert code == 1 and out == ""
+    assert err.startswith("vtsmodel: error:") and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_plan_with_a_bad_workload_names_the_line(capsys, tmp_path):
+    from vtsmodel.plan import Plan, save_plan
+
+    save_plan(Plan(), tmp_path / "plan.json")
+    bad = tmp_path / "day.csv"
+    bad.write_text("hour,host_write_mb,host_read_mb\n0,1,1\n1,-1,1\n")
+    code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--workload", str(bad))
+    assert code == 1 and "line 3: host_write_mb=-1" in err

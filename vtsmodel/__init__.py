@@ -16,7 +16,20 @@ from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacit
 from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
 from vtsmodel.ds8000 import background_copy_response_ms, disk_response_ms, ride_through_s, staging_modes
+from vtsmodel.hourly import HourlyWorkload, read_hourly_workload
 from vtsmodel.import_export import export_minutes, import_minutes
+from vtsmodel.plan import (
+    Answers,
+    Configuration,
+    Plan,
+    evaluate,
+    library_plan,
+    load_plan,
+    save_plan,
+    sensitivity,
+    vts_configurations,
+    vts_plan,
+)
 from vtsmodel.queueing import (
     erlang_c,
     recall_drives_needed,
@@ -40,6 +53,18 @@ REFERENCE = f"vtsmodel: an open modeling workbench for tape storage performance,
 
 __all__ = [
     "REFERENCE",
+    "Answers",
+    "Configuration",
+    "HourlyWorkload",
+    "Plan",
+    "evaluate",
+    "library_plan",
+    "load_plan",
+    "read_hourly_workload",
+    "save_plan",
+    "sensitivity",
+    "vts_configurations",
+    "vts_plan",
     "Input",
     "declare",
     "declared_inputs",

@@ -168,7 +168,7 @@ class TvcRun:
         with np.errstate(divide="ignore", invalid="ignore"):
             frac = np.where(a1 > a0, (levels - a0) / (a1 - a0), 0.0)
         t_acc = t[j - 1] + np.clip(frac, 0, 1) * (t[j] - t[j - 1])
-        t_acc = np.where(off > acc[-1] + 1e-9, t[-1], t_acc)
+        t_acc = np.where(off > acc[-1] + 1e-9 * max(off[-1], 1.0), t[-1], t_acc)  # relative: sums of ~1e6 MB
         return float(max(np.max(t_acc - t), 0.0))
 
     @property

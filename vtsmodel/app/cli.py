@@ -6,10 +6,11 @@
                             [--style light|print] [--size slide|page] [--lessons 01,04]
     vtsmodel size [--flow NAME,RATE,FACTOR,EFFICIENCY ...] [--drive NAME | --drive-speed MB/s]
     vtsmodel cite [TABLE_OR_SOURCE ...]
+    vtsmodel plan PLAN_FILE [--workload CSV] [--report out.html|out.pdf] [--overwrite]
 
 Errors are one line on stderr and a non-zero exit (1 for a failure, 2 for a usage
-error); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by the
-``figures`` command.
+error); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by
+``figures`` and ``plan --report``.
 """
 
 from __future__ import annotations
@@ -297,6 +298,35 @@ def _cmd_cite(args) -> int:
     return 0
 
 
+# --- plan ----------------------------------------------------------------------------------------
+def _cmd_plan(args) -> int:
+    import dataclasses
+
+    from vtsmodel.hourly import read_hourly_workload
+    from vtsmodel.plan import evaluate, load_plan
+
+    plan = load_plan(args.plan_file)
+    if args.workload:
+        plan = dataclasses.replace(
+            plan, workload=read_hourly_workload(args.workload), workload_file=args.workload
+        )
+    result = evaluate(plan, fraction=0.2 if args.report else None)
+    c = result.vts.closest
+    print(f"Plan {plan.name!r}: {result.vts.headline()}")
+    print()
+    rows = [{"target": ch.label, "value": ch.value, "target ": ch.limit, "unit": ch.unit, "margin": ch.margin,
+             "met": "yes" if ch.ok else "NO"} for ch in c.checks]  # fmt: skip
+    print(_table(rows, ["target", "value", "target ", "unit", "margin", "met"]))
+    print()
+    print(result.library.headline())
+    if args.report:
+        from vtsmodel.app.report import write_report
+
+        path = write_report(result, args.report, overwrite=args.overwrite)
+        print(f"report: {path}")
+    return 0
+
+
 # --- main -----------------------------------------------------------------------------------------
 def _positive_float(text: str) -> float:
     try:
@@ -378,6 +408,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("items", nargs="*", metavar="TABLE_OR_SOURCE", help="a table name or a source id")
     c.set_defaults(func=_cmd_cite)
+
+    pl = sub.add_parser(
+        "plan",
+        help="plan a VTS and a tape library from a plan file; write the report",
+        description=(
+            "Evaluate every VTS B18 configuration and a tape library against a plan file "
+            "(answers and an optional hourly workload, saved as JSON); print the recommendation "
+            "and its margins; with --report, write the report (HTML, or PDF through Chromium)."
+        ),
+    )
+    pl.add_argument("plan_file", metavar="PLAN_FILE", help="a plan file (JSON)")
+    pl.add_argument("--workload", metavar="CSV", help="an hourly workload file replacing the plan's")
+    pl.add_argument("--report", metavar="FILE", help="write the report to FILE (.html or .pdf)")
+    pl.add_argument("--overwrite", action="store_true", help="replace an existing report")
+    pl.set_defaults(func=_cmd_plan)
     return p
 
 
@@ -398,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, OSError, KeyError) as exc:
+    except (ValueError, OSError, KeyError, RuntimeError) as exc:
         if os.environ.get("VTSMODEL_DEBUG"):
             raise
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)

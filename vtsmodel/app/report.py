@@ -1,0 +1,602 @@
+"""The plan report: one document for a proposal, as HTML (offline) or PDF.
+
+:func:`report_bytes` is the API (the CLI's ``vtsmodel plan --report`` and the planner page
+call it): a :class:`~vtsmodel.plan.Plan` (or its evaluated
+:class:`~vtsmodel.plan.PlanResult`) in, the document's bytes out. The document holds the
+inputs, the recommendation and its margins, the figures, the configurations compared, the
+tape-library plan, the assumptions with their sources, the model functions and data rows
+each number rests on, and the references.
+
+HTML is built here, with plotly.js inline (one copy for every figure), so it opens
+offline in any browser. PDF is that HTML printed by a headless Chromium (the browser the
+figure exports use, found by :mod:`vtsmodel.app._browser`): one rendering, so the PDF
+shows exactly what the HTML shows, and no other typesetting dependency is needed.
+
+The figure builders (:func:`day_figure`, :func:`configurations_figure`,
+:func:`tornado_figure`) are pure: numbers in, a plotly ``Figure`` out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import math
+import os
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from vtsmodel._files import atomic_write
+from vtsmodel._inputs import number
+from vtsmodel.app.figures import COLORS
+
+__all__ = [
+    "FORMATS",
+    "configurations_figure",
+    "day_figure",
+    "html_to_pdf",
+    "ledger_rows",
+    "plan_figures",
+    "report_bytes",
+    "report_html",
+    "tornado_figure",
+    "write_report",
+]
+
+#: Report formats.
+FORMATS = ("html", "pdf")
+#: Figure width in the report, fitting an A4 page's text width. [CSS px]
+FIGURE_WIDTH = 700
+#: Longest the browser may take to print a report. [s]
+PDF_TIMEOUT_S = 120
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _n(x, digits: int = 3) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int | float | np.floating | np.integer):
+        x = float(x)
+        if math.isinf(x):
+            return "no steady state" if x > 0 else "−∞"
+        return number(x, digits)
+    return str(x)
+
+
+# --- figures -------------------------------------------------------------------------------------
+def day_figure(result, *, throttle_threshold: bool = True) -> go.Figure:
+    """The day of one configuration, hour by hour: host writes offered and accepted, the copy, and un-copied data.
+
+    Parameters
+    ----------
+    result : vtsmodel.plan.ConfigResult
+        A configuration evaluated (its ``run`` is the day simulated).
+    throttle_threshold : bool
+        Draw the cache's fill threshold.
+    """
+    run = result.run
+    t = np.asarray(run.time_hours)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        subplot_titles=("Host writes and copy to tape", "Un-copied data in the cache"))  # fmt: skip
+
+    def steps(y):
+        return np.repeat(t, 2)[1:-1], np.repeat(np.asarray(y, dtype=float), 2)
+
+    for name, y, color, dash in (
+        ("host writes offered [MB/s]", run.offered_mb_s, COLORS[1], "dot"),
+        ("host writes accepted [MB/s]", run.accepted_mb_s, COLORS[0], "solid"),
+        (
+            "copy to tape, cache MB/s × CF<sub>cache</sub>",
+            np.asarray(run.copy_mb_s) * run.cache_cf,
+            COLORS[2],
+            "dash",
+        ),
+    ):
+        x, yy = steps(y)
+        fig.add_trace(go.Scatter(x=x, y=yy, name=name, mode="lines", line={"color": color, "dash": dash}),
+                      row=1, col=1)  # fmt: skip
+    fig.add_hline(y=run.peak_mb_s, line={"color": "#888", "width": 1, "dash": "dot"}, row=1, col=1,
+                  annotation_text=f"peak {_n(run.peak_mb_s)} MB/s", annotation_position="top left")  # fmt: skip
+    fig.add_hline(y=run.sustained_mb_s, line={"color": "#888", "width": 1, "dash": "dash"}, row=1, col=1,
+                  annotation_text=f"sustained {_n(run.sustained_mb_s)} MB/s",
+                  annotation_position="bottom left")  # fmt: skip
+    fig.add_trace(go.Scatter(x=t, y=run.uncopied_gb, name="un-copied [GB]", mode="lines",
+                             line={"color": COLORS[3]}, fill="tozeroy"), row=2, col=1)  # fmt: skip
+    if throttle_threshold:
+        fig.add_hline(y=run.threshold_gb, line={"color": COLORS[1], "width": 1, "dash": "dash"}, row=2, col=1,
+                      annotation_text=f"fill threshold {_n(run.threshold_gb)} GB",
+                      annotation_position="top left")  # fmt: skip
+    thr = np.asarray(run.throttled, dtype=bool)
+    if thr.any():
+        fig.add_trace(go.Scatter(x=t[:-1][thr], y=np.full(int(thr.sum()), run.threshold_gb), mode="markers",
+                                 name="throttled", marker={"color": COLORS[1], "symbol": "x", "size": 6}),
+                      row=2, col=1)  # fmt: skip
+    fig.update_xaxes(title_text="hour [h]", row=2, col=1, dtick=2 if t[-1] <= 48 else 12)
+    fig.update_yaxes(title_text="MB/s", row=1, col=1, rangemode="tozero")
+    fig.update_yaxes(title_text="GB", row=2, col=1, rangemode="tozero")
+    fig.update_layout(title=f"The day with {result.config.label}", height=560, width=FIGURE_WIDTH,
+                      legend={"orientation": "h", "y": -0.15}, margin={"t": 70, "b": 40, "l": 60, "r": 20})  # fmt: skip
+    return fig
+
+
+def configurations_figure(vts) -> go.Figure:
+    """Every cache configuration against the targets: time throttled, longest write delay, recall ready time.
+
+    Parameters
+    ----------
+    vts : vtsmodel.plan.VtsPlan
+    """
+    caches, thr, dly = [], [], []
+    by_drives: dict[int, dict[str, float]] = {}
+    for r in vts.results:
+        label = r.config.label.rsplit(", ", 1)[0]
+        if label not in caches:
+            caches.append(label)
+            thr.append(r.hours_throttled)
+            dly.append(r.longest_delay_hours)
+        by_drives.setdefault(r.config.drives, {})[label] = r.worst_recall_ready_s
+    first = vts.results[0]
+    throttle, delay, recall = (first.check(k) for k in ("throttle", "delay", "recall"))
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        subplot_titles=("Time throttled and longest write delay [h]",
+                                        f"Recall ready, {recall.label.split('(')[-1].rstrip(')')} [s]"))  # fmt: skip
+    fig.add_trace(go.Bar(x=caches, y=thr, name="throttled [h]", marker_color=COLORS[1]), row=1, col=1)
+    fig.add_trace(
+        go.Bar(x=caches, y=dly, name="longest write delay [h]", marker_color=COLORS[0]), row=1, col=1
+    )
+    fig.add_hline(y=throttle.limit, line={"color": COLORS[1], "dash": "dash", "width": 1}, row=1, col=1,
+                  annotation_text=f"throttling allowed {_n(throttle.limit)} h", annotation_position="top left")  # fmt: skip
+    fig.add_hline(y=delay.limit, line={"color": COLORS[0], "dash": "dot", "width": 1}, row=1, col=1,
+                  annotation_text=f"delay allowed {_n(delay.limit)} h", annotation_position="top right")  # fmt: skip
+    any_recall = False
+    for i, (drives, vals) in enumerate(sorted(by_drives.items())):
+        ys = [vals.get(c, math.nan) for c in caches]
+        ys = [y if y is not None and math.isfinite(y) else None for y in ys]
+        if any(y is not None for y in ys):
+            any_recall = True
+        fig.add_trace(go.Scatter(x=caches, y=ys, mode="markers+lines", name=f"{drives} drives",
+                                 marker={"color": COLORS[(i + 2) % len(COLORS)], "size": 7},
+                                 line={"width": 1}), row=2, col=1)  # fmt: skip
+    if any_recall:
+        fig.add_hline(y=recall.limit, line={"color": "#444", "dash": "dash", "width": 1}, row=2, col=1,
+                      annotation_text=f"target {_n(recall.limit)} s", annotation_position="top left")  # fmt: skip
+        fig.update_yaxes(type="log", row=2, col=1)
+    fig.update_layout(title="Every configuration against the targets", barmode="group", height=620,
+                      width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.28},
+                      margin={"t": 70, "b": 60, "l": 60, "r": 20})  # fmt: skip
+    fig.update_xaxes(tickangle=-45, row=2, col=1)
+    return fig
+
+
+def tornado_figure(sens, outputs: Sequence[str] | None = None) -> go.Figure:
+    """A tornado chart per answer: the move of each input down and up, largest swing on top.
+
+    Parameters
+    ----------
+    sens : vtsmodel.plan.Sensitivity
+    outputs : sequence of str, optional
+        The answers to draw; default every answer that moves.
+    """
+    wanted = (
+        list(outputs)
+        if outputs is not None
+        else [o for o in sens.outputs if any(r.swing > 0 for r in sens.tornado(o))]
+    )
+    if not wanted:
+        wanted = list(sens.outputs[:1])
+    fig = make_subplots(
+        rows=len(wanted), cols=1, subplot_titles=wanted, vertical_spacing=0.5 / max(len(wanted), 1)
+    )
+    pct = f"{sens.fraction * 100:g} %"
+    for i, out in enumerate(wanted, start=1):
+        rows = sens.tornado(out)[::-1]  # plotly draws the first category at the bottom
+        names = [r.driver for r in rows]
+        base = rows[0].base if rows else 0.0
+
+        def delta(v, b=base):
+            return v - b if math.isfinite(v) and math.isfinite(b) else None
+
+        for key, label, color in (("low", f"input −{pct}", COLORS[0]), ("high", f"input +{pct}", COLORS[1])):
+            vals = [getattr(r, key) for r in rows]
+            fig.add_trace(go.Bar(y=names, x=[delta(v) for v in vals], base=base if math.isfinite(base) else 0,
+                                 orientation="h", name=label, marker_color=color, showlegend=i == 1,
+                                 legendgroup=key, hovertext=[f"{r.driver}: {_n(getattr(r, 'input_' + key))} "
+                                                             f"{r.input_unit} → {_n(v)}" for r, v in zip(rows, vals, strict=True)],
+                                 hoverinfo="text"), row=i, col=1)  # fmt: skip
+        fig.add_vline(x=base if math.isfinite(base) else 0, line={"color": "#444", "width": 1}, row=i, col=1)
+    fig.update_layout(title=f"Sensitivity: each input moved by ±{pct} ({sens.configuration})", barmode="overlay",
+                      height=170 * len(wanted) + 110, width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.06},
+                      margin={"t": 80, "b": 40, "l": 170, "r": 20})  # fmt: skip
+    return fig
+
+
+def plan_figures(result) -> dict[str, go.Figure]:
+    """The report's figures: ``"day"``, ``"configurations"`` and (with a sensitivity) ``"tornado"``."""
+    out = {"day": day_figure(result.vts.closest), "configurations": configurations_figure(result.vts)}
+    if result.sensitivity is not None:
+        out["tornado"] = tornado_figure(result.sensitivity)
+    return out
+
+
+# --- HTML -----------------------------------------------------------------------------------------
+_CSS = """
+body { font-family: Arial, Helvetica, sans-serif; font-size: 13px; color: #222; max-width: 760px;
+       margin: 24px auto; line-height: 1.4; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px;
+     border-bottom: 1px solid #ccc; } h3 { font-size: 14px; }
+table { border-collapse: collapse; margin: 8px 0; width: 100%; }
+th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
+th { background: #f2f2f2; } td.num { text-align: right; white-space: nowrap; }
+tr { page-break-inside: avoid; } .ok { color: #096b2e; } .fail { color: #b00020; font-weight: bold; }
+.lead { font-size: 15px; background: #f5f8fc; border-left: 4px solid #0072B2; padding: 8px 12px; }
+.small { font-size: 11px; color: #555; } figure { margin: 12px 0; page-break-inside: avoid; }
+figcaption { font-size: 11px; color: #444; } blockquote { margin: 2px 0 2px 12px; color: #444; }
+.modebar { display: none !important; }
+@page { size: A4; margin: 14mm; }
+@media print { body { margin: 0; max-width: none; } h2 { page-break-after: avoid; } }
+"""
+
+
+def _table(
+    rows: Sequence[Sequence],
+    header: Sequence[str],
+    *,
+    num: Sequence[bool] | None = None,
+    widths: Sequence[int] = (),
+) -> str:
+    num = num or [False] * len(header)
+    cols = (
+        "<colgroup>" + "".join(f"<col style='width:{w}%'>" for w in widths) + "</colgroup>" if widths else ""
+    )
+    out = [
+        f"<table>{cols}<thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr></thead><tbody>"
+    ]
+    for row in rows:
+        cells = []
+        for cell, isnum in zip(row, num, strict=True):
+            if isinstance(cell, tuple):  # (html, css class): already escaped
+                cells.append(f"<td class='{cell[1]}'>{cell[0]}</td>")
+            else:
+                cells.append(f"<td{' class=num' if isnum else ''}>{_e(cell)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _status(ok: bool) -> tuple[str, str]:
+    return ("met", "ok") if ok else ("missed", "fail")
+
+
+def _fig_html(fig: go.Figure, div_id: str, caption: str, plotly_config: Mapping) -> str:
+    import plotly.io as pio
+
+    from vtsmodel.app.export import export_spec
+
+    spec = export_spec(fig, "", style="print")
+    body = pio.to_html(spec, include_plotlyjs=False, full_html=False, div_id=div_id, config=dict(plotly_config),
+                       validate=False)  # fmt: skip
+    return f"<figure>{body}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def _answers_section(plan, vts) -> str:
+    from vtsmodel.plan import answer_inputs
+
+    inputs = answer_inputs()
+    rows = []
+    for key, value in plan.answers.to_dict().items():
+        inp = inputs[key]
+        shown = "derived" if value is None else (inp.format(value) if inp.choices else _n(value, 4))
+        note = inp.outside_valid(value) if value is not None else ""
+        rows.append((inp.label, shown, inp.unit, inp.source + (f" — {note}" if note else "")))
+    parts = ["<h2>Inputs</h2>", "<h3>The answers</h3>",
+             _table(rows, ["answer", "value", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
+    day = plan.day()
+    parts.append("<h3>The hours evaluated</h3>")
+    if plan.workload is not None:
+        src = f" (file {plan.workload_file})" if plan.workload_file else " (embedded in the plan file)"
+        parts.append(f"<p>Hourly workload <b>{_e(day.name)}</b>{_e(src)}: its writes, reads and mounts replace the "
+                     "day the answers describe.</p>")  # fmt: skip
+        if day.notes:
+            parts.append(f"<blockquote>{_e(day.notes)}</blockquote>")
+    else:
+        parts.append(
+            "<p>The day the answers describe: writes and reads spread evenly over their windows.</p>"
+        )
+    info = [(k, _n(v, 4) if not isinstance(v, str) else v) for k, v in {**day.summary(), **vts.day}.items()]
+    parts.append(_table(info, ["quantity", "value"], num=[False, True]))
+    from vtsmodel.hourly import COLUMNS
+
+    keys = [k for k in COLUMNS if day.has(k)]
+    hours = [[_n(r[k], 4) for k in keys] for r in day.rows()]
+    parts.append("<h3>Hour by hour</h3>")
+    parts.append(_table(hours, [COLUMNS[k].header for k in keys], num=[True] * len(keys)))
+    return "\n".join(parts)
+
+
+def _recommendation_section(result) -> str:
+    vts, lib = result.vts, result.library
+    parts = ["<h2>Recommendation</h2>", f"<p class=lead>{_e(vts.headline())}</p>"]
+    c = vts.closest
+    title = (
+        "Margins of the recommended configuration" if vts.recommended else f"Where {c.config.label} misses"
+    )
+    rows = []
+    for ch in c.checks:
+        text, cls = _status(ch.ok)
+        rows.append((ch.label, _n(ch.value), _n(ch.limit), ch.unit, _n(ch.margin), (text, cls), ch.text))
+    parts += [f"<h3>{_e(title)}</h3>",
+              _table(rows, ["target", "value", "target", "unit", "margin", "", "in words"],
+                     num=[False, True, True, False, True, False, False])]  # fmt: skip
+    parts.append(
+        f"<p>Peak write {_n(c.peak_mb_s)} MB/s, sustained {_n(c.sustained_mb_s)} MB/s (write_rate); at peak "
+        f"{_n(c.hours_at_peak)} h; backlog cleared at hour {_n(c.backlog_cleared_hours)}; "
+        f"{_n(c.carried_gb)} GB carried into the next day; the sustained write is bound by the "
+        f"{_e(c.binding_resource)}.</p>"
+    )
+    parts.append(f"<p class=lead>{_e(lib.headline())}</p>")
+    return "\n".join(parts)
+
+
+def _configurations_section(vts) -> str:
+    rows = []
+    for r in vts.results:
+        text, cls = _status(r.meets)
+        mark = " ◀ recommended" if vts.recommended is r else ""
+        rows.append((r.config.label + mark, _n(r.peak_mb_s), _n(r.sustained_mb_s), _n(r.hours_at_peak),
+                     _n(r.hours_throttled), _n(r.longest_delay_hours), _n(r.worst_recall_ready_s),
+                     int(r.copy_drives.max()) if r.copy_drives.size else 0, r.binding_resource, (text, cls)))  # fmt: skip
+    head = ["configuration", "peak [MB/s]", "sustained [MB/s]", "at peak [h]", "throttled [h]", "longest delay [h]",
+            "recall ready [s]", "copy drives", "binds", "targets"]  # fmt: skip
+    return "<h2>Every configuration</h2>" + _table(rows, head, num=[False] + [True] * 7 + [False, False])
+
+
+def _library_section(lib) -> str:
+    s = lib.sizing
+    rows = [(n, _n(e), _n(d)) for n, e, d in zip(s.names, s.efficiencies, s.drives, strict=True)]
+    parts = ["<h2>Tape-library plan</h2>",
+             f"<p>Drive: {_e(lib.drive or 'given speed')}, {_n(lib.speed_mb_s)} MB/s. Drives per flow: "
+             "rate · factor / efficiency / speed (cern-tape-sizing-2005, Summary).</p>",
+             _table(rows, ["flow", "efficiency [-]", "drives [-]"], num=[False, True, True])]  # fmt: skip
+    if lib.recall_flow is not None:
+        parts.append(
+            f"<p>Recalls in the busiest hour: {_n(lib.recalls_per_hour)} per hour; each keeps a drive "
+            f"{_n(lib.recall_service_s)} s and is ready {_n(lib.recall_ready_s)} s after it starts. Drives the wait "
+            f"target needs: {_e(lib.recall_drives_for_wait if lib.recall_drives_for_wait is not None else '—')}.</p>"
+        )
+    parts.append(f"<p><b>{lib.drives} drives; {_e(lib.governs)} governs.</b></p>")
+    for n in lib.notes:
+        parts.append(f"<p class=small>{_e(n)}</p>")
+    return "\n".join(parts)
+
+
+def _model_summary(dotted: str) -> tuple[str, str]:
+    import importlib
+
+    mod, _, name = dotted.rpartition(".")
+    func = getattr(importlib.import_module(mod), name)
+    doc = (func.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    return doc, ", ".join(getattr(func, "__vtsmodel_cites__", ()))
+
+
+def _statements_section(result) -> str:
+    from vtsmodel._tables import load
+
+    parts = ["<h2>What each number rests on</h2>", "<h3>Model functions</h3>"]
+    rows = [(name, *_model_summary(name)) for name in result.models]
+    parts.append(_table(rows, ["function", "what it computes", "data it cites"]))
+    parts.append(_ledger(result))
+    parts.append("<h3>Data rows the planner reads</h3>")
+    rows = []
+    for table, row_id in result.rows:
+        p = load(table).provenance(row_id)
+        rows.append((f"{table}: {row_id}", f"{p.source}, {p.locator}", p.printed or _n(p.value),
+                     p.quote or p.note))  # fmt: skip
+    parts.append(_table(rows, ["row", "where", "as printed", "statement"]))
+    return "\n".join(parts)
+
+
+_STATUS_CLASS = {"reproduced": "ok", "contradicted": "fail", "source-inconsistent": "fail"}
+
+
+def ledger_rows(result) -> list[dict]:
+    """The statement ledger's rows behind a plan: those of the models it used and the rows it read.
+
+    Parameters
+    ----------
+    result : vtsmodel.plan.PlanResult
+
+    Returns
+    -------
+    list of dict
+        Ledger rows (``data/statements.csv``), each once, in ledger order.
+    """
+    from vtsmodel.data import statements, statements_for
+
+    models = set(result.models)
+    keep = {r["id"] for r in statements() if r["model"] in models}
+    for table, row_id in result.rows:
+        keep |= {r["id"] for r in statements_for(f"{table}:{row_id}")}
+    return [r for r in statements() if r["id"] in keep]
+
+
+def _check_text(r: Mapping) -> str:
+    if not r["relation"]:
+        return ""
+    if r["relation"] == "holds":
+        return "holds" if r["computed"] == 1.0 else "does not hold"
+    tol = f" ± {_n(r['tolerance'], 4)}" if r["tolerance"] else ""
+    unit = f" {r['unit']}" if r["unit"] and r["unit"] != "1" else ""
+    return f"model {_n(r['computed'], 4)}{unit}; source {r['relation']} {_n(r['expected'], 4)}{tol}{unit}"
+
+
+def _ledger(result) -> str:
+    rows = []
+    for r in ledger_rows(result):
+        status = (_e(r["status"]), _STATUS_CLASS.get(r["status"], ""))
+        where = (f"{_e(r['id'])}<br><span class=small>{_e(r['source'])}, {_e(r['locator'])}</span>", "")
+        model = r["model"].removeprefix("vtsmodel.")
+        rows.append((where, r["quote"] or r["claim"], model, status, _check_text(r)))
+    if not rows:
+        return ""
+    return (
+        "<h3>Statements of the sources (the statement ledger)</h3><p class=small>Each statement the models "
+        "used here answer or read, and its status: <i>reproduced</i> (the model gives what the source states, "
+        "independently), <i>calibrated</i> (a constant was solved or fitted to it: no evidence), "
+        "<i>data-only</i> (a value read, nothing to check), <i>source-inconsistent</i> or "
+        "<i>contradicted</i>.</p>"
+        + _table(
+            rows, ["statement", "the source says", "model", "status", "check"], widths=(20, 38, 16, 11, 15)
+        )
+    )
+
+
+def _assumptions_section() -> str:
+    from vtsmodel.plan import assumptions
+
+    rows = [(a["assumption"], a["value"], a["source"]) for a in assumptions()]
+    return "<h2>Assumptions</h2>" + _table(rows, ["assumption", "value", "source or reason"])
+
+
+def report_html(result, *, generated: str | None = None) -> str:
+    """The report of an evaluated plan as one offline HTML page.
+
+    Parameters
+    ----------
+    result : vtsmodel.plan.PlanResult
+    generated : str, optional
+        The date line; default now (UTC).
+    """
+    import plotly.offline
+
+    import vtsmodel
+    from vtsmodel._tables import cite
+
+    plan = result.plan
+    when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    cfg = {"displaylogo": False, "displayModeBar": False, "responsive": False}
+    figs = plan_figures(result)
+    captions = {
+        "day": (f"The day simulated hour by hour (simulate_tvc) with {result.vts.closest.config.label}: host writes "
+                "offered and accepted, the copy to tape, and un-copied data against the fill threshold."),
+        "configurations": ("Each cache configuration's time throttled and longest write delay (any drive count), and "
+                           "the recall ready time at the percentile by drive count (missing points: no steady state)."),
+        "tornado": ("How far each answer moves when each input moves down and up by the stated fraction, for the "
+                    "configuration held fixed; inputs clipped to their valid ranges."),
+    }  # fmt: skip
+    body = [
+        f"<h1>Plan: {_e(plan.name)}</h1>",
+        f"<p class=small>Made with vtsmodel {_e(vtsmodel.__version__)} on {_e(when)}. Every number comes from the "
+        "project's models and cited data; the sections below list them.</p>",
+        _recommendation_section(result),
+        "<h2>Figures</h2>",
+        *(_fig_html(fig, f"fig-{key}", captions[key], cfg) for key, fig in figs.items()),
+        _answers_section(plan, result.vts),
+        _configurations_section(result.vts),
+        _library_section(result.library),
+        _assumptions_section(),
+        _statements_section(result),
+    ]
+    notes = tuple(dict.fromkeys(result.vts.notes + result.library.notes))
+    if notes:
+        body.append("<h2>Extrapolations</h2>" + "".join(f"<p class=small>{_e(n)}</p>" for n in notes))
+    refs = cite(*result.sources).splitlines()
+    body.append("<h2>References</h2><ul>" + "".join(f"<li>{_e(r)}</li>" for r in refs) + "</ul>")
+    head = (f"<meta charset='utf-8'><title>Plan: {_e(plan.name)}</title><style>{_CSS}</style>"
+            f"<script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script>")  # fmt: skip
+    return (
+        f"<!DOCTYPE html>\n<html lang='en'><head>{head}</head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+# --- PDF ------------------------------------------------------------------------------------------
+def html_to_pdf(page: str, *, timeout_s: float = PDF_TIMEOUT_S) -> bytes:
+    """Print an HTML page to PDF with a headless Chromium (A4, no header or footer).
+
+    Raises
+    ------
+    RuntimeError
+        When no browser is found (the message says how to get one), the browser fails,
+        or it takes longer than ``timeout_s``.
+    """
+    from vtsmodel.app._browser import HOW_TO_GET, find_chromium
+
+    browser = find_chromium()
+    if browser is None:
+        raise RuntimeError(f"A PDF report needs a Chromium browser. {HOW_TO_GET}")
+    with tempfile.TemporaryDirectory(prefix="vtsmodel-report-") as tmp:
+        src, out = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
+        src.write_text(page, encoding="utf-8")
+        args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                "--disable-background-networking", "--disable-component-update", "--disable-extensions",
+                "--disable-sync", f"--user-data-dir={Path(tmp) / 'profile'}", "--no-pdf-header-footer",
+                "--virtual-time-budget=10000", f"--print-to-pdf={out}", src.as_uri()]  # fmt: skip
+        try:
+            proc = subprocess.run(args, capture_output=True, timeout=timeout_s, check=False,
+                                  env={**os.environ, "HOME": tmp})  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"the browser took longer than {timeout_s:g} s to print the report") from None
+        if not out.exists() or out.stat().st_size == 0 or not out.read_bytes().startswith(b"%PDF"):
+            tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+            raise RuntimeError(f"the browser did not print the report (exit {proc.returncode}): {tail[0]}")
+        return out.read_bytes()
+
+
+# --- the API ------------------------------------------------------------------------------------
+def _result(plan_or_result, fraction: float):
+    from vtsmodel.plan import Plan, PlanResult, evaluate
+
+    if isinstance(plan_or_result, PlanResult):
+        return plan_or_result
+    if isinstance(plan_or_result, Plan):
+        return evaluate(plan_or_result, fraction=fraction)
+    raise ValueError(f"plan={plan_or_result!r} must be a Plan or a PlanResult")
+
+
+def report_bytes(plan, fmt: str = "html", *, fraction: float = 0.2, generated: str | None = None) -> bytes:
+    """The plan report as bytes: ``"html"`` (offline, UTF-8) or ``"pdf"``.
+
+    Parameters
+    ----------
+    plan : vtsmodel.plan.Plan or vtsmodel.plan.PlanResult
+        A plan (evaluated here) or one already evaluated.
+    fmt : {"html", "pdf"}
+    fraction : float
+        The sensitivity's move of each input, when ``plan`` is not yet evaluated. [-]
+    generated : str, optional
+        The date line; default now (UTC).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt={fmt!r} is not valid; choose one of {', '.join(FORMATS)}")
+    page = report_html(_result(plan, fraction), generated=generated)
+    return page.encode("utf-8") if fmt == "html" else html_to_pdf(page)
+
+
+def write_report(plan, path: str | os.PathLike, *, fmt: str | None = None, overwrite: bool = False,
+                 fraction: float = 0.2) -> Path:  # fmt: skip
+    """Write the report to ``path`` atomically (format from ``fmt`` or the suffix, ``.html`` or ``.pdf``).
+
+    An existing file is replaced only if ``overwrite``; nothing is written when the report
+    fails.
+    """
+    path = Path(path)
+    fmt = fmt or path.suffix.lstrip(".").lower()
+    if fmt not in FORMATS:
+        raise ValueError(
+            f"report {path.name!r}: the format must be one of {', '.join(FORMATS)} (from the suffix)"
+        )
+    if path.exists() and not overwrite:
+        raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
+    return atomic_write(path, report_bytes(plan, fmt, fraction=fraction), overwrite=overwrite)
