@@ -1,397 +1,484 @@
-"""Lesson 05: the sizing workbench: how many drives for a site's data flows.
+"""Lesson 05: the sizing workbench: how many tape drives a site's data flows need.
 
-A sheet of data flows (an editable ``ipydatagrid.DataGrid``: name, rate, factor,
-efficiency or access pattern), the drive choice, the drives needed with each flow's
-share, a chart of the split and a comparison of the catalog's drives. The CERN sizing
-note's worked example (cern-tape-sizing-2005, Summary, sample calculation: 50 drives)
-loads as the default.
-
-The view is a pure function of the flows and the drive (:func:`view_sizing`); the
-workbench (:class:`SizingWorkbench`) holds the sheet, checks every edited cell and
-restores the previous value with a visible message when a cell is not valid.
+The CERN sizing rule (cern-tape-sizing-2005, Summary, sample calculation): each flow needs
+``rate · factor / efficiency / drive speed`` drives, the site the sum. The page holds one
+table of flows (a :class:`~vtsmodel.app.grids.GridEditor`; an efficiency left empty comes
+from the flow's access pattern), the drive choice, the drives per flow and a dot plot of
+every catalog drive for the same flows. Scenarios are named versions of that table and
+its drive, compared side by side in a second grid; the selected one is the one shown and
+edited. The note's worked example (50 drives) loads as the first scenario.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import json
 import math
-import warnings
 
-import numpy as np
-import plotly.graph_objects as go
+import ipywidgets as w
 
-from vtsmodel._validation import ExtrapolationWarning
-from vtsmodel.app.figures import COLORS
-from vtsmodel.app.lessons import Param
-from vtsmodel.app.lessons.efficiency import fast_figure
-from vtsmodel.app.panels import Panel, View, dropdown
-from vtsmodel.catalog import drive_catalog, drive_names, drive_spec
+from vtsmodel import quantities as q
+from vtsmodel._inputs import Input
+from vtsmodel._tables import cite
+from vtsmodel.app.downloads import Downloader, upload_control, uploaded_file
+from vtsmodel.app.export import csv_text
+from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.grids import Column, GridEditor
+from vtsmodel.app.lessons import scenario_values
+from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.scenarios import MAX_FILE_BYTES, MAX_SCENARIOS, parse_scenario_bytes
+from vtsmodel.app.text import number, percent
+from vtsmodel.catalog import drive_options, drive_spec
+from vtsmodel.drives import drive_efficiency
 from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
-
-__all__ = [
-    "COLUMNS",
-    "NOTEBOOK",
-    "SCENARIO_PARAMS",
-    "TITLE",
-    "SizingWorkbench",
-    "compare_figure",
-    "default_drive",
-    "scenario_outputs",
-    "scenario_view",
-    "sizing_panel",
-    "split_figure",
-    "view_sizing",
-]
 
 LESSON_ID = "05"
 TITLE = "Sizing workbench: tape drives for a site's data flows"
 NOTEBOOK = "05_sizing_workbench.ipynb"
 
-#: Sheet columns: header -> (Flow field, lower bound, upper bound, may be empty).
-COLUMNS = {
-    "name": ("name", None, None, False),
-    "rate [MB/s]": ("rate_mb_s", 0.0, None, False),
-    "factor [-]": ("peak_factor", 1.0, None, False),
-    "efficiency [-]": ("efficiency", 0.0, 1.0, True),
-    "file size [MB]": ("file_mb", 0.0, None, True),
-    "files per mount [-]": ("files_per_mount", 1.0, None, True),
-}
-_FIGURE_HEIGHT = 380
+
+@dataclasses.dataclass(frozen=True)
+class MaybeEmpty(Input):
+    """An input whose cell may be left empty: an empty cell (or ``None``) parses to ``None``."""
+
+    def parse(self, name: str, value):
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        if isinstance(value, float) and math.isnan(value):
+            return None
+        return super().parse(name, value)
 
 
-def _quiet(func, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExtrapolationWarning)
-        return func(*args, **kwargs)
+def _may_be_empty(inp: Input) -> MaybeEmpty:
+    return MaybeEmpty(**{f.name: getattr(inp, f.name) for f in dataclasses.fields(inp)})
 
 
-def default_drive() -> str:
-    """The catalog drive whose speed is the worked example's "maxspeed = 40 MB/s"."""
-    speed = cern_example_drive_speed()
-    return next(n for n in drive_names() if drive_spec(n).speed_mb_s == speed)
+_RULE = "cern-tape-sizing-2005, Summary, sample calculation"
+#: The catalog's drives, grouped by family in order of generation: (label, key).
+DRIVES = tuple(drive_options())
+#: The catalog drive of the worked example's "Tape drive maxspeed = 40 MB/s" (the 3592A).
+DEFAULT_DRIVE = next(k for _l, k in DRIVES if drive_spec(k).speed_mb_s == cern_example_drive_speed())
+#: The most flows one scenario holds, and the longest flow name.
+MAX_FLOWS = 50
+
+INPUTS = {
+    "drive": Input("drive", "", DEFAULT_DRIVE, choices=DRIVES, source="data/drive_catalog.csv, each row cited",
+                   help="Catalog drive to size for, at its speed: measured where a source measured it, else its "
+                        "native rate (CERN sizes with the measured Maxspeed)."),
+    "name": Input("flow", "", "flow", help="What the flow is (T0 → T1, nightly backup); unique in the table."),
+    "rate_mb_s": Input("rate", "MB/s", 100.0, lo=0.0, hi=1e5, source=f"{_RULE}; the upper bound a project assumption",
+                       help="Average data rate of the flow."),
+    "peak_factor": Input("factor", "-", 2.0, lo=1.0, hi=100.0, source=f"{_RULE}; the upper bound a project assumption",
+                         help="Factor for peaks, backlogs and failures (the note: 2)."),
+    "efficiency": _may_be_empty(Input(
+        "efficiency", "-", 0.5, lo=0.001, hi=1.0, source=f"{_RULE}; the lower bound a project assumption",
+        help="Fraction of the drive's speed the flow gets (the note: about 0.5 organised, 0.1 chaotic); "
+             "empty: from the access pattern.")),
+    "file_mb": _may_be_empty(q.FILE_MB.but(default=None)),
+    "files_per_mount": _may_be_empty(q.FILES_PER_MOUNT.but(default=None)),
+}  # fmt: skip
+SCENARIO = ("drive",)
+#: The flow columns, as :class:`~vtsmodel.sizing.Flow` names its fields.
+FLOW_KEYS = ("name", "rate_mb_s", "peak_factor", "efficiency", "file_mb", "files_per_mount")
+FLOW_COLUMNS = [Column.of(k, INPUTS[k]) for k in FLOW_KEYS] + [
+    Column("used", "efficiency used [-]"), Column("drives", "drives [-]"), Column("share", "share [%]")]  # fmt: skip
+SCENARIO_NAME = Input("scenario", "", "scenario", help="The scenario's name, unique on the page.")
+SCENARIO_COLUMNS = [Column.of("name", SCENARIO_NAME), Column.of("drive", INPUTS["drive"]), Column("flows", "flows [-]"),
+                    Column("total", "drives needed [-]"), Column("buy", "drives to buy [-]"), Column("largest", "largest flow")]  # fmt: skip
+FILE_SCHEMA = "vtsmodel-flow-scenarios"
+
+
+def _speed(drive: str) -> float:
+    return drive_spec(drive).speed_mb_s
+
+
+def _label(drive: str) -> str:
+    return INPUTS["drive"].label_of(drive)
+
+
+def _unique(name: str, taken) -> str:
+    new, i = name, 2
+    while new in taken:
+        new, i = f"{name} {i}", i + 1
+    return new
 
 
 # --- figures --------------------------------------------------------------------------------
 
 
-def split_figure(sizing) -> go.Figure:
-    """Horizontal bar of the drives each flow needs, labelled with its share."""
-    fig = fast_figure(title=f"Drives needed: {sizing.total:.4g} → buy {sizing.whole_drives}",
-                     xaxis_title="drives [-]", height=_FIGURE_HEIGHT)  # fmt: skip
-    for i, (name, d, sh) in enumerate(zip(sizing.names, sizing.drives, sizing.shares, strict=True)):
-        fig.add_trace(
-            go.Bar(
-                x=[float(d)], y=["drives"], orientation="h", name=name, marker_color=COLORS[i % len(COLORS)],
-                text=[f"{name}: {d:.3g} ({sh:.0%})"], textposition="inside", insidetextanchor="middle",
-                hovertemplate=f"{html.escape(name)}: %{{x:.4g}} drives, {sh:.1%}<extra></extra>",
-            )
-        )  # fmt: skip
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25})
-    fig.update_yaxes(showticklabels=False)
-    return fig
+def split_base(flows: tuple, drive: str) -> dict:
+    """Drives each flow needs on ``drive``: one bar per flow, labelled with its share and efficiency."""
+    s = drives_needed(flows, drive_speed_mb_s=_speed(drive))
+    fig = new_figure(title=f"Drives per flow: {number(s.total)} in all, buy {s.whole_drives}<br><sup>on "
+                           f"{html.escape(_label(drive), quote=False)}, {number(_speed(drive))} MB/s</sup>",
+                     xaxis_title="drives needed [-]", height=150 + 40 * len(flows))  # fmt: skip
+    text = [f"{number(d)} ({percent(sh)}) at efficiency {number(e)}"
+            for d, sh, e in zip(s.drives, s.shares, s.efficiencies, strict=True)]  # fmt: skip
+    fig.add_bar(y=list(s.names), x=s.drives, orientation="h", text=text, textposition="auto", showlegend=False,
+                marker_color=[COLORS[i % len(COLORS)] for i in range(len(flows))], hoverinfo="text",
+                hovertext=[f"{html.escape(n, quote=False)}: {t}" for n, t in zip(s.names, text, strict=True)])  # fmt: skip
+    fig.update_xaxes(range=[0.0, float(s.drives.max()) * 1.08 or 1.0])
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True)
+    fig.update_layout(margin={"t": 70, "r": 20, "b": 55, "l": 20})
+    return figure_json(fig)
 
 
-def compare_figure(comparison: dict, names: tuple, chosen: str) -> go.Figure:
-    """Drives needed per catalog drive, stacked by flow (log axis)."""
-    drives = list(comparison)
-    fig = fast_figure(
-        title="Drives needed per catalog drive", yaxis_title="drives [-]", height=_FIGURE_HEIGHT
-    )
-    for i, name in enumerate(names):
-        fig.add_trace(
-            go.Bar(x=drives, y=[float(comparison[d].drives[i]) for d in drives], name=name,
-                   marker_color=COLORS[i % len(COLORS)],
-                   hovertemplate="%{x}: %{y:.4g} drives<extra>" + html.escape(name) + "</extra>")
-        )  # fmt: skip
-    fig.add_trace(
-        go.Scatter(x=drives, y=[comparison[d].whole_drives for d in drives], mode="text+markers",
-                   text=[str(comparison[d].whole_drives) for d in drives], textposition="top center",
-                   marker={"symbol": "line-ew-open", "size": 1, "color": "black"}, name="to buy",
-                   hovertemplate="%{x}: buy %{y}<extra></extra>")
-    )  # fmt: skip
-    fig.update_layout(barmode="stack")
-    fig.update_yaxes(type="log")
-    fig.add_annotation(x=chosen, y=1.0, yref="paper", text="chosen", showarrow=False, yanchor="bottom")
-    return fig
+def compare_base(flows: tuple) -> dict:
+    """Drives needed on every catalog drive for the same flows: a dot per flow and one for the total (log axis)."""
+    sizes = [drives_needed(flows, drive_speed_mb_s=_speed(k)) for _l, k in DRIVES]
+    rows = [f"{label}, {number(_speed(k))} MB/s" for label, k in DRIVES]
+    fig = new_figure(title="Drives needed on each catalog drive, same flows", height=170 + 21 * len(DRIVES),
+                     xaxis_title="drives needed [-] (log scale: each dot's position, not a length)")  # fmt: skip
+    for i, name in enumerate(sizes[0].names):
+        x = [float(s.drives[i]) if s.drives[i] > 0 else None for s in sizes]
+        fig.add_scatter(x=x, y=rows, mode="markers", name=name, hoverinfo="text",
+                        marker={"color": COLORS[i % len(COLORS)], "size": 9, "line": {"width": 1, "color": "white"}},
+                        hovertext=[f"{r}<br>{html.escape(name, quote=False)}: {number(v or 0.0)} drives" for r, v in zip(rows, x, strict=True)])  # fmt: skip
+    fig.add_scatter(x=[s.total if s.total > 0 else None for s in sizes], y=rows, mode="markers+text",
+                    name="all flows", text=[number(s.total) for s in sizes], textposition="middle right",
+                    marker={"color": "black", "size": 12, "symbol": "line-ns", "line": {"width": 2.5}},
+                    textfont={"size": 11}, hoverinfo="text", cliponaxis=False,
+                    hovertext=[f"{r}<br>all flows: {number(s.total)} drives, buy {s.whole_drives}"
+                               for r, s in zip(rows, sizes, strict=True)])  # fmt: skip
+    family = [drive_spec(k).family for _l, k in DRIVES]
+    for j in range(1, len(DRIVES)):
+        if family[j] != family[j - 1]:
+            fig.add_hline(y=j - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
+    values = [v for s in sizes for v in (*s.drives, s.total) if v > 0]
+    lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
+    fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.35])
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
+    fig.update_layout(legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
+                      margin={"t": 85, "r": 20, "b": 55, "l": 20})  # fmt: skip
+    return figure_json(fig)
 
 
-# --- the pure view ----------------------------------------------------------------------------
+# --- the view -------------------------------------------------------------------------------
 
 
-def compare_drives(flows) -> dict:
-    """:func:`~vtsmodel.sizing.drives_needed` for every catalog drive, by name."""
-    return {
-        n: _quiet(drives_needed, flows, drive_speed_mb_s=s.speed_mb_s) for n, s in drive_catalog().items()
-    }
+def _term(f: Flow, e: float, d: float, speed: float) -> str:
+    """One flow's term as the note writes it: ``100 MB/s × 2 / 0.5 (efficiency) / 40 MB/s = 10 drives``."""
+    how = "" if f.efficiency is not None else f" from {number(f.file_mb)} MB files, {number(f.files_per_mount)} per mount"
+    return (f"{number(f.rate_mb_s)} MB/s × {number(f.peak_factor)} / {number(e)} (efficiency{how}) / "
+            f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
 
 
-def view_sizing(flows, drive: str | None = None) -> View:
-    """The workbench's view for a list of :class:`~vtsmodel.sizing.Flow` and a drive."""
-    drive = drive or default_drive()
+def view_sizing(flows=None, drive: str = DEFAULT_DRIVE) -> View:
+    """The workbench for ``flows`` (default the worked example's) on a catalog ``drive``."""
+    flows = tuple(cern_example_flows() if flows is None else flows)
     spec = drive_spec(drive)
-    flows = list(flows)
-    comparison = compare_drives(flows)
-    s = comparison[drive]
-    readouts = {
-        "drive speed [MB/s]": f"{spec.speed_mb_s:.3g} ({spec.speed_basis})",
-        "drives needed [-]": f"{s.total:.4g}",
-        "drives to buy [-]": f"{s.whole_drives}",
-    }
-    for name, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
-        readouts[f"{name} [drives]"] = f"{d:.3g} ({sh:.0%}, efficiency {e:.2g})"
-    big = s.names[int(np.argmax(s.drives))]
-    binding = f"{big} needs the most drives: {float(np.max(s.drives)):.3g} of {s.total:.4g} ({float(np.max(s.shares)):.0%})."
+    s = drives_needed(flows, drive_speed_mb_s=spec.speed_mb_s)
+    row = [k for _l, k in DRIVES].index(drive)
+    band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
+            "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below",
+            "name": "chosen drive", "showlegend": True}  # fmt: skip
+    readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})",
+                "drives needed": number(s.total), "drives to buy": str(s.whole_drives)}  # fmt: skip
+    for n, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
+        readouts[f"{n} needs"] = f"{number(d)} drives ({percent(sh)}), efficiency {number(e)}"
+    big = int(s.drives.argmax())
+    binding = (f"{s.names[big]} needs the most drives: {number(s.drives[big])} of {number(s.total)} "
+               f"({percent(s.shares[big])}), at efficiency {number(s.efficiencies[big])}.")  # fmt: skip
+    terms = {f.name: _term(f, e, d, spec.speed_mb_s) for f, e, d in zip(flows, s.efficiencies, s.drives, strict=True)}
+    patterns = (drive_efficiency,) if any(f.efficiency is None for f in flows) else ()
     return View(
-        figures={"split": split_figure(s), "compare": compare_figure(comparison, s.names, drive)},
-        readouts=readouts,
-        binding=binding,
-        caption_values={
-            "drive": drive,
-            "speed [MB/s]": spec.speed_mb_s,
-            **{f"{f.name} rate×factor [MB/s]": f.rate_mb_s * f.peak_factor for f in flows},
-        },
-        citations=("cern_sizing_example", "cern_facts", "drive_catalog"),
-    )
+        figures={"split": Plot(split_base, {"flows": flows, "drive": drive}),
+                 "compare": Plot(compare_base, {"flows": flows}, shapes=[band])},
+        readouts=readouts, binding=binding,
+        caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
+                        "drives needed": f"{number(s.total)}, buy {s.whole_drives}",
+                        "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
+        citations=(drives_needed, *patterns, *spec.primary_sources),
+    )  # fmt: skip
 
 
-# --- the sheet ------------------------------------------------------------------------------
+# --- scenarios: named versions of the flows table and its drive ------------------------------
 
 
-def flows_to_frame(flows):
-    """A pandas DataFrame of flows with the sheet's columns (empty cells as NaN)."""
-    import pandas as pd
-
-    rows = []
-    for f in flows:
-        rows.append({h: (getattr(f, fld) if getattr(f, fld) is not None else (np.nan if h != "name" else ""))
-                     for h, (fld, *_rest) in COLUMNS.items()})  # fmt: skip
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+def flow_of(row) -> Flow:
+    """A :class:`~vtsmodel.sizing.Flow` from a row of values by :data:`FLOW_KEYS`, each checked by its input."""
+    if not isinstance(row, dict) or not {"name", "rate_mb_s", "peak_factor"} <= set(row) <= set(FLOW_KEYS):
+        raise ValueError(f"a flow is an object with name, rate_mb_s, peak_factor and optionally "
+                         f"efficiency, file_mb, files_per_mount; got {str(row)[:60]!r}")  # fmt: skip
+    return Flow(**{k: INPUTS[k].parse(k, row.get(k)) for k in FLOW_KEYS})
 
 
-def _is_empty(value) -> bool:
-    return (
-        value is None
-        or (isinstance(value, str) and not value.strip())
-        or (isinstance(value, float) and math.isnan(value))
-    )
+def _check_flows(flows) -> tuple:
+    flows = tuple(flows)
+    if not 1 <= len(flows) <= MAX_FLOWS or not all(isinstance(f, Flow) for f in flows):
+        raise ValueError(f"flows={flows!r:.80} is not valid: give 1 to {MAX_FLOWS} vtsmodel.sizing.Flow")
+    names = [f.name for f in flows]
+    if len(set(names)) < len(names):
+        raise ValueError(f"flow names {names} repeat; each flow needs its own name")
+    return flows
 
 
-def cast_cell(column: str, value):
-    """Convert a sheet cell to its Flow value, or raise ``ValueError`` naming the column.
-
-    Numbers may arrive as ``int``, ``float`` or text; empty cells (for the efficiency and
-    the access pattern) become ``None``.
-    """
-    if column not in COLUMNS:
-        raise ValueError(f"column={column!r} is not a sheet column; columns: {', '.join(COLUMNS)}")
-    fld, lo, hi, optional = COLUMNS[column]
-    if fld == "name":
-        text = "" if value is None else str(value).strip()
-        if not text:
-            raise ValueError("name must not be empty")
-        return text
-    if _is_empty(value):
-        if optional:
-            return None
-        raise ValueError(f"{column} must not be empty")
-    if isinstance(value, bool):
-        raise ValueError(f"{column}={value!r} must be a number")
-    try:
-        num = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{column}={value!r} must be a number") from None
-    if not math.isfinite(num) or (lo is not None and num < lo) or (hi is not None and num > hi):
-        rng = f"[{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}]"
-        raise ValueError(f"{column}={value!r} is outside the valid range {rng}")
-    return num
+def scenarios_json(scenarios) -> str:
+    """Scenarios (``name``, ``drive``, ``flows``) as the JSON text :func:`read_scenarios` reads."""
+    items = [{"name": sc["name"], "drive": sc["drive"],
+              "flows": [{k: getattr(f, k) for k in FLOW_KEYS} for f in sc["flows"]]} for sc in scenarios]  # fmt: skip
+    doc = {"schema": FILE_SCHEMA, "version": 1, "lesson": LESSON_ID, "scenarios": items}
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def row_to_flow(row: dict) -> Flow:
-    """A Flow from one sheet row (header -> cell); ``ValueError`` for an invalid row."""
-    kw = {COLUMNS[h][0]: cast_cell(h, row.get(h)) for h in COLUMNS}
-    return Flow(**kw)
+def read_scenarios(data: bytes, label: str = "the file") -> list[dict]:
+    """The scenarios of a file :func:`scenarios_json` wrote, every value checked; ``ValueError`` if bad."""
+    doc = parse_scenario_bytes(data, label)
+    if not isinstance(doc, dict) or [doc.get(k) for k in ("schema", "version", "lesson")] != [FILE_SCHEMA, 1, LESSON_ID]:
+        raise ValueError(f"{label} is not a lesson {LESSON_ID} scenario file (schema {FILE_SCHEMA!r}, version 1)")
+    items = doc.get("scenarios")
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_SCENARIOS:
+        raise ValueError(f"{label}: scenarios must be a list of 1 to {MAX_SCENARIOS} scenarios")
+    out = []
+    for n, item in enumerate(items, start=1):
+        try:
+            if not isinstance(item, dict) or set(item) != {"name", "drive", "flows"}:
+                raise ValueError("a scenario is an object with name, drive and flows")
+            name = SCENARIO_NAME.parse("name", item["name"])
+            if name in [sc["name"] for sc in out]:
+                raise ValueError(f"name={name!r} is used twice")
+            flows = item["flows"] if isinstance(item["flows"], list) else [None]
+            out.append({"name": name, "drive": INPUTS["drive"].parse("drive", item["drive"]),
+                        "flows": _check_flows(flow_of(r) for r in flows)})  # fmt: skip
+        except ValueError as exc:
+            raise ValueError(f"{label}, scenario {n}: {exc}") from None
+    return out
+
+
+def scenarios_csv(scenarios) -> str:
+    """Every scenario's flows with their drives, and each scenario's total, as CSV with its sources."""
+    rows, sources = [], set()
+    for sc in scenarios:
+        s = drives_needed(sc["flows"], drive_speed_mb_s=_speed(sc["drive"]))
+        sources.update(drive_spec(sc["drive"]).primary_sources)
+        head = {"scenario": sc["name"], "drive": _label(sc["drive"]), "drive speed [MB/s]": _speed(sc["drive"])}
+        for f, e, d, sh in zip(sc["flows"], s.efficiencies, s.drives, s.shares, strict=True):
+            rows.append({**head, **{INPUTS[k].header: getattr(f, k) for k in FLOW_KEYS},
+                         "efficiency used [-]": e, "drives [-]": d, "share [-]": sh})  # fmt: skip
+        rows.append({**head, "flow": "total", "drives [-]": s.total, "drives to buy [-]": s.whole_drives})
+    columns = [*rows[0], "efficiency used [-]", "drives [-]", "share [-]", "drives to buy [-]"]
+    caption = f"{TITLE}: drives = Σ rate × factor / efficiency / drive speed ({_RULE}).\n"
+    return csv_text(rows, columns=list(dict.fromkeys(columns)), caption=caption + cite(drives_needed, *sorted(sources)))
 
 
 class SizingWorkbench:
-    """The sheet of flows, the drive choice and the live sizing panel.
+    """The flows table, the drive choice, the sizing panel, and the scenarios that hold them.
 
     Parameters
     ----------
-    flows : list of Flow, optional
-        The starting flows; default the CERN worked example.
+    flows : sequence of Flow, optional
+        The first scenario's flows; default the worked example's.
     drive : str, optional
-        The starting drive; default the catalog drive of the example's 40 MB/s.
+        Its drive (key or label); default the example's 40 MB/s drive.
 
     Attributes
     ----------
-    grid : ipydatagrid.DataGrid
-        The editable sheet.
-    panel : vtsmodel.app.panels.Panel
-        The drive dropdown, readouts and figures.
-    message : ipywidgets.HTML
-        Shows why an edited cell was rejected.
+    scenarios : list of dict
+        ``{"name", "drive", "flows"}`` each; :attr:`selected` is the one shown and edited.
+    flows_grid, scenario_grid : GridEditor
+    panel : Panel
+        The drive dropdown, readouts and the two figures.
     widget : ipywidgets.VBox
-        Everything, for ``display``.
     """
 
     def __init__(self, flows=None, drive: str | None = None) -> None:
-        import ipywidgets as w
-
-        with warnings.catch_warnings():
-            # bqplot (imported by ipydatagrid) uses a traitlets form deprecated upstream
-            warnings.simplefilter("ignore", DeprecationWarning)
-            from ipydatagrid import DataGrid
-
-        from vtsmodel.app.sheet import header_widths
-
-        self.flows: list[Flow] = list(cern_example_flows() if flows is None else flows)
-        if not self.flows:
-            raise ValueError("flows=[] is not valid: the workbench needs at least one flow")
-        self.selected = 0
-        self.grid = DataGrid(
-            flows_to_frame(self.flows),
-            editable=True,
-            selection_mode="cell",
-            base_column_size=120,
-            base_row_header_size=30,
-            column_widths=header_widths(COLUMNS),
-            layout=w.Layout(height=self._grid_height(), width="100%"),
-        )
-        self.grid.add_class("vtsmodel-sheet")
-        self.message = w.HTML()
-        self.message.add_class("vtsmodel-sheet-message")
-        options = [
-            (f"{n} ({drive_spec(n).speed_mb_s:.3g} MB/s, {drive_spec(n).speed_basis})", n)
-            for n in drive_names()
-        ]
-        controls = {
-            "drive": dropdown("drive", options, drive or default_drive(), tooltip="Drive to size for")
-        }
-        self.panel = Panel(controls, self._view, title="Drives needed", name="05_sizing")
-        self._restoring = False
-        self.grid.on_cell_change(self._on_cell_change)
-        self.grid.observe(self._on_selection, names="selections")
-        add = w.Button(description="Add flow", tooltip="Add a copy of the selected flow, to edit",
-                       layout=w.Layout(width="auto"))  # fmt: skip
-        remove = w.Button(description="Remove flow", tooltip="Remove the selected flow",
-                          layout=w.Layout(width="auto"))  # fmt: skip
-        add.on_click(lambda _b: self.add_flow())
-        remove.on_click(lambda _b: self.remove_flow())
+        first = {"name": "worked example" if flows is None else "scenario 1",
+                 "drive": INPUTS["drive"].parse("drive", drive or DEFAULT_DRIVE),
+                 "flows": _check_flows(cern_example_flows() if flows is None else flows)}  # fmt: skip
+        self.scenarios, self.selected, self._syncing = [first], 0, False
+        self.panel = Panel({"drive": INPUTS["drive"]}, lambda drive: view_sizing(self.flows, drive),
+                           values={"drive": first["drive"]}, title="Drives needed", name="05_sizing")  # fmt: skip
+        self.panel.controls["drive"].observe(self._on_drive, names="value")
+        self.flows_grid = GridEditor(
+            FLOW_COLUMNS, self._flow_rows(), on_edit=self._edit_flow, height=self._height(),
+            title="<b>Data flows</b> of the selected scenario (double-click a cell, type, Enter; leave the efficiency "
+                  "empty to compute it from the access pattern; grey columns are for the chosen drive)")  # fmt: skip
+        self.flows_grid.widget.add_class("vtsmodel-flows")
+        self.scenario_grid = GridEditor(
+            SCENARIO_COLUMNS, self._scenario_rows(), on_edit=self._edit_scenario, on_select=self.select,
+            height="130px", title="<b>Scenarios</b>: named versions of the flows and the drive. Select a row to "
+                                  "show and edit it above; grey columns are computed.")  # fmt: skip
+        self.scenario_grid.grid.column_widths = {**self.scenario_grid.grid.column_widths, "drive": 230}
+        self.scenario_grid.widget.add_class("vtsmodel-scenarios")
+        self.downloader = Downloader()
+        self._upload = upload_control(".json", tooltip="Load scenarios saved from this page")
+        self._upload.observe(self._on_upload, names="value")
+        fb, sb = self.flows_grid, self.scenario_grid
         self.widget = w.VBox(
-            [w.HTML("<b>Data flows</b> (double-click a cell to edit; leave efficiency empty to use the "
-                    "access pattern; select a cell to choose its flow)"), self.grid,
-             w.HBox([add, remove]), self.message, self.panel.widget],
-            layout=w.Layout(width="100%", max_width="1240px"),
-        )  # fmt: skip
+            [fb.widget, self._buttons(fb, ("Add flow", "Add a copy of the selected flow", self.add_flow),
+                                      ("Remove flow", "Remove the selected flow", self.remove_flow)),
+             self.panel.widget, sb.widget,
+             self._buttons(sb, ("Copy scenario", "Copy the selected scenario and select the copy", self.copy_scenario),
+                           ("Delete scenario", "Delete the selected scenario", self.delete_scenario),
+                           ("Save", "Download the scenarios as JSON", self.save), self._upload,
+                           ("Export CSV", "Download every scenario's flows and drives as CSV", self.export_csv)),
+             self.downloader], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
 
-    def _grid_height(self) -> str:
-        return f"{40 + 28 * (len(self.flows) + 1)}px"
+    @staticmethod
+    def _buttons(grid: GridEditor, *items) -> w.HBox:
+        def run(fn, text):
+            try:
+                grid.say(f"{text}: {fn()}")
+            except ValueError as exc:
+                grid.say(f"{text} refused: {exc}", error=True)
 
-    def _on_selection(self, change) -> None:
-        sel = change["new"] or []
-        if sel:
-            row = int(sel[-1].get("r1", 0))
-            if 0 <= row < len(self.flows):
-                self.selected = row
+        def make(item):
+            if isinstance(item, w.Widget):
+                return item
+            b = w.Button(description=item[0], tooltip=item[1], layout=w.Layout(width="auto"))
+            b.on_click(lambda _b, fn=item[2], text=item[0]: run(fn, text.lower()))
+            return b
 
-    def _refill(self) -> None:
-        """Show :attr:`flows` in the grid again (after rows were added or removed)."""
-        self._restoring = True
-        try:
-            self.grid.data = flows_to_frame(self.flows)
-            self.grid.layout.height = self._grid_height()
-        finally:
-            self._restoring = False
-        self.panel.update()
+        return w.HBox([make(i) for i in items], layout=w.Layout(flex_flow="row wrap", align_items="center"))
 
-    def add_flow(self, flow: Flow | None = None) -> Flow:
-        """Append ``flow``, or a copy of the selected flow named "... (copy)"; return it."""
-        if flow is None:
-            src = self.flows[self.selected]
-            flow = dataclasses.replace(src, name=f"{src.name} (copy)")
-        elif not isinstance(flow, Flow):
-            raise ValueError(f"flow={flow!r} is not valid: give a vtsmodel.sizing.Flow or None")
-        self.flows.append(flow)
-        self.selected = len(self.flows) - 1
-        self.message.value = f"added {html.escape(flow.name)}"
-        self._refill()
-        return flow
-
-    def remove_flow(self, row: int | None = None) -> Flow | None:
-        """Remove flow ``row`` (default the selected one); the last flow stays. Return it."""
-        row = self.selected if row is None else row
-        if not 0 <= row < len(self.flows):
-            raise ValueError(f"row={row!r} is not valid: choose 0 to {len(self.flows) - 1}")
-        if len(self.flows) == 1:
-            self.message.value = "<span style='color:#B00020'>⚠ the last flow stays: edit it instead</span>"
-            return None
-        gone = self.flows.pop(row)
-        self.selected = min(row, len(self.flows) - 1)
-        self.message.value = f"removed {html.escape(gone.name)}"
-        self._refill()
-        return gone
-
-    def _view(self, drive):
-        return view_sizing(self.flows, drive)
+    # --- state ------------------------------------------------------------------------------
+    @property
+    def flows(self) -> tuple[Flow, ...]:
+        """The selected scenario's flows."""
+        return self.scenarios[self.selected]["flows"]
 
     @property
     def sizing(self):
-        """The current :class:`~vtsmodel.sizing.Sizing` for the chosen drive."""
-        return _quiet(
-            drives_needed, self.flows, drive_speed_mb_s=drive_spec(self.panel.values["drive"]).speed_mb_s
-        )
+        """:func:`~vtsmodel.sizing.drives_needed` of the selected scenario."""
+        sc = self.scenarios[self.selected]
+        return drives_needed(sc["flows"], drive_speed_mb_s=_speed(sc["drive"]))
 
-    def _on_cell_change(self, cell) -> None:
-        if self._restoring:
-            return
-        row, column, value = int(cell["row"]), cell["column"], cell["value"]
-        self.edit(row, column, value, _from_grid=True)
+    def _height(self) -> str:
+        return f"{34 + 26 * (len(self.flows) + 1)}px"
 
-    def edit(self, row: int, column: str, value, *, _from_grid: bool = False) -> bool:
-        """Set one cell as a user would; return whether it was accepted.
+    def _flow_rows(self) -> list[dict]:
+        s = self.sizing
+        return [{**{k: getattr(f, k) for k in FLOW_KEYS}, "used": e, "drives": d, "share": 100 * sh}
+                for f, e, d, sh in zip(self.flows, s.efficiencies, s.drives, s.shares, strict=True)]  # fmt: skip
 
-        A rejected cell keeps (or gets back) its previous value and the message says why.
-        """
-        import html as _html
+    def _scenario_rows(self) -> list[dict]:
+        out = []
+        for sc in self.scenarios:
+            s = drives_needed(sc["flows"], drive_speed_mb_s=_speed(sc["drive"]))
+            out.append({"name": sc["name"], "drive": sc["drive"], "flows": len(sc["flows"]), "total": s.total,
+                        "buy": s.whole_drives, "largest": s.names[int(s.drives.argmax())]})  # fmt: skip
+        return out
 
-        old = self.flows[row]
-        previous = flows_to_frame([old]).iloc[0][column] if column in COLUMNS else None
-        try:
-            cells = flows_to_frame([old]).iloc[0].to_dict()
-            cells[column] = value
-            new = row_to_flow(cells)
-            _quiet(drives_needed, [new], drive_speed_mb_s=drive_spec(self.panel.values["drive"]).speed_mb_s)
-        except ValueError as exc:
-            self.message.value = (
-                f"<span style='color:#B00020'>⚠ row {row + 1}, {_html.escape(str(column))}: "
-                f"{_html.escape(str(exc))}; kept {_html.escape(str(previous))}</span>"
-            )
-            if _from_grid and column in COLUMNS:
-                self._set_cell(row, column, previous)
-            return False
-        self.message.value = ""
-        self.flows[row] = new
-        if not _from_grid:
-            self._set_cell(row, column, cast_cell(column, value) if not _is_empty(value) else previous)
+    def _show(self, *, rows: bool = False, panel: bool = True) -> None:
+        """Show the selected scenario: its flows (all rows anew when ``rows``), its summary row, the panel."""
+        if rows:
+            self.flows_grid.set_rows(self._flow_rows())
+            self.flows_grid.grid.layout.height = self._height()
         else:
-            # keep the stored cell a number even when the browser sent an int or text
-            clean = cast_cell(column, value)
-            if clean is not None and clean != value:
-                self._set_cell(row, column, clean)
-        self.panel.update()
-        return True
-
-    def cell(self, row: int, column: str):
-        """The value the sheet shows in one cell."""
-        return self.grid.get_cell_value_by_index(column, row)
-
-    def _set_cell(self, row, column, value) -> None:
-        self._restoring = True
+            for i, r in enumerate(self._flow_rows()):
+                self.flows_grid.set_row(i, r)
+        self.scenario_grid.set_row(self.selected, self._scenario_rows()[self.selected])
+        if not panel:
+            return
+        self._syncing = True
         try:
-            self.grid.set_cell_value_by_index(column, row, np.nan if value is None else value)
+            self.panel.set(drive=self.scenarios[self.selected]["drive"])
         finally:
-            self._restoring = False
+            self._syncing = False
+
+    # --- edits --------------------------------------------------------------------------------
+    def _edit_flow(self, row: int, key: str, value) -> None:
+        flows = list(self.flows)
+        if key == "name" and value in [f.name for i, f in enumerate(flows) if i != row]:
+            raise ValueError(f"flow={value!r} is the name of another flow; each flow needs its own")
+        flows[row] = dataclasses.replace(flows[row], **{key: value})  # Flow checks the row as a whole
+        self.scenarios[self.selected]["flows"] = tuple(flows)
+        self._show()
+
+    def edit_flow(self, row: int, key: str, value) -> bool:
+        """Edit a cell of the flows table as a person types it; return whether it was accepted."""
+        return self.flows_grid.edit(row, key, value)
+
+    def _on_drive(self, change) -> None:
+        if not self._syncing:
+            self.scenarios[self.selected]["drive"] = change["new"]
+            self._show(panel=False)  # the panel follows its own control
+
+    def _edit_scenario(self, row: int, key: str, value) -> None:
+        if key == "name" and value in [sc["name"] for i, sc in enumerate(self.scenarios) if i != row]:
+            raise ValueError(f"scenario={value!r} is already used; scenario names must be unique")
+        self.scenarios[row][key] = value
+        if row == self.selected:
+            self._show()
+        else:
+            self.scenario_grid.set_row(row, self._scenario_rows()[row])
+
+    def select(self, row: int) -> None:
+        """Show scenario ``row``: its flows in the table, its drive in the panel."""
+        if not 0 <= row < len(self.scenarios):
+            raise ValueError(f"row={row!r} is not valid; scenarios are 0 to {len(self.scenarios) - 1}")
+        self.selected = self.scenario_grid.selected = row
+        self._show(rows=True)
+
+    def add_flow(self) -> str:
+        """Add a copy of the selected flow, named "... (copy)"; return its name."""
+        if len(self.flows) >= MAX_FLOWS:
+            raise ValueError(f"a scenario holds at most {MAX_FLOWS} flows")
+        src = self.flows[min(self.flows_grid.selected, len(self.flows) - 1)]
+        new = dataclasses.replace(src, name=_unique(f"{src.name} (copy)", [f.name for f in self.flows]))
+        self.scenarios[self.selected]["flows"] = (*self.flows, new)
+        self._show(rows=True)
+        return new.name
+
+    def remove_flow(self, row: int | None = None) -> str:
+        """Remove flow ``row`` (default the selected one); the last flow stays. Return its name."""
+        row = min(self.flows_grid.selected, len(self.flows) - 1) if row is None else row
+        if not 0 <= row < len(self.flows):
+            raise ValueError(f"row={row!r} is not valid; flows are 0 to {len(self.flows) - 1}")
+        if len(self.flows) == 1:
+            raise ValueError("the last flow stays: edit it instead")
+        flows = list(self.flows)
+        gone = flows.pop(row)
+        self.scenarios[self.selected]["flows"] = tuple(flows)
+        self._show(rows=True)
+        return gone.name
+
+    def copy_scenario(self) -> str:
+        """Copy the selected scenario below it and select the copy; return its name."""
+        if len(self.scenarios) >= MAX_SCENARIOS:
+            raise ValueError(f"the page holds at most {MAX_SCENARIOS} scenarios")
+        sc = self.scenarios[self.selected]
+        new = {**sc, "name": _unique(f"{sc['name']} copy", [s["name"] for s in self.scenarios])}
+        self.scenarios.insert(self.selected + 1, new)
+        self.scenario_grid.set_rows(self._scenario_rows())
+        self.select(self.selected + 1)
+        return new["name"]
+
+    def delete_scenario(self) -> str:
+        """Delete the selected scenario (not the last one); return its name."""
+        if len(self.scenarios) == 1:
+            raise ValueError("the last scenario stays")
+        gone = self.scenarios.pop(self.selected)
+        self.scenario_grid.set_rows(self._scenario_rows())
+        self.select(max(0, self.selected - 1))
+        return gone["name"]
+
+    # --- files ------------------------------------------------------------------------------
+    def save(self) -> str:
+        """Download the scenarios as JSON; return the file name."""
+        return self.downloader.send_file(f"scenarios_{LESSON_ID}.json", scenarios_json(self.scenarios), "json")
+
+    def export_csv(self) -> str:
+        """Download every scenario's flows and drives as CSV; return the file name."""
+        return self.downloader.send_file(f"scenarios_{LESSON_ID}.csv", scenarios_csv(self.scenarios), "csv")
+
+    def load_bytes(self, data: bytes, name: str = "the file") -> str:
+        """Replace the scenarios with those of a saved file; a bad file changes nothing."""
+        self.scenarios = read_scenarios(data, name)
+        self.scenario_grid.set_rows(self._scenario_rows())
+        self.select(0)
+        return f"{len(self.scenarios)} scenarios from {name}"
+
+    def _on_upload(self, _change) -> None:
+        try:
+            got = uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)
+            if got is not None:
+                self.scenario_grid.say(f"loaded {self.load_bytes(got[1], got[0])}")
+        except ValueError as exc:
+            self.scenario_grid.say(f"load refused: {exc}", error=True)
+        finally:
+            self._upload.value = ()
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -404,109 +491,38 @@ def sizing_panel(flows=None, drive: str | None = None) -> SizingWorkbench:
     return SizingWorkbench(flows, drive)
 
 
-# --- lesson contract --------------------------------------------------------------------------
-
-_EX = cern_example_flows()
-_KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
-
-# The default drive is the catalog's 40 MB/s one, the worked example's (a None default
-# would reach scenario_outputs as drive=None from the scenario sheet and be refused).
-SCENARIO_PARAMS = {
-    "drive": Param("drive", "", default_drive(), choices=drive_names(), help="Catalog drive to size for")
-}
-for _k, _f in zip(_KEYS, _EX, strict=True):
-    SCENARIO_PARAMS[f"{_k}_rate_mb_s"] = Param(f"{_f.name} rate", "MB/s", _f.rate_mb_s, 0.0, 1e5)
-    SCENARIO_PARAMS[f"{_k}_factor"] = Param(f"{_f.name} factor", "-", _f.peak_factor, 1.0, 100.0)
-    SCENARIO_PARAMS[f"{_k}_efficiency"] = Param(f"{_f.name} efficiency", "-", _f.efficiency, 0.001, 1.0)
+# --- the lesson contract and the notebook's numbers ---------------------------------------------
 
 
-def _scenario(values):
-    v = {}
-    for k, p in SCENARIO_PARAMS.items():
-        v[k] = p.coerce(k, values[k]) if k in values else p.default
-    unknown = set(values) - set(SCENARIO_PARAMS)
-    if unknown:
-        raise ValueError(
-            f"{', '.join(sorted(unknown))} not scenario inputs; inputs: {', '.join(SCENARIO_PARAMS)}"
-        )
-    if v["drive"] is None:
-        v["drive"] = default_drive()
-    flows = [
-        Flow(f.name, v[f"{k}_rate_mb_s"], v[f"{k}_factor"], v[f"{k}_efficiency"])
-        for k, f in zip(_KEYS, _EX, strict=True)
-    ]
-    return flows, v["drive"]
-
-
-def scenario_outputs(**values) -> dict[str, float]:
-    """Drives needed (total, to buy, per flow) for one scenario of the example's three flows."""
-    flows, drive = _scenario(values)
-    s = drives_needed(flows, drive_speed_mb_s=drive_spec(drive).speed_mb_s)
+def scenario_outputs(flows=None, **values) -> dict[str, float]:
+    """Drives needed (total, to buy, per flow) for ``flows`` (default the worked example's) on a drive."""
+    v = scenario_values(INPUTS, SCENARIO, values)
+    s = drives_needed(cern_example_flows() if flows is None else flows, drive_speed_mb_s=_speed(v["drive"]))
     out = {"drives needed [-]": s.total, "drives to buy [-]": float(s.whole_drives)}
-    out.update({f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)})
-    return out
+    return out | {f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)}
 
 
-def scenario_view(**values) -> View:
-    """The workbench's figures for one scenario."""
-    flows, drive = _scenario(values)
-    return view_sizing(flows, drive)
+def scenario_view(flows=None, **values) -> View:
+    """Both figures of the workbench for ``flows`` (default the worked example's) on a drive."""
+    return view_sizing(flows, **scenario_values(INPUTS, SCENARIO, values))
 
 
-def example_html() -> str:
-    """The worked example as an HTML table: the sizing rows, with the source line."""
-    from vtsmodel.app.lessons.efficiency import _html_table
-    from vtsmodel.sizing import cern_example_drive_speed, sizing_table
-
-    rows = sizing_table(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
-    return _html_table(rows) + (
-        "<p><i>cern-tape-sizing-2005, Summary, sample calculation; drive speed "
-        f"{cern_example_drive_speed():g} MB/s.</i></p>"
-    )
+#: The worked example's rows, for the notebook's source table.
+SOURCE_ROWS = tuple(("cern_sizing_example", f"{k}_{p}") for k in ("t0_to_t1", "reprocessing", "t2_analysis")
+                    for p in ("rate", "factor", "efficiency", "drives")) + (
+    ("cern_sizing_example", "drive_speed"), ("cern_sizing_example", "drives_needed_total"))  # fmt: skip
 
 
 def key_numbers() -> str:
-    """The lesson's key numbers as plain text (for the notebook's checked cell)."""
-    from vtsmodel.sizing import cern_example_drive_speed
-
-    s = drives_needed(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
-    lines = [f"worked example at {s.drive_speed_mb_s:g} MB/s: {s.total:g} drives"]
-    lines += [f"  {n}: {d:g} drives ({sh:.0%})" for n, d, sh in zip(s.names, s.drives, s.shares, strict=True)]
-    for name, c in compare_drives(cern_example_flows()).items():
-        lines.append(f"{name} at {drive_spec(name).speed_mb_s:.3g} MB/s: {c.total:.1f} drives")
+    """The worked example term by term, and its flows on every catalog drive: labelled lines with units."""
+    speed = cern_example_drive_speed()
+    flows = cern_example_flows()
+    s = drives_needed(flows, drive_speed_mb_s=speed)
+    lines = [f"worked example, drive speed {number(speed)} MB/s: {number(s.total)} drives needed, buy {s.whole_drives}"]
+    lines += [f"  {f.name}: {_term(f, e, d, speed)} ({percent(sh)})"
+              for f, e, d, sh in zip(flows, s.efficiencies, s.drives, s.shares, strict=True)]  # fmt: skip
+    lines.append("the same flows on each catalog drive:")
+    for label, k in DRIVES:
+        c = drives_needed(flows, drive_speed_mb_s=_speed(k))
+        lines.append(f"  {label}, {number(_speed(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}")
     return "\n".join(lines)
-
-
-def check_key_numbers() -> str:
-    """:func:`key_numbers`, checked against the note's worked example (data/cern_sizing_example.csv).
-
-    Checks: the example's drive speed is the catalog drive the workbench sizes with by
-    default; each flow's drives (10, 15, 25) and the total, "Number of needed tape drives =
-    50", to the printed whole drive. Raises AssertionError naming the source statement.
-
-    Returns
-    -------
-    str
-        The lines to print.
-    """
-    from vtsmodel import data
-    from vtsmodel.app.lessons.efficiency import _expect
-
-    t = "cern_sizing_example"
-    _expect(
-        drive_spec(default_drive()).speed_mb_s == cern_example_drive_speed(),
-        f"the default drive {default_drive()} is not the example's maxspeed",
-        t,
-        "drive_speed",
-    )
-    s = drives_needed(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
-    for key, d in zip(_KEYS, s.drives, strict=True):
-        want = data.load(t).value(f"{key}_drives")
-        _expect(
-            abs(float(d) - want) < 0.5, f"{key}: {float(d):g} drives, expected {want:g}", t, f"{key}_drives"
-        )
-    want = data.load(t).value("drives_needed_total")
-    _expect(
-        abs(s.total - want) < 0.5, f"{s.total:g} drives in all, expected {want:g}", t, "drives_needed_total"
-    )
-    return key_numbers()
