@@ -213,6 +213,7 @@ def test_drive_choice_moves_only_the_band_of_the_comparison():
     band = wb.panel.figure("compare")["layout"]["shapes"][-1]
     row = [k for _label, k in drive_options()].index("LTO9")
     assert (band["y0"], band["y1"]) == (row - 0.5, row + 0.5) and band["name"] == "chosen drive"
+    assert wb.panel.figure("compare")["layout"]["annotations"][-1]["y"] == row
     assert wb.panel.figure("split")["data"][0]["x"] == pytest.approx(list(s.drives))
 
 

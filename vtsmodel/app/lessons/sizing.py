@@ -171,7 +171,7 @@ def compare_base(table: tuple) -> dict:
     fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
     fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
     fig.update_layout(legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
-                      margin={"t": 80, "r": 20, "b": 55, "l": 20})  # fmt: skip
+                      margin={"t": 80, "r": 75, "b": 55, "l": 20})  # fmt: skip
     return figure_json(fig)
 
 
@@ -194,9 +194,21 @@ def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
     table = tuple(example_table() if table is None else table)
     spec = drive_spec(drive)
     row = [k for _l, k in DRIVES].index(drive)
-    band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
-            "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below",
-            "name": "chosen drive", "showlegend": True}  # fmt: skip
+    band = {
+        "type": "rect",
+        "xref": "paper",
+        "x0": 0.0,
+        "x1": 1.0,
+        "yref": "y",
+        "y0": row - 0.5,
+        "y1": row + 0.5,
+        "fillcolor": "rgba(213,94,0,0.18)",
+        "line": {"width": 0},
+        "layer": "below",
+        "name": "chosen drive",
+    }
+    mark = {"xref": "paper", "x": 1.0, "xanchor": "left", "xshift": 4, "yref": "y", "y": row, "text": "◀ chosen",
+            "showarrow": False, "font": {"size": 11, "color": COLORS[1]}}  # fmt: skip
     readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
     binding, terms = [], {}
     for sc, flows in scenarios(table).items():
@@ -211,7 +223,7 @@ def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
     patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in table) else ()
     return View(
         figures={"split": Plot(split_base, {"table": table, "drive": drive}),
-                 "compare": Plot(compare_base, {"table": table}, shapes=[band])},
+                 "compare": Plot(compare_base, {"table": table}, shapes=[band], annotations=[mark])},
         readouts=readouts, binding=" ".join(binding),
         caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
                         "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
@@ -274,6 +286,7 @@ class SizingWorkbench:
                                title="<b>Data flows</b> (double-click a cell, type, Enter; a scenario's flows add up; "
                                      "leave the efficiency empty to compute it from the access pattern; grey columns "
                                      "are computed for the chosen drive)")  # fmt: skip
+        self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 150, "flow": 130}
         self.grid.widget.add_class("vtsmodel-flows")
         self.downloader = Downloader()
         self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
