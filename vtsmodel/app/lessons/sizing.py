@@ -194,19 +194,8 @@ def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
     table = tuple(example_table() if table is None else table)
     spec = drive_spec(drive)
     row = [k for _l, k in DRIVES].index(drive)
-    band = {
-        "type": "rect",
-        "xref": "paper",
-        "x0": 0.0,
-        "x1": 1.0,
-        "yref": "y",
-        "y0": row - 0.5,
-        "y1": row + 0.5,
-        "fillcolor": "rgba(213,94,0,0.18)",
-        "line": {"width": 0},
-        "layer": "below",
-        "name": "chosen drive",
-    }
+    band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
+            "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below", "name": "chosen drive"}  # fmt: skip
     mark = {"xref": "paper", "x": 1.0, "xanchor": "left", "xshift": 4, "yref": "y", "y": row, "text": "◀ chosen",
             "showarrow": False, "font": {"size": 11, "color": COLORS[1]}}  # fmt: skip
     readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
