@@ -226,7 +226,8 @@ def test_comparison_is_a_dot_plot_on_a_log_axis_not_stacked_bars():
     lo, hi = compare["layout"]["xaxis"]["range"]
     assert 10**lo < min(totals) and 10**hi > max(totals)  # every dot inside the fixed axis
     # legends at the top, never over an export's caption
-    assert compare["layout"]["legend"]["y"] >= 1.0 and compare["layout"]["legend"]["yanchor"] == "bottom"
+    assert compare["layout"]["showlegend"] is True and compare["layout"]["legend"]["yanchor"] == "bottom"
+    assert compare["layout"]["legend"]["y"] >= 1.0
     assert L.sizing_panel().panel.figure("split")["data"][0]["showlegend"] is False
 
 

@@ -170,7 +170,7 @@ def compare_base(table: tuple) -> dict:
     lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
     fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
     fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
-    fig.update_layout(legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
                       margin={"t": 80, "r": 75, "b": 55, "l": 20})  # fmt: skip
     return figure_json(fig)
 
