@@ -146,12 +146,15 @@ def split_base(table: tuple, drive: str) -> dict:
 
 
 def compare_base(table: tuple) -> dict:
-    """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths)."""
+    """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths).
+
+    The dots of a single scenario carry their numbers; with several, the hover does (labels would overlap).
+    """
     rows = [f"{_esc(label)}, {number(_speed(k))} MB/s" for label, k in DRIVES]
     fig = new_figure(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
                      xaxis_title="drives needed [-] (log scale)")  # fmt: skip
-    values = []
-    for j, (sc, flows) in enumerate(scenarios(table).items()):
+    values, groups = [], scenarios(table)
+    for j, (sc, flows) in enumerate(groups.items()):
         sizes = [drives_needed(flows, drive_speed_mb_s=_speed(k)) for _l, k in DRIVES]
         x = [s.total if s.total > 0 else None for s in sizes]
         values += [v for v in x if v]
@@ -159,7 +162,7 @@ def compare_base(table: tuple) -> dict:
             f"{r}<br>{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}"
             for r, s in zip(rows, sizes, strict=True)
         ]
-        fig.add_scatter(x=x, y=rows, mode="markers+text" if j == 0 else "markers", name=_esc(sc), hoverinfo="text",
+        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(groups) == 1 else "markers", name=_esc(sc), hoverinfo="text",
                         text=[number(s.total) for s in sizes], textposition="middle right", textfont={"size": 10},
                         marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
                                 "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
