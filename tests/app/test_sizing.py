@@ -9,6 +9,7 @@ note's arithmetic, not a calibration, so the 50 is a reproduction.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 
@@ -293,6 +294,27 @@ def test_a_bad_file_changes_nothing(edit, match):
     for bad in (b"{", b"[1, 2]", b"x" * 1_000_001):
         with pytest.raises(ValueError):
             L.read_table(bad)
+
+
+def test_a_picked_file_loads_and_a_bad_one_is_refused_on_the_page():
+    wb = L.sizing_panel()
+    good = L.table_json(L.example_table() + (("other", Flow("backup", 120.0, 2.0, 0.5)),), "LTO9").encode()
+    for name, content in (("flows.json", good), ("big.json", b" " * 1_000_001), ("bad.json", b"{")):
+        wb._upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
+                             "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
+        assert wb._upload.value == ()  # cleared for the next pick
+        if name == "flows.json":
+            assert (
+                "loaded" not in wb.grid.message.value
+                and "load: 4 flows from flows.json" in wb.grid.message.value
+            )
+            assert (
+                wb.drive == "LTO9"
+                and wb.panel.readout_values["other: drives"] == f"{120 * 2 / 0.5 / 400:g} needed, buy 2"
+            )
+        else:
+            assert "load refused" in wb.grid.message.value and name in wb.grid.message.value
+            assert len(wb.table) == 4
 
 
 def test_csv_export_holds_the_table_and_the_drives_sources(monkeypatch):

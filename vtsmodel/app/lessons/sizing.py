@@ -45,9 +45,7 @@ class MaybeEmpty(Input):
     def parse(self, name: str, value):
         """``None`` for an empty value, else :meth:`Input.parse`."""
         empty = value is None or (isinstance(value, str) and not value.strip())
-        return (
-            None if empty or (isinstance(value, float) and math.isnan(value)) else super().parse(name, value)
-        )
+        return None if empty or (isinstance(value, float) and math.isnan(value)) else super().parse(name, value)  # fmt: skip
 
     @classmethod
     def of(cls, inp: Input) -> MaybeEmpty:
@@ -112,9 +110,7 @@ def scenarios(table) -> dict[str, tuple[Flow, ...]]:
         if not isinstance(f, Flow):
             raise ValueError(f"flow={f!r:.60} is not a vtsmodel.sizing.Flow")
         if f.name in [g.name for g in out.get(sc, ())]:
-            raise ValueError(
-                f"flow={f.name!r} appears twice in scenario {sc!r}; each flow needs its own name"
-            )
+            raise ValueError(f"flow={f.name!r} appears twice in scenario {sc!r}; each flow needs its own name")  # fmt: skip
         out.setdefault(sc, []).append(f)
     if not out or len(table) > MAX_ROWS:
         raise ValueError(f"the table holds {len(table)} flows; give 1 to {MAX_ROWS}")
@@ -183,11 +179,7 @@ def compare_base(table: tuple) -> dict:
 
 def _term(f: Flow, e: float, d: float, speed: float) -> str:
     """One flow's term as the note writes it: ``100 MB/s × 2 / 0.5 (efficiency) / 40 MB/s = 10 drives``."""
-    how = (
-        ""
-        if f.efficiency is not None
-        else f" from {number(f.file_mb)} MB files, {number(f.files_per_mount)} per mount"
-    )
+    how = "" if f.efficiency is not None else f" from {number(f.file_mb)} MB files, {number(f.files_per_mount)} per mount"  # fmt: skip
     return (f"{number(f.rate_mb_s)} MB/s × {number(f.peak_factor)} / {number(e)} (efficiency{how}) / "
             f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
 
@@ -237,19 +229,13 @@ def read_table(data: bytes, label: str = "the file") -> tuple[tuple, str]:
     """The table and drive of a file :func:`table_json` wrote, each value checked; ``ValueError`` if bad."""
     doc = parse_scenario_bytes(data, label)
     head = ("schema", "version", "lesson")
-    if (
-        not isinstance(doc, dict)
-        or set(doc) != {*head, "drive", "flows"}
-        or [doc[k] for k in head] != [FILE_SCHEMA, 1, LESSON_ID]
-    ):
+    if not isinstance(doc, dict) or set(doc) != {*head, "drive", "flows"} or [doc[k] for k in head] != [FILE_SCHEMA, 1, LESSON_ID]:  # fmt: skip
         raise ValueError(f"{label} is not a lesson {LESSON_ID} flows file ({FILE_SCHEMA!r}, version 1)")
     if not isinstance(doc["flows"], list) or not 1 <= len(doc["flows"]) <= MAX_ROWS:
         raise ValueError(f"{label}: flows must be a list of 1 to {MAX_ROWS} flows")
     table = []
     for n, r in enumerate(doc["flows"], start=1):
-        if not isinstance(r, dict) or not {"scenario", "name", "rate_mb_s", "peak_factor"} <= set(r) <= set(
-            ROW_KEYS
-        ):
+        if not isinstance(r, dict) or not {"scenario", "name", "rate_mb_s", "peak_factor"} <= set(r) <= set(ROW_KEYS):  # fmt: skip
             raise ValueError(f"{label}, flow {n}: an object with keys among {', '.join(ROW_KEYS)}")
         try:
             v = {k: INPUTS[k].parse(k, r.get(k)) for k in ROW_KEYS}
@@ -314,10 +300,7 @@ class SizingWorkbench:
         return f"{34 + 26 * (len(self.table) + 1)}px"
 
     def _rows(self) -> list[dict]:
-        sized = {
-            sc: drives_needed(fs, drive_speed_mb_s=_speed(self.drive))
-            for sc, fs in scenarios(self.table).items()
-        }
+        sized = {sc: drives_needed(fs, drive_speed_mb_s=_speed(self.drive)) for sc, fs in scenarios(self.table).items()}  # fmt: skip
         out = []
         for sc, f in self.table:
             s = sized[sc]
@@ -327,17 +310,15 @@ class SizingWorkbench:
         return out
 
     def _show(self, table=None) -> None:
-        """Take ``table`` (checked first) and show it: every row anew when its length changed."""
+        """Take ``table`` (checked first) and show it; without one, show the columns the drive changed."""
         if table is not None:
-            table = tuple(table)
-            scenarios(table)
-            resize, self.table = len(table) != len(self.table), table
-        else:
-            resize = False
-        if resize:
+            scenarios(table := tuple(table))
+        if table is not None and len(table) != len(self.table):
+            self.table = table
             self.grid.set_rows(self._rows())
             self.grid.grid.layout.height = self._height()
         else:
+            self.table = self.table if table is None else table
             for i, r in enumerate(self._rows()):
                 self.grid.set_row(i, r)
         if table is not None:
@@ -368,9 +349,7 @@ class SizingWorkbench:
         """Remove flow ``row`` (default the selected one); the last flow stays. Return its name."""
         row = self._selected() if row is None else row
         if not 0 <= row < len(self.table) or len(self.table) == 1:
-            raise ValueError(
-                f"row={row!r} cannot be removed: rows are 0 to {len(self.table) - 1}, the last one stays"
-            )
+            raise ValueError(f"row={row!r} cannot be removed: rows are 0 to {len(self.table) - 1}, the last one stays")  # fmt: skip
         gone = self.table[row]
         self._show(self.table[:row] + self.table[row + 1 :])
         return f"{gone[1].name} of {gone[0]}"
@@ -387,9 +366,7 @@ class SizingWorkbench:
     # --- files --------------------------------------------------------------------------------
     def save(self) -> str:
         """Download the table and the drive as JSON; return the file name."""
-        return self.downloader.send_file(
-            f"flows_{LESSON_ID}.json", table_json(self.table, self.drive), "json"
-        )
+        return self.downloader.send_file(f"flows_{LESSON_ID}.json", table_json(self.table, self.drive), "json")  # fmt: skip
 
     def export_csv(self) -> str:
         """Download the table with its computed columns, and the sources, as CSV; return the file name."""
@@ -406,13 +383,10 @@ class SizingWorkbench:
         return f"{len(table)} flows from {name}"
 
     def _on_upload(self, _change) -> None:
-        try:
-            got = uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)
-            if got is not None:
-                self._do(lambda: self.load_bytes(got[1], got[0]), "load")
-        except ValueError as exc:
-            self.grid.say(f"load refused: {exc}", error=True)
-        finally:
+        if self._upload.value:  # a file too large is refused by uploaded_file, like a bad one
+            self._do(
+                lambda: self.load_bytes(*uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)[::-1]), "load"
+            )
             self._upload.value = ()
 
     def _ipython_display_(self):
@@ -458,7 +432,5 @@ def key_numbers() -> str:
     lines.append("the same flows on each catalog drive:")
     for label, k in DRIVES:
         c = drives_needed(flows, drive_speed_mb_s=_speed(k))
-        lines.append(
-            f"  {label}, {number(_speed(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}"
-        )
+        lines.append(f"  {label}, {number(_speed(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}")  # fmt: skip
     return "\n".join(lines)
