@@ -1,14 +1,12 @@
 """05_sizing_workbench in Voila: editing flows in the table and choosing a drive move the
 plots and readouts to the package's numbers; a rejected cell's message stays; export
-writes PNG and offline HTML; 1280 px fit.
+downloads PNG and offline HTML; 1280 px fit.
 
 The expected values come from the lesson's own workbench built in the test process
 (``lesson05.sizing_panel()``) and edited like the browser's: its view is what
 ``vtsmodel.sizing.drives_needed`` computes for those flows (cern-tape-sizing-2005, Summary,
 sample calculation: the default is the worked example, 50 drives).
 """
-
-from types import SimpleNamespace
 
 import pytest
 
@@ -40,12 +38,6 @@ def _readout(wb) -> str:
     return f"{s.total:g} needed, buy {s.whole_drives}"
 
 
-def _shown(wb):
-    """The workbench's view with each plot as a plotly figure (base then moving traces), as the page draws it."""
-    view = wb.panel.view
-    return SimpleNamespace(figures={k: p.figure() for k, p in view.figures.items()}, readouts=view.readouts)
-
-
 def _band(page) -> list[float]:
     """The chosen-drive band of the comparison plot, as the page holds it in ``layout.shapes``."""
     el = page.locator(".vtsmodel-plot .js-plotly-plot").nth(panel_plot_index(page, PANEL, 1))
@@ -53,11 +45,11 @@ def _band(page) -> list[float]:
                        " return [s.y0, s.y1]; }")  # fmt: skip
 
 
-def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson, export_dir):
+def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson, tmp_path):
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
     wb = lesson05.sizing_panel()
     assert wb.panel.readout_values[LABEL] == _readout(wb) == "50 needed, buy 50"  # the worked example
-    wait_for_panel(page, PANEL, _shown(wb))
+    wait_for_panel(page, PANEL, wb.panel.view)
 
     table = page.locator(".vtsmodel-flows .datagrid-container").first
     flows = [f for _sc, f in wb.table]
@@ -68,7 +60,7 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
         edit_grid_cell(page, table, wb.grid.grid, row, header, f"{value:g}")
         assert wb.edit(row, key, value)
         assert wb.panel.readout_values[LABEL] == _readout(wb) != before
-        wait_for_panel(page, PANEL, _shown(wb))
+        wait_for_panel(page, PANEL, wb.panel.view)
 
     # Text in a number cell: refused with the column, the value and the range; the message stays.
     edit_grid_cell(page, table, wb.grid.grid, 1, "factor [-]", "abc")
@@ -76,13 +68,13 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
     message.locator("text=factor='abc' is not a number").wait_for(timeout=30_000)
     page.wait_for_timeout(1000)
     assert "must be in [1, 100]" in message.inner_text()
-    wait_for_panel(page, PANEL, _shown(wb))
+    wait_for_panel(page, PANEL, wb.panel.view)
 
     label, drive = next((lab, k) for lab, k in drive_options() if k == "LTO9")
     select_panel_dropdown(page, PANEL, "drive", label)
     wb.panel.set(drive=drive)
     assert wb.panel.readout_values[LABEL] == _readout(wb)
-    wait_for_panel(page, PANEL, _shown(wb))
+    wait_for_panel(page, PANEL, wb.panel.view)
     row = [k for _lab, k in drive_options()].index(drive)
     assert _band(page) == [row - 0.5, row + 0.5]
     assert panel_locator(page, PANEL).locator("td.vtsmodel-readout").first.inner_text() == "400 MB/s (spec)"
@@ -97,5 +89,5 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
     )
     assert len(heights) == 2 and min(heights) > 200, heights
 
-    export_png_and_html(page, PANEL, wb.panel, export_dir)
+    export_png_and_html(page, PANEL, wb.panel, tmp_path)
     assert fits_width(page)
