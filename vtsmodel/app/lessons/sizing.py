@@ -264,7 +264,7 @@ class SizingWorkbench:
                                title="<b>Data flows</b> (double-click a cell, type, Enter; a scenario's flows add up; "
                                      "leave the efficiency empty to compute it from the access pattern; grey columns "
                                      "are computed for the chosen drive)")  # fmt: skip
-        self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 150, "flow": 130}
+        self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 120, "flow": 110}
         self.grid.widget.add_class("vtsmodel-flows")
         self.downloader = Downloader()
         self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
