@@ -37,6 +37,15 @@ def test_panels_follow_the_package_and_export_downloads(open_lesson, tmp_path):
     move_and_check(page, write, WRITE, "cf", "compressibility CF", 80)  # past CF 4: a note on the page
     assert write.view.notes
     page.locator(".vtsmodel-note", has_text="outside the range the source validated").first.wait_for()
+    # A resize after a redraw keeps every plot drawn (a shape with a legend entry, resized, once
+    # collapsed its plot to no height).
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.wait_for_timeout(1500)
+    heights = page.evaluate(
+        "[...document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')].map(e => e.offsetHeight)"
+    )
+    assert min(heights) > 200, heights
+    page.set_viewport_size({"width": 1280, "height": 800})
     panel_as_shown(page, READS, lesson01.read_panel())
     panel_as_shown(page, TASKS, lesson01.import_export_panel())
     export_png_and_html(page, WRITE, write, tmp_path)

@@ -63,6 +63,9 @@ export default {
       }
       layout.template = model.get("template");
       if (!layout.height) layout.height = 360;
+      // The plot's box keeps the figure's height: a responsive resize measures the box, and
+      // an auto-height box would let it collapse to nothing.
+      div.style.height = layout.height + "px";
       return layout;
     };
     const tracesFor = (moving) => {
