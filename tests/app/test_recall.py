@@ -50,9 +50,7 @@ def test_contract():
     assert set(view.figures) == {"parts", "queue", "arrivals", "robot"}
     for plot in view.figures.values():
         assert plot.figure().layout.height  # each composes into a valid plotly figure
-    with pytest.raises(
-        ValueError, match=r"drive='turbo' is not valid; choose one of 'IBM 3590 B in the 3494"
-    ):
+    with pytest.raises(ValueError, match=r"drive='turbo' is not valid; choose one of 'VTS B18, IBM 3590 B"):
         L.scenario_outputs(drive="turbo")
     with pytest.raises(ValueError, match=r"volume_mb=5000 is outside the valid range \[10, 4000\]"):
         L.scenario_outputs(volume_mb=5000)
@@ -128,7 +126,11 @@ def test_parts_panel_follows_the_sliders():
     p.set(robot_s=40.0, volume_mb=800.0)
     spec = p.figure("parts")
     labels = trace_named(spec, "robot fetch")["y"]
-    assert labels == ["100 MB", "250 MB", "800 MB (this volume)"]  # 800 MB is a Fig. 6 size: no fourth bar
+    assert labels == [
+        "100 MB",
+        "250 MB",
+        "800 MB (this volume)",
+    ]  # drawn from the top  # 800 MB is a Fig. 6 size: no fourth bar
     parts = recall.recall_parts(np.array(L.FIG6_SIZES), robot_s=40.0)
     for key, name in L._PARTS.items():
         np.testing.assert_allclose(trace_named(spec, name)["x"], parts[key])
@@ -155,16 +157,14 @@ def test_choosing_a_drive_loads_its_parts_and_says_which_are_its_own():
     assert p.values["load_s"] == own["load"].seconds and p.values["search_s"] == own["locate"].seconds
     assert p.values["rewind_unload_s"] == own["rewind_unload"].seconds and p.values["overhead_s"] == 0.0
     r = p.readout_values
-    assert r["the drive's own parts"] == "load/thread, search, read volume, rewind/unload"
-    assert r["borrowed from CERN's tMount"] == "robot fetch"
+    assert r["the drive's own"] == "load, search, read, rewind/unload"
+    assert r["CERN's (borrowed)"] == "robot"
     ready = float(recall.recall_ready_s(250.0, drive="LTO9"))
     assert r["recall ready, free drive"] == f"{number(ready)} s ({number(ready / 60)} min)"
     spec = p.figure("parts")
     assert "ibm-dtl-lto-perf" in trace_named(spec, "load/thread")["hovertemplate"]
     p.set(drive="IBM3592_60F")  # the catalog has none of its mount times
-    assert (
-        p.readout_values["borrowed from CERN's tMount"] == "robot fetch, load/thread, search, rewind/unload"
-    )
+    assert p.readout_values["CERN's (borrowed)"] == "robot, load, search, rewind/unload"
     assert "borrowed: CERN" in trace_named(p.figure("parts"), "search")["hovertemplate"]
     assert "drive_catalog" not in " ".join(map(str, p.view.citations))  # the drive's own sources, not 30
 
@@ -186,7 +186,7 @@ def test_best_case_in_two_to_three_minutes():
         assert lo <= b <= hi
         assert f"{number(v)} MB at CF 3, ready on a free drive: 3590B {number(b, 4)} s" in text
     p = L.parts_panel()
-    assert p.readout_values["inside the paper's 2–3 min"] == "yes"
+    assert p.readout_values["in the paper's 2–3 min"] == "yes"
 
 
 # --- the Fig. 6 queue ---------------------------------------------------------------------------
@@ -257,6 +257,18 @@ def test_a_saturated_queue_shows_no_finite_point():
     assert any("beyond the capacity" in t and "no steady state" in t for t in notes)
 
 
+def test_a_wait_off_the_scale_is_drawn_at_the_edge_and_labelled():
+    # Issue 15: "a marker that leaves the chart": near saturation the p95 point stays on the chart.
+    a = L.arrivals_panel()
+    a.set(recalls_per_hour=82.0)
+    spec = a.figure("arrivals")
+    top = spec["layout"]["yaxis"]["range"][1]
+    s = float(recall.recall_service_s(250.0))
+    p95 = float(queueing.wait_percentile(82.0 / 3600, s, 4, 0.95, service_cv=0.0))
+    assert p95 / 60 > top and mark(spec, "p95 wait, this load") == (82.0, top)
+    assert f"p95 {minutes(p95)}: off the scale" in [n["text"] for n in spec["layout"]["annotations"]]
+
+
 def test_simulation_band_covers_the_theory():
     # The seeded simulation (20,000 recalls per point) brackets Cosmetatos' M/D/c mean at most loads.
     spec = base_spec(L.arrivals_panel().plots["arrivals"].plot)
@@ -312,4 +324,4 @@ def test_drive_numbers_name_the_borrowed_parts():
     text = L.drive_numbers(drives=("LTO9",))
     ready = float(recall.recall_ready_s(250.0, drive="LTO9"))
     assert text == (f"LTO-9 (Ultrium 9), 250 MB at CF 3: ready after {number(ready, 4)} s; "
-                    "borrowed from CERN's tMount: robot fetch")  # fmt: skip
+                    "borrowed from CERN's tMount: robot")  # fmt: skip

@@ -1,25 +1,28 @@
-"""03_recall_queue_mount_time in Voila: every panel's main control moves its plot and
-readouts to the package's numbers; export writes PNG and offline HTML; 1280 px fit.
+"""03_recall_queue_mount_time in Voila: every panel's main control moves its plot, its marks
+and its readouts to the package's numbers; export writes PNG and offline HTML; 1280 px fit.
 
 The expected values come from the lesson's own panels built in the test process and set
 to the same inputs as the browser: their views are what ``vtsmodel.recall``,
-``vtsmodel.queueing`` and ``vtsmodel.robot`` compute for those inputs.
+``vtsmodel.queueing`` and ``vtsmodel.robot`` compute for those inputs. A plot pane draws
+its base traces, then its moving traces; the operating points are layout shapes.
 """
 
+import time
+
+import plotly.graph_objects as go
 import pytest
 
-from vtsmodel import queueing, recall
+from vtsmodel import catalog, queueing, recall
 from vtsmodel.app.lessons import recall as lesson03
+from vtsmodel.app.panels import View
 
 from .helpers import (
     export_png_and_html,
     fits_width,
-    move_and_check,
     move_panel_slider,
     open_lesson_with_plots,
-    panel_as_shown,
+    panel_plot_index,
     select_panel_dropdown,
-    snap_like_browser,
     wait_for_panel,
 )
 
@@ -27,38 +30,81 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = "03_recall_queue_mount_time.ipynb"
 PARTS = "The parts of one recall"
-QUEUE = "Panel 1: time until ready vs queue position"
-ARRIVALS = "Panel 2: recalls arriving at random"
-ROBOT = "Panel 3: robot contention"
+QUEUE = "Recall response time vs the queue ahead"
+ARRIVALS = "Recalls arriving at random"
+ROBOT = "Robot contention"
+
+_MARKS = """(el) => (el.layout.shapes || []).filter(s => s.name)
+    .map(s => [s.name, s.visible === false ? null : [Number(s.xanchor), Number(s.yanchor)]])"""
 
 
-def test_controls_move_plots_and_readouts_then_export(open_lesson, export_dir):
+def as_figures(panel) -> View:
+    """The panel's view as the page should show it: each plot composed (base, then moving traces)."""
+    return View({k: go.Figure(panel.figure(k)) for k in panel.plots}, panel.readout_values)
+
+
+def marks_shown(page, title: str, n: int = 0) -> dict:
+    el = page.locator(".vtsmodel-plot .js-plotly-plot").nth(panel_plot_index(page, title, n))
+    return {name: xy for name, xy in el.evaluate(_MARKS)}
+
+
+def wait_for_view(page, title: str, panel, timeout_s: float = 30.0) -> None:
+    """Wait until the page's panel shows ``panel``'s traces, readouts and named marks."""
+    wait_for_panel(page, title, as_figures(panel), timeout_s=timeout_s)
+    want = {
+        s["name"]: [s["xanchor"], s["yanchor"]] for s in panel.figure()["layout"]["shapes"] if s.get("name")
+    }
+    end = time.monotonic() + timeout_s
+    while (got := marks_shown(page, title)).keys() != want.keys() or any(
+        got[k] != pytest.approx(v, rel=1e-9) for k, v in want.items()
+    ):
+        assert time.monotonic() < end, f"{title}: marks {got} != {want}"
+        page.wait_for_timeout(100)
+
+
+def move_and_wait(page, panel, title, key, label, times):
+    value = move_panel_slider(page, panel, title, key, label, times)
+    wait_for_view(page, title, panel)
+    return value
+
+
+def test_controls_move_plots_marks_and_readouts_then_export(open_lesson, export_dir):
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 4)
 
     parts = lesson03.parts_panel()
-    # The default "rest of mount cycle" (59.1 s) is off its slider's 0.5 s grid: the browser
-    # snaps it to 59 s and the kernel recomputes; the test's panel does the same. (Not
-    # compared at the default: the snapped volume slider can then show 250 MB twice.)
-    assert set(snap_like_browser(parts)) <= {"overhead_s"}
-    move_and_check(page, parts, PARTS, "volume_mb", "Volume size", 5)
+    wait_for_view(page, PARTS, parts)
+    move_and_wait(page, parts, PARTS, "volume_mb", "volume size", 5)
+    # Issue 17: a catalog drive loads its own parts where the catalog has them.
+    select_panel_dropdown(page, PARTS, "drive", "LTO-9 (Ultrium 9)")
+    parts.set(drive="LTO9")
+    assert parts.values["load_s"] == catalog.mount_parts("LTO9")["load"].seconds
+    wait_for_view(page, PARTS, parts)
 
-    queue = panel_as_shown(page, QUEUE, lesson03.queue_panel())
-    move_and_check(page, queue, QUEUE, "drives", "drives", -1)
-    select_panel_dropdown(page, QUEUE, "Drive", "3590E")
+    queue = lesson03.queue_panel()
+    wait_for_view(page, QUEUE, queue)
+    move_and_wait(page, queue, QUEUE, "drives", "recall drives", -1)
+    move_and_wait(page, queue, QUEUE, "queue_length", "recalls ahead", 3)
+    select_panel_dropdown(page, QUEUE, "drive", "VTS B18, IBM 3590 E")
     queue.set(drive="3590E")
-    wait_for_panel(page, QUEUE, queue.view)
+    wait_for_view(page, QUEUE, queue)
 
-    arrivals = panel_as_shown(page, ARRIVALS, lesson03.arrivals_panel())
-    rph = move_panel_slider(page, arrivals, ARRIVALS, "recalls_per_hour", "Recalls per hour", 5)
-    # the readout is the utilisation λ·S/c of the 250 MB recall on 4 drives at this load
+    arrivals = lesson03.arrivals_panel()
+    wait_for_view(page, ARRIVALS, arrivals)
+    rph = move_and_wait(page, arrivals, ARRIVALS, "recalls_per_hour", "recalls per hour", 5)
+    # the mark is Cosmetatos' M/D/c mean wait of the 250 MB recall on 4 drives at this load
     s = float(recall.recall_service_s(arrivals.values["volume_mb"]))
-    assert arrivals.view.readouts["Utilisation"] == f"{rph / 3600 * s / arrivals.values['drives']:.2f}"
-    point = next(t for t in arrivals.view.figures["arrivals"].data if t.name == "this load")
-    assert point.y[0] == pytest.approx(float(queueing.wait_mdc(rph / 3600, s, 4)) / 60, rel=1e-9)
-    wait_for_panel(page, ARRIVALS, arrivals.view)
+    assert marks_shown(page, ARRIVALS)["mean wait, this load"] == pytest.approx(
+        [rph, float(queueing.wait_mdc(rph / 3600, s, 4)) / 60], rel=1e-9
+    )
+    # Issue 15: past the capacity the page shows no point, and the readouts say why.
+    move_and_wait(page, arrivals, ARRIVALS, "recalls_per_hour", "recalls per hour", 50)
+    assert arrivals.values["recalls_per_hour"] / 3600 * s / 4 > 1
+    assert marks_shown(page, ARRIVALS) == {}
+    assert arrivals.readout_values["mean wait for a drive"] == "unbounded: the queue grows"
 
-    robot = panel_as_shown(page, ROBOT, lesson03.robot_panel())
-    move_and_check(page, robot, ROBOT, "sessions", "Mount sessions", 2)
+    robot = lesson03.robot_panel()
+    wait_for_view(page, ROBOT, robot)
+    move_and_wait(page, robot, ROBOT, "sessions", "mount sessions", 2)
 
     export_png_and_html(page, ARRIVALS, arrivals, export_dir)
     assert fits_width(page)

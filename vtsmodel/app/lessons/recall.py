@@ -45,8 +45,8 @@ BEST_CASE_S = (_VTS.value("recall_mount_best_low"), _VTS.value("recall_mount_bes
 #: The paper's own settings (the 3494 VTS's presets of :func:`vtsmodel.recall.drive_preset`),
 #: then every catalog drive, by family and generation.
 DRIVE_CHOICES = (
-    ("IBM 3590 B in the 3494 VTS (Fig. 6)", "3590B"),
-    ("IBM 3590 E in the 3494 VTS", "3590E"),
+    ("VTS B18, IBM 3590 B (Fig. 6)", "3590B"),
+    ("VTS B18, IBM 3590 E", "3590E"),
     *catalog.drive_options(),
 )
 _VTS_DRIVES = ("3590B", "3590E")
@@ -91,6 +91,11 @@ INPUTS = {
 }  # fmt: skip
 SCENARIO = ("volume_mb", "cf", "drive", "drives", "queue_length", "recalls_per_hour", "service_cv",
             "target_p95_min", "sessions")  # fmt: skip
+
+
+def _mark(x, y, **kw) -> dict:
+    """:func:`~vtsmodel.app.figures.point_mark`, opaque (the template's shapes default to 30 %)."""
+    return {**point_mark(x, y, **kw), "opacity": 1.0}
 
 
 def _inputs(*names: str) -> dict:
@@ -150,7 +155,9 @@ def part_sources(drive: str) -> dict[str, tuple[str, str]]:
 
 
 def _parts_with(basis: dict, kind: str) -> str:
-    return ", ".join(_PARTS[k] for k, (b, _) in basis.items() if b == kind) or "none"
+    short = {"robot": "robot", "load": "load", "overhead": "rest", "search": "search", "read": "read",
+             "rewind_unload": "rewind/unload"}  # fmt: skip
+    return ", ".join(short[k] for k, (b, _) in basis.items() if b == kind) or "none"
 
 
 def _citations(drive: str) -> tuple:
@@ -184,7 +191,8 @@ def parts_base(drive, volume_mb, cf, robot_s, load_s, overhead_s, search_s, rewi
                        text="3494 VTS best case, 2–3 min (Sec. 3.4)", font={"size": 12})  # fmt: skip
     total = float(np.max(sum(np.asarray(p) for p in parts.values())))
     fig.update_xaxes(range=[0, max(300.0, 1.05 * total)])
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.2})
+    fig.update_yaxes(autorange="reversed")  # the Fig. 6 sizes from the top, this volume last
+    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.2, "traceorder": "normal"})
     return figure_json(fig)
 
 
@@ -205,9 +213,9 @@ def view_parts(drive="3590B", volume_mb=250.0, cf=3.0, **parts) -> View:
         "recall ready, free drive": f"{number(ready)} s ({number(ready / 60.0)} min)",
         "drive busy per recall": f"{number(service)} s ({number(service / 60.0)} min)",
         "read share of ready": percent(p["read"] / ready),
-        "inside the paper's 2–3 min": "yes" if lo <= ready <= hi else ("no, faster" if ready < lo else "no, slower"),
-        "the drive's own parts": _parts_with(basis, "own"),
-        "borrowed from CERN's tMount": _parts_with(basis, "borrowed"),
+        "in the paper's 2–3 min": "yes" if lo <= ready <= hi else ("no, faster" if ready < lo else "no, slower"),
+        "the drive's own": _parts_with(basis, "own"),
+        "CERN's (borrowed)": _parts_with(basis, "borrowed"),
     }  # fmt: skip
     plot = Plot(parts_base, {"drive": drive, "volume_mb": volume_mb, "cf": cf, **kw})
     return View(figures={"parts": plot}, readouts=readouts, binding=binding, citations=_citations(drive))
@@ -246,11 +254,11 @@ def view_queue(drive="3590B", cf=3.0, drives=4, queue_length=8) -> View:
     n = int(queue_length)
     t = {v: float(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) for v in FIG6_SIZES}
     cycle = float(recall.recall_service_s(FIG6_SIZES[1], cf=cf, drive=drive))
-    shapes = [point_mark(n, t[v] / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=i == 0)
+    shapes = [_mark(n, t[v] / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=False)
               for i, v in enumerate(FIG6_SIZES)]  # fmt: skip
     readouts = {f"recall response time, {number(v)} MB": _minutes(t[v]) for v in FIG6_SIZES}
     readouts[f"drive cycle, {number(FIG6_SIZES[1])} MB"] = _minutes(cycle)
-    readouts["borrowed from CERN's tMount"] = _parts_with(part_sources(drive), "borrowed")
+    readouts["CERN's (borrowed)"] = _parts_with(part_sources(drive), "borrowed")
     args = {"drive": drive, "cf": cf, "drives": int(drives), "n_max": 40 if n <= 40 else 200}
     binding = (f"{int(drives)} drive(s): every {int(drives)} recalls ahead add one full drive cycle "
                f"({_minutes(cycle)} for {number(FIG6_SIZES[1])} MB).")  # fmt: skip
@@ -269,7 +277,9 @@ def queue_panel(**values) -> Panel:
 #: Utilisations simulated, and the recalls in each run.
 SIM_RHO = np.round(np.arange(0.1, 0.96, 0.05), 3)
 SIM_RECALLS = 20_000
-_RHO_AXIS = np.linspace(0.01, 0.97, 150)
+#: Utilisations the theory lines are drawn at; the wait axis ends at the p95 of :data:`_RHO_TOP`.
+_RHO_AXIS = np.r_[np.linspace(0.01, 0.97, 150), np.linspace(0.972, 0.998, 14)]
+_RHO_TOP = 0.97
 
 
 def _mean_wait(lam, s, c, cv):
@@ -308,7 +318,7 @@ def arrivals_base(drive: str, volume_mb: float, cf: float, drives: int, service_
     fig.add_annotation(x=cap, y=1, yref="paper", xanchor="right", yanchor="top", showarrow=False, font={"size": 11},
                        text=f"capacity {number(cap)}/h")  # fmt: skip
     fig.update_xaxes(range=[0, 1.1 * cap])
-    fig.update_yaxes(range=[0, 1.08 * float(p95[-1])])
+    fig.update_yaxes(range=[0, 1.08 * float(np.interp(_RHO_TOP, _RHO_AXIS, p95))])
     fig.update_layout(legend={"x": 0.01, "y": 0.99})
     return figure_json(fig)
 
@@ -333,11 +343,11 @@ def view_arrivals(recalls_per_hour=40.0, drive="3590B", volume_mb=250.0, cf=3.0,
     if rho < 1.0:
         mean, p95 = float(_mean_wait(lam, s, c, cv)), float(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv))  # fmt: skip
         pw = float(queueing.erlang_c(lam, s, c))
-        shapes += [point_mark(rph, min(mean / 60, ymax), color="black", name="mean wait, this load"),
-                   point_mark(rph, min(p95 / 60, ymax), color=COLORS[1], symbol="square", name="p95 wait, this load")]  # fmt: skip
-        if p95 / 60 > ymax:
-            labels.append({"x": rph, "y": ymax, "yanchor": "top", "xanchor": "right", "showarrow": False,
-                          "text": f"off the scale: p95 {_minutes(p95)}"})  # fmt: skip
+        shapes += [_mark(rph, min(mean / 60, ymax), color="black", name="mean wait, this load"),
+                   _mark(rph, min(p95 / 60, ymax), color=COLORS[1], symbol="square", name="p95 wait, this load")]  # fmt: skip
+        labels += [{"x": rph, "y": ymax, "ax": -40, "ay": 30 + 22 * k, "showarrow": True, "arrowhead": 2,
+                    "xanchor": "right", "text": f"{what} {_minutes(w)}: off the scale"}
+                   for k, (what, w) in enumerate((("mean", mean), ("p95", p95))) if w / 60 > ymax]  # fmt: skip
     else:
         mean = p95 = math.inf
         pw = 1.0
@@ -411,7 +421,7 @@ def view_robot(sessions=4, think_s=0.0, calib_sessions=4) -> View:
         "mounts per hour": number(float(here["mounts_per_hour"])),
     }
     plot = Plot(robot_base, {"think_s": think_s, "calib_sessions": int(calib_sessions)},
-                shapes=[point_mark(sessions, t, name="these sessions")])  # fmt: skip
+                shapes=[_mark(sessions, t, name="these sessions")])  # fmt: skip
     binding = (f"The robot: once it is busy nearly all the time, each extra session adds a full robot time "
                f"({number(cal['robot_s'])} s).")  # fmt: skip
     return View(
@@ -495,10 +505,10 @@ def drive_numbers(volume_mb: float = 250.0, drives=("3590B", "STK9940B", "IBM359
     """Recall ready on a free drive for a few drives, and which of their parts are borrowed: labelled lines."""
     lines = []
     for d in drives:
-        borrowed = [_PARTS[k] for k, (b, _) in part_sources(d).items() if b == "borrowed"]
+        borrowed = _parts_with(part_sources(d), "borrowed")
         lines.append(f"{INPUTS['drive'].label_of(d)}, {number(volume_mb)} MB at CF 3: ready after "
                      f"{number(recall.recall_ready_s(volume_mb, drive=d), 4)} s; borrowed from CERN's tMount: "
-                     f"{', '.join(borrowed) or 'none'}")  # fmt: skip
+                     f"{borrowed}")  # fmt: skip
     return "\n".join(lines)
 
 
