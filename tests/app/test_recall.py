@@ -157,14 +157,14 @@ def test_choosing_a_drive_loads_its_parts_and_says_which_are_its_own():
     assert p.values["load_s"] == own["load"].seconds and p.values["search_s"] == own["locate"].seconds
     assert p.values["rewind_unload_s"] == own["rewind_unload"].seconds and p.values["overhead_s"] == 0.0
     r = p.readout_values
-    assert r["the drive's own"] == "load, search, read, rewind/unload"
+    assert r["the drive's own"] == "load, search, read, rewind"
     assert r["CERN's (borrowed)"] == "robot"
     ready = float(recall.recall_ready_s(250.0, drive="LTO9"))
     assert r["recall ready, free drive"] == f"{number(ready)} s ({number(ready / 60)} min)"
     spec = p.figure("parts")
     assert "ibm-dtl-lto-perf" in trace_named(spec, "load/thread")["hovertemplate"]
     p.set(drive="IBM3592_60F")  # the catalog has none of its mount times
-    assert p.readout_values["CERN's (borrowed)"] == "robot, load, search, rewind/unload"
+    assert p.readout_values["CERN's (borrowed)"] == "robot, load, search, rewind"
     assert "borrowed: CERN" in trace_named(p.figure("parts"), "search")["hovertemplate"]
     assert "drive_catalog" not in " ".join(map(str, p.view.citations))  # the drive's own sources, not 30
 
@@ -324,4 +324,4 @@ def test_drive_numbers_name_the_borrowed_parts():
     text = L.drive_numbers(drives=("LTO9",))
     ready = float(recall.recall_ready_s(250.0, drive="LTO9"))
     assert text == (f"LTO-9 (Ultrium 9), 250 MB at CF 3: ready after {number(ready, 4)} s; "
-                    "borrowed from CERN's tMount: robot")  # fmt: skip
+                    "borrowed from CERN's tMount: robot fetch")  # fmt: skip

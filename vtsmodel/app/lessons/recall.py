@@ -155,9 +155,10 @@ def part_sources(drive: str) -> dict[str, tuple[str, str]]:
 
 
 def _parts_with(basis: dict, kind: str) -> str:
-    short = {"robot": "robot", "load": "load", "overhead": "rest", "search": "search", "read": "read",
-             "rewind_unload": "rewind/unload"}  # fmt: skip
-    return ", ".join(short[k] for k, (b, _) in basis.items() if b == kind) or "none"
+    return (
+        ", ".join(k.split("_")[0] if k != "overhead" else "rest" for k, (b, _) in basis.items() if b == kind)
+        or "none"
+    )
 
 
 def _citations(drive: str) -> tuple:
@@ -505,7 +506,7 @@ def drive_numbers(volume_mb: float = 250.0, drives=("3590B", "STK9940B", "IBM359
     """Recall ready on a free drive for a few drives, and which of their parts are borrowed: labelled lines."""
     lines = []
     for d in drives:
-        borrowed = _parts_with(part_sources(d), "borrowed")
+        borrowed = ", ".join(_PARTS[k] for k, (b, _) in part_sources(d).items() if b == "borrowed") or "none"
         lines.append(f"{INPUTS['drive'].label_of(d)}, {number(volume_mb)} MB at CF 3: ready after "
                      f"{number(recall.recall_ready_s(volume_mb, drive=d), 4)} s; borrowed from CERN's tMount: "
                      f"{borrowed}")  # fmt: skip
