@@ -176,6 +176,20 @@ def test_the_papers_setting_says_which_parts_are_borrowed():
     assert L.part_sources("STK3480")["robot"][0] == "own"  # StorageTek's 28 s single-session mount
 
 
+def test_the_mount_equation_sets_the_rest_of_the_mount_cycle():
+    # recall.drive_preset: Eq. 1's per-mount term (export, 2.36 min) by default; Eq. 2's (import,
+    # 3.75 min) leaves the paper's two to three minutes (the module's stated reason for Eq. 1).
+    p = L.parts_panel()
+    p.set(mount_equation="import")
+    assert p.values["overhead_s"] == pytest.approx(recall.drive_preset("3590B", "import")["overhead_s"])
+    ready = float(recall.recall_ready_s(250.0, mount_equation="import"))
+    assert ready > L.BEST_CASE_S[1] and p.readout_values["in the paper's 2–3 min"] == "no, slower"
+    assert "Eq. 2" in trace_named(p.figure("parts"), "rest of mount cycle")["hovertemplate"]
+    assert (
+        L.INPUTS["mount_equation"].parse("mount_equation", "Eq. 2 (import): 3.75 min per mount") == "import"
+    )
+
+
 def test_best_case_in_two_to_three_minutes():
     # ibm-vts-b18-2000 Sec. 3.4: a recall's best case is "approximately two to three minutes";
     # on the paper's 3590B at CF 3 every Fig. 6 size lands inside (100 MB only just, 121 s).

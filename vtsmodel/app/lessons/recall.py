@@ -61,9 +61,13 @@ def _part(label: str, key: str, hi: float, step: float, source: str, help: str) 
 
 
 _CERN = "cern-tape-sizing-2005, tMount (borrowed: 'for 9940 type drives')"
+_EQUATIONS = tuple((f"{p.locator} ({t}): {p.printed} min per mount", t) for t in recall.MOUNT_EQUATIONS
+                   for p in [load("vts_import_export").provenance(f"{t}_per_mount")])  # fmt: skip
 INPUTS = {
     "drive": Input("drive", "", "3590B", choices=DRIVE_CHOICES, source="data/drive_catalog.csv",
                    help="The recall drive: the paper's 3494 VTS with 3590s, or any catalog drive."),
+    "mount_equation": Input("3494 mount cycle", "", "export", choices=_EQUATIONS, source="ibm-vts-b18-2000, Sec. 7",
+                            help="Whose per-mount term is one 3494 VTS mount cycle (the 3590 settings only)."),
     "volume_mb": q.VOLUME_MB.but(lo=10.0, lo_open=False, hi=4000.0, step=10.0),
     "cf": q.CF.but(hi=4.0, step=0.1),
     "robot_s": _part("robot fetch", "robot_s", 120.0, 0.5, _CERN, "Cartridge from its cell to the drive."),
@@ -93,11 +97,6 @@ SCENARIO = ("volume_mb", "cf", "drive", "drives", "queue_length", "recalls_per_h
             "target_p95_min", "sessions")  # fmt: skip
 
 
-def _mark(x, y, **kw) -> dict:
-    """:func:`~vtsmodel.app.figures.point_mark`, opaque (the template's shapes default to 30 %)."""
-    return {**point_mark(x, y, **kw), "opacity": 1.0}
-
-
 def _inputs(*names: str) -> dict:
     return {k: INPUTS[k] for k in names}
 
@@ -110,13 +109,13 @@ def _minutes(seconds: float) -> str:
     return f"{number(m)} min" + (f" ({number(m / 60.0)} h)" if m >= 120.0 else "")
 
 
-def preset_parts(drive: str) -> dict[str, float]:
+def preset_parts(drive: str, mount_equation: str = "export") -> dict[str, float]:
     """The part inputs of ``drive``'s preset (:func:`vtsmodel.recall.drive_preset`), as the sliders take them."""
-    p = recall.drive_preset(drive)
+    p = recall.drive_preset(drive, mount_equation)
     return {k: round(float(p[k]), 6) for k in _PART_INPUTS}
 
 
-def part_sources(drive: str) -> dict[str, tuple[str, str]]:
+def part_sources(drive: str, mount_equation: str = "export") -> dict[str, tuple[str, str]]:
     """Where each part of a recall on ``drive`` comes from: ``part -> (basis, text)``.
 
     ``basis`` is ``"own"`` (the drive's or the paper's own figure), ``"borrowed"`` (CERN's
@@ -126,7 +125,7 @@ def part_sources(drive: str) -> dict[str, tuple[str, str]]:
     move = load("cern_facts").provenance("tmount_move")
     robot_move = ("borrowed", f"borrowed: CERN's robot move, {move.printed} ({move.source}): the library's")
     if drive in _VTS_DRIVES:
-        eq1 = load("vts_import_export").provenance("export_per_mount")
+        eq1 = load("vts_import_export").provenance(f"{mount_equation}_per_mount")
         rate = catalog.drive_spec(f"IBM{drive}").provenance("native_rate")
         return {"robot": robot_move, "load": cern,
                 "overhead": ("assumption", f"assumption: {eq1.source} {eq1.locator}'s {eq1.printed} min per "
@@ -171,13 +170,15 @@ def _citations(drive: str) -> tuple:
 # --- the parts of one recall ------------------------------------------------------------------
 
 
-def parts_base(drive, volume_mb, cf, robot_s, load_s, overhead_s, search_s, rewind_unload_s) -> dict:
+def parts_base(
+    drive, mount_equation, volume_mb, cf, robot_s, load_s, overhead_s, search_s, rewind_unload_s
+) -> dict:
     """Stacked bars: the parts of one recall for the Fig. 6 sizes and ``volume_mb``; hover says each part's source."""
     kw = dict(robot_s=robot_s, load_s=load_s, overhead_s=overhead_s, search_s=search_s,
               rewind_unload_s=rewind_unload_s)  # fmt: skip
     sizes = np.array(list(dict.fromkeys((*FIG6_SIZES, volume_mb))))
     parts = recall.recall_parts(sizes, cf=cf, drive=drive, **kw)
-    preset, sources = preset_parts(drive), part_sources(drive)
+    preset, sources = preset_parts(drive, mount_equation), part_sources(drive, mount_equation)
     labels = [f"{number(v)} MB" + (" (this volume)" if v == volume_mb else "") for v in sizes]
     fig = new_figure(xaxis_title="time [s]", yaxis_title="volume size", height=400)
     for i, key in enumerate(recall.RECALL_PARTS):
@@ -197,14 +198,14 @@ def parts_base(drive, volume_mb, cf, robot_s, load_s, overhead_s, search_s, rewi
     return figure_json(fig)
 
 
-def view_parts(drive="3590B", volume_mb=250.0, cf=3.0, **parts) -> View:
+def view_parts(drive="3590B", mount_equation="export", volume_mb=250.0, cf=3.0, **parts) -> View:
     """The parts of one recall; which are the drive's own and which borrowed."""
     volume_mb = round(float(volume_mb), 6)  # a slider's float step is this size, not a second bar
-    kw = {**preset_parts(drive), **parts}
+    kw = {**preset_parts(drive, mount_equation), **parts}
     p = {k: float(v) for k, v in recall.recall_parts(volume_mb, cf=cf, drive=drive, **kw).items()}
     ready = float(recall.recall_ready_s(volume_mb, cf=cf, drive=drive, **kw))
     service = float(recall.recall_service_s(volume_mb, cf=cf, drive=drive, **kw))
-    basis = part_sources(drive)
+    basis = part_sources(drive, mount_equation)
     lo, hi = BEST_CASE_S
     mount = ready - p["read"]
     binding = (f"The mount cycle, not the read, dominates a recall: {number(mount)} s of the {number(ready)} s "
@@ -218,16 +219,23 @@ def view_parts(drive="3590B", volume_mb=250.0, cf=3.0, **parts) -> View:
         "the drive's own": _parts_with(basis, "own"),
         "CERN's (borrowed)": _parts_with(basis, "borrowed"),
     }  # fmt: skip
-    plot = Plot(parts_base, {"drive": drive, "volume_mb": volume_mb, "cf": cf, **kw})
+    plot = Plot(
+        parts_base, {"drive": drive, "mount_equation": mount_equation, "volume_mb": volume_mb, "cf": cf, **kw}
+    )
     return View(figures={"parts": plot}, readouts=readouts, binding=binding, citations=_citations(drive))
 
 
 def parts_panel(**values) -> Panel:
-    """Drive, volume, CF and each part of a recall; choosing a drive loads its parts."""
-    drive = INPUTS["drive"].parse("drive", values.get("drive", INPUTS["drive"].default))
-    panel = Panel(_inputs("drive", "volume_mb", "cf", *_PART_INPUTS), view_parts,
-                  values={**preset_parts(drive), **values}, title="The parts of one recall", name="03_parts")  # fmt: skip
-    panel.controls["drive"].observe(lambda ch: panel.set(**preset_parts(ch["new"])), names="value")
+    """Drive, volume, CF and each part of a recall; choosing a drive or a mount equation loads the preset parts."""
+    choice = {k: INPUTS[k].parse(k, values.get(k, INPUTS[k].default)) for k in ("drive", "mount_equation")}
+    panel = Panel(_inputs("drive", "mount_equation", "volume_mb", "cf", *_PART_INPUTS), view_parts,
+                  values={**preset_parts(**choice), **values}, title="The parts of one recall", name="03_parts")  # fmt: skip
+
+    def load_preset(_change) -> None:  # the app layer has no dependent defaults: set the parts here
+        panel.set(**preset_parts(panel.values["drive"], panel.values["mount_equation"]))
+
+    for k in ("drive", "mount_equation"):
+        panel.controls[k].observe(load_preset, names="value")
     return panel
 
 
@@ -255,7 +263,7 @@ def view_queue(drive="3590B", cf=3.0, drives=4, queue_length=8) -> View:
     n = int(queue_length)
     t = {v: float(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) for v in FIG6_SIZES}
     cycle = float(recall.recall_service_s(FIG6_SIZES[1], cf=cf, drive=drive))
-    shapes = [_mark(n, t[v] / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=False)
+    shapes = [point_mark(n, t[v] / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=False)
               for i, v in enumerate(FIG6_SIZES)]  # fmt: skip
     readouts = {f"recall response time, {number(v)} MB": _minutes(t[v]) for v in FIG6_SIZES}
     readouts[f"drive cycle, {number(FIG6_SIZES[1])} MB"] = _minutes(cycle)
@@ -344,8 +352,8 @@ def view_arrivals(recalls_per_hour=40.0, drive="3590B", volume_mb=250.0, cf=3.0,
     if rho < 1.0:
         mean, p95 = float(_mean_wait(lam, s, c, cv)), float(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv))  # fmt: skip
         pw = float(queueing.erlang_c(lam, s, c))
-        shapes += [_mark(rph, min(mean / 60, ymax), color="black", name="mean wait, this load"),
-                   _mark(rph, min(p95 / 60, ymax), color=COLORS[1], symbol="square", name="p95 wait, this load")]  # fmt: skip
+        shapes += [point_mark(rph, min(mean / 60, ymax), color="black", name="mean wait, this load"),
+                   point_mark(rph, min(p95 / 60, ymax), color=COLORS[1], symbol="square", name="p95 wait, this load")]  # fmt: skip
         labels += [{"x": rph, "y": ymax, "ax": -40, "ay": 30 + 22 * k, "showarrow": True, "arrowhead": 2,
                     "xanchor": "right", "text": f"{what} {_minutes(w)}: off the scale"}
                    for k, (what, w) in enumerate((("mean", mean), ("p95", p95))) if w / 60 > ymax]  # fmt: skip
@@ -422,7 +430,7 @@ def view_robot(sessions=4, think_s=0.0, calib_sessions=4) -> View:
         "mounts per hour": number(float(here["mounts_per_hour"])),
     }
     plot = Plot(robot_base, {"think_s": think_s, "calib_sessions": int(calib_sessions)},
-                shapes=[_mark(sessions, t, name="these sessions")])  # fmt: skip
+                shapes=[point_mark(sessions, t, name="these sessions")])  # fmt: skip
     binding = (f"The robot: once it is busy nearly all the time, each extra session adds a full robot time "
                f"({number(cal['robot_s'])} s).")  # fmt: skip
     return View(
