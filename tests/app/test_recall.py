@@ -186,7 +186,7 @@ def test_the_mount_equation_sets_the_rest_of_the_mount_cycle():
     assert ready > L.BEST_CASE_S[1] and p.readout_values["in the paper's 2–3 min"] == "no, slower"
     assert "Eq. 2" in trace_named(p.figure("parts"), "rest of mount cycle")["hovertemplate"]
     assert (
-        L.INPUTS["mount_equation"].parse("mount_equation", "Eq. 2 (import): 3.75 min per mount") == "import"
+        L.INPUTS["mount_equation"].parse("mount_equation", "Eq. 2 (import), 3.75 min") == "import"
     )
 
 
@@ -266,6 +266,7 @@ def test_a_saturated_queue_shows_no_finite_point():
     assert not a.last_error and marks(a.figure("arrivals")) == []
     r = a.readout_values
     assert r["mean wait for a drive"] == r["p95 wait for a drive"] == "unbounded: the queue grows"
+    assert r["P(a recall waits), Erlang C"] == "all (no steady state)"
     assert "grows without limit" in a.view.binding
     notes = [n["text"] for n in a.figure("arrivals")["layout"]["annotations"]]
     assert any("beyond the capacity" in t and "no steady state" in t for t in notes)

@@ -61,7 +61,7 @@ def _part(label: str, key: str, hi: float, step: float, source: str, help: str) 
 
 
 _CERN = "cern-tape-sizing-2005, tMount (borrowed: 'for 9940 type drives')"
-_EQUATIONS = tuple((f"{p.locator} ({t}): {p.printed} min per mount", t) for t in recall.MOUNT_EQUATIONS
+_EQUATIONS = tuple((f"{p.locator} ({t}), {p.printed} min", t) for t in recall.MOUNT_EQUATIONS
                    for p in [load("vts_import_export").provenance(f"{t}_per_mount")])  # fmt: skip
 INPUTS = {
     "drive": Input("drive", "", "3590B", choices=DRIVE_CHOICES, source="data/drive_catalog.csv",
@@ -325,7 +325,7 @@ def arrivals_base(drive: str, volume_mb: float, cf: float, drives: int, service_
                         hovertemplate=f"%{{x:.3g}}/h: %{{y:.3g}} min<extra>{name}</extra>")  # fmt: skip
     fig.add_vline(x=cap, line={"color": "#888", "dash": "dot"})
     fig.add_annotation(x=cap, y=1, yref="paper", xanchor="right", yanchor="top", showarrow=False, font={"size": 11},
-                       text=f"capacity {number(cap)}/h")  # fmt: skip
+                       text=f"capacity {number(cap)}/h", bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
     fig.update_xaxes(range=[0, 1.1 * cap])
     fig.update_yaxes(range=[0, 1.08 * float(np.interp(_RHO_TOP, _RHO_AXIS, p95))])
     fig.update_layout(legend={"x": 0.01, "y": 0.99})
@@ -359,7 +359,7 @@ def view_arrivals(recalls_per_hour=40.0, drive="3590B", volume_mb=250.0, cf=3.0,
                    for k, (what, w) in enumerate((("mean", mean), ("p95", p95))) if w / 60 > ymax]  # fmt: skip
     else:
         mean = p95 = math.inf
-        pw = 1.0
+        pw = math.nan  # Erlang C needs a steady state
         labels.append({"x": min(rph, xmax), "y": 0.5, "yref": "paper", "xanchor": "right", "showarrow": False,
                       "bgcolor": "rgba(255,255,255,0.85)", "font": {"color": "#B00020"},
                       "text": f"{number(rph)}/h is beyond the capacity, {number(cap)}/h:<br>no steady state, the queue grows"})  # fmt: skip
@@ -370,7 +370,7 @@ def view_arrivals(recalls_per_hour=40.0, drive="3590B", volume_mb=250.0, cf=3.0,
     readouts = {
         "drive busy per recall": _minutes(s),
         "utilisation ρ": number(rho),
-        "P(a recall waits), Erlang C": percent(pw),
+        "P(a recall waits), Erlang C": percent(pw) if rho < 1.0 else "all (no steady state)",
         "mean wait for a drive": _minutes(mean),
         "p95 wait for a drive": _minutes(p95),
         f"simulated mean at {number(sim['x'][i])}/h": f"{number(sim['y'][i])} ± {number(sim['customdata'][i], 2)} min",
