@@ -185,9 +185,7 @@ def test_the_mount_equation_sets_the_rest_of_the_mount_cycle():
     ready = float(recall.recall_ready_s(250.0, mount_equation="import"))
     assert ready > L.BEST_CASE_S[1] and p.readout_values["in the paper's 2–3 min"] == "no, slower"
     assert "Eq. 2" in trace_named(p.figure("parts"), "rest of mount cycle")["hovertemplate"]
-    assert (
-        L.INPUTS["mount_equation"].parse("mount_equation", "Eq. 2 (import), 3.75 min") == "import"
-    )
+    assert L.INPUTS["mount_equation"].parse("mount_equation", "Eq. 2 (import), 3.75 min") == "import"
 
 
 def test_best_case_in_two_to_three_minutes():
