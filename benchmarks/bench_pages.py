@@ -45,7 +45,7 @@ from vtsmodel.app._browser import HOW_TO_GET, find_chromium  # noqa: E402
 MAIN_SLIDERS = {
     "01_sustained_vs_peak_write.ipynb": ("compressibility CF", 0),
     "02_time_at_peak_vs_tvc.ipynb": ("CF", 0),
-    "03_recall_queue_mount_time.ipynb": ("Recalls per hour", 2),
+    "03_recall_queue_mount_time.ipynb": ("recalls per hour", 2),
     "04_drive_efficiency_vs_file_size.ipynb": ("file size", 0),
     "06_disk_cache_staging.ipynb": ("Reads per HDD", 0),
 }
