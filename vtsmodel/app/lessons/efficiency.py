@@ -23,7 +23,7 @@ from vtsmodel._inputs import Input
 from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark, source_markers
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.panels import Panel, View, compute
 from vtsmodel.app.text import duration, number, percent
 
 LESSON_ID = "04"
@@ -384,11 +384,16 @@ def scenario_outputs(**values) -> dict[str, float]:
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario (block size and rates at their defaults)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    views = (view_efficiency(**v), view_block_size(), view_rates(stream_mb_s=v["stream_mb_s"]))
+    views = [
+        compute(view_efficiency, v),
+        compute(view_block_size, {}),
+        compute(view_rates, {"stream_mb_s": v["stream_mb_s"]}),
+    ]  # the models' warnings become notes
     return View(
         figures={k: f for view in views for k, f in view.figures.items()},
         readouts={k: r for view in views for k, r in view.readouts.items()},
-        binding=views[0].binding, notes=views[0].notes, caption_values=views[0].caption_values,
+        binding=views[0].binding, notes=tuple(dict.fromkeys(n for view in views for n in view.notes)),
+        caption_values=views[0].caption_values,
         citations=tuple(dict.fromkeys(c for view in views for c in view.citations)),
     )  # fmt: skip
 
