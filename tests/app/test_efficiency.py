@@ -185,7 +185,8 @@ def test_defaults_are_the_notes_drive_and_the_mount_cycle_from_its_parts():
     p = L.efficiency_panel()
     assert catalog.drive_spec(p.values["drive"]).speed_mb_s == cern.value("plot_drive_speed")
     assert p.readout_values["mount cycle tMount"] == f"{number(cern.value('tmount_components_sum'), 4)} s"
-    assert p.readout_values["robot, load, locate, rewind + unload"] == "22.5 s + 15 s + 45 s + 45 s"
+    assert p.readout_values["robot move"] == "22.5 s"
+    assert p.readout_values["load + locate + rewind, unload"] == "15 + 45 + 45 s"
     assert "borrowed" in p.readout_values["mount parts from"]
 
 

@@ -57,7 +57,7 @@ INPUTS = {
     "robot_moves_per_hour": Input("robot moves", "moves/h", 160.0, lo=40.0, hi=800.0, step=10.0,
                                   source=f"{_CERN} (160 normal, 240 upgraded); range: project assumption",
                                   help="Robot arm moves per hour; one move brings a tape from its slot to the drive."),
-    "t_overhead_s": q.T_OVERHEAD_S.but(hi=30.0, step=0.1),
+    "t_overhead_s": q.T_OVERHEAD_S.but(label="tOverhead per file", hi=30.0, step=0.1),
     "file_mb": q.FILE_MB.but(lo=0.1, lo_open=False, hi=1e5, scale="log", step=0.05, valid=_MEASURED,
                              source=f"{_CERN}: tOverhead measured with 1-1000 MB files"),
     "files_per_mount": q.FILES_PER_MOUNT.but(hi=1e4, scale="log", step=0.05),
@@ -94,6 +94,11 @@ def _short(spec: catalog.DriveSpec) -> str:
     return spec.label.split(" (")[0]
 
 
+def _mark(x: float, y: float, **kw) -> dict:
+    """:func:`point_mark`, opaque: the template's shape defaults would draw it at 30 % opacity."""
+    return {**point_mark(x, y, **kw), "opacity": 1}
+
+
 # --- panel 1: the CERN formula ----------------------------------------------------------------
 
 
@@ -112,7 +117,7 @@ def efficiency_base(speed_mb_s: float, t_mount_s: float, t_overhead_s: float, dr
     fig.add_vrect(x0=lo, x1=hi, fillcolor="#999999", opacity=0.12, line_width=0)
     fig.add_annotation(x=math.log10(math.sqrt(lo * hi)), y=1.03, text="tOverhead measured, 1 to 1,000 MB",
                        showarrow=False, font={"size": 11})  # fmt: skip
-    fig.update_xaxes(type="log", range=[-1, 5], exponentformat="none", separatethousands=True)
+    fig.update_xaxes(type="log", range=[-1, 5], dtick=1, exponentformat="none", separatethousands=True)
     fig.update_yaxes(range=[0, 1.06], tickformat=".0%")
     fig.update_layout(legend={"x": 0.01, "y": 0.97, "xanchor": "left", "yanchor": "top"})
     return figure_json(fig)
@@ -170,16 +175,16 @@ def view_efficiency(drive="STK9940B", robot_moves_per_hour=160.0, t_overhead_s=4
                    f"{duration(total)} (mount cycle {number(tm, 4)} s, {number(n)} × {number(to)} s overhead, "
                    f"{duration(n * f / speed)} streaming).")  # fmt: skip
     line = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": feed, "y1": feed,
-            "line": {"color": COLORS[3], "dash": "dash", "width": 2}, "visible": feed < 1}  # fmt: skip
+            "line": {"color": COLORS[3], "dash": "dash", "width": 2}, "opacity": 1, "visible": feed < 1}  # fmt: skip
     label = {"x": 1, "xref": "paper", "xanchor": "right", "y": feed, "yref": "y", "yshift": 9, "showarrow": False,
              "text": f"the feed allows {percent(feed)}", "font": {"size": 11, "color": COLORS[3]},
              "visible": feed < 1}  # fmt: skip
     slow = {"speed_mb_s": speed, "t_mount_s": tm, "t_overhead_s": to}
     figures = {
         "efficiency": Plot(efficiency_base, {**slow, "drive": name}, shapes=[
-            line, point_mark(f, eff, color=COLORS[1], name="this setting")], annotations=[label]),
-        "heatmap": Plot(heatmap_base, slow, shapes=[point_mark(math.log10(f), math.log10(n), color=COLORS[1],
-                                                               name="this setting", showlegend=False)]),
+            line, _mark(f, eff, color=COLORS[1], name="this setting")], annotations=[label]),
+        "heatmap": Plot(heatmap_base, slow, shapes=[{**_mark(math.log10(f), math.log10(n), color="white",
+                name="this setting", showlegend=False), "line": {"color": "black", "width": 2}}]),
     }  # fmt: skip
     floor, source = check.min_rate_mb_s, _parts_from(drive, name)
     return View(
@@ -187,8 +192,8 @@ def view_efficiency(drive="STK9940B", robot_moves_per_hour=160.0, t_overhead_s=4
         readouts={
             "drive speed tSpeed": f"{number(speed)} MB/s ({spec.speed_basis})",
             "mount cycle tMount": f"{number(tm, 4)} s",
-            "robot, load, locate, rewind + unload": " + ".join(
-                f"{number(s, 4)} s" for s in (3600.0 / robot_moves_per_hour, *(p.seconds for p in parts.values()))),
+            "robot move": f"{number(3600.0 / robot_moves_per_hour, 4)} s",
+            "load + locate + rewind, unload": " + ".join(number(p.seconds, 4) for p in parts.values()) + " s",
             "mount parts from": source,
             "efficiency": percent(eff),
             "throughput": f"{number(eff * speed)} MB/s",
@@ -256,8 +261,8 @@ def view_block_size(controller_buffer_kb=1000.0, drives_sharing=8, block_kb=64.0
     blocks = load("stk_transfer_rates").where(direction="write")["block_kb"]
     best = float(blocks[np.argmax(drives.transfer_rate(blocks, "write", **kw))])
     share = buf / k
-    marks = [point_mark(b, w, color=COLORS[0], name="write at this block size"),
-             point_mark(b, r, color=COLORS[1], name="read at this block size")]  # fmt: skip
+    marks = [_mark(b, w, color=COLORS[0], name="write at this block size"),
+             _mark(b, r, color=COLORS[1], name="read at this block size")]  # fmt: skip
     return View(
         figures={"block_size": Plot(block_size_base, kw, shapes=marks), "residuals": Plot(residuals_base)},
         readouts={"write rate": f"{number(w)} MB/s", "read rate": f"{number(r)} MB/s",
@@ -335,7 +340,7 @@ def view_rates(rate_drive="LTO1", compression_ratio=2.0, drives_per_bus=2, bus_m
                   hovertemplate="%{x}: %{y:,.3~r} MB/s<extra>this setting</extra>")  # fmt: skip
     i = [s.name for s in fam].index(spec.name)
     box = {"type": "rect", "xref": "x", "yref": "paper", "x0": i - 0.5, "x1": i + 0.5, "y0": 0, "y1": 1,
-           "fillcolor": "rgba(0,0,0,0.07)", "line": {"width": 0}, "layer": "below"}  # fmt: skip
+           "fillcolor": "rgba(0,0,0,0.07)", "line": {"width": 0}, "opacity": 1, "layer": "below"}  # fmt: skip
     catalog.warn_streaming(rate_drive, rate, compression_ratio=compression_ratio)
     cmax, obs = spec.compressed_max_rate_mb_s, spec.observed_rate_mb_s
     name = _short(spec)
