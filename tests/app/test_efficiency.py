@@ -401,12 +401,12 @@ def test_key_numbers_are_labelled_with_units():
 def test_catalog_table_groups_the_drives_and_cites_each_drives_own_sources():
     table = L.catalog_html()
     positions = [
-        table.index(f"<td>{html.escape(c.label)}</td>") for g in catalog.drive_choices() for c in g.drives
+        table.index(f">{html.escape(c.label)}</td>") for g in catalog.drive_choices() for c in g.drives
     ]
     assert positions == sorted(positions)
     for g in catalog.drive_choices():
         assert f">{g.label}</th>" in table
-    row = table[table.index("<td>LTO-9 (Ultrium 9)</td>") :].split("</tr>")[0]
+    row = table[table.index(">LTO-9 (Ultrium 9)</td>") :].split("</tr>")[0]
     assert ", ".join(catalog.drive_spec("LTO9").primary_sources) in row
     assert "ibm-dtl-lto-perf" in row and "stk-acs4400-cray" not in row
 

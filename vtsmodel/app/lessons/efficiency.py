@@ -427,8 +427,9 @@ def catalog_html() -> str:
         body.append(f"<tr><th colspan='11' style='text-align:left'>{html.escape(g.label)}</th></tr>")
         for c in g.drives:
             s = catalog.drive_spec(c.key)
-            body.append(f"<tr><td>{html.escape(c.label)}</td>{''.join(_cell(s, q) for _h, _u, q in _COLUMNS)}"
-                        f"<td>{html.escape(', '.join(s.primary_sources))}</td></tr>")  # fmt: skip
+            body.append(f"<tr><td style='text-align:left'>{html.escape(c.label)}</td>"
+                        f"{''.join(_cell(s, q) for _h, _u, q in _COLUMNS)}"
+                        f"<td style='text-align:left'>{html.escape(', '.join(s.primary_sources))}</td></tr>")  # fmt: skip
     return (f"<table class='vtsmodel-sources'><thead><tr><th>drive</th>{head}<th>sources</th></tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>")  # fmt: skip
 
