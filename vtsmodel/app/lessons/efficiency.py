@@ -94,11 +94,6 @@ def _short(spec: catalog.DriveSpec) -> str:
     return spec.label.split(" (")[0]
 
 
-def _mark(x: float, y: float, **kw) -> dict:
-    """:func:`point_mark`, opaque: the template's shape defaults would draw it at 30 % opacity."""
-    return {**point_mark(x, y, **kw), "opacity": 1}
-
-
 # --- panel 1: the CERN formula ----------------------------------------------------------------
 
 
@@ -182,8 +177,8 @@ def view_efficiency(drive="STK9940B", robot_moves_per_hour=160.0, t_overhead_s=4
     slow = {"speed_mb_s": speed, "t_mount_s": tm, "t_overhead_s": to}
     figures = {
         "efficiency": Plot(efficiency_base, {**slow, "drive": name}, shapes=[
-            line, _mark(f, eff, color=COLORS[1], name="this setting")], annotations=[label]),
-        "heatmap": Plot(heatmap_base, slow, shapes=[{**_mark(math.log10(f), math.log10(n), color="white",
+            line, point_mark(f, eff, color=COLORS[1], name="this setting")], annotations=[label]),
+        "heatmap": Plot(heatmap_base, slow, shapes=[{**point_mark(math.log10(f), math.log10(n), color="white",
                 name="this setting", showlegend=False), "line": {"color": "black", "width": 2}}]),
     }  # fmt: skip
     floor, source = check.min_rate_mb_s, _parts_from(drive, name)
@@ -261,8 +256,8 @@ def view_block_size(controller_buffer_kb=1000.0, drives_sharing=8, block_kb=64.0
     blocks = load("stk_transfer_rates").where(direction="write")["block_kb"]
     best = float(blocks[np.argmax(drives.transfer_rate(blocks, "write", **kw))])
     share = buf / k
-    marks = [_mark(b, w, color=COLORS[0], name="write at this block size"),
-             _mark(b, r, color=COLORS[1], name="read at this block size")]  # fmt: skip
+    marks = [point_mark(b, w, color=COLORS[0], name="write at this block size"),
+             point_mark(b, r, color=COLORS[1], name="read at this block size")]  # fmt: skip
     return View(
         figures={"block_size": Plot(block_size_base, kw, shapes=marks), "residuals": Plot(residuals_base)},
         readouts={"write rate": f"{number(w)} MB/s", "read rate": f"{number(r)} MB/s",
