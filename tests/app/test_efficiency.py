@@ -152,7 +152,7 @@ def test_efficiency_curves_and_point_follow_the_formula():
     assert r["efficiency"] == percent(e) and r["throughput"] == f"{number(e * speed)} MB/s"
     assert r["mount cycle tMount"] == f"{number(tm, 4)} s"
     assert r["time per mount"] == duration(tm + 10 * 2.0 + 10 * 100.0 / speed)
-    assert spec["layout"]["xaxis"]["range"] == [-1, 5] and spec["layout"]["yaxis"]["range"] == [0, 1.06]
+    assert spec["layout"]["xaxis"]["range"] == [-1.02, 5.02] and spec["layout"]["yaxis"]["range"] == [0, 1.06]
 
 
 def test_heatmap_is_the_formula_over_the_plane():

@@ -112,7 +112,7 @@ def efficiency_base(speed_mb_s: float, t_mount_s: float, t_overhead_s: float, dr
     fig.add_vrect(x0=lo, x1=hi, fillcolor="#999999", opacity=0.12, line_width=0)
     fig.add_annotation(x=math.log10(math.sqrt(lo * hi)), y=1.03, text="tOverhead measured, 1 to 1,000 MB",
                        showarrow=False, font={"size": 11})  # fmt: skip
-    fig.update_xaxes(type="log", range=[-1, 5], dtick=1, exponentformat="none", separatethousands=True)
+    fig.update_xaxes(type="log", range=[-1.02, 5.02], dtick=1, exponentformat="none", separatethousands=True)
     fig.update_yaxes(range=[0, 1.06], tickformat=".0%")
     fig.update_layout(legend={"x": 0.01, "y": 0.97, "xanchor": "left", "yanchor": "top"})
     return figure_json(fig)
