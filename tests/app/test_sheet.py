@@ -269,3 +269,18 @@ def test_grid_editor_shows_empty_cells_as_empty_and_checks_across_cells():
 def test_header_widths_show_long_headers_whole():
     w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
     assert w["CF [-]"] == 90 and w["hours at peak [h]"] == 7 * 17 + 28 and w["x" * 80] == 260
+
+
+def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():
+    # A path mark (a highlighted curve drawn as a shape) overlays as a dashed line; two bound
+    # panels that share an input follow each other.
+    from vtsmodel.app.lessons import time_at_peak as lesson02
+
+    a = lesson02.time_at_peak_panel()
+    b = lesson02.day_panel().panel
+    sheet = ScenarioSheetWidget("02", [a, b])
+    sheet.duplicate()
+    a.set(cf=2.0)
+    assert b.values["cf"] == 2.0 and sheet.sheet.values(1)["cf"] == 2.0
+    lines = [t for t in a.figure()["data"] if t.get("name") == "base" and t.get("mode") == "lines"]
+    assert lines and lines[0]["line"]["dash"] == "dash" and None not in lines[0]["x"][:2]

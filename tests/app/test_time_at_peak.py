@@ -56,7 +56,7 @@ def test_moving_cf_moves_only_the_highlighted_curve_and_the_marks():
     p.plots["time_at_peak"].widget.observe(lambda ch: sent.append(ch["name"]), names=["base", "moving"])
     p.set(cf=2.2)
     assert sent == ["moving"]
-    path = next(s for s in p.figure()["layout"]["shapes"] if s.get("name", "").startswith("CF 2.2"))
+    path = next(s for s in p.figure()["layout"]["shapes"] if s.get("name") == "the CF set above")
     first = path["path"].split(" ")[0]  # "M72,<hours>"
     assert float(first[1:].split(",")[1]) == pytest.approx(float(tvc.hours_at_peak(72.0, 2.2)), rel=1e-5)
 

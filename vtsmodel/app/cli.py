@@ -146,7 +146,8 @@ def _cmd_figures(args) -> int:
             **caption_values({k: module.INPUTS[k] for k in module.SCENARIO}, full),
             **view.caption_values,
         }
-        caption = caption_text(labelled, view.citations, title=title, notes=view.notes)
+        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes)
+                    for k, plot in view.figures.items()}  # fmt: skip
         stem = number if scenario is None else f"{number}_{_slug(scenario)}"
         while stem in used:
             stem += "_"
@@ -155,7 +156,7 @@ def _cmd_figures(args) -> int:
             lessons_done.append(number)
         for key, plot in view.figures.items():
             for fmt in formats:
-                items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", caption))
+                items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", captions[key]))
     if not items:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)

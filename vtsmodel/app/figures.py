@@ -307,6 +307,9 @@ class Plot:
         Moving layout shapes and annotations, drawn after the base's.
     layout : mapping
         Other layout entries that move (merged over the base's).
+    citations : tuple
+        What this figure draws on (table names, source ids, model functions), where it
+        differs from its view's: an exported caption cites these.
     """
 
     base: Callable[..., dict]
@@ -315,6 +318,7 @@ class Plot:
     shapes: Sequence = ()
     annotations: Sequence = ()
     layout: Mapping = field(default_factory=dict)
+    citations: tuple = ()
 
     @property
     def key(self) -> tuple:
@@ -340,7 +344,8 @@ class Plot:
 
     def with_traces(self, extra: Sequence) -> Plot:
         """A copy with ``extra`` moving traces appended (scenario overlays)."""
-        return Plot(self.base, self.args, (*self.traces, *extra), self.shapes, self.annotations, self.layout)
+        return Plot(self.base, self.args, (*self.traces, *extra), self.shapes, self.annotations, self.layout,
+                    self.citations)  # fmt: skip
 
 
 #: Bases kept per process (figures x settings of their slow inputs).

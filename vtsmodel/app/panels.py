@@ -330,10 +330,12 @@ class Panel:
         )
 
     # --- export ----------------------------------------------------------------------------
-    def caption(self) -> str:
-        """The caption of the current setting: inputs, notes and citations."""
+    def caption(self, figure: str | None = None) -> str:
+        """The caption of the current setting: inputs, notes, and the citations of ``figure`` (or the view's)."""
         values = {**caption_values(self.inputs, self.values), **self.view.caption_values}
-        return caption_text(values, self.view.citations, title=self.title, notes=self.view.notes)
+        plot = self.view.figures.get(figure) if figure else None
+        citations = (plot.citations if plot is not None else ()) or self.view.citations
+        return caption_text(values, citations, title=self.title, notes=self.view.notes)
 
     def export(
         self, fmt: str = "png", *, figure: str | None = None, path: str | Path | None = None, overwrite=False
@@ -344,7 +346,7 @@ class Panel:
             raise KeyError(f"no figure named {key!r}; figures: {', '.join(self.view.figures)}")
         target = Path(path) if path else self.export_dir / f"{self.name}_{key}.{fmt}"
         return _export.export_figure(
-            self.view.figures[key].spec(), target, fmt=fmt, caption=self.caption(), overwrite=overwrite
+            self.view.figures[key].spec(), target, fmt=fmt, caption=self.caption(key), overwrite=overwrite
         )
 
     def export_bytes(self, fmt: str = "png", *, figure: str | None = None) -> tuple[str, bytes]:
@@ -352,7 +354,7 @@ class Panel:
         key = figure or next(iter(self.view.figures))
         if key not in self.view.figures:
             raise KeyError(f"no figure named {key!r}; figures: {', '.join(self.view.figures)}")
-        data = _export.figure_bytes(self.view.figures[key].spec(), fmt, caption=self.caption())
+        data = _export.figure_bytes(self.view.figures[key].spec(), fmt, caption=self.caption(key))
         return f"{self.name}_{key}.{fmt}", data
 
     def _build_export(self) -> None:

@@ -50,16 +50,36 @@ def overlay_traces(spec: dict, scenario: str, dash: str, *, first: bool = True) 
         t["line"] = {**tr.get("line", {}), "dash": dash}
         out.append(t)
     for shape in spec.get("layout", {}).get("shapes", []):
-        if shape.get("name") and shape.get("visible", True):
+        if not shape.get("name") or not shape.get("visible", True):
+            continue
+        if "xanchor" in shape:  # a point mark
             out.append({
                 "type": "scatter", "x": [shape["xanchor"]], "y": [shape["yanchor"]], "mode": "markers",
                 "marker": {"symbol": "diamond-open", "size": 12, "color": shape.get("fillcolor", "#444"),
                            "line": {"width": 2}},
             })  # fmt: skip
+        elif shape.get("type") == "path" and shape.get("path"):  # a highlighted curve (path_mark)
+            x, y = _path_points(shape["path"])
+            out.append({"type": "scatter", "x": x, "y": y, "mode": "lines",
+                        "line": {"color": shape.get("line", {}).get("color", "#444"), "dash": dash, "width": 2}})  # fmt: skip
     for i, t in enumerate(out):
         t.update(name=scenario, legendgroup=f"scenario {scenario}", showlegend=first and i == 0,
                  hovertemplate=f"{scenario}<br>%{{x:.3g}}, %{{y:.3g}}<extra></extra>")  # fmt: skip
     return out
+
+
+def _path_points(path: str) -> tuple[list, list]:
+    """The points of an SVG path of ``M``/``L`` commands in data coordinates; a gap at each ``M``."""
+    x, y = [], []
+    for token in path.split():
+        cmd, xy = token[0], token[1:]
+        if cmd == "M" and x:
+            x.append(None)
+            y.append(None)
+        a, b = xy.split(",")
+        x.append(float(a))
+        y.append(float(b))
+    return x, y
 
 
 class ScenarioSheetWidget:
@@ -324,6 +344,14 @@ class ScenarioSheetWidget:
             self.grid.say(f"rejected: {exc}", error=True)
             return
         self._refresh_row(self.selected)
+        # Other bound panels with the same input follow (panels of one lesson share inputs).
+        self._syncing = True
+        try:
+            for p in self.panels:
+                if key in p.controls and p.controls[key].value != change["new"]:
+                    p.set(**{key: change["new"]})
+        finally:
+            self._syncing = False
 
     def _push_to_panels(self) -> None:
         values = self.sheet.values(self.selected)

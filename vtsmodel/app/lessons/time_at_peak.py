@@ -114,7 +114,9 @@ def view_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=
     ch = [float(tvc.hours_at_peak(c.tvc_gb, cf, tvc_config=c.id, **kw)) for c in configs]
     need = float(tvc.tvc_needed(burst_hours, cf, **kw)) if burst_hours <= _max_burst(cf, kw) else math.inf
     order = float(tvc.smallest_configuration(need, feature)) if math.isfinite(need) else math.nan
-    shapes = [path_mark(axis, curve, color="black", name=f"CF {number(cf)} (this setting)")]
+    shapes = [
+        path_mark(axis, curve, color="black", name="the CF set above")
+    ]  # a name that does not change: plotly keeps a shape's first legend text
     shapes += [point_mark(c.tvc_gb, h, color="black", size=12, name="Table 3 configurations" if i == 0 else "",
                           showlegend=i == 0) for i, (c, h) in enumerate(zip(configs, ch, strict=True))]  # fmt: skip
     labels = [{"x": math.log10(c.tvc_gb), "y": h if math.isfinite(h) else 0.0, "text": _config_label(c),
