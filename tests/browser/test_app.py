@@ -55,3 +55,6 @@ def test_template_makes_get_model_wait_for_the_kernel_states(open_lesson):
     assert hooked, "the widget manager's get_model is Voila's own: the template hook did not apply"
     restored = page.evaluate("() => window.jupyterapp.widgetManager.restoredStatus")
     assert restored is True
+    # ... and anywidget's 2 s limit for a plot pane's script is lifted (a busy page failed with
+    # "[anywidget] Failed to initialize model").
+    assert page.evaluate("() => AbortSignal.timeout.__vtsmodel === true")

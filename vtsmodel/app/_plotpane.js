@@ -115,6 +115,8 @@ export default {
         draw();
       });
     };
+    // Let the page's other widgets load their scripts before this plot's first (long) draw.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await draw();
     model.on("change:base", request);
     model.on("change:moving", request);
