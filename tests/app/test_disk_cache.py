@@ -143,7 +143,7 @@ def test_staging_panel_follows_the_model():
         and r["response, track stage"] == f"{number(r57)} ms"
     )
     assert r["gain of the adaptive stage"] == percent(1 - r21 / r57)
-    assert r["HDD utilisation, track stage"] == number(dc.disk_utilisation(80.0, staged_kb=57.0))
+    assert r["utilisation, track stage"] == number(dc.disk_utilisation(80.0, staged_kb=57.0))
     m = mark(spec, "this load, adaptive stage")
     assert (m["xanchor"], m["yanchor"]) == (80.0, pytest.approx(r21))
     assert mark(spec, "this load, track stage")["yanchor"] == pytest.approx(r57)
@@ -176,13 +176,11 @@ def test_the_calibrated_19_percent_is_marked_and_called_a_calibration():
     )
     assert "Adaptive Record Caching" in pts["hovertext"][0]
     u = float(dc.disk_utilisation(lam, staged_kb=57.0))
-    assert (
-        p.readout_values["load calibrated to the measured 19 %"]
-        == f"{number(lam)} IO/s (track utilisation {number(u)})"
-    )
+    assert p.readout_values["load calibrated to the 19 %"] == f"{number(lam)} IO/s"
+    assert p.readout_values["track utilisation at that load"] == number(u)
     assert not any("reproduc" in k.lower() or "reproduc" in v.lower() for k, v in p.readout_values.items())
     p.set(positioning_ms=1.0)  # the gain exceeds 19 % on an idle HDD: no load is calibrated
-    assert p.readout_values["load calibrated to the measured 19 %"].startswith("none")
+    assert p.readout_values["load calibrated to the 19 %"].startswith("none")
     assert not any((t.get("name") or "").startswith("calibrated") for t in p.figure("response")["data"])
 
 
@@ -273,7 +271,7 @@ def test_ride_panel():
     r = p.readout_values
     assert r["ride-through (before shutdown)"] == duration(ride) == "7 s"
     assert r["survives the measured 6 s"] == "yes" and "lesson 02" in p.view.binding
-    assert r["blocks needed for the measured 6 s"] == "25,715"  # ceil(3000 * 6 / 0.7)
+    assert r["blocks needed for 6 s"] == "25,715"  # ceil(3000 * 6 / 0.7)
     x, y = xy(trace_named(p.figure("ride"), "blocks held = arrivals × pause (at most all)"))
     np.testing.assert_allclose(y, np.minimum(3000.0 * x, 30000))
     assert mark(p.figure("ride"), "this pause")["yanchor"] == pytest.approx(18000.0)

@@ -238,19 +238,19 @@ def view_staging(io_per_s=119.0, staged_kb=21.0, track_kb=57.0, spatial_locality
                    "ms to transfer a track): the smaller stage wins by a shorter HDD busy time, amplified by the queue.")  # fmt: skip
     else:
         binding = "Spatial locality makes track staging win: its extra hits outweigh its longer transfers."
-    if math.isnan(lam):
-        calibrated = "none: the gain exceeds 19 % with no load"
-    else:
-        u = float(dc.disk_utilisation(lam, staged_kb=_v("staged_per_read_track"), **disk))
-        calibrated = f"{number(lam)} IO/s (track utilisation {number(u)})"
+    calibrated = {"load calibrated to the 19 %": "none (19 % exceeded at no load)",
+                  "track utilisation at that load": "n/a"}  # fmt: skip
+    if not math.isnan(lam):
+        u = number(dc.disk_utilisation(lam, staged_kb=_v("staged_per_read_track"), **disk))
+        calibrated = {"load calibrated to the 19 %": f"{number(lam)} IO/s", "track utilisation at that load": u}  # fmt: skip
     readouts = {
         "response, adaptive stage": _ms(r_small),
         "response, track stage": _ms(r_track),
         "gain of the adaptive stage": percent(1 - r_small / r_track) if not full else "n/a (saturated)",
-        "HDD utilisation, adaptive stage": number(u_small),
-        "HDD utilisation, track stage": number(u_track),
-        "load calibrated to the measured 19 %": calibrated,
-        "adaptive stages tracks above locality": number(p_star),
+        "utilisation, adaptive stage": number(u_small),
+        "utilisation, track stage": number(u_track),
+        **calibrated,
+        "adaptive stages tracks above": f"locality {number(p_star)}",
     }
     modes = Plot(modes_base, {"track_kb": track_kb, "temporal_hit": temporal_hit, **disk},
                  shapes=[_vline(p, color=COLORS[3], xref=f"x{i}", yref=f"y{i} domain") for i in ("", 2, 3)])  # fmt: skip
@@ -379,8 +379,8 @@ def view_ride(arrival_per_s=2000.0, resources=20000, threshold=0.7, pause_s=6.0)
     held = min(a * pause_s, n)
     readouts = {
         "ride-through (before shutdown)": duration(ride),
-        "blocks held at this pause": f"{number(held)} of {number(n)} ({percent(held / n)})",
-        "blocks needed for the measured 6 s": f"{need:,d}",
+        "blocks held at this pause": f"{number(held)} ({percent(held / n)})",
+        "blocks needed for 6 s": f"{need:,d}",
         "survives this pause": "yes" if pause_s <= ride else "no: shutdown",
         "survives the measured 6 s": "yes" if six <= ride else "no: shutdown",
     }
