@@ -30,6 +30,7 @@ NOTEBOOK = "06_disk_cache_staging.ipynb"
 _SRC = "ibm-ds8000-tpf"
 _ASSUMED = "project assumption"
 _N = 200  # points per curve
+_LEGEND_INSIDE = {"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top", "font": {"size": 11}}
 
 
 def _v(row: str) -> float:
@@ -139,7 +140,10 @@ def response_base(staged_kb, track_kb, spatial_locality, positioning_ms, media_m
     """Read-miss response vs load, adaptive and track stage, the gain on a right axis, the 19 % calibration.
 
     The axes are fixed: x over the load slider's range, y to 8 service times of the track
-    stage (and above the calibrated point). ``layout.meta`` holds the calibrated load.
+    stage (and above the calibrated point). Beside the figure, ``"computed"`` holds the
+    calibrated load and the top of the y axis for the view (the panel caches both with the
+    base; a plot pane draws only ``data`` and ``layout``, and a ``layout.meta`` would make
+    plotly redraw every trace on each move).
     """
     disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
     miss = {"adaptive": (staged_kb, 1.0), "track": (track_kb, 1.0 - spatial_locality)}
@@ -178,10 +182,10 @@ def response_base(staged_kb, track_kb, spatial_locality, positioning_ms, media_m
         yaxis2={"title": {"text": "gain [%]"}, "overlaying": "y", "side": "right", "showgrid": False, "ticks": "outside",
                 "range": _pad(100.0, max(-100.0, 20.0 * math.floor(min(0.0, 5.0 * np.nanmin(gain))))),
                 "tickmode": "linear", "dtick": 20},
-        legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top", "font": {"size": 11}},
-        margin={"l": 70, "r": 60, "t": 20, "b": 60}, meta={"calibrated_io_per_s": lam, "y_top": y_top},
+        legend=_LEGEND_INSIDE,
+        margin={"l": 70, "r": 60, "t": 20, "b": 60},
     )  # fmt: skip
-    return figure_json(fig)
+    return {**figure_json(fig), "computed": {"calibrated_io_per_s": lam, "y_top": y_top}}
 
 
 def modes_base(track_kb, temporal_hit, positioning_ms, media_mb_s) -> dict:
@@ -218,9 +222,9 @@ def view_staging(io_per_s=119.0, staged_kb=21.0, track_kb=57.0, spatial_locality
     disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
     slow = {"staged_kb": staged_kb, "track_kb": track_kb, "spatial_locality": spatial_locality, **disk}
     response = Plot(response_base, slow)
-    meta = base_spec(response)["layout"]["meta"]  # the calibration, computed once with the base
-    lam = meta["calibrated_io_per_s"] or math.nan  # JSON holds NaN as None
-    y_top, p = meta["y_top"], spatial_locality
+    computed = base_spec(response)["computed"]  # the calibration, computed once with the base
+    lam = computed["calibrated_io_per_s"] or math.nan  # JSON holds NaN as None
+    y_top, p = computed["y_top"], spatial_locality
     r_small, r_track = _response(io_per_s, staged_kb, disk), _response(io_per_s * (1 - p), track_kb, disk)
     u_small = float(dc.disk_utilisation(io_per_s, staged_kb=staged_kb, **disk))
     u_track = float(dc.disk_utilisation(io_per_s * (1 - p), staged_kb=track_kb, **disk))
@@ -293,9 +297,8 @@ def copy_base(utilisation_ref, target_position) -> dict:
     fig.add_shape(type="line", x0=ref, x1=ref, y0=lo, y1=hi, line={"color": "#555", "width": 2})
     fig.update_xaxes(range=_pad(x_max), tickformat=",d")
     fig.update_yaxes(range=_pad(_COPY_Y_TOP))
-    fig.update_layout(legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top", "font": {"size": 11}},
-                      meta={"copy_load": c, "target_ms": target})  # fmt: skip
-    return figure_json(fig)
+    fig.update_layout(legend=_LEGEND_INSIDE)
+    return {**figure_json(fig), "computed": {"copy_load": c, "target_ms": target}}
 
 
 def _copy_response(rate: float, copy_load: float, u: float) -> float:
@@ -308,8 +311,8 @@ def view_copy(host_io_per_s=163000.0, copy_on=True, utilisation_ref=dc.COPY_UTIL
               target_position=dc.COPY_TARGET_POSITION) -> View:  # fmt: skip
     """The background-copy panel: the response at this rate with the copy off and on."""
     plot = Plot(copy_base, {"utilisation_ref": utilisation_ref, "target_position": target_position})
-    meta = base_spec(plot)["layout"]["meta"]  # the calibration, computed once with the base
-    c, u, rate = meta["copy_load"], utilisation_ref, host_io_per_s
+    computed = base_spec(plot)["computed"]  # the calibration, computed once with the base
+    c, u, rate = computed["copy_load"], utilisation_ref, host_io_per_s
     r_off, r_on = _copy_response(rate, 0.0, u), _copy_response(rate, c, u)
     here = r_on if copy_on else r_off
     sat = [float(dc.copy_saturation_io_per_s(copy_load=x, utilisation_ref=u)) for x in (0.0, c)]
@@ -323,7 +326,7 @@ def view_copy(host_io_per_s=163000.0, copy_on=True, utilisation_ref=dc.COPY_UTIL
         binding = (f"A copy taking {percent(c)} of the capacity multiplies the response by {number(r_on / r_off)} "
                    f"at this rate and by {number(quarter)} at a quarter of it: run copies when the I/O demand is modest.")  # fmt: skip
     readouts = {
-        "calibration target (assumed position)": f"{number(meta['target_ms'])} ms",
+        "calibration target (assumed position)": f"{number(computed['target_ms'])} ms",
         "copy load (calibrated)": f"{percent(c)} of capacity",
         "response, no copy": _ms(r_off),
         "response, copy running": _ms(r_on),
