@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel._validation import _fmt_range, as_float_array, check_choice, warn_outside
+from vtsmodel._validation import as_float_array, check_choice, warn_outside
 
 __all__ = ["Input", "declare", "declared_inputs", "number"]
 
@@ -194,7 +194,12 @@ class Input:
             return "yes or no"
         if self.kind == "text":
             return f"text of 1 to {MAX_TEXT} characters"
-        text = _fmt_range(self.lo, self.hi, self.lo_open, self.hi_open)
+        left = "(" if self.lo_open or self.lo is None else "["
+        right = ")" if self.hi_open or self.hi is None else "]"
+        # digits without thousands separators: the comma separates the bounds
+        lo = "-inf" if self.lo is None else number(self.lo, 6).replace(",", "")
+        hi = "inf" if self.hi is None else number(self.hi, 6).replace(",", "")
+        text = f"{left}{lo}, {hi}{right}"
         return f"whole numbers in {text}" if self.integer else text
 
     def valid_text(self) -> str:
@@ -223,7 +228,7 @@ class Input:
             return "yes" if value else "no"
         if isinstance(value, numbers.Real):
             if self.integer:
-                return f"{int(value):d}"
+                return f"{int(value):,d}"
             return number(value, self.digits)
         return str(value)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -102,6 +103,10 @@ def served(name: str, cmd: list[str], ready_url: str, *, env: dict | None = None
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        # The server's log, to read when a test of it failed.
+        artifacts = ROOT / "test-artifacts"
+        artifacts.mkdir(exist_ok=True)
+        shutil.copyfile(log.name, artifacts / f"{name}.log")
 
 
 @pytest.fixture(scope="session")
