@@ -302,7 +302,7 @@ def _datetimes(col: list[str], lines: np.ndarray, label: str) -> np.ndarray:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             arr = np.array(stripped, dtype="datetime64[us]")
-        if np.isnat(arr).any():
+        if np.isnat(arr).any() or not all(len(v) >= 16 and v[10] in "T " for v in stripped):
             raise ValueError
         return arr
     except (ValueError, TypeError, Warning):
@@ -559,7 +559,7 @@ def mount_log(
 
     def first_bad(name, mask, values, rng):
         i = int(np.flatnonzero(mask)[0])
-        raise ValueError(f"{name}[{i}]={values[i]!r} is outside the valid range {rng}")
+        raise ValueError(f"{name}[{i}]={np.asarray(values)[i].item()!r} is outside the valid range {rng}")
 
     bad = ~np.isfinite(t) | (t < 0)
     if bad.any():
@@ -568,7 +568,7 @@ def mount_log(
     if back.size:
         i = int(back[0]) + 1
         raise ValueError(
-            f"time_s[{i}]={t[i]!r} is earlier than time_s[{i - 1}]={t[i - 1]!r}; times must not decrease"
+            f"time_s[{i}]={float(t[i])!r} is earlier than time_s[{i - 1}]={float(t[i - 1])!r}; times must not decrease"
         )
     size = np.asarray(arrays["size_mb"], dtype=np.float64)
     bad = ~np.isfinite(size) | (size < 0) | (size > MAX_SIZE_MB)
@@ -579,25 +579,27 @@ def mount_log(
         codes = np.fromiter((_ACCESS_CODE.get(str(a), -1) for a in acc), dtype=np.int8, count=n)
         if (codes < 0).any():
             i = int(np.flatnonzero(codes < 0)[0])
-            raise ValueError(f"access[{i}]={acc[i]!r} is not valid; choose one of {', '.join(ACCESS_TYPES)}")
+            raise ValueError(
+                f"access[{i}]={str(acc[i])!r} is not valid; choose one of {', '.join(ACCESS_TYPES)}"
+            )
     else:
         codes = np.asarray(acc)
         if n and (codes.dtype.kind not in "iu" or codes.min() < 0 or codes.max() > 2):
             bad = (codes < 0) | (codes > 2) | (codes != np.round(codes))
             i = int(np.flatnonzero(bad)[0]) if bad.any() else 0
             raise ValueError(
-                f"access[{i}]={codes[i]!r} is not valid; give a name of {ACCESS_TYPES} or a code 0, 1, 2"
+                f"access[{i}]={codes[i].item()!r} is not valid; give a name of {ACCESS_TYPES} or a code 0, 1, 2"
             )
         codes = codes.astype(np.int8)
     vol = arrays["volume"]
-    if vol.dtype.kind not in "USiu":
+    if n and vol.dtype.kind not in "USiu":
         raise ValueError(f"volume must hold strings or integers, not {vol.dtype}")
     names = vol.astype(str)
     lengths = np.char.str_len(np.char.strip(names)) if n else np.zeros(0, dtype=int)
     bad = (lengths == 0) | (lengths > MAX_VOLUME_CHARS)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"volume[{i}]={names[i]!r} must be 1 to {MAX_VOLUME_CHARS} characters")
+        raise ValueError(f"volume[{i}]={str(names[i])!r} must be 1 to {MAX_VOLUME_CHARS} characters")
     c = _Codes()
     vcodes = c(np.char.strip(names)) if n else np.zeros(0, dtype=np.int64)
     return MountLog(t, vcodes, c.ids(), size, codes, size_basis, None, None, source)
@@ -648,7 +650,10 @@ def write_mount_log(log: MountLog, path, *, comments: Sequence[str] = (), overwr
     -------
     pathlib.Path
     """
-    from vtsmodel._files import atomic_write
+    try:
+        from vtsmodel._files import atomic_write
+    except ImportError:  # before the core/app split
+        from vtsmodel.export import atomic_write
 
     return atomic_write(path, mount_log_csv(log, comments=comments), overwrite=overwrite)
 
