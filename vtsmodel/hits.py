@@ -48,11 +48,11 @@ disk ("The TVC is available in capacities of 216, 432, 864, and 1728 GB (physica
 Sec. 2), and what sits on it depends on the feature: with EHPO or PAF, "all data within
 the system below the attachment adapters is in compressed form" (Sec. 2), so the cache
 holds compressed volumes; the base VTS compresses at the 3590 drive, so its cache holds
-volumes at host size (:func:`vtsmodel.cache.cache_cf`). :func:`configuration_hits`
+volumes at host size (:func:`vtsmodel.tvc.cache_cf`). :func:`configuration_hits`
 converts: a log of ``compressed_mb`` is compared directly with the physical capacity of
 an EHPO or PAF cache; a log of ``host_mb`` with the capacity times the compressibility
 ``cf``. The TVC is taken as wholly available to volumes (no share kept free for the
-fill threshold of :mod:`vtsmodel.cache`: the paper gives none for reads).
+fill threshold of :mod:`vtsmodel.tvc`: the paper gives none for reads).
 
 The method, and why it is written here
 ---------------------------------------
@@ -734,7 +734,7 @@ def configuration_hits(
         One element per capacity, ascending; ``capacity_gb`` is the capacity in the
         log's size basis that was compared with the volumes. [GB]
     """
-    from vtsmodel.cache import cache_cf, product_configurations
+    from vtsmodel.tvc import cache_cf, product_configurations
     from vtsmodel.data import load
 
     if feature is not None:

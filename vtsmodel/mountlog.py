@@ -650,10 +650,7 @@ def write_mount_log(log: MountLog, path, *, comments: Sequence[str] = (), overwr
     -------
     pathlib.Path
     """
-    try:
-        from vtsmodel._files import atomic_write
-    except ImportError:  # before the core/app split
-        from vtsmodel.export import atomic_write
+    from vtsmodel._files import atomic_write
 
     return atomic_write(path, mount_log_csv(log, comments=comments), overwrite=overwrite)
 
