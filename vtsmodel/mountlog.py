@@ -439,7 +439,7 @@ def _convert(rows, nums, cols, state, check_order) -> MountLogChunk:
                 col(tfield)[i].strip(),
                 f"is earlier than the time on line {prev[1]} ({t[i]:.6g} s < {prev[0]:.6g} s from the "
                 "first line); a mount log must be in time order (equal times keep the file's order): "
-                "sort the file, or read it whole with read_mount_log(..., sort=True)",
+                "sort the file first, or let the reader sort it (read_mount_log(..., sort=True); vtsmodel hits --sort)",
             )
     if t.size:
         state["prev_t"], state["prev_line"] = float(t[-1]), int(lines[-1])
