@@ -94,9 +94,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel._tables import cites
+from vtsmodel._tables import cites, load
 from vtsmodel._validation import as_float_array, check_choice, result
 from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _Codes, iter_mount_log
+from vtsmodel.tvc import cache_cf, product_configurations
 
 __all__ = [
     "POLICIES",
@@ -734,9 +735,6 @@ def configuration_hits(
         One element per capacity, ascending; ``capacity_gb`` is the capacity in the
         log's size basis that was compared with the volumes. [GB]
     """
-    from vtsmodel.tvc import cache_cf, product_configurations
-    from vtsmodel.data import load
-
     if feature is not None:
         check_choice("feature", feature, ("base", "ehpo", "paf"))
     c = float(as_float_array("cf", cf, lo=1.0))
