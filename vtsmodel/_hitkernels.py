@@ -8,13 +8,17 @@ The structure: one leaf per *slot*, a slot being the last access of a live volum
 time order. Leaf ``t`` holds ``W(t)``, the bytes of the distinct volumes accessed after
 slot ``t`` (each at its current size), and ``M(t)``, the largest ``W(t)`` has been since
 slot ``t`` was written. An access of volume ``z`` (old size ``a`` at slot ``p``, new size
-``b``) changes every live ``W(t)`` by ``-a`` for ``t < p`` and then ``+b`` for ``t <
-now``: two prefix additions. A segment tree with lazy (add, max-add) tags does each in
-one root-to-leaf walk and keeps ``M`` exactly ("historic maximum"). The volume at slot
-``t`` is still in an LRU cache of capacity ``C`` iff ``size(t) + M(t) <= C`` (see
-:mod:`vtsmodel.hits`); so each access yields its threshold ``size + M`` in one walk.
-Dead slots are squeezed out when the slots run out (every ``L/2`` accesses or more), so
-memory follows the live volumes, not the log's length.
+``b``) changes every live ``W(t)`` by ``-a`` for ``t < p`` and then by ``+b``. A segment
+tree with lazy (add, max-add) tags keeps ``W`` and ``M`` exactly ("historic maximum"):
+the ``-a`` is one root-to-leaf walk, the same walk that reads ``M(p)``; the ``+b`` is a
+tag on the root, applied to every slot, used or not. A slot not yet used only ever gains
+(sizes are >= 0), so its value when it is taken, the running total ``G`` of the ``+b``,
+is also its largest so far: the slot records it as its ``base`` and its true ``W`` and
+``M`` are the stored ones minus ``base``. The volume at slot ``t`` is still in an LRU
+cache of capacity ``C`` iff ``size(t) + M(t) <= C`` (see :mod:`vtsmodel.hits`); so each
+access yields its threshold ``size + M`` in one walk. Dead slots are squeezed out when the
+slots run out (every ``L/2`` accesses or more), so memory follows the live volumes, not
+the log's length, and ``G`` restarts from 0 there.
 """
 
 from __future__ import annotations
@@ -67,29 +71,6 @@ def _apply(tree, node, x):
 
 
 @_jit
-def _prefix_add(tree, nleaves, r, x):
-    """Add x to the slots [0, r)."""
-    if r <= 0 or x == 0:
-        return
-    node = 1
-    lo = 0
-    hi = nleaves
-    while True:
-        if r >= hi:
-            _apply(tree, node, x)
-            return
-        _push(tree, node)
-        mid = (lo + hi) >> 1
-        if r <= mid:
-            node = 2 * node
-            hi = mid
-        else:
-            _apply(tree, 2 * node, x)
-            node = 2 * node + 1
-            lo = mid
-
-
-@_jit
 def _query_then_sub(tree, nleaves, p, x):
     """M(p), then add x to the slots [0, p): both on the one walk to leaf p."""
     node = 1
@@ -110,8 +91,8 @@ def _query_then_sub(tree, nleaves, p, x):
 
 
 @_jit
-def _compact(tree, nleaves, used, slot_owner, last, new_tree, new_nleaves, new_owner):
-    """Move the live slots, in order, to the front of a (possibly larger) tree."""
+def _compact(tree, nleaves, used, slot_owner, last, base, new_tree, new_nleaves, new_owner, new_base):
+    """Move the live slots, in order, to the front of a (possibly larger) tree; bases to 0."""
     for node in range(1, nleaves):
         _push(tree, node)
     live = 0
@@ -125,12 +106,13 @@ def _compact(tree, nleaves, used, slot_owner, last, new_tree, new_nleaves, new_o
     for p in range(used):
         o = slot_owner[p]
         if o >= 0:
-            vals[k] = tree[2 * (nleaves + p)]
-            maxs[k] = tree[2 * (nleaves + p) + 1]
+            vals[k] = tree[2 * (nleaves + p)] - base[p]
+            maxs[k] = tree[2 * (nleaves + p) + 1] - base[p]
             owners[k] = o
             k += 1
     new_tree[:] = 0
     new_owner[:] = -1
+    new_base[:] = 0
     for k in range(live):
         new_tree[2 * (new_nleaves + k)] = vals[k]
         new_tree[2 * (new_nleaves + k) + 1] = maxs[k]
@@ -140,34 +122,39 @@ def _compact(tree, nleaves, used, slot_owner, last, new_tree, new_nleaves, new_o
 
 
 @_jit
-def lru_pass(vol, size, out, last, cur, owner, tree, st):
+def lru_pass(vol, size, out, last, cur, owner, base, tree, st):
     """Thresholds of the accesses ``vol[i]`` (new size ``size[i]``) into ``out``.
 
-    ``st`` = [next free slot, number of leaves]. Returns the index reached: less than
+    ``st`` = [next free slot, number of leaves, G]. Returns the index reached: less than
     ``vol.size`` when the slots ran out (the caller compacts or grows, then calls again).
     """
     nleaves = st[1]
     nxt = st[0]
+    g = st[2]
     n = vol.shape[0]
     for i in range(n):
         if nxt == nleaves:
             st[0] = nxt
+            st[2] = g
             return i
         v = vol[i]
         s = size[i]
         p = last[v]
         if p >= 0:
             a = cur[v]
-            out[i] = a + _query_then_sub(tree, nleaves, p, -a)
+            out[i] = a + _query_then_sub(tree, nleaves, p, -a) - base[p]
             owner[p] = -1
         else:
             out[i] = INF
-        _prefix_add(tree, nleaves, nxt, s)
+        _apply(tree, 1, s)  # + s to every slot
+        g += s
+        base[nxt] = g
         last[v] = nxt
         cur[v] = s
         owner[nxt] = v
         nxt += 1
     st[0] = nxt
+    st[2] = g
     return n
 
 
@@ -230,13 +217,13 @@ def _bin(x, b0, log_g, nbins):
 
 @_jit
 def shards_pass(
-    hsh, size, kind, counted, table, last, cur, vhash, free, hh, hc, owner, tree, st, fs, cnt, byt
+    hsh, size, kind, counted, table, last, cur, free, hh, hc, owner, base, tree, st, fs, cnt, byt
 ):
     """Fixed-size SHARDS over one chunk of accesses.
 
     ``hsh`` volume hashes in [0, 2**62); ``kind`` 0 none, 1 read, 2 specific write;
     ``table`` hash -> code (a dict); ``st`` = [next slot, leaves, live, threshold T, heap
-    size, free codes, s_max]; ``fs`` = [b0, log g]. ``cnt[k, b]``, ``byt[k, b]``
+    size, free codes, s_max, G]; ``fs`` = [b0, log g]. ``cnt[k, b]``, ``byt[k, b]``
     accumulate weights 1/R (and bytes/R) of counted accesses of kind k+1 by distance bin b;
     the last bin holds distances beyond the grid and first accesses.
     """
@@ -256,7 +243,7 @@ def shards_pass(
             code = table[h]
             p = last[code]
             a = cur[code]
-            thr = a + _query_then_sub(tree, nleaves, p, -a)
+            thr = a + _query_then_sub(tree, nleaves, p, -a) - base[p]
             owner[p] = -1
             b = _bin(thr / rate, b0, log_g, nbins)
         else:
@@ -264,7 +251,6 @@ def shards_pass(
             st[5] -= 1
             code = free[st[5]]
             table[h] = code
-            vhash[code] = h
             st[4] = _heap_push(hh, hc, st[4], h, code)
             st[2] += 1
         if counted[i] and k > 0:
@@ -272,7 +258,9 @@ def shards_pass(
             cnt[k - 1, b] += w
             byt[k - 1, b] += w * s
         nxt = st[0]
-        _prefix_add(tree, nleaves, nxt, s)
+        _apply(tree, 1, s)
+        st[7] += s
+        base[nxt] = st[7]
         last[code] = nxt
         cur[code] = s
         owner[nxt] = code
@@ -289,5 +277,6 @@ def shards_pass(
             st[5] += 1
             st[2] -= 1
         if st[0] == nleaves:
-            st[0] = _compact(tree, nleaves, nleaves, owner, last, tree, nleaves, owner)
+            st[0] = _compact(tree, nleaves, nleaves, owner, last, base, tree, nleaves, owner, base)
+            st[7] = 0
     return 0

@@ -346,7 +346,16 @@ def _steps(thr_b: np.ndarray, size_b: np.ndarray, weight: np.ndarray | None = No
 def _blocks(log, chunk_lines):
     """(time_s, volume codes or None, size_mb, access, size basis, serials or None) blocks."""
     if isinstance(log, MountLog):
-        yield log.time_s, log.volume, log.size_mb, log.access, log.size_basis, None
+        for lo in range(0, max(len(log), 1), chunk_lines):
+            hi = lo + chunk_lines
+            yield (
+                log.time_s[lo:hi],
+                log.volume[lo:hi],
+                log.size_mb[lo:hi],
+                log.access[lo:hi],
+                log.size_basis,
+                None,
+            )
         return
     for c in iter_mount_log(log, chunk_lines=chunk_lines):
         yield c.time_s, None, c.size_mb, c.access, c.size_basis, c.volume
@@ -372,7 +381,8 @@ class _Exact:
         nleaves = _pow2(2 * v)
         self.tree = np.zeros(4 * nleaves, dtype=np.int64)  # (add, max-add) per node
         self.owner = np.full(nleaves, -1, dtype=np.int64)
-        self.st = np.array([0, nleaves], dtype=np.int64)
+        self.base = np.zeros(nleaves, dtype=np.int64)
+        self.st = np.array([0, nleaves, 0], dtype=np.int64)
 
     def _volumes(self, n: int):
         if n > self.last.size:
@@ -387,13 +397,17 @@ class _Exact:
         while 2 * live > new:
             new *= 2
         if new == nleaves:
-            tree, owner = self.tree, self.owner
+            tree, owner, base = self.tree, self.owner, self.base
         else:
             tree = np.zeros(4 * new, dtype=np.int64)
             owner = np.full(new, -1, dtype=np.int64)
+            base = np.zeros(new, dtype=np.int64)
         used = int(self.st[0])
-        self.st[0] = self.k._compact(self.tree, nleaves, used, self.owner, self.last, tree, new, owner)
-        self.tree, self.owner = tree, owner
+        self.st[0] = self.k._compact(
+            self.tree, nleaves, used, self.owner, self.last, self.base, tree, new, owner, base
+        )
+        self.tree, self.owner, self.base = tree, owner, base
+        self.st[2] = 0
         self.st[1] = new
 
     def run(self, vol: np.ndarray, size_b: np.ndarray) -> np.ndarray:
@@ -404,7 +418,15 @@ class _Exact:
         while i < n:
             i += int(
                 self.k.lru_pass(
-                    vol[i:], size_b[i:], out[i:], self.last, self.cur, self.owner, self.tree, self.st
+                    vol[i:],
+                    size_b[i:],
+                    out[i:],
+                    self.last,
+                    self.cur,
+                    self.owner,
+                    self.base,
+                    self.tree,
+                    self.st,
                 )
             )
             if i < n:
@@ -560,14 +582,14 @@ class _Shards:
             self.table = {}
         self.last = np.full(s + 1, -1, dtype=np.int64)
         self.cur = np.zeros(s + 1, dtype=np.int64)
-        self.vhash = np.zeros(s + 1, dtype=np.int64)
         self.free = np.arange(s, -1, -1, dtype=np.int64)
         self.hh = np.zeros(s + 2, dtype=np.int64)
         self.hc = np.zeros(s + 2, dtype=np.int64)
         self.owner = np.full(nleaves, -1, dtype=np.int64)
         self.tree = np.zeros(4 * nleaves, dtype=np.int64)
+        self.base = np.zeros(nleaves, dtype=np.int64)
         top = 2**_HASH_BITS
-        self.st = np.array([0, nleaves, 0, min(top, int(initial_rate * top)), 0, s + 1, s], dtype=np.int64)
+        self.st = np.array([0, nleaves, 0, min(top, int(initial_rate * top)), 0, s + 1, s, 0], dtype=np.int64)
         self.b0 = 1e6  # 1 MB: distances below count in the first bin [bytes]
         self.log_g = math.log1p(resolution)
         nbins = int(math.ceil(math.log(1e18 / self.b0) / self.log_g)) + 2
@@ -583,8 +605,8 @@ class _Shards:
         # mounts hashed above the current threshold can never be sampled again: drop them here
         keep = hsh < self.st[3]
         self.k.shards_pass(
-            hsh[keep], size_b[keep], kind[keep], counted[keep], self.table, self.last, self.cur, self.vhash,
-            self.free, self.hh, self.hc, self.owner, self.tree, self.st, self.fs, self.cnt, self.byt,
+            hsh[keep], size_b[keep], kind[keep], counted[keep], self.table, self.last, self.cur,
+            self.free, self.hh, self.hc, self.owner, self.base, self.tree, self.st, self.fs, self.cnt, self.byt,
         )  # fmt: skip
 
     def steps(self, k: int, total: float, total_mb: float, adjust: bool) -> _Steps:

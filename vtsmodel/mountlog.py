@@ -26,7 +26,7 @@ anywhere. The first other line is the header; it names four columns, in any orde
     ``scratch_write`` (the host writes a new volume, or reuses a scratch VOLSER: no
     physical mount), ``specific_write`` (the host updates an existing volume: a recall
     when it is not in the cache), or ``read`` (a read hit or a recall) (ibm-vts-b18-2000,
-    Sec. 3.3).
+    Secs. 2, 3.4).
 
 Other columns are rejected (a misspelt size column must not pass unnoticed). Errors are
 ``ValueError`` naming the file, the line, the field, the value and the valid range.
