@@ -140,13 +140,41 @@ def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> di
         out["libcachesim_total_s"] = round(float(t_lib.sum()), 2)
         out["ratio_libcachesim_total_to_curve"] = round(float(t_lib.sum()) / dt, 1)
         out["ratio_libcachesim_one_size_to_curve"] = round(float(t_lib.mean()) / dt, 2)
+        out["libcachesim_sizes_to_break_even"] = round(dt / float(t_lib.mean()), 1)
+        out["libcachesim_200_point_curve_s_extrapolated"] = round(200 * float(t_lib.mean()), 1)
         out["libcachesim_max_abs_diff_hit_ratio"] = float(np.max(np.abs(lib_all - ours_all)))
     except ImportError:
         out["libcachesim"] = "not installed (pip install 'vtsmodel[hits]')"
 
+    # plain Python on the full log, one size (the middle Table 3 size), measured
+    vol, size = log.volume.tolist(), log.size_mb.tolist()
+    t = time.perf_counter()
+    py_one = _python_lru(vol, size, 432 * 1000)
+    out["python_one_size_full_log_s"] = round(time.perf_counter() - t, 2)
+    out["python_one_size_full_log_agrees"] = bool(
+        py_one == int((hits._Exact(1).run(log.volume, hits._bytes(log.size_mb)) <= 432e9).sum())
+    )
+    del vol, size
+
     # SHARDS on the big log: time, memory, error against the exact curve
     grid = np.geomspace(10, 20_000, 40)
     exact_grid = curve.read_hit_ratio(grid)
+    # its memory does not grow with the log: the same on the first tenth of it
+    part = mountlog.MountLog(
+        *(getattr(log, f) for f in ("time_s", "volume", "volume_ids", "size_mb", "access", "size_basis"))
+    )
+    tenth = len(log) // 10
+    part = mountlog.MountLog(
+        part.time_s[:tenth],
+        part.volume[:tenth],
+        part.volume_ids,
+        part.size_mb[:tenth],
+        part.access[:tenth],
+        part.size_basis,
+    )
+    _, _, traced_part, _ = _measured(hits.shards_hit_curve, part, max_volumes=65_536)
+    out["shards_65536_numpy_peak_mb_on_a_tenth_of_the_log"] = round(traced_part, 1)
+    del part
     for mv in (16_384, 65_536):
         dt_s, rss_s, traced_s, s = _measured(hits.shards_hit_curve, log, max_volumes=mv)
         err3 = np.abs(s.read_hit_ratio(TABLE3_GB) - curve.read_hit_ratio(TABLE3_GB))

@@ -58,21 +58,24 @@ The method, and why it is written here
 ---------------------------------------
 One pass over the log gives, for each mount, the smallest capacity at which it would
 hit: its *threshold*. With fixed sizes that is Mattson's stack distance in bytes: the
-volume's size plus the bytes of the distinct volumes touched since its last mount (a
-Fenwick-style tree over last-access times, O(log n) per mount). Size changes need one
-more idea: a volume survives in an LRU cache of capacity C iff, at every mount since its
-last, the bytes above it stayed within C; so the threshold uses the running *maximum* of
-that sum, kept by a segment tree with lazy (add, max-add) tags (:mod:`vtsmodel._hitkernels`).
-The hit ratio at every capacity is then a cumulative count of thresholds: O(n log n)
-for the whole curve, where one simulation per size costs O(n) per size.
+volume's size plus the bytes of the distinct volumes touched since its last mount, kept
+in a tree over last-access times (O(log n) per mount). Size changes need one more idea:
+a volume survives in an LRU cache of capacity C iff, at every mount since its last, the
+bytes above it (and its own) stayed within C; so the threshold uses the running *maximum*
+of that sum, which a segment tree with lazy (add, max-add) tags keeps exactly
+(:mod:`vtsmodel._hitkernels`). The hit ratio at every capacity is then a cumulative count
+of thresholds: O(n log n) for the whole curve, where one simulation per size costs O(n)
+per size.
 
 libCacheSim (PyPI ``libcachesim``, the ``hits`` extra) simulates one cache size per run,
 for many replacement policies: :func:`simulate_policy` uses it for the other policies
 (FIFO, LFU, ARC, ...) and the tests use its LRU as the oracle for this one. Its Python
-bindings offer no miss-ratio-curve profiler (no one-pass curve, no SHARDS), and none of
-the stack-distance tools we know handles volumes whose size changes when rewritten; so
-the one-pass curve and its sampled version are the only parts written by hand. numba
-(also in the ``hits`` extra) compiles them; without it they run as plain Python.
+bindings offer no miss-ratio-curve profiler (no one-pass curve, no SHARDS), and we found
+no maintained package whose one-pass curve handles objects that change size when
+rewritten (here common: scratch serials are reused with new data); so the one-pass curve
+and its sampled version are the only parts written by hand. numba (also in the ``hits``
+extra) compiles them: the pass is a loop of dependent tree walks that numpy cannot
+vectorise; without numba the same code runs as plain Python, slowly.
 
 Scale: SHARDS
 -------------
@@ -108,6 +111,7 @@ __all__ = [
     "lru_hit_curve",
     "shards_hit_curve",
     "simulate_policy",
+    "volume_hashes",
 ]
 
 _B_PER_MB = 1e6
