@@ -357,3 +357,17 @@ def test_without_numba_the_same_curve_in_plain_python():
     caps = np.linspace(0, 60, 31)
     assert plain_c == hits.lru_hit_curve(log).read_hit_ratio(caps).tolist()
     assert plain_s == hits.shards_hit_curve(log, max_volumes=16).read_hit_ratio(caps).tolist()
+
+
+def test_recalls_per_hour_feed_the_recall_queue():
+    """The planner's use: each Table 3 size with its own recall rate into the M/D/c wait."""
+    from vtsmodel.queueing import wait_mdc
+    from vtsmodel.recall import recall_service_s
+
+    table = hits.configuration_hits(hits.lru_hit_curve(EXAMPLE))
+    cf = 3.0
+    # the log's sizes are compressed: the recall model takes the host (uncompressed) size
+    service = recall_service_s(table.mean_recall_mb * cf, cf=cf)
+    waits = wait_mdc(table.recalls_per_hour / 3600.0, service, 4)
+    assert np.all(np.isfinite(waits)) and np.all(np.diff(waits) <= 1e-9)
+    assert waits[0] > waits[-1] > 0
