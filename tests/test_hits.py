@@ -197,7 +197,7 @@ def test_first_mounts_are_misses_and_the_warmup_is_left_out():
 
 def test_capacity_must_be_a_size():
     curve = hits.lru_hit_curve(mountlog.mount_log([0], ["A"], [1], [2]))
-    with pytest.raises(ValueError, match=r"capacity_gb=-1 is outside the valid range \[0, inf\]"):
+    with pytest.raises(ValueError, match=r"capacity_gb=-1 is outside the valid range \[0, inf"):
         curve.read_hit_ratio(-1)
 
 
