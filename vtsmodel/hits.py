@@ -247,7 +247,7 @@ class HitCurve:
     warmup_hours: float
     _read: _Steps
     _specific: _Steps
-    _events: tuple | None = None  # exact only: (threshold GB, hour, MB, is read) of counted recall candidates
+    _events: tuple | None = None  # exact only: (threshold GB, hour, is read) of counted recall candidates
 
     @property
     def capacity_gb(self) -> np.ndarray:
@@ -299,7 +299,7 @@ class HitCurve:
         mb_h = np.full(cap.shape, np.nan) if self.hours <= 0 else miss_mb / self.hours
         peak = np.full(cap.shape, np.nan)
         if self._events is not None:
-            thr, hour, _, is_read = self._events
+            thr, hour, is_read = self._events
             use = is_read | recall_specific_writes
             for j, c in enumerate(cap):
                 miss = use & (thr > c * (1 + 1e-12))
@@ -513,7 +513,7 @@ def _exact_curve(parts, basis, t_first, t_last, warm_s, mounts, volumes, largest
     hour = np.floor((t - start) / _S_PER_H).astype(np.int64) if t.size else np.zeros(0, dtype=np.int64)
     read = _steps(thr[is_read], size_b[is_read])
     spec = _steps(thr[~is_read], size_b[~is_read])
-    events = (thr / _B_PER_GB, hour, size_b / _B_PER_MB, is_read)
+    events = (thr / _B_PER_GB, hour, is_read)
     return HitCurve(
         method="exact",
         size_basis=basis,
@@ -730,7 +730,7 @@ def shards_hit_curve(
 # --------------------------------------------------------------------------------------
 # Table 3 configurations
 # --------------------------------------------------------------------------------------
-@cites("vts_tvc_configs", "vts_facts")
+@cites("vts_tvc_configs", "ibm-vts-b18-2000")
 def configuration_hits(
     curve: HitCurve, *, feature: str | None = None, cf: float = 1.0, recall_specific_writes: bool = True
 ) -> ConfigurationHits:
