@@ -55,6 +55,17 @@ def test_byte_streams_file_objects_and_a_bom_are_accepted(tmp_path):
     assert len(log) == 1 and log.source == "log.csv"
 
 
+def test_windows_line_ends_and_spaces():
+    log = ml.read_mount_log(HEADER.replace("\n", "\r\n") + "0, A ,1, read \r\n5,B,2,scratch_write\r\n")
+    assert log.volume_ids.tolist() == ["A", "B"] and log.access.tolist() == [2, 0]
+
+
+def test_a_short_line_and_a_long_line_are_not_paired_up():
+    # five and three fields: eight in all, as two good lines would have; still line 3 is named
+    with pytest.raises(ValueError, match=r"line 3: 5 fields, but the header \(line 1\) names 4"):
+        ml.read_mount_log(_csv("0,A,1,read", "1,B,1,read,x", "2,C,1"))
+
+
 def test_quoted_fields():
     log = ml.read_mount_log(_csv('0,"A,1",1,read'))
     assert log.volume_ids.tolist() == ["A,1"]

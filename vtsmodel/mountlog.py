@@ -359,47 +359,70 @@ def _chunks(stream, label: str, chunk_lines: int, check_order: bool) -> Iterator
     cols = None
     state = {"basis": None, "origin": None, "prev_t": -math.inf, "prev_line": 0, "label": label}
     n = 0
-    header_line = 0
     yielded = False
-    rows: list[list[str]] = []
+    raws: list[str] = []
     nums: list[int] = []
     for raw in stream:
         n += 1
-        s = raw.strip()
-        if not s or s.startswith("#"):
+        first = raw.lstrip()[:1]
+        if first == "#" or not first:
             continue
-        cells = _fields(raw)
         if cols is None:
-            cols = _header(cells, label, n)
-            header_line = n
+            cols = _header(_fields(raw), label, n)
             state["basis"] = next(_SIZE_COLUMN[c] for c in cols if c in _SIZE_COLUMN)
+            state["header_line"] = n
             continue
-        if len(cells) != len(cols):
-            raise ValueError(
-                f"{label}, line {n}: {len(cells)} fields, but the header (line {header_line}) names {len(cols)}"
-            )
-        rows.append(cells)
+        raws.append(raw)
         nums.append(n)
-        if len(rows) >= chunk_lines:
-            yield _convert(rows, nums, cols, state, check_order)
+        if len(raws) >= chunk_lines:
+            yield _convert(raws, nums, cols, state, check_order)
             yielded = True
-            rows, nums = [], []
+            raws, nums = [], []
     if cols is None:
         raise ValueError(
             f"{label}: no header line; the first line that is not a comment names the columns "
             "time_s or time, volume, compressed_mb or host_mb, access"
         )
-    if rows or not yielded:
-        yield _convert(rows, nums, cols, state, check_order)
+    if raws or not yielded:
+        yield _convert(raws, nums, cols, state, check_order)
 
 
-def _convert(rows, nums, cols, state, check_order) -> MountLogChunk:
+def _columns(raws: list[str], nums: list[int], ncols: int, state) -> list[list[str]]:
+    """Split a block of lines into columns; a line with the wrong number of fields is named."""
+    if not raws:
+        return [[] for _ in range(ncols)]
+    text = "".join(raws)
+    if '"' not in text:
+        # fast path: one split for the whole block, after checking each line's comma count
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        if not text.endswith("\n"):
+            text += "\n"
+        data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+        commas = np.searchsorted(np.flatnonzero(data == ord(",")), np.flatnonzero(data == ord("\n")))
+        per_line = np.diff(commas, prepend=0)
+        if per_line.size == len(raws) and np.all(per_line == ncols - 1):
+            flat = text[:-1].replace("\n", ",").split(",")
+            return [flat[j::ncols] for j in range(ncols)]
+    rows = []
+    for raw, n in zip(raws, nums, strict=True):
+        cells = _fields(raw)
+        if len(cells) != ncols:
+            raise ValueError(
+                f"{state['label']}, line {n}: {len(cells)} fields, but the header (line "
+                f"{state['header_line']}) names {ncols}"
+            )
+        rows.append(cells)
+    return [list(c) for c in zip(*rows, strict=True)]
+
+
+def _convert(raws, nums, cols, state, check_order) -> MountLogChunk:
     label = state["label"]
     lines = np.asarray(nums, dtype=np.int64)
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(cols)
+    columns = _columns(raws, nums, len(cols), state)
 
     def col(name):
-        return list(columns[cols[name]])
+        return columns[cols[name]]
 
     if "time_s" in cols:
         tfield = "time_s"
@@ -413,11 +436,16 @@ def _convert(rows, nums, cols, state, check_order) -> MountLogChunk:
     size_name = next(c for c in cols if c in _SIZE_COLUMN)
     size = _numbers(col(size_name), lines, label, size_name, 0.0, MAX_SIZE_MB, "MB")
     vol = [v.strip() for v in col("volume")]
-    for i, v in enumerate(vol):
-        if not v or len(v) > MAX_VOLUME_CHARS:
-            raise _bad(label, lines[i], "volume", v, f"must be 1 to {MAX_VOLUME_CHARS} characters")
+    length = np.fromiter(map(len, vol), dtype=np.int64, count=len(vol))
+    bad = (length == 0) | (length > MAX_VOLUME_CHARS)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _bad(label, lines[i], "volume", vol[i], f"must be 1 to {MAX_VOLUME_CHARS} characters")
     acc_raw = col("access")
-    acc = np.fromiter((_ACCESS_CODE.get(a.strip(), -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
+    get = _ACCESS_CODE.get
+    acc = np.fromiter((get(a, -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
+    if (acc < 0).any():  # allow spaces around the names
+        acc = np.fromiter((get(a.strip(), -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
     if (acc < 0).any():
         i = int(np.flatnonzero(acc < 0)[0])
         raise _bad(
