@@ -445,7 +445,7 @@ def _warmup(warmup_hours) -> float:
 # --------------------------------------------------------------------------------------
 # The exact curve
 # --------------------------------------------------------------------------------------
-def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 1_000_000) -> HitCurve:
+def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000) -> HitCurve:
     """Hit ratio of an LRU cache at every capacity, exactly, from one pass over the log.
 
     See the module notes for the cache model (what a hit is, writes, size changes,
@@ -640,7 +640,7 @@ def shards_hit_curve(
     resolution: float = 0.001,
     adjust: bool = True,
     warmup_hours: float = 0.0,
-    chunk_lines: int = 1_000_000,
+    chunk_lines: int = 100_000,
 ) -> HitCurve:
     """Hit ratio of an LRU cache at every capacity, estimated from a hashed sample of volumes.
 

@@ -91,7 +91,7 @@ _SIZE_COLUMN = {"compressed_mb": "compressed", "host_mb": "host"}
 MAX_SIZE_MB = 1e8
 #: Longest volume serial accepted. [characters]
 MAX_VOLUME_CHARS = 64
-_DEFAULT_CHUNK = 1_000_000
+_DEFAULT_CHUNK = 100_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -326,7 +326,8 @@ def iter_mount_log(source, *, chunk_lines: int = _DEFAULT_CHUNK) -> Iterator[Mou
     source : path-like, file-like or str
         A regular file, an open text (or binary) stream, or CSV text containing a newline.
     chunk_lines : int
-        Lines read per chunk; memory held is about 200 bytes per line of a chunk. [count]
+        Lines read per chunk; parsing holds about 500 bytes per line of a chunk (50 MB
+        for the default). [count]
 
     Yields
     ------
