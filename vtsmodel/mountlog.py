@@ -216,7 +216,7 @@ def _open(source):
         stream = source
         if isinstance(source, io.BufferedIOBase | io.RawIOBase) or "b" in getattr(source, "mode", ""):
             stream = io.TextIOWrapper(source, encoding="utf-8-sig", newline="")
-        return stream, getattr(source, "name", None) or "mount log", False
+        return stream, str(getattr(source, "name", None) or "mount log"), False
     if isinstance(source, bytes):
         return io.StringIO(source.decode("utf-8-sig")), "mount log", True
     path = Path(os.fspath(source))
@@ -519,13 +519,12 @@ def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CH
     MountLog
     """
     codes = _Codes()
-    parts = list(_read(source, chunk_lines, check_order=not sort))
-    time_s = np.concatenate([p.time_s for p in parts])
-    vol = np.concatenate([codes(p.volume) for p in parts])
-    size = np.concatenate([p.size_mb for p in parts])
-    acc = np.concatenate([p.access for p in parts])
-    line = np.concatenate([p.line for p in parts])
-    basis, start = parts[0].size_basis, parts[-1].start
+    parts = []
+    for p in _read(source, chunk_lines, check_order=not sort):
+        # serials become codes chunk by chunk: the strings are not kept
+        parts.append((p.time_s, codes(p.volume), p.size_mb, p.access, p.line, p.size_basis, p.start))
+    time_s, vol, size, acc, line = (np.concatenate([p[k] for p in parts]) for k in range(5))
+    basis, start = parts[0][5], parts[-1][6]
     if sort and time_s.size:
         order = np.argsort(time_s, kind="stable")
         time_s, vol, size, acc, line = time_s[order], vol[order], size[order], acc[order], line[order]
