@@ -553,11 +553,18 @@ def volume_hashes(volume_ids) -> np.ndarray:
     numpy.ndarray
         int64 values in [0, 2**62).
     """
-    names = np.asarray(volume_ids, dtype=str)
+    names = np.asarray(volume_ids, dtype=str).ravel()
+    out = np.empty(names.size, dtype=np.int64)
+    for lo in range(0, names.size, 65536):  # in blocks: the code-point table is 8 bytes a character
+        out[lo : lo + 65536] = _fnv_splitmix(names[lo : lo + 65536])
+    return out
+
+
+def _fnv_splitmix(names: np.ndarray) -> np.ndarray:
     n = names.size
+    width = names.dtype.itemsize // 4
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    width = names.dtype.itemsize // 4
     cp = names.view(np.uint32).reshape(n, width).astype(np.uint64)
     length = np.char.str_len(names)
     h = np.full(n, 0xCBF29CE484222325, dtype=np.uint64)
