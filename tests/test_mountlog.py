@@ -213,6 +213,13 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     assert "not a regular file" in result["error"]
 
 
+def test_a_file_without_line_ends_is_not_read_whole(tmp_path):
+    path = tmp_path / "blob.csv"
+    path.write_text(HEADER + "0,A,1,read\n" + "x" * 1_000_000)
+    with pytest.raises(ValueError, match="line 3: longer than 4096 characters"):
+        ml.read_mount_log(path)
+
+
 def test_a_directory_is_refused(tmp_path):
     with pytest.raises(ValueError, match="is a directory, not a regular file"):
         ml.read_mount_log(tmp_path)

@@ -91,6 +91,8 @@ _SIZE_COLUMN = {"compressed_mb": "compressed", "host_mb": "host"}
 MAX_SIZE_MB = 1e8
 #: Longest volume serial accepted. [characters]
 MAX_VOLUME_CHARS = 64
+#: Longest line read: a line is four short fields; a longer one is not a mount log. [characters]
+MAX_LINE_CHARS = 4096
 _DEFAULT_CHUNK = 100_000
 
 
@@ -356,6 +358,16 @@ def _read(source, chunk_lines, *, check_order: bool) -> Iterator[MountLogChunk]:
             stream.close()
 
 
+def _lines(stream) -> Iterator[str]:
+    """Lines of at most MAX_LINE_CHARS characters (a file with no line ends is not read whole)."""
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        yield from stream
+        return
+    while raw := readline(MAX_LINE_CHARS):
+        yield raw
+
+
 def _chunks(stream, label: str, chunk_lines: int, check_order: bool) -> Iterator[MountLogChunk]:
     cols = None
     state = {"basis": None, "origin": None, "prev_t": -math.inf, "prev_line": 0, "label": label}
@@ -363,8 +375,13 @@ def _chunks(stream, label: str, chunk_lines: int, check_order: bool) -> Iterator
     yielded = False
     raws: list[str] = []
     nums: list[int] = []
-    for raw in stream:
+    for raw in _lines(stream):
         n += 1
+        if len(raw) >= MAX_LINE_CHARS and not raw.endswith("\n"):
+            raise ValueError(
+                f"{label}, line {n}: longer than {MAX_LINE_CHARS} characters; a mount log line is four "
+                "short fields (is this a mount log?)"
+            )
         first = raw.lstrip()[:1]
         if first == "#" or not first:
             continue
