@@ -6,8 +6,9 @@ libCacheSim, which keeps an object's first size, simulates exactly the same cach
 in compressed MB, one week.
 
 - vtsmodel: ``lru_hit_curve`` gives the whole curve (every capacity) in one pass; the
-  aim is under 10 s and 2 GB. Memory is the peak resident set during the call (the peak is
-  reset first, so the log's generation does not count) and numpy's traced peak.
+  aim is under 10 s and 2 GB. Timed three times (best and median reported: the machine is
+  shared); memory is the peak resident set during the first call (the peak is reset
+  first, so the log's generation does not count) and numpy's traced peak.
 - libCacheSim: one LRU simulation per Table 3 capacity (nine), through its C trace loop
   (an oracleGeneral binary trace written once, not timed); its miss ratio over all mounts
   is checked against the one-pass thresholds at each size.
@@ -123,7 +124,15 @@ def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> di
     out["volumes_used"] = log.n_volumes
     out["largest_volume_gb"] = float(log.size_mb.max() / 1000)
     dt, rss, traced, curve = _measured(hits.lru_hit_curve, log)
+    times = [dt]
+    for _ in range(2):  # the machine is shared: best and median of three
+        t = time.perf_counter()
+        hits.lru_hit_curve(log)
+        times.append(time.perf_counter() - t)
+    dt = min(times)
+    out["curve_s_runs"] = [round(x, 2) for x in times]
     out["curve_s"] = round(dt, 2)
+    out["curve_s_median"] = round(float(np.median(times)), 2)
     out["curve_peak_rss_mb"] = round(rss)
     out["curve_numpy_peak_mb"] = round(traced)
     out["curve_aim_met"] = bool(dt < 10 and rss < 2048)
