@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 NOTEBOOKS = ROOT / "notebooks"
 PACKAGES = ("numpy", "scipy", "plotly", "ipywidgets", "anywidget", "kaleido", "voila", "jupyterlab",
-            "ipydatagrid", "playwright", "simpy", "ciw")  # fmt: skip
+            "ipydatagrid", "playwright", "simpy", "ciw", "numba", "libcachesim")  # fmt: skip
 
 
 def machine() -> dict:
@@ -151,6 +151,7 @@ def report(results: dict) -> str:
         ("queue", "Recall queue simulation vs SimPy and Ciw"),
         ("export", "Figure export: one reused browser vs a browser per figure"),
         ("plan", "Planner: every VTS configuration for a 24-hour workload, and the report"),
+        ("hits", "Read-hit curve from a mount log: one pass vs libCacheSim per size vs plain Python"),
     ):
         lines += ["", f"## {title}", ""]
         res = results.get(key, {})
@@ -185,6 +186,8 @@ def main() -> None:
     results["export"] = optional("export", lambda: importlib.import_module("bench_export").run())
     print("plan…", flush=True)
     results["plan"] = optional("plan", lambda: importlib.import_module("bench_plan").run())
+    print("hits…", flush=True)
+    results["hits"] = optional("hits", lambda: importlib.import_module("bench_hits").run())
     text = report(results)
     Path(args.report).write_text(text)
     print(text)

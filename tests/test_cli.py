@@ -282,3 +282,64 @@ def test_plan_with_a_bad_workload_names_the_line(capsys, tmp_path):
     bad.write_text("hour,host_write_mb,host_read_mb\n0,1,1\n1,-1,1\n")
     code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--workload", str(bad))
     assert code == 1 and "line 3: host_write_mb=-1" in err
+
+
+# --- hits --------------------------------------------------------------------------------------
+EXAMPLE_LOG = Path(__file__).resolve().parents[1] / "examples" / "example_mount_log.csv"
+
+
+def test_hits_prints_the_table3_sizes_with_the_models_numbers(capsys):
+    from vtsmodel import hits
+
+    want = hits.configuration_hits(hits.lru_hit_curve(EXAMPLE_LOG))
+    code, out, err = run(capsys, "hits", str(EXAMPLE_LOG))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    for g, r, b, rate in zip(
+        want.tvc_gb, want.read_hit_ratio, want.read_byte_hit_ratio, want.recalls_per_hour, strict=True
+    ):
+        row = next(line for line in lines if line.split()[:1] == [f"{g:g}"])
+        assert f"{100 * r:.1f}" in row and f"{100 * b:.1f}" in row and f"{rate:.2f}" in row
+    assert "exact one-pass LRU" in out and "[ibm-vts-b18-2000]" in out
+
+
+def test_hits_with_a_feature_cf_and_shards(capsys):
+    code, out, _ = run(capsys, "hits", str(EXAMPLE_LOG), "--feature", "paf", "--cf", "2.5", "--shards", "512")
+    assert code == 0
+    assert "SHARDS sample" in out and "CF 2.5" in out
+    assert [line.split()[0] for line in out.splitlines() if line[:1].isdigit() and "PAF" in line] == [
+        "216",
+        "432",
+        "864",
+        "1728",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "time_s,volume,compressed_mb,access\n0,A,-1,read\n",
+            ["line 2", "compressed_mb='-1'", "[0, 1e+08] MB"],
+        ),
+        ("time_s,volume,compressed_mb,access\n5,A,1,read\n1,B,1,read\n", ["line 3", "time order", "--sort"]),
+    ],
+)
+def test_hits_bad_logs_are_one_line(capsys, tmp_path, text, words):
+    path = tmp_path / "log.csv"
+    path.write_text(text)
+    code, _, err = run(capsys, "hits", str(path))
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    for word in words:
+        assert word in err
+
+
+def test_hits_sort_and_an_empty_log(capsys, tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_text("time_s,volume,compressed_mb,access\n5,A,1,read\n1,A,1,read\n")
+    assert run(capsys, "hits", str(path))[0] == 1  # out of order: rejected
+    code, out, _ = run(capsys, "hits", str(path), "--sort")
+    assert code == 0 and "50.0" in out  # sorted: the first read misses, the second hits
+    path.write_text("time_s,volume,compressed_mb,access\n")
+    code, out, _ = run(capsys, "hits", str(path))
+    assert code == 0 and "n/a" in out

@@ -16,8 +16,25 @@ from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacit
 from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
 from vtsmodel.ds8000 import background_copy_response_ms, disk_response_ms, ride_through_s, staging_modes
+from vtsmodel.hits import (
+    CapacityHits,
+    ConfigurationHits,
+    HitCurve,
+    configuration_hits,
+    lru_hit_curve,
+    shards_hit_curve,
+    simulate_policy,
+)
 from vtsmodel.hourly import HourlyWorkload, read_hourly_workload
 from vtsmodel.import_export import export_minutes, import_minutes
+from vtsmodel.mountlog import (
+    MountLog,
+    iter_mount_log,
+    mount_log,
+    read_mount_log,
+    synthetic_mount_log,
+    write_mount_log,
+)
 from vtsmodel.plan import (
     Answers,
     Configuration,
@@ -65,6 +82,19 @@ __all__ = [
     "sensitivity",
     "vts_configurations",
     "vts_plan",
+    "CapacityHits",
+    "ConfigurationHits",
+    "HitCurve",
+    "MountLog",
+    "configuration_hits",
+    "iter_mount_log",
+    "lru_hit_curve",
+    "mount_log",
+    "read_mount_log",
+    "shards_hit_curve",
+    "simulate_policy",
+    "synthetic_mount_log",
+    "write_mount_log",
     "Input",
     "declare",
     "declared_inputs",
