@@ -74,7 +74,7 @@ INPUTS = {
     "vts_drive": _A["vts_drive"],
     "library_drive": _A["library_drive"],
     "virtual_drives_needed": _A["virtual_drives_needed"].but(hi=256),
-    "fraction": Input("tornado: each input moved by", "-", 0.2, lo=0.05, hi=0.5, step=0.05,
+    "fraction": Input("tornado: ± fraction", "-", 0.2, lo=0.05, hi=0.5, step=0.05,
                       source="project assumption", help="Each input moved down and up by this share of its value."),
 }  # fmt: skip
 #: The answers a scenario holds (with the two switches); the tornado's move is the page's.
@@ -428,9 +428,11 @@ class PlannerPage:
         ]  # fmt: skip
         bar = w.HBox(files, layout=w.Layout(flex_flow="row wrap", align_items="center"))
         bar.add_class("vtsmodel-plan-files")
+        for flag in ("recalls_given", "efficiency_given"):
+            self.panel.controls[flag].observe(self._enable, names="value")
         self.widget = w.VBox([bar, self.status, self.headline, self.panel.widget],
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
-        self._show_workload()
+        self._enable()
 
     # --- the evaluation ------------------------------------------------------------------------
     _handle = None
@@ -485,16 +487,17 @@ class PlannerPage:
     def set_workload(self, workload: HourlyWorkload | None) -> None:
         """Evaluate ``workload`` (None: the day the answers describe) and show it."""
         self.workload = workload
-        self._show_workload()
+        self._enable()
         self.panel.update()
 
-    def _show_workload(self) -> None:
+    def _enable(self, _change=None) -> None:
+        """Grey out what is not used: the answers a workload replaces, sliders whose switch is off."""
+        c, wl = self.panel.controls, self.workload
         for k in REPLACED_BY_WORKLOAD:
-            self.panel.controls[k].disabled = self.workload is not None
-        if self.workload is not None and self.workload.read_hit_by_mounts() is not None:
-            self.panel.controls["read_hit"].disabled = True
-        elif "read_hit" in self.panel.controls:
-            self.panel.controls["read_hit"].disabled = False
+            c[k].disabled = wl is not None
+        c["recalls_per_hour"].disabled = wl is not None or not c["recalls_given"].value
+        c["drive_efficiency"].disabled = not c["efficiency_given"].value
+        c["read_hit"].disabled = wl is not None and wl.read_hit_by_mounts() is not None
 
     def load_workload(self, data: bytes, name: str) -> HourlyWorkload:
         """Read an hourly workload file's bytes and evaluate it; a bad file changes nothing."""
@@ -560,7 +563,7 @@ class PlannerPage:
             new = plan.plan_from_bytes(bytes(data), where=name)
         values = values_of(new.answers)
         self.name, self.workload = new.name, new.workload
-        self._show_workload()
+        self._enable()
         self.panel.set(**values)
         self._missing = ref
         return new
