@@ -65,7 +65,7 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     assert pg.panel.view.binding == P.binding_sentence(vts)
     same_data(pg.panel.figure("configurations"), report.configurations_figure(vts))
     same_data(pg.panel.figure("day"), report.day_figure(best))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(sens))
+    same_data(pg.panel.figure("tornado"), report.tornado_figure(P.moving_rows(sens)))
 
 
 # --- the contract ------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def test_the_tornado_follows_after_the_other_figures_when_an_event_loop_runs():
 
     pg = asyncio.run(run())
     _p, vts, _l, sens = evaluated(plan.Answers(write_gb_per_day=2500.0))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(sens))
+    same_data(pg.panel.figure("tornado"), report.tornado_figure(P.moving_rows(sens)))
     assert "updating…" not in [a["text"] for a in pg.panel.figure("tornado")["layout"]["annotations"]]
 
 
@@ -364,3 +364,29 @@ def test_the_notebooks_numbers_are_the_pages():
     assert f"recommended: {view.readouts['recommended']}" in text and f"binding: {view.binding}" in text
     assert "day evaluated: example_hourly_workload (24 h)" in P.example_numbers()
     assert "<table" in P.assumptions_html() and "<table" in P.answers_table_html()
+
+
+def test_the_tornado_labels_every_bar_with_its_input():
+    pg = page()
+    _p, _vts, _l, sens = evaluated(plan.Answers())
+    spec = pg.panel.figure("tornado")
+    moved = P.moving_rows(sens)
+    assert all(r.swing > 0 for r in moved.rows) and len(moved.rows) < len(sens.rows)
+    for axis in (k for k in spec["layout"] if k.startswith("yaxis")):
+        assert spec["layout"][axis]["dtick"] == 1  # plotly would skip crowded category labels
+    for out in moved.outputs:  # each panel's categories are the inputs that move its answer
+        names = [r.driver for r in moved.tornado(out)][::-1]
+        assert any(t["y"] == names for t in spec["data"]), out
+
+
+def test_the_caption_says_what_is_derived_and_what_the_workload_replaces():
+    pg = page()
+    caption = pg.panel.caption()
+    assert (
+        "recalls per hour [1/h] = derived" in caption
+        and "drive efficiency assumed [-] = from the access" in caption
+    )
+    pg.use_example()
+    caption = pg.panel.caption()
+    assert "data written per day [GB] = replaced by the workload" in caption
+    assert "day evaluated = example_hourly_workload" in caption

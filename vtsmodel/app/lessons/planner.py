@@ -207,6 +207,21 @@ def _evaluate(answers: tuple, workload) -> plan.VtsPlan:
     return evaluated(plan.Answers(**dict(answers)), workload)[1]
 
 
+def _tidy(fig, *, height: int, legend_rows: int, bottom: int) -> dict:
+    """The report's figure laid out for a pane and an export: the title, then the legend, then the plots.
+
+    The legend sits above the plots (an export would move a legend from under them there,
+    over the title), the bottom margin holds the tick labels (an export's caption goes under it).
+    """
+    fig.update_layout(
+        width=None, height=height, margin={"t": 44 + 22 * legend_rows + 30, "b": bottom},
+        title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 1 - 42 / height,
+                "yanchor": "top"},
+    )  # fmt: skip
+    return figure_json(fig)
+
+
 def configurations_base(answers: tuple, workload) -> dict:
     """Every configuration's numbers (:func:`~vtsmodel.app.report.configurations_figure`), without the target lines.
 
@@ -216,8 +231,7 @@ def configurations_base(answers: tuple, workload) -> dict:
     fig = report.configurations_figure(_vts_for(answers, workload) or _evaluate(answers, workload))
     fig.layout.shapes = ()
     fig.layout.annotations = [a for a in fig.layout.annotations if a.xref == "paper"]  # the subplot titles
-    fig.update_layout(width=None, legend={"orientation": "h", "y": -0.3})
-    return figure_json(fig)
+    return _tidy(fig, height=680, legend_rows=2, bottom=120)
 
 
 def day_base(configuration: str, answers: tuple, workload) -> dict:
@@ -225,15 +239,24 @@ def day_base(configuration: str, answers: tuple, workload) -> dict:
     fig = report.day_figure(
         (_vts_for(answers, workload) or _evaluate(answers, workload)).result(configuration)
     )
-    fig.update_layout(width=None)
-    return figure_json(fig)
+    return _tidy(fig, height=620, legend_rows=2, bottom=60)
+
+
+def moving_rows(sens: plan.Sensitivity) -> plan.Sensitivity:
+    """The sensitivity without the inputs that move no answer (every bar left is drawn and labelled)."""
+    rows = tuple(r for r in sens.rows if r.swing > 0)
+    return dataclasses.replace(sens, rows=rows) if rows else sens
 
 
 def tornado_base(configuration: str, answers: tuple, workload, fraction: float) -> dict:
-    """The tornado for ``configuration`` held fixed (:func:`~vtsmodel.app.report.tornado_figure`)."""
-    fig = report.tornado_figure(tornado_data(answers, workload, configuration, fraction))
-    fig.update_layout(width=None)
-    return figure_json(fig)
+    """The tornado for ``configuration`` held fixed (:func:`~vtsmodel.app.report.tornado_figure`).
+
+    Inputs that move no answer are left out, and every bar's label is shown (plotly skips
+    category labels where they crowd, which would leave bars beside other inputs' names).
+    """
+    fig = report.tornado_figure(moving_rows(tornado_data(answers, workload, configuration, fraction)))
+    fig.update_yaxes(tickmode="linear", tick0=0, dtick=1)
+    return _tidy(fig, height=int(fig.layout.height), legend_rows=1, bottom=40)
 
 
 def target_shapes(vts: plan.VtsPlan) -> tuple[list[dict], list[dict]]:
@@ -261,8 +284,11 @@ def target_shapes(vts: plan.VtsPlan) -> tuple[list[dict], list[dict]]:
     shapes.append({"type": "rect", "xref": "x", "x0": i - 0.45, "x1": i + 0.45, "yref": "paper", "y0": 0, "y1": 1,
                    "fillcolor": "rgba(0,158,115,0.12)", "line": {"width": 0}, "layer": "below"})  # fmt: skip
     ready = best.worst_recall_ready_s
-    shapes.append(point_mark(i, ready, xref="x2", yref="y2", color=COLORS[2], size=14,
+    shapes.append(point_mark(i, ready, xref="x2", yref="y2", color=COLORS[2], size=14, showlegend=False,
                              name=f"{word}: {best.config.label}"))  # fmt: skip
+    labels.append({"xref": "x", "x": i, "yref": "y domain", "y": 0.98, "yanchor": "top", "textangle": -90,
+                   "showarrow": False, "text": f"{word}: {best.config.label}", "font": {"size": 11, "color": "#05704F"},
+                   "bgcolor": "rgba(255,255,255,0.85)"})  # fmt: skip
     return shapes, labels
 
 
@@ -361,9 +387,16 @@ def view_plan(workload=None, fraction=0.2, **values) -> View:
     }
     if feed is not None:
         readouts["library, feed per writing drive"] = f"{number(feed)} MB/s"
+    caption = {"day evaluated": p.day().name if workload else "the day the answers describe"}
+    if not values.get("recalls_given", False):
+        caption[INPUTS["recalls_per_hour"].header] = "derived: reads × (1 − read hit) ÷ volume size"
+    if not values.get("efficiency_given", False):
+        caption[INPUTS["drive_efficiency"].header] = "from the access pattern"
+    if workload:
+        caption.update({INPUTS[k].header: "replaced by the workload" for k in REPLACED_BY_WORKLOAD})
     return View(figures=figures, readouts=readouts, binding=binding_sentence(vts),
                 notes=tuple(dict.fromkeys(vts.notes + lib.notes)),
-                caption_values={"day evaluated": p.day().name}, citations=tuple(dict.fromkeys(vts.sources + lib.sources)))  # fmt: skip
+                caption_values=caption, citations=tuple(dict.fromkeys(vts.sources + lib.sources)))  # fmt: skip
 
 
 # --- the page --------------------------------------------------------------------------------
