@@ -231,7 +231,10 @@ def configurations_base(answers: tuple, workload) -> dict:
     fig = report.configurations_figure(_vts_for(answers, workload) or _evaluate(answers, workload))
     fig.layout.shapes = ()
     fig.layout.annotations = [a for a in fig.layout.annotations if a.xref == "paper"]  # the subplot titles
-    return _tidy(fig, height=680, legend_rows=2, bottom=120)
+    if fig.layout.yaxis2.type == "log":  # plotly's minor log labels (2, 3, … 9) crowd: 1, 2, 5 per decade
+        ticks = [m * 10.0**e for e in range(6) for m in (1, 2, 5)]
+        fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[number(t) for t in ticks], row=2, col=1)
+    return _tidy(fig, height=660, legend_rows=1, bottom=120)
 
 
 def day_base(configuration: str, answers: tuple, workload) -> dict:
