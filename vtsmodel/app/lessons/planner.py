@@ -389,7 +389,9 @@ def view_plan(workload=None, fraction=0.2, **values) -> View:
         **library_readouts(lib),
     }
     if feed is not None:
-        readouts["library, feed per writing drive"] = f"{number(feed)} MB/s"
+        readouts["library, feed per writing drive"] = (
+            f"{number(feed)} MB/s ({number(feed / answers.cf)} MB/s native)"
+        )
     caption = {"day evaluated": p.day().name if workload else "the day the answers describe"}
     if not values.get("recalls_given", False):
         caption[INPUTS["recalls_per_hour"].header] = "derived: reads × (1 − read hit) ÷ volume size"
