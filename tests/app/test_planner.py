@@ -391,3 +391,12 @@ def test_the_caption_says_what_is_derived_and_what_the_workload_replaces():
     caption = pg.panel.caption()
     assert "data written per day [GB] = replaced by the workload" in caption
     assert "day evaluated = example_hourly_workload" in caption
+
+
+def test_readouts_of_a_target_missed_without_a_number():
+    behind = plan.Check("copy", "drives for the copy", math.inf, 4.0, "drives", False, "falls behind: …")
+    assert P.check_readout(behind) == "falls behind day after day with 4"
+    never = plan.Check("recall", "recall ready (95th percentile)", math.inf, 600.0, "s", False, "…")
+    assert P.check_readout(never) == "no steady state against 600 s; margin —"
+    ok = plan.Check("recall", "recall ready (95th percentile)", 439.0, 600.0, "s", True, "…")
+    assert P.check_readout(ok) == "439 s against 600 s; margin 161 s"

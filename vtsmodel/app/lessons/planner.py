@@ -307,11 +307,13 @@ def _fmt(value: float, unit: str) -> str:
 
 
 def check_readout(c: plan.Check) -> str:
-    """One target: value, target and margin, e.g. ``"439 s of 600 s; margin 161 s"``."""
+    """One target: value, target and margin, e.g. ``"439 s against 600 s; margin 161 s"``."""
     if c.key == "virtual_drives":
         return f"{c.value:.0f} presented for {c.limit:.0f}; margin {c.margin:.0f}"
+    if c.key == "copy" and math.isinf(c.value):
+        return f"falls behind day after day with {c.limit:.0f}"
     margin = "—" if math.isinf(c.margin) else _fmt(c.margin, c.unit)
-    return f"{_fmt(c.value, c.unit)} of {_fmt(c.limit, c.unit)}; margin {margin}"
+    return f"{_fmt(c.value, c.unit)} against {_fmt(c.limit, c.unit)}; margin {margin}"
 
 
 def binding_sentence(vts: plan.VtsPlan) -> str:
@@ -471,6 +473,7 @@ class PlannerPage:
         self.widget = w.VBox([bar, self.status, self.headline, self.panel.widget],
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self._enable()
+        self.status.value = _say("evaluating the day the answers describe")
 
     # --- the evaluation ------------------------------------------------------------------------
     _handle = None
@@ -567,14 +570,14 @@ class PlannerPage:
                       lambda wl: f"evaluating <b>{html.escape(name)}</b> ({wl.hours} h)")  # fmt: skip
 
     # --- the plan file -----------------------------------------------------------------------------
-    def plan(self) -> plan.Plan:
+    def current_plan(self) -> plan.Plan:
         """The plan the page shows (answers and workload)."""
         return plan.Plan(answers_of(self.panel.values), workload=self.workload, name=self.name)
 
     def save(self) -> str:
         """Download the plan file (JSON, the workload embedded); return the file name."""
         name = self.panel.downloader.send_file(
-            f"{safe_name(self.name)}.json", plan.plan_to_json(self.plan()), "json"
+            f"{safe_name(self.name)}.json", plan.plan_to_json(self.current_plan()), "json"
         )
         self.status.value = _say(f"downloaded <b>{html.escape(name)}</b>: see your browser's downloads")
         return name
@@ -587,8 +590,8 @@ class PlannerPage:
         """
         try:
             doc = json.loads(bytes(data).decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            doc = None  # plan_from_bytes says what is wrong
+        except (ValueError, RecursionError):  # not UTF-8, not JSON: plan_from_bytes says what is wrong
+            doc = None
         ref = None
         if (
             isinstance(doc, dict)
