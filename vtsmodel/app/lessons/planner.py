@@ -44,23 +44,23 @@ NOTEBOOK = "07_plan_a_system.ipynb"
 
 #: The example hourly workload (illustrative, not measured), where this copy of vtsmodel has it.
 EXAMPLE_WORKLOAD = Path(__file__).resolve().parents[3] / "examples" / "example_hourly_workload.csv"
-_PAGE = "project assumption (the page's slider range)"
+_PAGE = "project assumption (the page's switch)"
 
 _A = plan.answer_inputs()
 #: The answers, each with the slider range the page offers (the sheet takes the same), and two
 #: switches for the answers that may be left empty (then derived), and the tornado's move.
 INPUTS = {
-    "write_gb_per_day": _A["write_gb_per_day"].but(hi=50_000.0, step=50.0, source=_PAGE),
+    "write_gb_per_day": _A["write_gb_per_day"].but(hi=50_000.0, step=50.0),
     "write_window_hours": _A["write_window_hours"].but(lo=0.5, lo_open=False),
     "write_start_hour": _A["write_start_hour"].but(hi=23.5, hi_open=False),
-    "read_gb_per_day": _A["read_gb_per_day"].but(hi=50_000.0, step=50.0, source=_PAGE),
+    "read_gb_per_day": _A["read_gb_per_day"].but(hi=50_000.0, step=50.0),
     "read_window_hours": _A["read_window_hours"].but(lo=0.5, lo_open=False),
     "read_start_hour": _A["read_start_hour"].but(hi=23.5, hi_open=False),
     "read_hit": _A["read_hit"].but(step=0.05),
     "cf": _A["cf"].but(hi=6.0, step=0.05),
     "recalls_given": Input("recalls per hour given", "", False, source=_PAGE,
                            help="Off: recalls are each hour's reads × (1 − read hit) ÷ volume size; on: the slider below."),
-    "recalls_per_hour": _A["recalls_per_hour"].but(default=10.0, hi=1000.0, step=1.0, source=_PAGE),
+    "recalls_per_hour": _A["recalls_per_hour"].but(default=10.0, hi=1000.0, step=1.0),
     "volume_mb": _A["volume_mb"].but(lo=10.0, lo_open=False, hi=10_000.0, step=10.0),
     "files_per_mount": _A["files_per_mount"].but(hi=1000.0, step=1.0),
     "recall_target_s": _A["recall_target_s"].but(lo=10.0, lo_open=False, hi=7200.0, step=10.0),
@@ -711,16 +711,19 @@ def _one_line(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+_CELL = "style='text-align:left;vertical-align:top;padding:2px 8px'"
+
+
 def answers_table_html() -> str:
-    """The answers as the page offers them: label, unit, default, range, source."""
+    """The answers as the page offers them: label, unit, default, the sliders' range, source."""
     rows = "".join(
-        f"<tr><td>{html.escape(inp.label)}</td><td>{html.escape(inp.unit)}</td>"
-        f"<td>{html.escape(inp.format(inp.default))}</td><td>{html.escape(inp.range_text())}</td>"
-        f"<td>{html.escape(_one_line(inp.source))}</td></tr>"
+        f"<tr><td {_CELL}>{html.escape(inp.label)}</td><td {_CELL}>{html.escape(inp.unit)}</td>"
+        f"<td {_CELL}>{html.escape(inp.format(inp.default))}</td><td {_CELL}>{html.escape(inp.range_text())}</td>"
+        f"<td {_CELL}>{html.escape(_one_line(inp.source))}</td></tr>"
         for inp in INPUTS.values()
     )
     head = "".join(
-        f"<th style='text-align:left'>{h}</th>" for h in ("answer", "unit", "default", "range", "source")
+        f"<th {_CELL}>{h}</th>" for h in ("answer", "unit", "default", "range on the page", "source")
     )
     return f"<table class='vtsmodel-answers'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
@@ -728,13 +731,11 @@ def answers_table_html() -> str:
 def assumptions_html() -> str:
     """The planner's assumptions (:func:`vtsmodel.plan.assumptions`) as a table: what, the value, the source or why."""
     rows = "".join(
-        f"<tr><td>{html.escape(a['assumption'])}</td><td>{html.escape(a['value'])}</td>"
-        f"<td>{html.escape(a['source'])}</td></tr>"
+        f"<tr><td {_CELL}>{html.escape(a['assumption'])}</td><td {_CELL}>{html.escape(a['value'])}</td>"
+        f"<td {_CELL}>{html.escape(a['source'])}</td></tr>"
         for a in plan.assumptions()
     )
-    head = "".join(
-        f"<th style='text-align:left'>{h}</th>" for h in ("assumption", "value", "source or reason")
-    )
+    head = "".join(f"<th {_CELL}>{h}</th>" for h in ("assumption", "value", "source or reason"))
     return f"<table class='vtsmodel-assumptions'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
