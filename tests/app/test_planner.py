@@ -398,5 +398,7 @@ def test_readouts_of_a_target_missed_without_a_number():
     assert P.check_readout(behind) == "falls behind day after day with 4"
     never = plan.Check("recall", "recall ready (95th percentile)", math.inf, 600.0, "s", False, "…")
     assert P.check_readout(never) == "no steady state against 600 s; margin —"
+    copy = plan.Check("copy", "drives for the copy", 3.0, 4.0, "drives", True, "…")
+    assert P.check_readout(copy) == "3 of 4 drives; margin 1"
     ok = plan.Check("recall", "recall ready (95th percentile)", 439.0, 600.0, "s", True, "…")
     assert P.check_readout(ok) == "439 s against 600 s; margin 161 s"

@@ -310,8 +310,10 @@ def check_readout(c: plan.Check) -> str:
     """One target: value, target and margin, e.g. ``"439 s against 600 s; margin 161 s"``."""
     if c.key == "virtual_drives":
         return f"{c.value:.0f} presented for {c.limit:.0f}; margin {c.margin:.0f}"
-    if c.key == "copy" and math.isinf(c.value):
-        return f"falls behind day after day with {c.limit:.0f}"
+    if c.key == "copy":
+        if math.isinf(c.value):
+            return f"falls behind day after day with {c.limit:.0f}"
+        return f"{c.value:.0f} of {c.limit:.0f} drives; margin {c.margin:.0f}"
     margin = "—" if math.isinf(c.margin) else _fmt(c.margin, c.unit)
     return f"{_fmt(c.value, c.unit)} against {_fmt(c.limit, c.unit)}; margin {margin}"
 
@@ -714,11 +716,15 @@ def _one_line(text: str) -> str:
 _CELL = "style='text-align:left;vertical-align:top;padding:2px 8px'"
 
 
+def _range(inp: Input) -> str:
+    return f"one of {len(inp.options)} (the list on the page)" if len(inp.options) > 4 else inp.range_text()
+
+
 def answers_table_html() -> str:
     """The answers as the page offers them: label, unit, default, the sliders' range, source."""
     rows = "".join(
         f"<tr><td {_CELL}>{html.escape(inp.label)}</td><td {_CELL}>{html.escape(inp.unit)}</td>"
-        f"<td {_CELL}>{html.escape(inp.format(inp.default))}</td><td {_CELL}>{html.escape(inp.range_text())}</td>"
+        f"<td {_CELL}>{html.escape(inp.format(inp.default))}</td><td {_CELL}>{html.escape(_range(inp))}</td>"
         f"<td {_CELL}>{html.escape(_one_line(inp.source))}</td></tr>"
         for inp in INPUTS.values()
     )
