@@ -306,6 +306,13 @@ def test_the_report_downloads_as_offline_html(monkeypatch):
     assert page_html.startswith("<!DOCTYPE html>") and "<script src=" not in page_html
     _p, vts, lib, _s = evaluated(plan.Answers(write_gb_per_day=1500.0))
     assert P.html.escape(vts.headline()) in page_html and P.html.escape(lib.headline()) in page_html
+    # its tornado is the page's: only the inputs that move an answer (every bar labelled)
+    sens = evaluated(plan.Answers(write_gb_per_day=1500.0))[3]
+    script = page_html[page_html.rindex('"fig-tornado"') :]
+    script = script[: script.index("</script>")]
+    for r in sens.rows:
+        moves = any(x.driver == r.driver and x.swing > 0 for x in sens.rows)
+        assert (f'"{r.driver}"' in script) == moves, r.driver
     assert f"downloaded <b>plan_report.html</b> ({len(sent['d']):,} bytes)" in pg.status.value
 
 

@@ -635,8 +635,14 @@ class PlannerPage:
 
     # --- the report --------------------------------------------------------------------------------
     def report_bytes(self, fmt: str = "html") -> tuple[str, bytes]:
-        """The report of the plan shown, as ``(file name, bytes)``."""
-        return f"{safe_name(self.name)}_report.{fmt}", report.report_bytes(self.result(), fmt)
+        """The report of the plan shown, as ``(file name, bytes)``.
+
+        Its tornado, like the page's, leaves out the inputs that move no answer: with all of
+        them, plotly skips crowded category labels and bars stand beside other inputs' names.
+        """
+        result = self.result()
+        result = dataclasses.replace(result, sensitivity=moving_rows(result.sensitivity))
+        return f"{safe_name(self.name)}_report.{fmt}", report.report_bytes(result, fmt)
 
     def download_report(self, fmt: str = "html") -> str:
         """Download the report (``"html"`` or ``"pdf"``); the status names the file."""
