@@ -33,11 +33,12 @@ LESSONS = {
     "04": "efficiency",
     "05": "sizing",
     "06": "disk_cache",
+    "07": "planner",
 }
 
 
 def lesson_module(number: str):
-    """Import and return the module of lesson ``number`` (``"01"`` ... ``"06"``)."""
+    """Import and return the module of lesson ``number`` (``"01"`` ... ``"07"``)."""
     if number not in LESSONS:
         raise ValueError(f"lesson={number!r} is not valid; choose one of {', '.join(LESSONS)}")
     return importlib.import_module(f"vtsmodel.app.lessons.{LESSONS[number]}")

@@ -46,6 +46,7 @@ LESSON_LIST = (
     ("04_drive_efficiency_vs_file_size.ipynb", "How much of a drive's rated speed does a workload really get?"),
     ("05_sizing_workbench.ipynb", "How many drives does a site need for its data flows?"),
     ("06_disk_cache_staging.ipynb", "What do staging size, background copies and pauses cost the disk cache in front of the tape?"),
+    ("07_plan_a_system.ipynb", "Which configuration and how many drives does my workload need, with what margin on each target?"),
 )  # fmt: skip
 
 _STYLE = "border-collapse:collapse;font-size:12px"
