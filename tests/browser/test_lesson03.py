@@ -57,16 +57,20 @@ def test_controls_move_plots_marks_and_readouts_then_export(open_lesson, tmp_pat
     queue.set(drive="3590E")
     wait_for_panel(page, QUEUE, queue.view)
 
-    arrivals = panel_as_shown(page, ARRIVALS, lesson03.arrivals_panel())
+    # The scenario sheet binds every panel: the arrivals panel follows the queue panel's drive,
+    # drives and CF (the inputs they share).
+    shared = {k: queue.values[k] for k in ("drive", "cf", "drives")}
+    arrivals = panel_as_shown(page, ARRIVALS, lesson03.arrivals_panel(**shared))
     rph = move_and_check(page, arrivals, ARRIVALS, "recalls_per_hour", "recalls per hour", 5)
-    # the mark is Cosmetatos' M/D/c mean wait of the 250 MB recall on 4 drives at this load
-    s = float(recall.recall_service_s(arrivals.values["volume_mb"]))
+    # the mark is Cosmetatos' M/D/c mean wait of the 250 MB recall on the recall drives at this load
+    v = arrivals.values
+    s = float(recall.recall_service_s(v["volume_mb"], cf=v["cf"], drive=v["drive"]))
     assert marks_shown(page, ARRIVALS)["mean wait, this load"] == pytest.approx(
-        (rph, float(queueing.wait_mdc(rph / 3600, s, 4)) / 60), rel=1e-9
+        (rph, float(queueing.wait_mdc(rph / 3600, s, v["drives"])) / 60), rel=1e-9
     )
     # Issue 15: past the capacity the page shows no point, and the readouts say why.
     move_and_check(page, arrivals, ARRIVALS, "recalls_per_hour", "recalls per hour", 50)
-    assert arrivals.values["recalls_per_hour"] / 3600 * s / 4 > 1
+    assert arrivals.values["recalls_per_hour"] / 3600 * s / v["drives"] > 1
     assert marks_shown(page, ARRIVALS) == {}
     assert arrivals.readout_values["mean wait for a drive"] == "unbounded: the queue grows"
 
