@@ -126,7 +126,7 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
     caption : str
         Lines placed under the plot (wrapped here).
     size : (width, height), optional
-        Before the caption is added. [CSS px]
+        The width of the export; the height where the figure sets none. [CSS px]
     style : {"light", "print"}, optional
         See :data:`vtsmodel.app.figures.STYLES`; None keeps the figure's own.
     """
@@ -139,7 +139,9 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
         layout["template"] = template_json()
         _merge(layout, _style_layout(style))
     if size:
-        layout["width"], layout["height"] = size
+        # the page's width; a figure keeps its own height (a tall tornado stays tall)
+        layout["width"] = size[0]
+        layout["height"] = layout.get("height") or size[1]
     width, height = layout.get("width") or 960, layout.get("height") or 450
     margin = layout.setdefault("margin", {})
     left, right, bottom = margin.get("l", 70), margin.get("r", 20), margin.get("b", 60)
@@ -151,8 +153,11 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
         margin["t"] = max(margin.get("t", 50), 50)
     legend = layout.setdefault("legend", {})
     if legend.get("orientation") == "h" and (legend.get("y", 1.02) or 0) < 0.5:
+        # above the plot, under the title (two rows of entries fit between them)
         legend.update(y=1.02, yanchor="bottom", x=0, xanchor="left")
-        margin["t"] = max(margin.get("t", 50), 80)
+        margin["t"] = max(margin.get("t", 50), 120)
+        if isinstance(title, dict):
+            title.update(y=0.99, yref="container", yanchor="top")
     if caption:
         lines = _wrap_caption(caption, width - left - right)
         extra = _CAPTION_LINE_PX * len(lines) + 20
