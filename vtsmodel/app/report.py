@@ -173,9 +173,14 @@ def configurations_figure(vts) -> go.Figure:
         fig.add_annotation(x=0, xref="x2 domain", y=math.log10(recall.limit), yref="y2", showarrow=False,
                            xanchor="left", yanchor="bottom", text=f"target {_n(recall.limit)} s")  # fmt: skip
         fig.update_yaxes(type="log", row=2, col=1)
-    fig.update_layout(title="Every configuration against the targets", barmode="group", height=620,
-                      width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.28},
-                      margin={"t": 70, "b": 120, "l": 60, "r": 20})  # fmt: skip  (room for the slanted names)
+    fig.update_layout(
+        title="Every configuration against the targets",
+        barmode="group",
+        height=620,
+        width=FIGURE_WIDTH,
+        legend={"orientation": "h", "y": -0.28},
+        margin={"t": 70, "b": 120, "l": 60, "r": 20},
+    )  # fmt: skip  (room for the slanted names)
     fig.update_xaxes(tickangle=-45, row=2, col=1)
     return fig
 

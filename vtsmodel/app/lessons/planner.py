@@ -29,6 +29,7 @@ from pathlib import Path
 import ipywidgets as w
 
 from vtsmodel import catalog, plan
+from vtsmodel._files import example_file
 from vtsmodel._inputs import Input
 from vtsmodel.app import report
 from vtsmodel.app.downloads import safe_name, upload_control, uploaded_file
@@ -43,7 +44,7 @@ TITLE = "Plan a system from a workload"
 NOTEBOOK = "07_plan_a_system.ipynb"
 
 #: The example hourly workload (illustrative, not measured), where this copy of vtsmodel has it.
-EXAMPLE_WORKLOAD = Path(__file__).resolve().parents[3] / "examples" / "example_hourly_workload.csv"
+EXAMPLE_WORKLOAD = example_file("example_hourly_workload.csv")
 _PAGE = "project assumption (the page's switch)"
 
 _A = plan.answer_inputs()
