@@ -352,9 +352,18 @@ def edit_grid_cell(page, container, grid, row: int, column: str, text: str) -> N
     container.scroll_into_view_if_needed()
     viewport = container.locator(".lm-DataGrid-viewport").first
     x, y = grid_cell_center(grid, row, column, viewport.bounding_box())
-    page.mouse.dblclick(x, y)
     editor = container.locator("input.lm-DataGrid-cellEditorInput")
-    editor.wait_for(timeout=10_000)
+    # A double-click that lands while the grid redraws (after the kernel wrote a row) opens
+    # no editor: try again a few times before failing.
+    for attempt in range(4):
+        page.mouse.dblclick(x, y)
+        try:
+            editor.wait_for(timeout=5_000)
+            break
+        except Exception:  # noqa: BLE001 - retried; the last attempt raises
+            if attempt == 3:
+                raise
+            page.wait_for_timeout(500)
     current = grid.get_cell_value_by_index(column, row)
     shown = editor.input_value()
     try:
