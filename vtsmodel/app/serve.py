@@ -389,7 +389,13 @@ def _app_class():
 
         @tornado.web.authenticated
         def get(self):
-            self.finish(json.dumps(self.kernel_manager.list_kernels(), default=str))
+            km, out = self.kernel_manager, []
+            for kernel_id in km.list_kernel_ids():
+                try:
+                    out.append(km.kernel_model(kernel_id))
+                except Exception:  # noqa: BLE001 - a kernel still starting has no activity record yet
+                    out.append({"id": kernel_id, "execution_state": "starting", "connections": 0})
+            self.finish(json.dumps(out, default=str))
 
     class SecuredVoila(Voila):
         notebooks_dir = ""
