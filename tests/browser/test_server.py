@@ -292,27 +292,38 @@ def test_idle_kernels_without_a_page_are_culled_and_open_pages_kept(browser):
 
 
 # --- no path from the page -------------------------------------------------------------
-def _text_inputs(page) -> list[dict]:
-    return page.eval_on_selector_all(
-        "input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=file]), textarea",
-        "els => els.map(e => ({type: e.type, value: e.value, placeholder: e.placeholder || '',"
-        " label: (e.closest('.widget-inline-hbox, .widget-text, .widget-textarea')?.innerText || '').trim()}))",
-    )
+#: Every box a user can type text into.
+TEXT_BOXES = (
+    "input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=button])"
+    ":not([type=file]):not([type=hidden]), textarea"
+)
+#: Buttons that could read or write a file (a download or an upload reads none on the server).
+FILE_BUTTONS = ("save", "load", "export csv", "open", "write", "upload")
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def _page_text(page) -> str:
+    return page.evaluate("() => (document.querySelector('#rendered_cells') || document.body).innerText")
+
+
 @pytest.mark.timeout(900)
-def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path):
-    """Every text box of the lesson pages with a scenario sheet, given paths outside the
-    save folder (absolute, ``..``, a symlink in the save folder pointing out), and every
-    file button pressed after it: nothing is written outside, nothing there is read, and
-    the page says the same whether the outside file exists or not."""
+def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path, artifacts_dir):
+    """Lesson 01 with its scenario sheet (the one sheet widget every lesson uses): every
+    text box given paths outside the save folder the server was started with (absolute,
+    ``..``, a symlink in the save folder pointing out), and every file button pressed after
+    each: nothing is written outside, the outside file is never read, and the page says
+    the same whether the outside file exists or not. With no text box at all, the page
+    has no control that could take a path; the helper that names files inside the save
+    folder is tested in tests/test_savedir.py."""
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "exists.json").write_text("{}")
+    marker = f"OUTSIDE-{uuid.uuid4().hex}"
+    (outside / "exists.json").write_text(
+        json.dumps({"version": 1, "lesson": "01", "scenarios": [{"name": marker}]})
+    )
     link = save_dir / "escape"
     link.unlink(missing_ok=True)
     link.symlink_to(outside, target_is_directory=True)
@@ -325,33 +336,41 @@ def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path):
         "escape/written.json",
     ]
     probes = [str(outside / "exists.json"), str(outside / "missing.json")]
-    file_buttons = ("save", "load", "export csv", "open", "write", "upload")
     page = open_lesson(LESSON)
-    boxes = _text_inputs(page)
-    replies: dict[str, str] = {}
-    for i, _box in enumerate(boxes):
-        box = page.locator(
-            "input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=file]), textarea"
-        ).nth(i)
-        if not box.is_editable():
-            continue
-        for text in targets + probes:
-            box.fill(text)
-            box.press("Enter")
-            buttons = page.locator("button.jupyter-button")
-            for j in range(buttons.count()):
-                b = buttons.nth(j)
-                if b.is_visible() and b.inner_text().strip().lower() in file_buttons:
-                    b.click()
-                    page.wait_for_timeout(500)
-            if text in probes:
-                replies[text] = (
-                    page.locator(".vtsmodel-sheet").first.inner_text()
-                    if page.locator(".vtsmodel-sheet").count()
-                    else ""
-                )
-    assert _tree(outside) == before, f"the page wrote outside the save folder: {sorted(_tree(outside))}"
-    if len(replies) == 2:
-        a, b = (replies[p].replace(p, "<path>").replace(Path(p).name, "<name>") for p in probes)
-        assert a == b, "the page tells whether a file outside the save folder exists"
-    link.unlink()
+    tried: list[str] = []
+    try:
+        for i in range(page.locator(TEXT_BOXES).count()):
+            box = page.locator(TEXT_BOXES).nth(i)
+            if not (box.is_visible() and box.is_editable()):
+                continue
+            label = box.evaluate(
+                "e => (e.closest('.widget-inline-hbox, .widget-text, .widget-textarea')?.innerText"
+                " || e.placeholder || e.name || '').trim()"
+            )
+            replies = {}
+            for text in targets + probes:
+                box.fill(text)
+                box.press("Enter")
+                buttons = page.locator("button.jupyter-button")
+                pressed = []
+                for j in range(buttons.count()):
+                    b = buttons.nth(j)
+                    if b.is_visible() and b.inner_text().strip().lower() in FILE_BUTTONS:
+                        b.click()
+                        pressed.append(b.inner_text().strip())
+                        page.wait_for_timeout(500)
+                tried.append(f"box {i} ({label!r}) <- {text!r}; pressed {pressed}")
+                if text in probes:
+                    replies[text] = (
+                        _page_text(page).replace(text, "<path>").replace(Path(text).name, "<name>")
+                    )
+            assert replies[probes[0]] == replies[probes[1]], (
+                f"box {i} ({label!r}): the page tells whether a file outside the save folder exists"
+            )
+        assert _tree(outside) == before, f"the page wrote outside the save folder: {sorted(_tree(outside))}"
+        assert marker not in _page_text(page), "the page read a file outside the save folder"
+    finally:
+        link.unlink()
+        (artifacts_dir / "server-no-path-controls.txt").write_text(
+            "\n".join(tried or ["no text box on the page: no control can take a path"]) + "\n"
+        )
