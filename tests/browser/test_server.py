@@ -309,6 +309,12 @@ def _page_text(page) -> str:
     return page.evaluate("() => (document.querySelector('#rendered_cells') || document.body).innerText")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="the scenario sheet on main (vtsmodel/app/sheet.py) still has a File box whose Save, Load and "
+    "Export CSV write and read any server path; the app-layer rewrite replaces them with browser downloads "
+    "and uploads, and this test passes against it: remove this mark when it lands",
+)
 @pytest.mark.timeout(900)
 def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path, artifacts_dir):
     """Lesson 01 with its scenario sheet (the one sheet widget every lesson uses): every
@@ -336,6 +342,7 @@ def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path, artifac
         "escape/written.json",
     ]
     probes = [str(outside / "exists.json"), str(outside / "missing.json")]
+    served_files = set(NOTEBOOKS.rglob("*"))  # the kernels' working folder
     page = open_lesson(LESSON)
     tried: list[str] = []
     try:
@@ -369,8 +376,14 @@ def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path, artifac
             )
         assert _tree(outside) == before, f"the page wrote outside the save folder: {sorted(_tree(outside))}"
         assert marker not in _page_text(page), "the page read a file outside the save folder"
+        new = sorted(str(p.relative_to(NOTEBOOKS)) for p in set(NOTEBOOKS.rglob("*")) - served_files)
+        assert not new, f"the page wrote into the served notebooks folder: {new}"
     finally:
         link.unlink()
+        for p in sorted(
+            set(NOTEBOOKS.rglob("*")) - served_files, reverse=True
+        ):  # leave the checkout as it was
+            p.rmdir() if p.is_dir() and not p.is_symlink() else p.unlink()
         (artifacts_dir / "server-no-path-controls.txt").write_text(
             "\n".join(tried or ["no text box on the page: no control can take a path"]) + "\n"
         )
