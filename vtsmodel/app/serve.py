@@ -4,8 +4,9 @@
 
 Voila 0.5.13 on its own serves without a token, lets any ``Host`` header through (its
 application sets ``allow_remote_access``), leaves a kernel behind for every page closed
-(the page's shutdown beacon sends an empty ``_xsrf`` because Voila never sets that
-cookie) and opens on a file list that fails in the browser. This launcher runs Voila in
+that was opened directly (the page's shutdown beacon sends the ``_xsrf`` cookie, which
+only Voila's file list sets; without it the beacon gets 403) and opens on a file list
+that fails in the browser. This launcher runs Voila in
 this process (the token never appears on a command line) with:
 
 - a token, new each start (:func:`secrets.token_urlsafe`) unless ``$VTSMODEL_APP_TOKEN``
@@ -373,10 +374,13 @@ def _app_class():
         async def get(self, path=None):
             if drop_token(self):
                 return
-            # Voila's page closes its kernel with a beacon carrying the _xsrf cookie;
-            # Voila never sets it, so the beacon was refused (403) and the kernel stayed.
+            # Voila's page closes its kernel with a beacon carrying the _xsrf cookie, which
+            # only Voila's file list set: opened directly, the beacon got 403 and the kernel stayed.
             self.xsrf_token  # noqa: B018 - reading it sets the cookie
             await super().get(path)
+            # Voila keeps each preheated page's request for the /voila/query socket, which
+            # this app does not serve: drop it rather than keep one per visit for ever.
+            RequestInfoSocketHandler._cache.clear()
 
     class LoginPage(VoilaLoginHandler):
         def _render(self, message=None):
