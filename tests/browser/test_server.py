@@ -220,9 +220,20 @@ def test_page_kernel_shutdown_needs_the_xsrf_token(voila_url):
     _wait_kernels(voila_url, lambda ks: kernel not in {k["id"] for k in ks}, 30, "the kernel stops")
 
 
+#: The page is loaded and Voila's widget manager is active: it registers, in the same
+#: step, the ``beforeunload`` handler that sends the kernel's shutdown beacon.
+_PAGE_ACTIVE = (
+    "() => document.readyState === 'complete' && !!(window.jupyterapp && window.jupyterapp.widgetManager)"
+)
+
+
 def _visit(page, base: str, notebook: str) -> str:
+    """Open a lesson; return its kernel's id once the page can close it."""
     page.goto(f"{base}/voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
-    wait_rendered(page, plots=notebook != START)
+    try:
+        page.wait_for_function(_PAGE_ACTIVE, timeout=RENDER_TIMEOUT_MS)
+    except Exception as exc:  # noqa: BLE001 - name the lesson that did not load
+        pytest.fail(f"{notebook} did not finish loading: {exc}")
     return _kernel_id(page)
 
 
