@@ -30,10 +30,12 @@ from conftest import (  # noqa: E402
     NOTEBOOKS,
     _wait_http,
     free_port,
+    ready_url,
     voila_command,
     voila_env,
     wait_rendered,
     wait_widgets_rendered,
+    with_token,
 )
 
 from vtsmodel.app._browser import HOW_TO_GET, find_chromium  # noqa: E402
@@ -97,7 +99,7 @@ class Voila:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait_http(self.url + "/", self.proc)
+        _wait_http(ready_url(self.url), self.proc)
 
     def close(self):
         self.proc.terminate()
@@ -118,7 +120,7 @@ def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
     label, plot_index = MAIN_SLIDERS.get(notebook, ("", 0))
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+    page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
     wait_rendered(page, timeout=300_000)
     wait_widgets_rendered(page)
     try:
@@ -155,7 +157,7 @@ def time_to_interactive(browser, url: str, notebook: str) -> float:
     page = context.new_page()
     try:
         t0 = time.perf_counter()
-        page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+        page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
         wait_rendered(page, plots=notebook != "00_start_here.ipynb", timeout=300_000)
         page.wait_for_selector(".widget-slider .noUi-handle, .widget-text input", timeout=300_000)
         return time.perf_counter() - t0
