@@ -320,12 +320,6 @@ def _page_text(page) -> str:
     return page.evaluate("() => (document.querySelector('#rendered_cells') || document.body).innerText")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the scenario sheet on main (vtsmodel/app/sheet.py) still has a File box whose Save, Load and "
-    "Export CSV write and read any server path; the app-layer rewrite replaces them with browser downloads "
-    "and uploads, and this test passes against it: remove this mark when it lands",
-)
 @pytest.mark.timeout(900)
 def test_no_control_takes_a_server_path(open_lesson, save_dir, tmp_path, artifacts_dir):
     """Lesson 01 with its scenario sheet (the one sheet widget every lesson uses): every
