@@ -436,17 +436,21 @@ def table3_rows(source: LogSource | None = None, cf=3.0, cache_rule="all", warmu
     return [dict(zip(_COLUMNS, (v if isinstance(v, str) else float(v) for v in row), strict=True)) for row in zip(*cols, strict=True)]  # fmt: skip
 
 
-def _cell(v) -> str:
+def _cell(key: str, v) -> str:
     if isinstance(v, str):
         return html.escape(v)
-    return "no steady state" if math.isinf(v) else number(v)
+    if math.isinf(v):
+        return "no steady state"
+    if key in ("TVC [GB]", "busiest hour [recalls]") and math.isfinite(v):
+        return f"{v:,.0f}"  # whole numbers, every digit
+    return number(v, 4 if key == "compared [GB]" else 3)
 
 
 def table3_html(rows: list[dict], percentile: float) -> str:
     """The Table 3 rows as an HTML table."""
     heads = [h.replace("pct", f"{100 * percentile:g}th pct") for h in _COLUMNS]
     head = "".join(f"<th style='text-align:right;padding:2px 6px'>{html.escape(h)}</th>" for h in heads)
-    body = "".join("<tr>" + "".join(f"<td style='text-align:right;padding:2px 6px'>{_cell(v)}</td>" for v in r.values()) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td style='text-align:right;padding:2px 6px'>{_cell(k, v)}</td>" for k, v in r.items()) + "</tr>"
                    for r in rows)  # fmt: skip
     return f"<table class='vtsmodel-hits-table' style='border-collapse:collapse;font-size:13px'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -533,39 +537,31 @@ class HitsPage:
                                             "percentile and rate set above)"), self.table, csv, self.policies],
             layout=w.Layout(width="100%", max_width="1240px"),
         )  # fmt: skip
-        self._render()
         self.status.value = _say(self._showing())
 
     def _view(self, **values) -> View:
-        return view_hits(self.source, **values)
+        view = view_hits(self.source, **values)
+        self.rows = table3_rows(self.source, **values)
+        self.table.value = table3_html(self.rows, values["percentile"])
+        self.policies.value = (
+            policies_html(self.source, values["cf"], values["cache_rule"], values["warmup_hours"])
+            if values["policies"]
+            else ""
+        )
+        return view
 
     def _showing(self) -> str:
         what = " (synthetic, illustrative: not measured)" if self.source.example else ""
         return f"showing <b>{html.escape(self.source.name)}</b>{what}: {len(self.source.log):,} mounts"
 
-    def _render(self) -> None:
-        v = self.panel.values
-        self.rows = table3_rows(self.source, **v)
-        self.table.value = table3_html(self.rows, v["percentile"])
-        self.policies.value = (
-            policies_html(self.source, v["cf"], v["cache_rule"], v["warmup_hours"]) if v["policies"] else ""
-        )
-
-    def update(self) -> None:
-        """Recompute the panel and the table for the current log and values."""
-        self.panel.update()
-        if not self.panel.last_error:
-            self._render()
-
     def set(self, **values) -> None:
-        """Set inputs (checked by their declarations), then update the panel and the table."""
+        """Set inputs (checked by their declarations); the panel and the table follow."""
         self.panel.set(**values)
-        self._render()
 
     def show(self, source: LogSource) -> None:
         """Show ``source`` (a log already read)."""
         self.source = source
-        self.update()
+        self.panel.update()
         self.status.value = _say(self._showing())
 
     def load_bytes(self, data: bytes, name: str) -> LogSource:
