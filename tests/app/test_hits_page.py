@@ -219,7 +219,7 @@ def test_a_bad_log_is_shown_with_its_line_field_value_and_range_and_changes_noth
     bad = b"time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,A,-5,read\n"
     browser_upload(page.upload, "bad.csv", bad)
     status = page.status.value
-    assert "bad.csv not read" in status and "line 3" in status and "compressed_mb=&#x27;-5&#x27;" in status
+    assert "not read: bad.csv, line 3" in status and "compressed_mb=&#x27;-5&#x27;" in status
     assert "valid range [0, 1e+08] MB" in status and "vtsmodel-hits-failed" in status
     assert page.source is L.example_source() and page.panel.figure("curve") == before
     browser_upload(page.upload, "late.csv", b"time_s,volume,compressed_mb,access\n60,A,1,read\n0,B,1,read\n")

@@ -60,11 +60,11 @@ _ASSUMED = "project assumption"
 
 INPUTS = {
     "cf": q.CF.but(hi=6.0, step=0.1, help="Host bytes per byte stored: converts the log's sizes to what the cache holds, and sets a recall's read time."),
-    "cache_rule": Input("cache holds", "", "all", choices=(
-        ("compressed volumes, every Table 3 size (EHPO or PAF)", "all"), ("host-size volumes, base VTS sizes", "base"),
-        ("compressed volumes, EHPO sizes", "ehpo"), ("compressed volumes, PAF sizes", "paf")),
-        source=f"{_VTS}, Sec. 2 and Table 3",
-        help="With EHPO or PAF the cache holds compressed data; the base VTS compresses at the drive."),
+    "cache_rule": Input("feature (cache holds)", "", "all", choices=(
+        ("EHPO or PAF: compressed", "all"), ("base: host-size volumes", "base"), ("EHPO: compressed", "ehpo"),
+        ("PAF: compressed", "paf")), source=f"{_VTS}, Sec. 2 and Table 3",
+        help="The Table 3 sizes offered with the feature, and what its cache holds: with EHPO or PAF compressed "
+             "data, in the base VTS host-size data (it compresses at the drive). EHPO or PAF: every Table 3 size."),
     "capacity_gb": q.TVC_GB.but(label="TVC capacity", default=864.0, lo=12.0, lo_open=False, hi=3456.0, step=12.0,
                                 help="The physical cache capacity the marks and readouts show (Table 3: 72 to 1,728 GB)."),
     "warmup_hours": Input("warm-up left out", "h", 0.0, lo=0.0, hi=72.0, step=1.0, source=_ASSUMED,
@@ -356,13 +356,14 @@ def view_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacit
     basis = "compressed" if curve.size_basis == "compressed" else "host-size"
     readouts = {
         "mount log": f"{source.name}{' (illustrative)' if source.example else ''}",
-        "mounts, volumes, hours": f"{curve.mounts:,}, {curve.volumes:,}, {number(curve.hours)} h counted",
+        "mounts": f"{curve.mounts:,} of {curve.volumes:,} volumes in {number(curve.hours)} h",
         "reads counted": f"{curve.reads:,.0f} ({basis} sizes)",
         f"read hits at {label}": f"{_pct(count)} of reads, {_pct(byte)} of bytes",
         "capacity compared": f"{number(capacity_gb * k)} GB of the log's {basis} volumes",
         "recalls": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if busiest_hour else ""),
         "mean recalled volume": f"{number(float(wq.volume_mb[0]))} MB uncompressed",
-        "drives for recalls": f"{wq.recall_drives} ({total_drives} − {copy_drives} copying), utilisation {number(float(wq.utilisation[0]))}",
+        "drives for recalls": f"{wq.recall_drives} ({total_drives} − {copy_drives} copying)",
+        "recall drive utilisation": number(float(wq.utilisation[0])),
         f"recall ready ({pct})": _ready(ready, float(wq.wait_s[0])),
     }  # fmt: skip
     notes = []
@@ -529,15 +530,24 @@ class HitsPage:
         csv = w.Button(description="Download table (CSV)", tooltip="The Table 3 rows below, as CSV",
                        layout=w.Layout(width="auto"))  # fmt: skip
         csv.on_click(lambda _b: self.download_table())
-        bar = w.HBox([w.HTML("<b>Mount log</b>&nbsp;"), self.upload, example, self.status],
+        hint = w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB; larger logs: "
+                      "<code>vtsmodel hits LOG.csv</code></span>&nbsp;")  # fmt: skip
+        bar = w.HBox([w.HTML("<b>Mount log</b>&nbsp;"), self.upload, example, hint, self.status],
                      layout=w.Layout(flex_flow="row wrap", align_items="center"))  # fmt: skip
         bar.add_class("vtsmodel-hits-files")
         self.widget = w.VBox(
             [bar, self.panel.widget, w.HTML("<b>Each Table 3 size</b> (the recall columns at the drives, "
-                                            "percentile and rate set above)"), self.table, csv, self.policies],
+                                            "percentile and rate set above)"), self.table, w.HBox([csv]), self.policies],
             layout=w.Layout(width="100%", max_width="1240px"),
         )  # fmt: skip
+        shards = self.panel.controls["shards"]
+        shards.observe(self._enable, names="value")
+        self._enable()
         self.status.value = _say(self._showing())
+
+    def _enable(self, _change=None) -> None:
+        """The SHARDS sample size is used only with the sampled curve."""
+        self.panel.controls["max_volumes"].disabled = not self.panel.controls["shards"].value
 
     def _view(self, **values) -> View:
         view = view_hits(self.source, **values)
@@ -569,7 +579,8 @@ class HitsPage:
         try:
             source = read_upload(data, name)
         except ValueError as exc:
-            self.status.value = _say(f"{html.escape(name)} not read: {html.escape(str(exc))}", "failed")
+            why = str(exc) if str(exc).startswith(name) else f"{name}: {exc}"
+            self.status.value = _say(f"not read: {html.escape(why)}", "failed")
             raise
         self.show(source)
         return source
@@ -650,9 +661,10 @@ def columns_html() -> str:
         ("access", "scratch_write (a new or reused scratch serial: no physical mount), specific_write "
                    "(an update: a recall when not cached) or read (a hit or a recall)", "one of the three"),
     )  # fmt: skip
-    body = "".join(f"<tr><td><code>{html.escape(a)}</code></td><td>{html.escape(b)}</td><td>{html.escape(c)}</td></tr>"
-                   for a, b, c in rows)  # fmt: skip
-    head = "".join(f"<th style='text-align:left'>{h}</th>" for h in ("column", "what it holds", "range"))
+    cell = "style='text-align:left;vertical-align:top;padding:2px 8px'"
+    body = "".join(f"<tr><td {cell}><code>{html.escape(a)}</code></td><td {cell}>{html.escape(b)}</td>"
+                   f"<td {cell}>{html.escape(c)}</td></tr>" for a, b, c in rows)  # fmt: skip
+    head = "".join(f"<th {cell}>{h}</th>" for h in ("column", "what it holds", "range"))
     return f"<table class='vtsmodel-log-columns'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
