@@ -91,6 +91,14 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
     )
     assert _table_cells(page) == _expected_cells(mine.rows)
 
+    # the sampled curve and its measured error; the other policies at the Table 3 sizes
+    for label in ("sampled curve (SHARDS)", "other policies (libCacheSim)"):
+        panel_locator(page, TITLE).locator(".widget-checkbox", has_text=label).locator("input").click()
+    mine.set(shards=True, policies=True)
+    wait_for_panel(page, TITLE, mine.panel.view, timeout_s=120.0)
+    assert mine.panel.readout_values["SHARDS error at Table 3 sizes"].endswith(")")
+    page.locator(".vtsmodel-policies", has_text="FIFO (libCacheSim)").wait_for(timeout=60_000)
+
     # downloads: a figure (PNG and offline HTML), and the table as CSV
     export_png_and_html(page, TITLE, mine.panel, tmp_path)
     button = page.locator("button.jupyter-button", has_text="Download table (CSV)")

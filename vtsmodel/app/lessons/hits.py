@@ -192,6 +192,14 @@ def _table3_hover(t: hits.ConfigurationHits, ratio, what: str) -> list[str]:
     return [f"TVC {g:,.0f} GB ({o})<br>{what}: {percent(r)}" for g, o, r in zip(t.tvc_gb, t.offered_with, ratio, strict=True)]  # fmt: skip
 
 
+#: Marker symbol and colour of each policy of :data:`vtsmodel.hits.POLICIES`, in its order.
+_POLICY_MARKS = tuple(zip(
+    ("x", "triangle-up", "square", "diamond", "star", "cross", "triangle-down", "pentagon", "hexagon", "hourglass"),
+    ("#555555", COLORS[5], COLORS[7], COLORS[0], COLORS[1], COLORS[2], COLORS[3], COLORS[4], "#8C564B", "#7F3C8D"),
+    strict=True,
+))  # fmt: skip
+
+
 def curve_base(
     source: LogSource,
     cf: float,
@@ -223,27 +231,20 @@ def curve_base(
         fig.add_trace(go.Scatter(x=_GRID, y=s.read_hit_ratio(_GRID * k), mode="lines", name=f"SHARDS, by count ({max_volumes:,} volumes)",
                                  line={"color": COLORS[3], "dash": "dot", "width": 2.5}))  # fmt: skip
     if policies and len(source.log) <= MAX_POLICY_MOUNTS:
-        symbols = (
-            "x",
-            "triangle-up",
-            "square",
-            "diamond",
-            "star",
-            "cross",
-            "triangle-down",
-            "pentagon",
-            "hexagon",
-            "hourglass",
-        )
-        for (name, h), symbol in zip(
-            policies_of(source, tuple(t.capacity_gb), warmup_hours).items(), symbols, strict=False
-        ):
+        runs = policies_of(source, tuple(t.capacity_gb), warmup_hours)
+        for (name, h), (symbol, color) in zip(runs.items(), _POLICY_MARKS, strict=False):
             fig.add_trace(go.Scatter(x=t.tvc_gb, y=h.read_hit_ratio, mode="markers", name=f"{name} (libCacheSim)",
-                                     marker={"size": 8, "symbol": symbol, "color": "#555" if name == "LRU" else None},
+                                     marker={"size": 8, "symbol": symbol, "color": color},
                                      hovertemplate=f"{name}<br>%{{x:,.0f}} GB: %{{y:.3f}}<extra></extra>"))  # fmt: skip
     _log_x(fig)
     fig.update_yaxes(range=[0, 1.02])
-    fig.update_layout(legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top"})
+    # the title, then the legend (three entries a row, the capacity mark's included), then the plot
+    rows = math.ceil((len(fig.data) + 1) / 3)
+    height = 380 + 24 * rows
+    fig.update_layout(height=height, margin={"t": 56 + 24 * rows, "b": 60},
+                      title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                              "y": 1 - 42 / height, "yanchor": "top", "entrywidth": 0.33, "entrywidthmode": "fraction"})  # fmt: skip
     return figure_json(fig)
 
 
