@@ -81,7 +81,7 @@ INPUTS = {
     "percentile": Input("recall ready at percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, source=_ASSUMED,
                         help="Share of the recalls that are ready within the time shown."),
     "busiest_hour": Input("recalls of the busiest hour", "", False, source=_ASSUMED,
-                          help="Off: the log's mean recall rate; on: its busiest clock hour (exact curve only)."),
+                          help="Off: the log's mean recall rate; on: the recalls of its busiest clock hour."),
     "policies": Input("other policies (libCacheSim)", "", False, source="libCacheSim",
                       help="FIFO, LFU, ARC, … at the Table 3 sizes: one simulation per policy and size."),
     "shards": Input("sampled curve (SHARDS)", "", False, source="Waldspurger et al., FAST 2015",
@@ -378,8 +378,6 @@ def view_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacit
     if policies and len(source.log) > MAX_POLICY_MOUNTS:
         notes.append(f"the other policies run on logs of up to {MAX_POLICY_MOUNTS:,} mounts in the page "
                      f"(one simulation per policy and size); for this log use vtsmodel.hits.simulate_policy")  # fmt: skip
-    if busiest_hour and curve.method != "exact":
-        notes.append("a sampled curve keeps no times: no busiest hour")
     if not curve.reads:
         notes.append("the log has no reads counted: it gives no read-hit ratio")
     if curve.largest_volume_gb > 72.0 * k:
