@@ -50,6 +50,7 @@ MAIN_SLIDERS = {
     "03_recall_queue_mount_time.ipynb": ("recalls per hour", 2),
     "04_drive_efficiency_vs_file_size.ipynb": ("file size", 0),
     "06_disk_cache_staging.ipynb": ("Reads per HDD", 0),
+    "08_read_hits_from_a_mount_log.ipynb": ("TVC capacity", 0),
 }
 
 _INSTALL = """

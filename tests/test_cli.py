@@ -259,6 +259,26 @@ def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
     assert run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")[0] == 0
 
 
+def test_plan_with_a_mount_log_evaluates_each_configuration_with_its_own_read_hit(capsys, tmp_path):
+    import dataclasses
+
+    from vtsmodel.hits import lru_hit_curve
+    from vtsmodel.plan import Plan, save_plan, vts_plan
+
+    save_plan(Plan(name="logged"), tmp_path / "plan.json")
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--mount-log", str(EXAMPLE_LOG))
+    assert code == 0, err
+    vts = vts_plan(dataclasses.replace(Plan(name="logged"), hits=lru_hit_curve(EXAMPLE_LOG)))
+    assert vts.headline() in out
+    assert f"{vts.closest.config.label}: {vts.closest.read_hit:.3f}" in out
+    bad = tmp_path / "bad.csv"
+    bad.write_text("time_s,volume,compressed_mb,access\n0,A,-5,read\n")
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--mount-log", str(bad))
+    assert (
+        code == 1 and "line 2" in err and "compressed_mb='-5'" in err and len(err.strip().splitlines()) == 1
+    )
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [

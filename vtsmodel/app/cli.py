@@ -6,7 +6,8 @@
                             [--style light|print] [--size slide|page] [--lessons 01,04]
     vtsmodel size [--flow NAME,RATE,FACTOR,EFFICIENCY ...] [--drive NAME | --drive-speed MB/s]
     vtsmodel cite [TABLE_OR_SOURCE ...]
-    vtsmodel plan PLAN_FILE [--workload CSV] [--report out.html|out.pdf] [--overwrite]
+    vtsmodel plan PLAN_FILE [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
+                            [--overwrite]
     vtsmodel hits LOG.csv [--feature base|ehpo|paf] [--cf CF] [--warmup-hours H] [--sort]
                           [--shards MAX_VOLUMES]
 
@@ -313,9 +314,18 @@ def _cmd_plan(args) -> int:
         plan = dataclasses.replace(
             plan, workload=read_hourly_workload(args.workload), workload_file=args.workload
         )
+    if args.mount_log:
+        from vtsmodel.hits import lru_hit_curve
+
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(args.mount_log), mount_log_file=args.mount_log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
     c = result.vts.closest
     print(f"Plan {plan.name!r}: {result.vts.headline()}")
+    if plan.hits is not None:
+        print(
+            f"Read hits from the mount log {Path(plan.mount_log_file).name}: each configuration its own "
+            f"(by bytes, LRU); {c.config.label}: {c.read_hit:.3f}"
+        )
     print()
     rows = [{"target": ch.label, "value": ch.value, "target ": ch.limit, "unit": ch.unit, "margin": ch.margin,
              "met": "yes" if ch.ok else "NO"} for ch in c.checks]  # fmt: skip
@@ -492,6 +502,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("plan_file", metavar="PLAN_FILE", help="a plan file (JSON)")
     pl.add_argument("--workload", metavar="CSV", help="an hourly workload file replacing the plan's")
+    pl.add_argument(
+        "--mount-log",
+        metavar="LOG.csv",
+        help="a mount log: each configuration's own read-hit ratio replaces the answered one",
+    )
     pl.add_argument("--report", metavar="FILE", help="write the report to FILE (.html or .pdf)")
     pl.add_argument("--overwrite", action="store_true", help="replace an existing report")
     pl.set_defaults(func=_cmd_plan)

@@ -34,6 +34,7 @@ LESSONS = {
     "05": "sizing",
     "06": "disk_cache",
     "07": "planner",
+    "08": "hits",
 }
 
 
