@@ -17,7 +17,7 @@ JUPYTER_ENV := JUPYTER_CONFIG_DIR=$(CURDIR)/$(VENV)/etc/jupyter-config \
 help:
 	@echo "make lab    set up .venv and open the lessons in JupyterLab (127.0.0.1)"
 	@echo "make test   set up .venv and Chromium, then run every test"
-	@echo "make app    serve the lessons as Voila dashboards (127.0.0.1)"
+	@echo "make app    serve the lessons as an app on 127.0.0.1 (open the printed URL, with its token)"
 	@echo "make lint   ruff check and format check"
 	@echo "make bench  run the benchmarks and write BENCHMARKS.md"
 	@echo "make clean  remove .venv and generated files"
@@ -35,11 +35,12 @@ lab: setup
 	cd notebooks && $(JUPYTER_ENV) $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ROOT_FLAG) \
 		--ServerApp.root_dir=$(CURDIR)/notebooks 00_start_here.ipynb
 
-# Voila with the project's offline template (no CDN requests), kernels preheated.
+# The lessons as a Voila app (vtsmodel/app/serve.py): 127.0.0.1:8866, a token printed in the
+# start URL, Host allow-list, kernels preheated, released when a page closes, idle ones culled.
+# APP_ARGS passes launcher options, e.g. make app APP_ARGS="--save-dir $$HOME/vtsmodel-files".
+APP_ARGS ?=
 app: setup
-	cd notebooks && $(JUPYTER_ENV) JUPYTER_PATH=$(CURDIR)/vtsmodel/app/_jupyter \
-		$(CURDIR)/$(BIN)/voila $(CURDIR)/notebooks --Voila.ip=127.0.0.1 --port=8866 \
-		--template=vtsmodel --preheat_kernel=True --pool_size=1 --no-browser
+	$(JUPYTER_ENV) $(BIN)/python -m vtsmodel.app.serve $(CURDIR)/notebooks --port=8866 $(APP_ARGS)
 
 chromium: setup
 	$(BIN)/python -m vtsmodel.app._browser --ensure

@@ -30,29 +30,34 @@ from conftest import (  # noqa: E402
     NOTEBOOKS,
     _wait_http,
     free_port,
+    ready_url,
     voila_command,
     voila_env,
     wait_rendered,
     wait_widgets_rendered,
+    with_token,
 )
 
 from vtsmodel.app._browser import HOW_TO_GET, find_chromium  # noqa: E402
 
 #: Lesson notebook -> (label text of its main slider, index of the plot it moves), as the
-#: browser tests move them. Lesson 05 is a sheet of flows, with no slider.
+#: browser tests move them. Lesson 05 is a sheet of flows, with no slider. "Reply" is the
+#: key press to the plot pane's receiving the kernel's change (``_plotpane.js`` notes it),
+#: "redraw" the rest.
 MAIN_SLIDERS = {
     "01_sustained_vs_peak_write.ipynb": ("compressibility CF", 0),
     "02_time_at_peak_vs_tvc.ipynb": ("CF", 0),
-    "03_recall_queue_mount_time.ipynb": ("Recalls per hour", 2),
+    "03_recall_queue_mount_time.ipynb": ("recalls per hour", 2),
     "04_drive_efficiency_vs_file_size.ipynb": ("file size", 0),
     "06_disk_cache_staging.ipynb": ("Reads per HDD", 0),
+    "08_read_hits_from_a_mount_log.ipynb": ("TVC capacity", 0),
 }
 
 _INSTALL = """
 ([plotIndex]) => {
   window.__lat = [];
   window.__t0 = null;
-  document.addEventListener('keydown', () => { window.__t0 = performance.now(); window.__bigRecv = null; }, true);
+  document.addEventListener('keydown', () => { window.__t0 = performance.now(); window.__vtsmodelReceived = null; }, true);
   const touchesPlot = (rec) => {
     const t = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
     if (t && t.closest && t.closest('.js-plotly-plot')) return true;
@@ -65,34 +70,13 @@ _INSTALL = """
   const obs = new MutationObserver((recs) => {
     if (window.__t0 !== null && recs.some(touchesPlot)) {
       window.__lat.push(performance.now() - window.__t0);
-      window.__reply.push(window.__bigRecv !== null ? window.__bigRecv - window.__t0 : null);
+      const got = window.__vtsmodelReceived;
+      window.__reply.push(got !== null && got !== undefined && got >= window.__t0 ? got - window.__t0 : null);
       window.__t0 = null;
     }
   });
   obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 }
-"""
-
-
-#: Installed before the page loads: notes when a large kernel message (a figure) arrives,
-#: so that each move's time splits into the reply (key press to the figure's message)
-#: and the redraw (message to the plot's change).
-_WS_HOOK = """
-(() => {
-  window.__bigRecv = null;
-  const WS = window.WebSocket;
-  function Hooked(url, protocols) {
-    const ws = protocols === undefined ? new WS(url) : new WS(url, protocols);
-    ws.addEventListener('message', (ev) => {
-      const n = ev.data && (ev.data.byteLength || ev.data.length || ev.data.size || 0);
-      if (n > 2000 && window.__t0 !== null && window.__t0 !== undefined) window.__bigRecv = performance.now();
-    });
-    return ws;
-  }
-  Hooked.prototype = WS.prototype;
-  Object.assign(Hooked, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-  window.WebSocket = Hooked;
-})();
 """
 
 
@@ -116,7 +100,7 @@ class Voila:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait_http(self.url + "/", self.proc)
+        _wait_http(ready_url(self.url), self.proc)
 
     def close(self):
         self.proc.terminate()
@@ -136,9 +120,8 @@ def _slider_handle(page, label: str):
 def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
     label, plot_index = MAIN_SLIDERS.get(notebook, ("", 0))
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_init_script(_WS_HOOK)
     page = context.new_page()
-    page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+    page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
     wait_rendered(page, timeout=300_000)
     wait_widgets_rendered(page)
     try:
@@ -175,7 +158,7 @@ def time_to_interactive(browser, url: str, notebook: str) -> float:
     page = context.new_page()
     try:
         t0 = time.perf_counter()
-        page.goto(f"{url}/voila/render/{notebook}", timeout=300_000)
+        page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
         wait_rendered(page, plots=notebook != "00_start_here.ipynb", timeout=300_000)
         page.wait_for_selector(".widget-slider .noUi-handle, .widget-text input", timeout=300_000)
         return time.perf_counter() - t0
@@ -183,61 +166,64 @@ def time_to_interactive(browser, url: str, notebook: str) -> float:
         context.close()
 
 
-def run(
-    moves: int = 20,
-    notebooks: list[str] | None = None,
-    tti_notebook: str = "01_sustained_vs_peak_write.ipynb",
-) -> dict:
-    """Measure slider latency per lesson and time to interactive (cold vs preheated)."""
+def run(moves: int = 30, notebooks: list[str] | None = None) -> dict:
+    """Slider latency per lesson's main slider, and time to interactive per lesson (cold and preheated)."""
     from playwright.sync_api import sync_playwright
 
     chromium = find_chromium()
     if chromium is None:
         raise RuntimeError(HOW_TO_GET)
-    present = [n for n in (notebooks or MAIN_SLIDERS) if (NOTEBOOKS / n).exists()]
+    wanted = notebooks or sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    present = [n for n in wanted if (NOTEBOOKS / n).exists()]
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
-    out: dict = {"sliders": [], "tti": {}}
+    out: dict = {"sliders": [], "tti": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         cold = Voila(preheat=False)
+        tti = {nb: {"notebook": nb} for nb in present}
         try:
             for nb in present:
-                try:
-                    out["sliders"].append(measure_slider(browser, cold.url, nb, moves))
-                except Exception as exc:  # noqa: BLE001 - reported per lesson, the others still run
-                    out["sliders"].append(
-                        {"notebook": nb, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
-                    )
-            if (NOTEBOOKS / tti_notebook).exists():
-                out["tti"]["cold_s"] = time_to_interactive(browser, cold.url, tti_notebook)
+                if nb in MAIN_SLIDERS:
+                    try:
+                        out["sliders"].append(measure_slider(browser, cold.url, nb, moves))
+                    except Exception as exc:  # noqa: BLE001 - reported per lesson, the others still run
+                        out["sliders"].append(
+                            {"notebook": nb, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+                        )
+                tti[nb]["cold_s"] = time_to_interactive(browser, cold.url, nb)
         finally:
             cold.close()
-        if (NOTEBOOKS / tti_notebook).exists():
-            warm = Voila(preheat=True)
-            try:
-                # Give the pool time to start and run the notebooks before the request.
-                time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "40")))
-                out["tti"]["preheated_s"] = time_to_interactive(browser, warm.url, tti_notebook)
-            finally:
-                warm.close()
-        out["tti"]["notebook"] = tti_notebook
+        warm = Voila(preheat=True)
+        try:
+            # Give the pool time to start a kernel per notebook and run it before the requests.
+            time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", str(20 + 8 * len(present)))))
+            for nb in present:
+                tti[nb]["preheated_s"] = time_to_interactive(browser, warm.url, nb)
+        finally:
+            warm.close()
+        out["tti"] = list(tti.values())
         browser.close()
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=20)
+    ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("notebooks", nargs="*", help="notebook file names (default: every lesson)")
     args = ap.parse_args()
-    res = run(args.moves)
+    res = run(args.moves, args.notebooks or None)
     for r in res["sliders"]:
         if "error" in r:
             print(f"{r['notebook']:45s} failed: {r['error']}")
             continue
+        split = f"  reply {r.get('reply_p50_ms', float('nan')):5.1f}  redraw {r.get('redraw_p50_ms', float('nan')):5.1f}"
         print(
-            f"{r['notebook']:45s} p50 {r['p50_ms']:6.1f} ms  p95 {r['p95_ms']:6.1f} ms  ({r['moves']} moves)"
+            f"{r['notebook']:45s} p50 {r['p50_ms']:6.1f} ms  p95 {r['p95_ms']:6.1f} ms  ({r['moves']} moves){split}"
         )
-    print(f"time to interactive: {res['tti']}")
+    for r in res["tti"]:
+        print(
+            f"time to interactive {r['notebook']:45s} cold {r.get('cold_s', float('nan')):5.1f} s, preheated {r.get('preheated_s', float('nan')):5.1f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ def test_size_accepts_every_catalog_drive(capsys, name):
     rows = sizing.sizing_table(sizing.cern_example_flows(), drive_speed_mb_s=spec.speed_mb_s)
     code, out, err = run(capsys, "size", "--drive", name)
     assert code == 0 and err == ""
-    assert f"drive {name} ({spec.label}), {spec.speed_mb_s:g} MB/s" in out
+    assert f"drive speed for the {spec.label} [{name}]: {spec.speed_mb_s:g} MB/s, {spec.speed_basis}" in out
     assert f"drives to buy: {rows[-1]['drives to buy [-]']}" in out
     assert all(f"[{s}]" in out for s in spec.primary_sources)
 
@@ -77,7 +77,7 @@ def test_size_accepts_every_catalog_drive(capsys, name):
 def test_size_takes_drive_aliases_lto9_ibm_ts4500(capsys):
     # "LTO 9 ... 400 MB/s" (ibm-ts4500-drives): the alias LTO-9 names the catalog's LTO9.
     code, out, _ = run(capsys, "size", "--drive", "LTO-9")
-    assert code == 0 and "drive LTO9 (LTO-9 (Ultrium 9)), 400 MB/s spec" in out
+    assert code == 0 and "drive speed for the LTO-9 (Ultrium 9) [LTO9]: 400 MB/s, spec" in out
     assert "[ibm-ts4500-drives] IBM. Supported tape drives." in out
 
 
@@ -126,10 +126,12 @@ def test_errors_are_one_line_and_a_nonzero_exit(capsys, tmp_path, monkeypatch, a
 
 
 def test_cite_prints_references(capsys):
+    from vtsmodel import REFERENCE
+
     code, out, _ = run(capsys, "cite")
-    assert code == 0 and out.strip() == cite()
+    assert code == 0 and out.strip() == f"{cite()}\n\nCite the models as: {REFERENCE}"
     code, out, _ = run(capsys, "cite", "cern_facts", "ibm-vts-b18-2000")
-    assert code == 0 and out.strip() == cite("cern_facts", "ibm-vts-b18-2000")
+    assert code == 0 and out.startswith(cite("cern_facts", "ibm-vts-b18-2000")) and REFERENCE in out
 
 
 def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path):
@@ -139,10 +141,10 @@ def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path)
     expected = {f"04_{k}.{fmt}" for k in view.figures for fmt in ("svg", "html")}
     assert {p.name for p in tmp_path.iterdir()} == expected
     assert f"wrote {len(expected)} file(s)" in out
-    assert f"{len(expected)}/{len(expected)}" in err  # the progress bar reached the end
+    assert "[#" not in err  # no progress bar when stderr is not a terminal
     svg = (tmp_path / f"04_{next(iter(view.figures))}.svg").read_bytes()
     assert ET.fromstring(svg).tag.endswith("svg")
-    assert b"Made with vtsmodel." in svg  # the caption is in the figure
+    assert b"Made with vtsmodel:" in svg  # the caption is in the figure
     before = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
     code, out, _ = run(capsys, "figures", str(tmp_path), "--format", "html", "--lessons", "04")
     assert code == 0 and "wrote 0 file(s)" in out and "--overwrite" in out
@@ -188,7 +190,7 @@ def test_entry_point_runs_as_a_program(tmp_path):
     exe = Path(sys.executable).with_name("vtsmodel")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "vtsmodel.app.cli"]
     ok = subprocess.run([*cmd, "cite", "cern-tape-sizing-2005"], capture_output=True, text=True, check=False)
-    assert ok.returncode == 0 and ok.stdout.strip() == cite("cern-tape-sizing-2005")
+    assert ok.returncode == 0 and ok.stdout.startswith(cite("cern-tape-sizing-2005"))
     bad = subprocess.run([*cmd, "size", "--drive", "NOPE"], capture_output=True, text=True, check=False)
     assert bad.returncode == 1
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
@@ -199,6 +201,23 @@ def test_import_vtsmodel_cli_does_not_import_plotly():
         "import sys, vtsmodel.app.cli; assert 'plotly' not in sys.modules and 'ipywidgets' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_progress_shows_on_a_terminal_only():
+    import io
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        cli._progress(1, 4, "a.png", stream=stream)
+        cli._progress(4, 4, "d.png", stream=stream)
+    assert (
+        "1/4" in tty.getvalue() and tty.getvalue().endswith("\n") and "[" + "#" * 30 + "]" in tty.getvalue()
+    )
+    assert pipe.getvalue() == ""
 
 
 # --- plan ------------------------------------------------------------------------------------------
@@ -238,6 +257,26 @@ def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
     code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target))
     assert code == 1 and "exists" in err and len(err.strip().splitlines()) == 1
     assert run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")[0] == 0
+
+
+def test_plan_with_a_mount_log_evaluates_each_configuration_with_its_own_read_hit(capsys, tmp_path):
+    import dataclasses
+
+    from vtsmodel.hits import lru_hit_curve
+    from vtsmodel.plan import Plan, save_plan, vts_plan
+
+    save_plan(Plan(name="logged"), tmp_path / "plan.json")
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--mount-log", str(EXAMPLE_LOG))
+    assert code == 0, err
+    vts = vts_plan(dataclasses.replace(Plan(name="logged"), hits=lru_hit_curve(EXAMPLE_LOG)))
+    assert vts.headline() in out
+    assert f"{vts.closest.config.label}: {vts.closest.read_hit:.3f}" in out
+    bad = tmp_path / "bad.csv"
+    bad.write_text("time_s,volume,compressed_mb,access\n0,A,-5,read\n")
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--mount-log", str(bad))
+    assert (
+        code == 1 and "line 2" in err and "compressed_mb='-5'" in err and len(err.strip().splitlines()) == 1
+    )
 
 
 @pytest.mark.parametrize(

@@ -371,3 +371,90 @@ def test_recalls_per_hour_feed_the_recall_queue():
     waits = wait_mdc(table.recalls_per_hour / 3600.0, service, 4)
     assert np.all(np.isfinite(waits)) and np.all(np.diff(waits) <= 1e-9)
     assert waits[0] > waits[-1] > 0
+
+
+# --- what the curve feeds: the capacity compared, the day's read hit, the recall waits -------
+def test_compared_capacity_follows_what_the_cache_holds():
+    # ibm-vts-b18-2000, Sec. 2: EHPO and PAF hold compressed data, the base VTS host-size data
+    tvc = np.array([72.0, 1728.0])
+    for basis, feature, factor in (
+        ("compressed", "ehpo", 1.0),
+        ("compressed", "paf", 1.0),
+        ("compressed", "base", 1 / 2.5),
+        ("host", "ehpo", 2.5),
+        ("host", "base", 1.0),
+    ):
+        got = hits.compared_capacity_gb(tvc, size_basis=basis, feature=feature, cf=2.5)
+        assert np.allclose(got, tvc * factor), (basis, feature)
+    curve = hits.lru_hit_curve(EXAMPLE)
+    for feature in ("base", "ehpo", "paf"):
+        t = hits.configuration_hits(curve, feature=feature, cf=2.5)
+        assert np.allclose(
+            t.capacity_gb,
+            hits.compared_capacity_gb(t.tvc_gb, size_basis="compressed", feature=feature, cf=2.5),
+        )
+    with pytest.raises(ValueError, match="feature='lto'"):
+        hits.compared_capacity_gb(72.0, feature="lto")
+    with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1"):
+        hits.compared_capacity_gb(72.0, cf=0.5)
+
+
+def test_tvc_read_hit_is_the_day_simulations_input_at_each_configuration():
+    curve = hits.lru_hit_curve(EXAMPLE)
+    for feature in ("base", "ehpo", "paf"):
+        t = hits.configuration_hits(curve, feature=feature, cf=3.0)
+        got = hits.tvc_read_hit(curve, t.tvc_gb, feature=feature, cf=3.0)
+        assert np.array_equal(got, t.read_byte_hit_ratio)  # bytes: the day counts reads in MB
+        by_count = hits.tvc_read_hit(curve, t.tvc_gb, feature=feature, cf=3.0, by="count")
+        assert np.array_equal(by_count, t.read_hit_ratio)
+    with pytest.raises(ValueError, match="by='mounts'"):
+        hits.tvc_read_hit(curve, 864.0, by="mounts")
+
+
+def test_recall_waits_queue_each_size_on_the_drives_left():
+    """Each Table 3 size's recalls queued on the drives not copying (ibm-vts-b18-2000, Sec. 3.2.2)."""
+    from vtsmodel.queueing import utilisation, wait_mdc, wait_percentile
+    from vtsmodel.recall import recall_ready_s, recall_service_s
+
+    curve = hits.lru_hit_curve(EXAMPLE)
+    t = hits.configuration_hits(curve, cf=3.0)
+    w = hits.recall_waits(t, size_basis="compressed", cf=3.0, total_drives=6, copy_drives=2, percentile=0.9)
+    assert w.recall_drives == 4  # "six tape drives ... two ... copied ... only four recall mounts"
+    volume = t.mean_recall_mb * 3.0  # compressed sizes: the host size is CF times larger
+    service = recall_service_s(volume, cf=3.0)
+    lam = t.recalls_per_hour / 3600.0
+    assert np.allclose(w.volume_mb, volume) and np.allclose(w.service_s, service)
+    assert np.allclose(w.ready_s, recall_ready_s(volume, cf=3.0))
+    assert np.allclose(w.utilisation, utilisation(lam, service, 4))
+    assert np.allclose(w.mean_wait_s, wait_mdc(lam, service, 4))
+    assert np.allclose(w.wait_s, wait_percentile(lam, service, 4, 0.9, service_cv=0.0))
+    assert np.allclose(w.response_s, w.wait_s + w.ready_s)
+    # the busiest hour, on one drive left: saturated at every size (no finite wait)
+    busy = hits.recall_waits(
+        t, size_basis="compressed", cf=3.0, total_drives=3, copy_drives=2, busiest_hour=True
+    )
+    assert np.array_equal(busy.recalls_per_hour, t.peak_hour_recalls)
+    assert (
+        np.all(busy.utilisation >= 1.0)
+        and np.all(np.isinf(busy.wait_s))
+        and np.all(np.isinf(busy.response_s))
+    )
+    # host sizes are taken as they are
+    host = hits.recall_waits(t, size_basis="host", cf=3.0)
+    assert np.allclose(host.volume_mb, t.mean_recall_mb)
+
+
+def test_recall_waits_without_recalls_and_bad_input():
+    log = mountlog.mount_log(
+        [0, 3600, 7200], ["A", "A", "A"], [100, 100, 100], ["scratch_write", "read", "read"]
+    )
+    t = hits.lru_hit_curve(log).at([1.0])  # every read hits: no recalls
+    w = hits.recall_waits(t, size_basis="compressed")
+    assert w.recalls_per_hour[0] == 0 and w.wait_s[0] == 0 and w.utilisation[0] == 0
+    assert np.isnan(w.response_s[0])  # no recall, no response time
+    with pytest.raises(ValueError, match="copy_drives=6 must be below total_drives=6"):
+        hits.recall_waits(t, size_basis="compressed", copy_drives=6)
+    with pytest.raises(ValueError, match=r"percentile=1 is outside the valid range \(0, 1\)"):
+        hits.recall_waits(t, size_basis="compressed", percentile=1)
+    with pytest.raises(ValueError, match="size_basis='tape'"):
+        hits.recall_waits(t, size_basis="tape")

@@ -121,6 +121,8 @@ def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
     # The plot panes' script and the Voila template (make app) ship too.
     assert "vtsmodel/app/_plotpane.js" in names
     assert "vtsmodel/app/_jupyter/voila/templates/vtsmodel/index.html.j2" in names
+    # ... and the illustrative example files the pages offer.
+    assert all(f"vtsmodel/_examples/{p.name}" in names for p in (ROOT / "examples").glob("*.csv"))
     # A fresh venv that sees the test environment's numpy and scipy but not the checkout.
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
@@ -141,6 +143,8 @@ def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
     code = (
         "import vtsmodel, vtsmodel.data as d; "
         "assert 'site-packages' in vtsmodel.__file__ or '/venv/' in vtsmodel.__file__, vtsmodel.__file__; "
+        "from vtsmodel._files import example_file; "
+        "assert example_file('example_hourly_workload.csv').parent.name == '_examples'; "
         "print(d.data_dir().name, sum(len(d.load(t)) for t in d.tables()))"
     )
     out = subprocess.run([str(py), "-c", code], cwd=tmp_path, capture_output=True, text=True)

@@ -505,3 +505,100 @@ def test_the_time_step_is_checked():
         vts_plan(Plan(), step_minutes=0.01)
     with pytest.raises(ValueError, match="step_minutes"):
         evaluate_configuration(Plan(), Configuration.of(864, "paf", 4), step_minutes=90)
+
+
+# --- read hits from a mount log ---------------------------------------------------------------------
+def one_ratio_log(ratio_reads: int = 3, n: int = 200):
+    """A mount log whose read-hit ratio is ratio_reads / (ratio_reads + 1) at every capacity of 1 MB up.
+
+    Each volume is written, then read ``ratio_reads`` times (hits: it is the most recent);
+    then a volume never seen is read (a miss at any size: the first mount of a volume).
+    All volumes are 1 MB, so the ratio by bytes equals the ratio by count.
+    """
+    from vtsmodel.mountlog import mount_log
+
+    vols, kinds = [], []
+    for i in range(n):
+        vols += [f"V{i}"] * (1 + ratio_reads) + [f"W{i}"]
+        kinds += ["scratch_write"] + ["read"] * ratio_reads + ["read"]
+    return mount_log(np.arange(len(vols)) * 60.0, vols, np.ones(len(vols)), kinds)
+
+
+def test_a_mount_log_with_one_ratio_at_every_size_equals_that_ratio_typed_in():
+    from vtsmodel.hits import lru_hit_curve
+
+    curve = lru_hit_curve(one_ratio_log())
+    assert np.allclose(curve.read_byte_hit_ratio([0.001, 72.0, 1728.0]), 0.75)
+    typed = vts_plan(Plan(Answers(read_hit=0.75)))
+    logged = vts_plan(Plan(Answers(read_hit=0.2), hits=curve))  # the answered 0.2 is replaced
+    assert len(typed.results) == len(logged.results)
+    for a, b in zip(typed.results, logged.results, strict=True):
+        assert b.read_hit == pytest.approx(0.75) and a.read_hit == 0.75
+        _same(a.summary(), b.summary())
+        assert [c.text for c in a.checks] == [c.text for c in b.checks]
+        assert np.allclose(a.recall_ready_s, b.recall_ready_s, equal_nan=True)
+    assert typed.recommended.config == logged.recommended.config
+    assert logged.day["read hit ratio [-]"] == pytest.approx(0.75)
+    assert logged.day["read hit basis"].startswith("mount log")
+    assert logged.day["recalls per day [-]"] == pytest.approx(typed.day["recalls per day [-]"])
+
+
+def _same(a: dict, b: dict) -> bool:
+    for k in a:
+        if isinstance(a[k], float):
+            assert a[k] == pytest.approx(b[k], nan_ok=True), k
+        else:
+            assert a[k] == b[k], k
+    return True
+
+
+def test_each_configuration_runs_with_its_own_read_hit_from_the_log():
+    from vtsmodel.hits import lru_hit_curve, tvc_read_hit
+    from vtsmodel.mountlog import synthetic_mount_log
+
+    # a week of 200 MB (compressed) volumes: the hit ratio climbs over Table 3's sizes
+    curve = lru_hit_curve(synthetic_mount_log(6000, 3000, seed=3, median_size_mb=200.0, popularity=0.6))
+    answers = Answers(read_gb_per_day=2000.0, cf=2.5)
+    logged = vts_plan(Plan(answers, hits=curve))
+    ratios = {}
+    for r in logged.results:
+        want = float(tvc_read_hit(curve, r.config.tvc_gb, feature=r.config.feature, cf=2.5))
+        assert r.read_hit == pytest.approx(want)
+        ratios[(r.config.tvc_gb, r.config.feature)] = want
+    assert len(set(np.round(list(ratios.values()), 6))) > 3  # not one guess: the ratio varies with the cache
+    # each configuration equals a plan with its own ratio typed in
+    for r in logged.results[:: len(logged.results) // 5]:
+        typed = evaluate_configuration(Plan(answers.replace(read_hit=r.read_hit)), r.config)
+        _same(typed.summary(), r.summary())
+        assert np.allclose(typed.recall_ready_s, r.recall_ready_s, equal_nan=True)
+    # the base VTS holds host-size volumes: at the same capacity it holds less than EHPO (Sec. 2)
+    assert ratios[(576.0, "base")] < ratios[(576.0, "ehpo")]
+    # the answered ratio moves nothing with a log: the tornado leaves it out
+    assert "read hit ratio" not in {r.driver for r in sensitivity(Plan(answers, hits=curve)).rows}
+
+
+def test_a_plan_file_references_its_mount_log(tmp_path):
+    from vtsmodel.hits import lru_hit_curve
+
+    log = ROOT / "examples" / "example_mount_log.csv"
+    (tmp_path / "log.csv").write_bytes(log.read_bytes())
+    plan = Plan(Answers(), hits=lru_hit_curve(log), mount_log_file="log.csv", name="with a log")
+    path = save_plan(plan, tmp_path / "plan.json")
+    assert json.loads(path.read_text())["mount_log"] == {"file": "log.csv"}
+    back = load_plan(path)
+    assert back.mount_log_file == "log.csv"
+    assert back.hits.read_hit_ratio(864.0) == plan.hits.read_hit_ratio(864.0)
+    # a plan from bytes (an upload to a page) reads no file on the server
+    with pytest.raises(ValueError, match="references the mount log 'log.csv'.*reads no file"):
+        plan_from_bytes(path.read_bytes())
+    # a log without a file name cannot be referenced: saving it would lose it
+    with pytest.raises(ValueError, match="mount log without a file name"):
+        plan_to_dict(Plan(Answers(), hits=plan.hits))
+    doc = plan_to_dict(Plan(Answers()))
+    assert "mount_log" not in doc  # plans without a log are written as before
+    bad = {**json.loads(path.read_text()), "mount_log": {"file": "missing.csv"}}
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="mount log missing.csv"):
+        load_plan(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="hits=.* must be a HitCurve"):
+        Plan(Answers(), hits={"864": 0.7})

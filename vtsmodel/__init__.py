@@ -65,8 +65,11 @@ from vtsmodel.tvc_day import TvcRun, simulate_tvc
 from vtsmodel.workload import Profile, make_profile, read_profile_csv
 
 __version__ = "0.1.0"
+#: How to cite vtsmodel itself, beside the sources of the numbers used (README, "How to cite").
+REFERENCE = f"vtsmodel: an open modeling workbench for tape storage performance, version {__version__}."
 
 __all__ = [
+    "REFERENCE",
     "Answers",
     "Configuration",
     "HourlyWorkload",

@@ -9,7 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write"]
+__all__ = ["atomic_write", "example_file"]
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str, *, overwrite: bool = False) -> Path:
@@ -47,3 +47,18 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, *, overwrite: bool 
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
+
+
+def example_file(name: str) -> Path:
+    """An illustrative example file (``examples/`` in a checkout, ``vtsmodel/_examples`` in a wheel).
+
+    Raises ``FileNotFoundError`` naming both places when it is in neither.
+    """
+    here = Path(__file__).resolve().parent
+    places = (here / "_examples" / name, here.parent / "examples" / name)
+    for place in places:
+        if place.is_file():
+            return place
+    raise FileNotFoundError(
+        f"no example {name!r} in {places[0].parent} or {places[1].parent}; reinstall vtsmodel"
+    )

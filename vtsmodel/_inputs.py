@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel._validation import _fmt_range, as_float_array, check_choice, warn_outside
+from vtsmodel._validation import as_float_array, check_choice, warn_outside
 
 __all__ = ["Input", "declare", "declared_inputs", "number"]
 
@@ -64,6 +64,21 @@ def number(x, digits: int = 3) -> str:
         return f"{r:,.0f}"
     text = f"{r:,.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def _shown(value) -> str:
+    """``repr(value)``, cut to 40 characters (a pasted megabyte must not fill the message)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}…({len(text)} characters)"
+
+
+def _same_choice(value, choice) -> bool:
+    """Whether ``value`` is the choice ``choice``: equal, and both numbers or both of one type."""
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return value is choice
+    if isinstance(value, numbers.Real) and isinstance(choice, numbers.Real):
+        return float(value) == float(choice)
+    return type(value) is type(choice) and value == choice
 
 
 def _bound(x: float | None) -> str:
@@ -134,11 +149,13 @@ class Input:
     # --- what it is ----------------------------------------------------------------------
     @property
     def kind(self) -> str:
-        """``"choice"``, ``"flag"``, ``"int"`` or ``"number"``."""
+        """``"choice"``, ``"flag"``, ``"text"``, ``"int"`` or ``"number"``."""
         if self.choices:
             return "choice"
         if isinstance(self.default, bool):
             return "flag"
+        if isinstance(self.default, str):
+            return "text"
         return "int" if self.integer else "number"
 
     @property
@@ -175,7 +192,14 @@ class Input:
             return "one of " + ", ".join(repr(label) for label, _v in self.options)
         if self.kind == "flag":
             return "yes or no"
-        text = _fmt_range(self.lo, self.hi, self.lo_open, self.hi_open)
+        if self.kind == "text":
+            return f"text of 1 to {MAX_TEXT} characters"
+        left = "(" if self.lo_open or self.lo is None else "["
+        right = ")" if self.hi_open or self.hi is None else "]"
+        # digits without thousands separators: the comma separates the bounds
+        lo = "-inf" if self.lo is None else number(self.lo, 6).replace(",", "")
+        hi = "inf" if self.hi is None else number(self.hi, 6).replace(",", "")
+        text = f"{left}{lo}, {hi}{right}"
         return f"whole numbers in {text}" if self.integer else text
 
     def valid_text(self) -> str:
@@ -204,7 +228,7 @@ class Input:
             return "yes" if value else "no"
         if isinstance(value, numbers.Real):
             if self.integer:
-                return f"{int(value):d}"
+                return f"{int(value):,d}"
             return number(value, self.digits)
         return str(value)
 
@@ -257,11 +281,25 @@ class Input:
             text = None
         if self.choices:
             for label, v in self.options:
-                if value == v and type(value) is type(v):
+                if _same_choice(value, v):
                     return v
                 if text is not None and (text == label or text == str(v) or text.lower() == label.lower()):
                     return v
-            raise ValueError(f"{name}={value!r} is not valid; choose {rng}")
+            if text is not None:  # "1728" for the choice 1728.0
+                try:
+                    num = float(text)
+                except ValueError:
+                    num = None
+                for _label, v in self.options:
+                    if num is not None and _same_choice(num, v):
+                        return v
+            raise ValueError(f"{name}={_shown(value)} is not valid; choose {rng}")
+        if self.kind == "text":
+            if text is None or not text or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+                raise ValueError(
+                    f"{name}={_shown(value)} is not valid; {self.header}: {rng}, no control characters"
+                )
+            return text
         if self.kind == "flag":
             if isinstance(value, bool):
                 return value
@@ -271,25 +309,25 @@ class Input:
                 return False
             if isinstance(value, numbers.Integral) and value in (0, 1):
                 return bool(value)
-            raise ValueError(f"{name}={value!r} is not valid; {self.header}: {rng}")
+            raise ValueError(f"{name}={_shown(value)} is not valid; {self.header}: {rng}")
         if value is None or (text is not None and not text):
             raise ValueError(f"{name} is empty; {self.header} must be a number in {rng}")
         if isinstance(value, bool) or not isinstance(value, numbers.Real | str):
-            raise ValueError(f"{name}={value!r} must be a number in {rng} ({self.header})")
+            raise ValueError(f"{name}={_shown(value)} must be a number in {rng} ({self.header})")
         if text is not None:
             try:
                 num = float(text)  # "1e3", " 2.5 ": numbers; anything else is rejected
             except ValueError:
                 raise ValueError(
-                    f"{name}={value!r} is not a number; {self.header} must be in {rng}"
+                    f"{name}={_shown(value)} is not a number; {self.header} must be in {rng}"
                 ) from None
         else:
             try:
                 num = float(value)
             except OverflowError:
-                raise ValueError(f"{name}={value!r} is outside the valid range {rng}") from None
+                raise ValueError(f"{name}={_shown(value)} is outside the valid range {rng}") from None
         if not math.isfinite(num):
-            raise ValueError(f"{name}={value!r} must be finite; {self.header} must be in {rng}")
+            raise ValueError(f"{name}={_shown(value)} must be finite; {self.header} must be in {rng}")
         bad = (
             (self.lo is not None and (num <= self.lo if self.lo_open else num < self.lo))
             or (self.hi is not None and (num >= self.hi if self.hi_open else num > self.hi))

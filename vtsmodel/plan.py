@@ -381,12 +381,25 @@ class Plan:
         file's folder), or None when it is embedded or absent.
     name : str
         What the plan is for.
+    hits : HitCurve or None
+        The read-hit curve of a mount log (:func:`vtsmodel.hits.lru_hit_curve`). When
+        given, each VTS configuration gets its own read-hit ratio, by bytes, at its cache
+        size (:func:`vtsmodel.hits.tvc_read_hit`, the feature's rule for what the cache
+        holds, the answers' CF) in place of the answered one, and its recall mounts are
+        the reads of each hour times ``1 - that ratio`` over the volume size (replacing
+        recalls given per hour or by the workload). The tape-library plan, which has no
+        cache, keeps the answered ratio.
+    mount_log_file : str or None
+        The mount log ``hits`` came from, as a plan file references it (relative to the
+        plan file's folder).
     """
 
     answers: Answers = field(default_factory=Answers)
     workload: HourlyWorkload | None = None
     workload_file: str | None = None
     name: str = "plan"
+    hits: object = None
+    mount_log_file: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.answers, Answers):
@@ -395,6 +408,15 @@ class Plan:
             raise ValueError(f"workload={self.workload!r} must be an HourlyWorkload or None")
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
             raise ValueError(f"name={self.name!r} must be text of 1 to 200 characters")
+        if self.hits is not None:
+            from vtsmodel.hits import HitCurve
+
+            if not isinstance(self.hits, HitCurve):
+                raise ValueError(
+                    f"hits={self.hits!r} must be a HitCurve (vtsmodel.hits.lru_hit_curve) or None"
+                )
+            if not self.hits.reads > 0:
+                raise ValueError("hits: the mount log has no counted reads, so it gives no read-hit ratio")
 
     def day(self) -> HourlyWorkload:
         """The hours the plan evaluates: the workload, or the day the answers describe."""
@@ -413,6 +435,13 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     """
     doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
            "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    if plan.hits is not None:
+        if not plan.mount_log_file:
+            raise ValueError(
+                "the plan's read hits come from a mount log without a file name (plan.mount_log_file); "
+                "a plan file references its mount log by file: set it, or save the plan without hits"
+            )
+        doc["mount_log"] = {"file": plan.mount_log_file}
     if plan.workload is not None:
         if embed is None:
             embed = plan.workload_file is None
@@ -499,13 +528,17 @@ def plan_from_bytes(
     return plan_from_dict(_parse_json(bytes(data), where), base_dir=base_dir)
 
 
-_PLAN_KEYS = {"schema", "version", "name", "answers", "workload"}
+_PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log"}
 
 
 def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
     """A :class:`Plan` from a parsed plan document, every field checked.
 
     A referenced workload file is read relative to ``base_dir`` (the plan file's folder).
+    A referenced mount log (``"mount_log": {"file": NAME}``) is read only with a
+    ``base_dir`` (a plan file on disk, :func:`load_plan`): a plan from bytes without one
+    (an upload to a page) that references a mount log is refused, since a page reads no
+    file on the server.
 
     Raises
     ------
@@ -549,7 +582,32 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
                 raise ValueError(f"workload file {ref}: {exc}") from None
         else:
             workload = _embedded_workload(spec)
-    return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip())
+    curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
+    return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
+                mount_log_file=log_ref)  # fmt: skip
+
+
+def _mount_log(spec, base_dir):
+    """(curve, reference) of a plan file's ``mount_log`` entry, or (None, None)."""
+    if spec is None:
+        return None, None
+    ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
+    if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
+        raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
+    if base_dir is None:
+        raise ValueError(
+            f"the plan references the mount log {ref!r}; a plan read without its folder (an upload) "
+            "reads no file: give the log with vtsmodel plan PLAN --mount-log LOG.csv"
+        )
+    from vtsmodel.hits import lru_hit_curve
+
+    path = Path(ref)
+    if not path.is_absolute():
+        path = Path(base_dir) / path
+    try:
+        return lru_hit_curve(path), ref
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"mount log {ref}: {exc}") from None
 
 
 def _embedded_workload(spec: dict) -> HourlyWorkload:
@@ -750,6 +808,9 @@ class ConfigResult:
     checks : tuple of Check
     run : TvcRun
         The day simulated (for figures).
+    read_hit : float
+        The read-hit ratio the day ran with (a mount log's at this cache size, or the
+        answered one). [-]
     """
 
     config: Configuration
@@ -767,6 +828,7 @@ class ConfigResult:
     binding_resource: str
     checks: tuple[Check, ...]
     run: object = field(repr=False, compare=False)
+    read_hit: float = math.nan
 
     @property
     def meets(self) -> bool:
@@ -822,6 +884,17 @@ class _Day:
     virtual_drives: int
     recall_service_s: float
     recall_ready_s: float
+    hits: object = None
+
+    def of(self, cfg: Configuration) -> _Day:
+        """The day as ``cfg`` sees it: with a mount log, its own read-hit ratio and recalls."""
+        if self.hits is None:
+            return self
+        from vtsmodel.hits import tvc_read_hit
+
+        hit = float(tvc_read_hit(self.hits, cfg.tvc_gb, feature=cfg.feature, cf=self.cf))
+        recalls = np.asarray(self.workload.read_mb, dtype=float) * (1.0 - hit) / self.volume_mb
+        return dataclasses.replace(self, read_hit=hit, recalls_per_hour=recalls)
 
 
 def _day(plan: Plan) -> _Day:
@@ -834,8 +907,13 @@ def _day(plan: Plan) -> _Day:
     by_mounts = w.read_hit_by_mounts() if plan.workload is not None else None
     if by_mounts is not None:
         hit, hit_basis = by_mounts, "workload (read-hit and recall mounts)"
+    if plan.hits is not None:
+        hit_basis = "mount log (each configuration its own)"
     rec = w.column("recall_mounts")
-    if rec is not None:
+    if plan.hits is not None:
+        recalls = w.read_mb * (1.0 - hit) / a.volume_mb  # each configuration replaces it (_Day.of)
+        basis = "reads x (1 - the configuration's read hit from the mount log) / volume size"
+    elif rec is not None:
         recalls = np.asarray(rec, dtype=float)
         basis = (
             "given per hour"
@@ -859,7 +937,7 @@ def _day(plan: Plan) -> _Day:
     service = float(recall_service_s(a.volume_mb, cf=a.cf, drive=a.vts_drive))
     ready = float(recall_ready_s(a.volume_mb, cf=a.cf, drive=a.vts_drive))
     return _Day(w, profile, float(a.cf), float(hit), hit_basis, recalls, basis, float(a.volume_mb), vdn,
-                service, ready)  # fmt: skip
+                service, ready, plan.hits)  # fmt: skip
 
 
 @functools.cache
@@ -992,6 +1070,7 @@ def _evaluate(day: _Day, a: Answers, cfg: Configuration, runs: dict, step_minute
               tvc_options: Mapping) -> ConfigResult:  # fmt: skip
     from vtsmodel.bottleneck import binding_resource
 
+    day = day.of(cfg)
     key = (cfg.feature, cfg.tvc_gb)
     if key not in runs:
         run, cin, cout = _simulate(day, cfg.feature, cfg.tvc_gb, step_minutes, tvc_options)
@@ -1007,7 +1086,7 @@ def _evaluate(day: _Day, a: Answers, cfg: Configuration, runs: dict, step_minute
         runs[key] = (run, cin, cout, bind, need, summary)
     run, cin, cout, bind, need, summary = runs[key]
     memo = runs.setdefault("recall", {})
-    rkey = (need.tobytes(), cfg.drives)
+    rkey = (need.tobytes(), cfg.drives, day.read_hit)
     if rkey not in memo:
         memo[rkey] = _recall_ready(day, a, cfg.drives, need)
     left, ready_q = memo[rkey]
@@ -1015,7 +1094,7 @@ def _evaluate(day: _Day, a: Answers, cfg: Configuration, runs: dict, step_minute
     return ConfigResult(
         config=cfg, peak_mb_s=float(run.peak_mb_s), sustained_mb_s=float(run.sustained_mb_s),
         carried_gb=float(cin), copy_drives=need, recall_drives=left, recall_ready_s=ready_q,
-        binding_resource=bind, checks=checks, run=run, **summary,
+        binding_resource=bind, checks=checks, run=run, read_hit=day.read_hit, **summary,
     )  # fmt: skip
 
 
@@ -1265,8 +1344,18 @@ def vts_plan(
     # the recall functions also cite the StorageTek 3480 preset, which is no VTS drive
     tables = _tables_of(funcs, ("vts_tvc_configs", "vts_facts", "drive_catalog"), exclude=("stk_facts",))
     rows = VTS_ROWS + _drive_rows(_VTS_DRIVE_CATALOG[plan.answers.vts_drive])
-    return VtsPlan(results, rec, nxt, same, info, notes, _names(funcs), tables, rows,
-                   _sources(tables, rows))  # fmt: skip
+    out = VtsPlan(results, rec, nxt, same, info, notes, _names(funcs), tables, rows, _sources(tables, rows))
+    if day.hits is not None:  # with a mount log, the day of the recommended (or closest) configuration
+        shown = day.of(out.closest.config)
+        info["read hit ratio [-]"] = shown.read_hit
+        info["read hit basis"] = (
+            f"mount log, at {out.closest.config.tvc_gb:,.0f} GB (each configuration its own)"
+        )
+        info["recalls per day [-]"] = float(shown.recalls_per_hour.sum())
+        info["busiest recall hour [1/h]"] = (
+            float(shown.recalls_per_hour.max()) if shown.recalls_per_hour.size else 0.0
+        )
+    return out
 
 
 def _check_step(step_minutes) -> None:
@@ -1560,7 +1649,7 @@ def _drivers(plan: Plan) -> list[tuple[str, str, float, Callable[[Plan, float], 
                     lambda p, f: (dataclasses.replace(p, workload=p.workload.scaled(write=f)), tw * f)))  # fmt: skip
         out.append(("data read", "GB", tr,
                     lambda p, f: (dataclasses.replace(p, workload=p.workload.scaled(read=f)), tr * f)))  # fmt: skip
-    if plan.workload is None or plan.workload.read_hit_by_mounts() is None:
+    if plan.hits is None and (plan.workload is None or plan.workload.read_hit_by_mounts() is None):
         answer("read_hit")
     if plan.workload is None and a.recalls_per_hour is not None:
         answer("recalls_per_hour")

@@ -15,6 +15,7 @@ Defaults that are modelling choices say so in their ``source``.
 from __future__ import annotations
 
 from vtsmodel._inputs import Input
+from vtsmodel.tvc import configurations as _configurations
 
 __all__ = [
     "BACKLOG_GB",
@@ -42,6 +43,7 @@ __all__ = [
     "SPEED_MB_S",
     "STREAM_MB_S",
     "THRESHOLD",
+    "TVC_CONFIG",
     "TVC_GB",
     "T_MOUNT_S",
     "T_OVERHEAD_S",
@@ -60,6 +62,19 @@ CF = Input(
 TVC_GB = Input(
     "TVC capacity", "GB", 1728.0, lo=0.0, lo_open=True, valid=(72.0, 1728.0), source=f"{_VTS}, Table 3",
     help="Tape volume cache capacity, physical (Table 3 offers 72 to 1728 GB).",
+)  # fmt: skip
+
+
+def _config_label(c) -> str:
+    offered = "PAF" if c.features == "paf" else "base, EHPO"
+    return f"{c.tvc_gb:g} GB: {c.hdd_gb:g} GB HDDs, {c.raid_groups} × ({c.raid_layout}), {offered}"
+
+
+TVC_CONFIG = Input(
+    "TVC configuration", "", "tvc_1728_36gb_paf",
+    choices=tuple((_config_label(c), c.id) for c in _configurations()), source=f"{_VTS}, Table 3",
+    help="A Table 3 configuration: its capacity, HDDs and RAID layout (which pick Table 4's column) "
+    "and the features it is offered with.",
 )  # fmt: skip
 FEATURE = Input(
     "feature", "", "paf", choices=(("base", "base"), ("EHPO", "ehpo"), ("PAF (with EHPO)", "paf")),

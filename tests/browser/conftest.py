@@ -1,4 +1,8 @@
-"""Browser harness: Voila serving notebooks/ on 127.0.0.1, driven by Playwright + Chromium.
+"""Browser harness: the app launcher serving notebooks/ on 127.0.0.1, driven by Playwright + Chromium.
+
+Every test runs against the server as ``make app`` starts it (``python -m
+vtsmodel.app.serve``): token required, Host allow-list, XSRF on. Pages are opened with
+``?token=`` as a user opens the printed URL; the browser keeps the login cookie.
 
 No browser is downloaded: the tests use a Chromium that is already installed (see
 ``vtsmodel.app._browser``); with none, they fail with instructions, never skip.
@@ -8,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -23,7 +29,6 @@ from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-TEMPLATES = ROOT / "vtsmodel" / "app" / "_jupyter"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -59,28 +64,46 @@ def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
     raise RuntimeError(f"no answer from {url} within {timeout:.0f} s")
 
 
-def voila_command(port: int, *, preheat: bool = False) -> list[str]:
-    """The command that serves the lessons with Voila on 127.0.0.1 (as ``make app``)."""
-    voila = Path(sys.executable).with_name("voila")
+#: The token of every app server the tests start (new each session; given to the launcher
+#: in its environment, as ``$VTSMODEL_APP_TOKEN``, never on a command line).
+APP_TOKEN = secrets.token_urlsafe(32)
+
+
+def app_command(port: int, *, preheat: bool = False, save_dir: Path | None = None, extra=()) -> list[str]:
+    """The command that serves the lessons on 127.0.0.1 as ``make app`` does (the launcher)."""
     cmd = [
-        str(voila),
+        sys.executable,
+        "-m",
+        "vtsmodel.app.serve",
         str(NOTEBOOKS),
-        "--no-browser",
         f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--template=vtsmodel",
-        "--show_tracebacks=True",
-        "--Voila.log_level=WARN",
+        f"--pool-size={1 if preheat else 0}",
+        "--show-tracebacks",
+        "--log-level=WARN",
     ]
-    if preheat:
-        cmd += ["--preheat_kernel=True", "--pool_size=1"]
-    return cmd
+    if save_dir is not None:
+        cmd.append(f"--save-dir={save_dir}")
+    return cmd + list(extra)
 
 
-def voila_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), env.get("JUPYTER_PATH", "")) if p)
-    return env
+def app_env(token: str = APP_TOKEN) -> dict[str, str]:
+    """The environment of an app server: this session's token."""
+    return {**os.environ, "VTSMODEL_APP_TOKEN": token}
+
+
+def ready_url(base: str, token: str = APP_TOKEN) -> str:
+    """A URL that answers 200 once the app serves and accepts ``token``."""
+    return f"{base}/api/kernels?token={token}"
+
+
+def with_token(url: str, token: str = APP_TOKEN) -> str:
+    """``url`` with the token, as a user opens the printed start URL."""
+    return f"{url}{'&' if '?' in url else '?'}token={token}"
+
+
+# The names the page benchmark imports.
+voila_command = app_command
+voila_env = app_env
 
 
 @contextlib.contextmanager
@@ -102,14 +125,26 @@ def served(name: str, cmd: list[str], ready_url: str, *, env: dict | None = None
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        # The server's log, to read when a test of it failed.
+        artifacts = ROOT / "test-artifacts"
+        artifacts.mkdir(exist_ok=True)
+        shutil.copyfile(log.name, artifacts / f"{name}.log")
 
 
 @pytest.fixture(scope="session")
-def voila_url():
-    """Base URL of a Voila server serving ``notebooks/``; stopped after the session."""
+def save_dir() -> Path:
+    """The folder the session's app server was started with (``--save-dir``)."""
+    d = Path(os.environ["JUPYTER_RUNTIME_DIR"]).parent / "app-save-dir"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+@pytest.fixture(scope="session")
+def voila_url(save_dir):
+    """Base URL of the app server (the launcher) serving ``notebooks/``; stopped after the session."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    with served("voila", voila_command(port), url + "/", env=voila_env()):
+    with served("app", app_command(port, save_dir=save_dir), ready_url(url), env=app_env()):
         yield url
 
 
@@ -207,7 +242,7 @@ def save_screenshots(page, stem: Path) -> None:
     )
     page.set_viewport_size({"width": size["width"], "height": int(min(max(tall, size["height"]), 12_000))})
     try:
-        page.wait_for_timeout(300)  # plots follow the new size
+        page.wait_for_timeout(1500)  # plots follow the new size (a busy page redraws several)
         page.screenshot(path=f"{stem}.png", full_page=True)
         panels = page.locator(".vtsmodel-panel")
         for i in range(panels.count()):
@@ -229,7 +264,7 @@ def open_lesson(browser, voila_url, request, artifacts_dir):
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         page = context.new_page()
         watch = PageWatch(page)
-        page.goto(f"{voila_url}/voila/render/{notebook}", timeout=RENDER_TIMEOUT_MS)
+        page.goto(with_token(f"{voila_url}/voila/render/{notebook}"), timeout=RENDER_TIMEOUT_MS)
         wait_rendered(page, plots=plots)
         wait_widgets_rendered(page)
         opened.append((notebook, context, page, watch))

@@ -27,6 +27,18 @@ _READ_TRACES = """
 """
 
 
+#: The named marks (operating points drawn as layout shapes) of a plot: name, x, y, visible.
+_READ_MARKS = """
+(el) => ((el.layout && el.layout.shapes) || []).filter(s => s.name).map(s => ({
+  name: s.name, x: s.xanchor ?? null, y: s.yanchor ?? null, visible: s.visible !== false, path: s.path ?? null}))
+"""
+
+
+def plot_marks(page, plot_index: int = 0) -> list[dict]:
+    """The named marks of the n-th plot on the page (operating points, highlighted curves)."""
+    return plot_locator(page, plot_index).evaluate(_READ_MARKS)
+
+
 def plot_locator(page, plot_index: int = 0):
     return page.locator(".vtsmodel-plot .js-plotly-plot").nth(plot_index)
 
@@ -188,11 +200,11 @@ def _numbers(v) -> list | None:
     return out
 
 
-def traces_mismatch(traces: list[dict], fig, *, rtol: float = 1e-6) -> str:
-    """Why the browser's ``traces`` differ from plotly figure ``fig`` (empty when they match)."""
+def traces_mismatch(traces: list[dict], spec, *, rtol: float = 1e-6) -> str:
+    """Why the browser's ``traces`` differ from figure JSON ``spec`` (empty when they match)."""
     import numpy as np
 
-    expected = [t.to_plotly_json() for t in fig.data]
+    expected = spec["data"] if isinstance(spec, dict) else [t.to_plotly_json() for t in spec.data]
     if [t["name"] for t in traces] != [t.get("name") for t in expected]:
         return f"trace names {[t['name'] for t in traces]} != {[t.get('name') for t in expected]}"
     for got, want in zip(traces, expected, strict=True):
@@ -210,19 +222,44 @@ def traces_mismatch(traces: list[dict], fig, *, rtol: float = 1e-6) -> str:
     return ""
 
 
+def marks_mismatch(marks: list[dict], spec, *, rtol: float = 1e-6) -> str:
+    """Why the browser's named marks differ from those of figure JSON ``spec`` (empty when they match)."""
+    import math
+
+    want = [s for s in spec["layout"].get("shapes", []) if s.get("name")]
+    if [m["name"] for m in marks] != [s["name"] for s in want]:
+        return f"mark names {[m['name'] for m in marks]} != {[s['name'] for s in want]}"
+    for got, exp in zip(marks, want, strict=True):
+        if got["visible"] != exp.get("visible", True):
+            return f"mark {exp['name']!r}: visible {got['visible']} != {exp.get('visible', True)}"
+        if "xanchor" in exp:
+            for axis in ("x", "y"):
+                a, b = got[axis], exp[f"{axis}anchor"]
+                if not math.isclose(float(a), float(b), rel_tol=rtol, abs_tol=1e-12):
+                    return f"mark {exp['name']!r} {axis}: {a} != {b}"
+        elif got["path"] != exp.get("path"):
+            return f"mark {exp['name']!r}: its path differs"
+    return ""
+
+
 def wait_for_panel(page, title: str, view, *, rtol: float = 1e-6, timeout_s: float = 30.0) -> None:
     """Wait until the panel's plots and readouts show ``view`` (a :class:`vtsmodel.app.panels.View`).
 
-    Plots are matched in order to ``view.figures``; readouts must equal ``view.readouts``
-    exactly. Fails with what differs when they do not within ``timeout_s``.
+    Plots are matched in order to ``view.figures``: every trace and every named mark (an
+    operating point drawn as a shape); readouts must equal ``view.readouts`` exactly. Fails
+    with what differs when they do not within ``timeout_s``.
     """
     import time
 
+    specs = [plot.spec() for plot in view.figures.values()]
     end = time.monotonic() + timeout_s
     while True:
         why = ""
-        for n, fig in enumerate(view.figures.values()):
-            why = traces_mismatch(plot_traces(page, panel_plot_index(page, title, n)), fig, rtol=rtol)
+        for n, spec in enumerate(specs):
+            index = panel_plot_index(page, title, n)
+            why = traces_mismatch(plot_traces(page, index), spec, rtol=rtol) or marks_mismatch(
+                plot_marks(page, index), spec, rtol=rtol
+            )
             if why:
                 why = f"plot {n}: {why}"
                 break
@@ -237,16 +274,25 @@ def wait_for_panel(page, title: str, view, *, rtol: float = 1e-6, timeout_s: flo
         page.wait_for_timeout(100)
 
 
-def export_from_panel(page, title: str, format_label: str, target) -> bytes:
-    """Export the panel's selected figure as ``format_label``; wait for ``target`` and return its bytes."""
+def export_from_panel(page, title: str, format_label: str, save_dir) -> tuple[str, bytes]:
+    """Export the panel's selected figure as ``format_label``: the browser downloads it.
+
+    Returns the downloaded file's suggested name and its bytes (saved under ``save_dir``),
+    after checking the status line names the file.
+    """
     box = panel_locator(page, title).locator(".vtsmodel-export")
     box.scroll_into_view_if_needed()
     box.locator(".widget-dropdown").filter(has=page.locator(".widget-label", has_text="Format")).locator(
         "select"
     ).select_option(label=format_label)
-    box.locator("button.jupyter-button", has_text="Export").click()
-    box.locator(".vtsmodel-export-done", has_text=target.name).wait_for(timeout=120_000)
-    return target.read_bytes()
+    with page.expect_download(timeout=120_000) as info:
+        box.locator("button.jupyter-button", has_text="Export").click()
+    download = info.value
+    name = download.suggested_filename
+    target = save_dir / name
+    download.save_as(target)
+    box.locator(".vtsmodel-export-done", has_text=name).wait_for(timeout=30_000)
+    return name, target.read_bytes()
 
 
 def assert_valid_export(data: bytes, fmt: str) -> None:
@@ -260,11 +306,12 @@ def assert_valid_export(data: bytes, fmt: str) -> None:
         assert '<script src="http' not in text and "<script src='http" not in text
 
 
-def export_png_and_html(page, title: str, panel, export_dir) -> None:
-    """Export ``panel``'s first figure from the page as PNG and as offline HTML; check both files."""
+def export_png_and_html(page, title: str, panel, save_dir) -> None:
+    """Export ``panel``'s first figure from the page as PNG and as offline HTML; check both downloads."""
     for label, fmt in (("PNG", "png"), ("HTML (offline)", "html")):
-        target = export_dir / f"{panel.name}_{next(iter(panel.plots))}.{fmt}"
-        assert_valid_export(export_from_panel(page, title, label, target), fmt)
+        name, data = export_from_panel(page, title, label, save_dir)
+        assert name == f"{panel.name}_{next(iter(panel.plots))}.{fmt}"
+        assert_valid_export(data, fmt)
 
 
 def fits_width(page) -> bool:
@@ -305,9 +352,18 @@ def edit_grid_cell(page, container, grid, row: int, column: str, text: str) -> N
     container.scroll_into_view_if_needed()
     viewport = container.locator(".lm-DataGrid-viewport").first
     x, y = grid_cell_center(grid, row, column, viewport.bounding_box())
-    page.mouse.dblclick(x, y)
     editor = container.locator("input.lm-DataGrid-cellEditorInput")
-    editor.wait_for(timeout=10_000)
+    # A double-click that lands while the grid redraws (after the kernel wrote a row) opens
+    # no editor: try again a few times before failing.
+    for attempt in range(4):
+        page.mouse.dblclick(x, y)
+        try:
+            editor.wait_for(timeout=5_000)
+            break
+        except Exception:  # noqa: BLE001 - retried; the last attempt raises
+            if attempt == 3:
+                raise
+            page.wait_for_timeout(500)
     current = grid.get_cell_value_by_index(column, row)
     shown = editor.input_value()
     try:

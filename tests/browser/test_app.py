@@ -1,35 +1,46 @@
-"""App mode: the lessons' index pages link every lesson and fetch nothing from outside."""
+"""App mode: the start page and start-here link every lesson; the template's hook is in place."""
 
 from __future__ import annotations
 
 import pytest
 
 from vtsmodel.app.lessons import LESSONS, lesson_module
+from vtsmodel.app.serve import lessons
 
-from .conftest import NOTEBOOKS, PageWatch
+from .conftest import NOTEBOOKS, RENDER_TIMEOUT_MS, PageWatch, with_token
 
 pytestmark = pytest.mark.browser
 
 LESSON_NOTEBOOKS = [lesson_module(n).NOTEBOOK for n in LESSONS]
 
 
-def test_voila_tree_lists_every_lesson_offline(browser, voila_url, artifacts_dir):
+def test_start_page_lists_every_lesson_in_order_offline(browser, voila_url, artifacts_dir):
+    """The start URL opens the app's own index: every lesson in order, with its question,
+    nothing fetched from outside, no console error (Voila's file list logged 404s on
+    /api/kernels and "Plugin ... failed to activate")."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     watch = PageWatch(page)
     try:
-        page.goto(f"{voila_url}/", timeout=60_000)
-        page.wait_for_selector("li.jp-DirListing-item", timeout=60_000)
-        listed = page.eval_on_selector_all(
-            "li.jp-DirListing-item .jp-DirListing-itemText", "els => els.map(e => e.innerText)"
+        page.goto(with_token(f"{voila_url}/"), timeout=60_000)
+        page.wait_for_selector("ul.vtsmodel-lessons", timeout=60_000)
+        assert "token=" not in page.url, "the token stays in the address bar"
+        links = page.eval_on_selector_all(
+            "li.vtsmodel-lesson a", "els => els.map(e => [e.getAttribute('href'), e.innerText])"
         )
-        for name in ["00_start_here.ipynb", *LESSON_NOTEBOOKS]:
+        hrefs = [h for h, _ in links]
+        expected = ["00_start_here.ipynb", *LESSON_NOTEBOOKS]
+        for name in expected:
             assert (NOTEBOOKS / name).exists(), name
-            assert name in listed, f"the index does not list {name}: {listed}"
-        page.screenshot(path=str(artifacts_dir / "app-index.png"))
-        # Voila's own file-browser page logs plugin errors of its widget manager (no kernel
-        # on that page); what matters here is that nothing is fetched from outside.
-        assert not watch.external, watch.external
+        assert hrefs == [f"/voila/render/{n}" for n in sorted(expected)], hrefs
+        questions = page.eval_on_selector_all("li.vtsmodel-lesson p", "els => els.map(e => e.innerText)")
+        assert questions == [e.question for e in lessons(NOTEBOOKS) if e.question]
+        assert len(questions) == len(LESSON_NOTEBOOKS), "a lesson lost its question"
+        page.screenshot(path=str(artifacts_dir / "app-index.png"), full_page=True)
+        page.click(f"li.vtsmodel-lesson a[href$='{LESSON_NOTEBOOKS[0]}']")
+        page.wait_for_selector(".vtsmodel-panel", timeout=RENDER_TIMEOUT_MS)
+        assert page.url.endswith(f"/voila/render/{LESSON_NOTEBOOKS[0]}")
+        assert not watch.problems(), watch.problems()
     finally:
         context.close()
 
@@ -55,3 +66,6 @@ def test_template_makes_get_model_wait_for_the_kernel_states(open_lesson):
     assert hooked, "the widget manager's get_model is Voila's own: the template hook did not apply"
     restored = page.evaluate("() => window.jupyterapp.widgetManager.restoredStatus")
     assert restored is True
+    # ... and anywidget's 2 s limit for a plot pane's script is lifted (a busy page failed with
+    # "[anywidget] Failed to initialize model").
+    assert page.evaluate("() => AbortSignal.timeout.__vtsmodel === true")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -71,9 +72,16 @@ def test_lesson_runs_all_cells_in_jupyterlab(browser, lab_url, artifacts_dir):
         # Run > Run All Cells; on a busy machine the first click can land before the menu
         # is ready, so try again (up to three times) until a cell is queued or has run.
         started = "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].some(e => /\\[(\\*|\\d+)\\]/.test(e.innerText))"
+        # The kernel is connected when the status bar names it and says Idle.
+        page.locator(".jp-StatusBar-Item", has_text="Idle").first.wait_for(timeout=RENDER_TIMEOUT_MS)
         for _attempt in range(3):
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+            # A click that lands before the session holds its kernel asks which kernel to use.
+            dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
+            with contextlib.suppress(Exception):
+                dialog.wait_for(timeout=2_000)
+                dialog.get_by_role("button", name="Select").click()
             try:
                 page.wait_for_function(started, timeout=30_000)
                 break
@@ -108,11 +116,12 @@ def test_lesson_runs_all_cells_in_jupyterlab(browser, lab_url, artifacts_dir):
         panel = lesson01.write_panel()
         title = panel.title
         cf = move_panel_slider(page, panel, title, "cf", "compressibility CF", 2)
-        peak = float(tp.write_rate(cf, panel.values["tvc_gb"], feature=panel.values["feature"], mode="peak"))
+        v = panel.values
+        peak = float(tp.write_rate(cf, feature=v["feature"], mode="peak", tvc_config=v["tvc_config"]))
         page.wait_for_function(
             "([cf, y]) => [...document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')].some(el =>"
-            " (el.data || []).some(t => t.name === 'peak at this CF' && Math.abs(Number(t.x[0]) - cf) < 1e-9"
-            " && Math.abs(Number(t.y[0]) - y) < 1e-9 * y))",
+            " ((el.layout && el.layout.shapes) || []).some(s => s.name === 'peak at this CF'"
+            " && Math.abs(Number(s.xanchor) - cf) < 1e-9 && Math.abs(Number(s.yanchor) - y) < 1e-9 * y))",
             arg=[cf, peak],
             timeout=60_000,
         )

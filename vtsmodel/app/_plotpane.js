@@ -1,10 +1,11 @@
-// vtsmodel plot pane: draws the figure JSON of its model with Plotly.react, in place.
+// vtsmodel plot pane: a cached base figure and a moving part, drawn in place with Plotly.react.
 //
-// plotly.js itself is the copy the jupyterlab-plotly extension loads into the page (it sets
-// window.Plotly); each panel shows one tiny plotly output that makes it load. Nothing is
-// fetched from outside the page. Updates redraw only what changed (Plotly.react diffs the
-// new figure against the one on screen); updates that arrive while a draw is running are
-// merged into one draw of the latest figure.
+// The kernel sends the base (curves, cited points, axes) only when the slow inputs change,
+// and the moving part (operating points as layout shapes, overlays) on every change. The
+// base's trace objects keep their identity between draws and a moving trace equal to the
+// last one keeps its object too, so Plotly.react finds the traces unchanged and redraws
+// only the moved shapes and annotations. plotly.js is the copy the jupyterlab-plotly
+// extension loads into the page (window.Plotly); nothing is fetched from outside.
 
 const PLOTLY_WAIT_MS = 120000;
 
@@ -23,6 +24,19 @@ function whenPlotly() {
   });
 }
 
+function isObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+// Nested merge of plain objects, as vtsmodel.app.figures.compose does (a new object).
+function merged(base, extra) {
+  const out = Object.assign({}, base);
+  for (const [k, v] of Object.entries(extra || {})) {
+    out[k] = isObject(v) && isObject(out[k]) ? merged(out[k], v) : v;
+  }
+  return out;
+}
+
 export default {
   async render({ model, el }) {
     const div = document.createElement("div");
@@ -35,6 +49,33 @@ export default {
       div.textContent = "This plot cannot be drawn: " + err.message + ".";
       return;
     }
+    let baseRef = null;
+    let baseLayout = {};
+    let baseData = [];
+    let movingKeys = [];
+    let movingObjs = [];
+    const layoutFor = (moving) => {
+      // A fresh layout each draw (plotly writes computed ranges into it); arrays appended.
+      const layout = merged(JSON.parse(JSON.stringify(baseLayout)), moving.layout || {});
+      for (const key of ["shapes", "annotations"]) {
+        const extra = moving[key] || [];
+        if (extra.length) layout[key] = (layout[key] || []).concat(extra);
+      }
+      layout.template = model.get("template");
+      if (!layout.height) layout.height = 360;
+      // The plot's box keeps the figure's height: a responsive resize measures the box, and
+      // an auto-height box would let it collapse to nothing.
+      div.style.height = layout.height + "px";
+      return layout;
+    };
+    const tracesFor = (moving) => {
+      const incoming = moving.traces || [];
+      const keys = incoming.map((t) => JSON.stringify(t));
+      const objs = incoming.map((t, i) => (keys[i] === movingKeys[i] ? movingObjs[i] : t));
+      movingKeys = keys;
+      movingObjs = objs;
+      return objs;
+    };
     let drawing = false;
     let again = false;
     const draw = async () => {
@@ -46,24 +87,47 @@ export default {
       try {
         do {
           again = false;
-          const fig = model.get("figure");
-          const layout = Object.assign({}, fig.layout || {}, { template: model.get("template") });
-          if (!layout.height) layout.height = 360;
-          await Plotly.react(div, fig.data || [], layout, model.get("config"));
+          const base = model.get("base") || { data: [], layout: {} };
+          if (base !== baseRef) {
+            baseRef = base;
+            baseData = base.data || [];
+            baseLayout = base.layout || {};
+            movingKeys = [];
+            movingObjs = [];
+          }
+          const moving = model.get("moving") || {};
+          const data = baseData.concat(tracesFor(moving));
+          await Plotly.react(div, data, layoutFor(moving), model.get("config"));
         } while (again);
       } finally {
         drawing = false;
       }
     };
+    // One draw for a change of base and moving part sent together.
+    let queued = false;
+    const request = () => {
+      // When the kernel's change arrived: the page benchmark splits a move into reply and redraw.
+      window.__vtsmodelReceived = performance.now();
+      if (queued) return;
+      queued = true;
+      Promise.resolve().then(() => {
+        queued = false;
+        draw();
+      });
+    };
+    // Let the page's other widgets load their scripts before this plot's first (long) draw.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await draw();
-    model.on("change:figure", draw);
+    model.on("change:base", request);
+    model.on("change:moving", request);
     const resize = new ResizeObserver(() => {
       if (div.offsetWidth > 0 && div.offsetHeight > 0) Plotly.Plots.resize(div);
     });
     resize.observe(el);
     return () => {
       resize.disconnect();
-      model.off("change:figure", draw);
+      model.off("change:base", request);
+      model.off("change:moving", request);
       Plotly.purge(div);
     };
   },

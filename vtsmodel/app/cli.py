@@ -6,7 +6,8 @@
                             [--style light|print] [--size slide|page] [--lessons 01,04]
     vtsmodel size [--flow NAME,RATE,FACTOR,EFFICIENCY ...] [--drive NAME | --drive-speed MB/s]
     vtsmodel cite [TABLE_OR_SOURCE ...]
-    vtsmodel plan PLAN_FILE [--workload CSV] [--report out.html|out.pdf] [--overwrite]
+    vtsmodel plan PLAN_FILE [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
+                            [--overwrite]
     vtsmodel hits LOG.csv [--feature base|ehpo|paf] [--cf CF] [--warmup-hours H] [--sort]
                           [--shards MAX_VOLUMES]
 
@@ -22,7 +23,6 @@ import os
 import re
 import sys
 import time
-import warnings
 from pathlib import Path
 
 __all__ = ["main"]
@@ -46,7 +46,10 @@ def _slug(text: str) -> str:
 
 
 def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None) -> None:
+    """A progress bar on a terminal (stderr); nothing when the output goes to a file or a pipe."""
     stream = stream or sys.stderr
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        return
     filled = int(width * done / total) if total else width
     bar = "#" * filled + "." * (width - filled)
     stream.write(f"\r[{bar}] {done}/{total} {label[:50]:<50}")
@@ -79,7 +82,7 @@ def _lesson_modules(wanted: list[str] | None, notes: list[str]):
         except Exception as exc:  # noqa: BLE001 - a lesson being written must not stop the others
             notes.append(f"lesson {number} skipped: it does not import ({type(exc).__name__}: {exc})")
             continue
-        missing = [a for a in ("SCENARIO_PARAMS", "scenario_view") if not hasattr(module, a)]
+        missing = [a for a in ("INPUTS", "SCENARIO", "scenario_view") if not hasattr(module, a)]
         if missing:
             notes.append(f"lesson {number} skipped: it lacks {', '.join(missing)} (the lesson contract)")
             continue
@@ -118,39 +121,45 @@ def _cmd_figures(args) -> int:
         if not os.environ.get("BROWSER_PATH") and find_chromium() is None:
             raise ValueError(f"PNG, SVG and PDF need a Chromium browser. {HOW_TO_GET}")
     notes: list[str] = []
-    from vtsmodel._validation import VtsModelWarning
-
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
     warned = 0
     lessons_done: list[str] = []
     used: set[str] = set()
-    for number, module, scenario, values in _jobs(args, notes):
+    jobs = list(_jobs(args, notes))
+    for n, (number, module, scenario, values) in enumerate(jobs):
+        _progress(n, len(jobs), f"preparing lesson {number}" + (f", {scenario}" if scenario else ""))
         from vtsmodel.app.figures import caption_text
+        from vtsmodel.app.lessons import scenario_values
+        from vtsmodel.app.panels import caption_values
 
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", VtsModelWarning)
-            try:
-                view = module.scenario_view(**values)
-            except Exception as exc:  # noqa: BLE001 - one lesson's failure is reported, not fatal
-                notes.append(
-                    f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
-                )
-                continue
-        warned += sum(issubclass(w.category, VtsModelWarning) for w in caught)
+        try:
+            full = scenario_values(module.INPUTS, module.SCENARIO, values)
+            view = module.scenario_view(**full)
+        except Exception as exc:  # noqa: BLE001 - one lesson's failure is reported, not fatal
+            notes.append(
+                f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
+            )
+            continue
+        warned += bool(view.notes)
         title = getattr(module, "TITLE", f"Lesson {number}")
         if scenario is not None:
             title = f"{title} (scenario: {scenario})"
-        caption = caption_text(view.caption_values, view.citations, title=title)
+        labelled = {
+            **caption_values({k: module.INPUTS[k] for k in module.SCENARIO}, full),
+            **view.caption_values,
+        }
+        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes)
+                    for k, plot in view.figures.items()}  # fmt: skip
         stem = number if scenario is None else f"{number}_{_slug(scenario)}"
         while stem in used:
             stem += "_"
         used.add(stem)
         if number not in lessons_done:
             lessons_done.append(number)
-        for key, fig in view.figures.items():
+        for key, plot in view.figures.items():
             for fmt in formats:
-                items.append((fig, outdir / f"{stem}_{_slug(key)}.{fmt}", caption))
+                items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", captions[key]))
     if not items:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)
@@ -257,15 +266,15 @@ def _cmd_size(args) -> int:
                 f"--drive {args.drive!r} is not in the catalog; choose one of {groups}"
             ) from None
         speed = float(spec.speed_mb_s)
-        basis = f"drive {spec.name} ({spec.label}), {speed:g} MB/s {spec.speed_basis}"
+        basis = f"for the {spec.label} [{spec.name}]: {speed:g} MB/s, {spec.speed_basis}"
     elif args.drive_speed is not None:
-        speed, basis = args.drive_speed, f"{args.drive_speed:g} MB/s (given)"
+        speed, basis = args.drive_speed, f"{args.drive_speed:g} MB/s, given"
     else:
         speed = float(sizing.cern_example_drive_speed())
-        basis = f"{speed:g} MB/s (the CERN sample calculation's drive)"
+        basis = f"{speed:g} MB/s, the CERN sample calculation's drive"
     rows = sizing.sizing_table(flows, drive_speed_mb_s=speed)
     head = "the CERN sample calculation's flows" if not args.flow else f"{len(flows)} flow(s)"
-    print(f"Tape drives needed for {head}, drive speed {basis}")
+    print(f"Tape drives needed for {head}; drive speed {basis}")
     print("drives = rate · factor / efficiency / drive speed  (cern-tape-sizing-2005, Summary)")
     print()
     columns = ["flow", "rate [MB/s]", "factor [-]", "efficiency [-]", "drives [-]", "share [-]"]
@@ -286,6 +295,10 @@ def _cmd_cite(args) -> int:
     except KeyError as exc:
         raise ValueError(exc.args[0] if exc.args else str(exc)) from None
     print(text)
+    print()
+    from vtsmodel import REFERENCE
+
+    print(f"Cite the models as: {REFERENCE}")
     return 0
 
 
@@ -301,9 +314,18 @@ def _cmd_plan(args) -> int:
         plan = dataclasses.replace(
             plan, workload=read_hourly_workload(args.workload), workload_file=args.workload
         )
+    if args.mount_log:
+        from vtsmodel.hits import lru_hit_curve
+
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(args.mount_log), mount_log_file=args.mount_log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
     c = result.vts.closest
     print(f"Plan {plan.name!r}: {result.vts.headline()}")
+    if plan.hits is not None:
+        print(
+            f"Read hits from the mount log {Path(plan.mount_log_file).name}: each configuration its own "
+            f"(by bytes, LRU); {c.config.label}: {c.read_hit:.3f}"
+        )
     print()
     rows = [{"target": ch.label, "value": ch.value, "target ": ch.limit, "unit": ch.unit, "margin": ch.margin,
              "met": "yes" if ch.ok else "NO"} for ch in c.checks]  # fmt: skip
@@ -441,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "size",
-        help="print the tape drive sizing table (lesson 04)",
+        help="print the tape drive sizing table (lesson 05)",
         description=(
             "Print the drives needed per data flow: rate · factor / efficiency / drive speed "
             "(cern-tape-sizing-2005). With no --flow, the CERN sample calculation."
@@ -480,6 +502,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("plan_file", metavar="PLAN_FILE", help="a plan file (JSON)")
     pl.add_argument("--workload", metavar="CSV", help="an hourly workload file replacing the plan's")
+    pl.add_argument(
+        "--mount-log",
+        metavar="LOG.csv",
+        help="a mount log: each configuration's own read-hit ratio replaces the answered one",
+    )
     pl.add_argument("--report", metavar="FILE", help="write the report to FILE (.html or .pdf)")
     pl.add_argument("--overwrite", action="store_true", help="replace an existing report")
     pl.set_defaults(func=_cmd_plan)

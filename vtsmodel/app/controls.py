@@ -35,8 +35,17 @@ def tooltip(inp: Input) -> str:
 
 
 def _d3_format(inp: Input) -> str:
-    """A d3 format (the slider's readout) in plain digits: never ``2.3e+3``."""
-    return ",d" if inp.integer else f",.{max(inp.digits, 1)}~r"
+    """The slider's readout format (d3) in plain digits, never ``2.3e+3``.
+
+    Whole numbers with thousands separators; a linear slider with as many decimals as its
+    step has; a logarithmic one to three significant digits.
+    """
+    if inp.integer:
+        return ",d"
+    if inp.scale == "log":
+        return ",.3r"
+    decimals = max(0, -math.floor(math.log10(_step(inp)) + 1e-9))
+    return f",.{decimals}f"
 
 
 def _step(inp: Input) -> float:

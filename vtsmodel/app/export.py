@@ -18,6 +18,7 @@ import html
 import io
 import os
 import tempfile
+import textwrap
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ __all__ = [
     "FORMATS",
     "PAGE_SIZES",
     "atomic_write",
+    "csv_text",
     "export_csv",
     "export_figure",
     "export_figures",
@@ -93,59 +95,100 @@ def _merge(base: dict, extra: Mapping) -> dict:
     return base
 
 
-def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, style: str | None = "light"):
-    """The figure JSON an export draws: ``fig`` styled, sized and captioned.
+#: Caption font size in exports: at least 9 pt where one CSS pixel prints as 0.75 pt. [px]
+CAPTION_FONT_PX = 13
+_CAPTION_LINE_PX = 17
+#: Average glyph width of the caption font, a fraction of its size (Arial). [-]
+_GLYPH = 0.52
 
-    Built on the figure's JSON, not a new ``Figure``: plotly would check every property
-    again, a tenth of an export's time.
+
+def _wrap_caption(caption: str, width_px: float) -> list[str]:
+    """The caption's lines wrapped to ``width_px`` at :data:`CAPTION_FONT_PX`, never mid-word."""
+    chars = max(40, int(width_px / (_GLYPH * CAPTION_FONT_PX)))
+    out = []
+    for line in caption.splitlines():
+        out += textwrap.wrap(line, chars, break_long_words=False, break_on_hyphens=False) or [""]
+    return out
+
+
+def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, style: str | None = "light"):
+    """The figure JSON an export draws: ``fig`` styled, sized and captioned, nothing overlapping.
+
+    The title sits over the plot area's left edge; a legend placed under the plot moves
+    above it (where it cannot cover the caption); the caption goes under the axis title, in
+    :data:`CAPTION_FONT_PX` px grey (9.75 pt at print size), wrapped to the plot's width,
+    and the figure grows by its height. Built on the figure's JSON, not a new ``Figure``:
+    plotly would check every property again, a tenth of an export's time.
 
     Parameters
     ----------
     fig : plotly Figure, FigureWidget or figure dict
     caption : str
-        Lines placed under the plot, in 10 pt grey.
+        Lines placed under the plot (wrapped here).
     size : (width, height), optional
-        Before the caption is added. [CSS px]
+        The width of the export; the height where the figure sets none. [CSS px]
     style : {"light", "print"}, optional
         See :data:`vtsmodel.app.figures.STYLES`; None keeps the figure's own.
     """
     from vtsmodel.app.figures import _check_style, _style_layout, template_json
 
-    if isinstance(fig, Mapping):
-        import plotly.graph_objects as go
-
-        fig = go.Figure(fig)
-    spec = fig.to_dict()
+    spec = copy.deepcopy(dict(fig)) if isinstance(fig, Mapping) else fig.to_dict()
     layout = spec.setdefault("layout", {})
     if style:
         _check_style(style)
         layout["template"] = template_json()
         _merge(layout, _style_layout(style))
     if size:
-        layout["width"], layout["height"] = size
+        # the page's width; a figure keeps its own height (a tall tornado stays tall)
+        layout["width"] = size[0]
+        layout["height"] = layout.get("height") or size[1]
+    width, height = layout.get("width") or 960, layout.get("height") or 450
+    margin = layout.setdefault("margin", {})
+    left, right, bottom = margin.get("l", 70), margin.get("r", 20), margin.get("b", 60)
+    title = layout.get("title")
+    if isinstance(title, str):
+        title = layout["title"] = {"text": title}
+    if isinstance(title, dict) and title.get("text"):
+        title.update(x=0, xref="paper", xanchor="left")
+        margin["t"] = max(margin.get("t", 50), 50)
+    legend = layout.setdefault("legend", {})
+    if legend.get("orientation") == "h" and (legend.get("y", 1.02) or 0) < 0.5:
+        # above the plot, under the title (two rows of entries fit between them)
+        legend.update(y=1.02, yanchor="bottom", x=0, xanchor="left")
+        margin["t"] = max(margin.get("t", 50), 120)
+        if isinstance(title, dict):
+            title.update(y=0.99, yref="container", yanchor="top")
     if caption:
-        lines = caption.splitlines()
-        extra = 18 * len(lines) + 30
-        margin = layout.setdefault("margin", {})
-        bottom = (margin.get("b") or 60) + extra
-        layout["height"] = (layout.get("height") or 450) + extra
-        margin["b"] = bottom
-        layout.setdefault("annotations", []).append(
-            {
-                "text": "<br>".join(html.escape(line) for line in lines),
-                "xref": "paper",
-                "yref": "paper",
-                "x": 0,
-                "y": 0,
-                "yshift": -(bottom - 10),
-                "xanchor": "left",
-                "yanchor": "bottom",
-                "align": "left",
-                "showarrow": False,
-                "font": {"size": 10, "color": "#444"},
-            }
-        )
+        lines = _wrap_caption(caption, width - left - right)
+        extra = _CAPTION_LINE_PX * len(lines) + 20
+        margin.update(l=left, r=right, b=bottom + extra)
+        layout["height"] = height + extra
+        layout.setdefault("annotations", []).append({
+            "text": "<br>".join(html.escape(line) for line in lines), "xref": "paper", "yref": "paper",
+            "x": 0, "y": 0, "yshift": -(bottom - 4), "xanchor": "left", "yanchor": "top", "align": "left",
+            "showarrow": False, "font": {"size": CAPTION_FONT_PX, "color": "#333"},
+        })  # fmt: skip
     return spec
+
+
+def _title_of(spec: Mapping) -> str:
+    title = spec.get("layout", {}).get("title")
+    text = title.get("text", "") if isinstance(title, Mapping) else str(title or "")
+    return text or "vtsmodel figure"
+
+
+def _pdf_with_title(data: bytes, title: str, subject: str) -> bytes:
+    """The PDF with its document title set (kaleido leaves its own page's name there)."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader = PdfReader(io.BytesIO(data))
+    writer = PdfWriter(clone_from=reader)
+    writer.add_metadata(
+        {"/Title": title, "/Subject": subject, "/Creator": "vtsmodel", "/Producer": "vtsmodel"}
+    )
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _size(size):
@@ -172,23 +215,34 @@ def figure_bytes(
     """Render ``fig`` with its caption to PNG, SVG, PDF or standalone HTML bytes."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt={fmt!r} is not valid; choose one of {', '.join(FORMATS)}")
-    spec = export_spec(fig, caption, size=_size(size), style=style)
     if fmt == "html":
-        import plotly.io as pio
-
-        text = pio.to_html(
-            spec, include_plotlyjs=True, full_html=True, config={"displaylogo": False}, validate=False
-        )
-        if caption:
-            block = (
-                "<pre style='font:12px sans-serif;white-space:pre-wrap'>" + html.escape(caption) + "</pre>"
-            )
-            text = text.replace("</body>", block + "\n</body>", 1)
-        return text.encode("utf-8")
+        # The caption goes under the plot as text (selectable, wrapping with the window), once.
+        spec = export_spec(fig, "", size=_size(size), style=style)
+        return _html_page(spec, caption).encode("utf-8")
+    spec = export_spec(fig, caption, size=_size(size), style=style)
     import kaleido
 
     _ensure_browser()
-    return kaleido.calc_fig_sync(spec, opts=_opts(fmt, scale))
+    data = kaleido.calc_fig_sync(spec, opts=_opts(fmt, scale))
+    if fmt == "pdf":
+        data = _pdf_with_title(data, _title_of(spec), caption.splitlines()[0] if caption else "")
+    return data
+
+
+def _html_page(spec: Mapping, caption: str) -> str:
+    """A standalone, offline HTML page of the figure (plotly.js inline) with its caption under it."""
+    import plotly.io as pio
+
+    text = pio.to_html(
+        spec, include_plotlyjs=True, full_html=True, config={"displaylogo": False}, validate=False
+    )
+    title = html.escape(_title_of(spec))
+    text = text.replace("<head>", f"<head><title>{title}</title>", 1)
+    if caption:
+        block = ("<pre class='vtsmodel-caption' style='font:13px Arial, sans-serif;white-space:pre-wrap;"
+                 "max-width:960px;color:#333'>" + html.escape(caption) + "</pre>")  # fmt: skip
+        text = text.replace("</body>", block + "\n</body>", 1)
+    return text
 
 
 def export_figure(
@@ -299,10 +353,13 @@ def export_many(
             finish(i, exc)
     if static:
         rendered = render_static([(spec, fmt) for _i, spec, fmt in static])
-        for (i, _spec, _fmt), (_j, data) in zip(static, rendered, strict=True):
+        for (i, spec, fmt), (_j, data) in zip(static, rendered, strict=True):
             try:
                 if isinstance(data, Exception):
                     raise data
+                if fmt == "pdf":
+                    caption = items[i][2]
+                    data = _pdf_with_title(data, _title_of(spec), caption.splitlines()[0] if caption else "")
                 finish(i, atomic_write(items[i][1], data, overwrite=overwrite))
             except Exception as exc:  # noqa: BLE001 - returned for this item; the others go on
                 finish(i, exc)
@@ -327,15 +384,10 @@ def export_figures(
     return [res for _path, res in out]
 
 
-def export_csv(
-    rows: Sequence[Mapping[str, object]],
-    path: str | os.PathLike,
-    *,
-    columns: Sequence[str] | None = None,
-    caption: str = "",
-    overwrite: bool = False,
-) -> Path:
-    """Write rows (mappings) as CSV, with the caption as ``#`` comment lines at the end."""
+def csv_text(
+    rows: Sequence[Mapping[str, object]], *, columns: Sequence[str] | None = None, caption: str = ""
+) -> str:
+    """Rows (mappings) as CSV text, with the caption as ``#`` comment lines at the end."""
     if not rows and not columns:
         raise ValueError("rows is empty and no columns were given: nothing to write")
     cols = list(columns or rows[0].keys())
@@ -347,4 +399,16 @@ def export_csv(
     if caption:
         for line in caption.splitlines():
             buf.write(f"# {line}\n")
-    return atomic_write(path, buf.getvalue(), overwrite=overwrite)
+    return buf.getvalue()
+
+
+def export_csv(
+    rows: Sequence[Mapping[str, object]],
+    path: str | os.PathLike,
+    *,
+    columns: Sequence[str] | None = None,
+    caption: str = "",
+    overwrite: bool = False,
+) -> Path:
+    """Write rows (mappings) as CSV (:func:`csv_text`), atomically."""
+    return atomic_write(path, csv_text(rows, columns=columns, caption=caption), overwrite=overwrite)

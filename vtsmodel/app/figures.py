@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import textwrap
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +23,10 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from vtsmodel._inputs import number
 from vtsmodel._tables import Provenance, cite
+from vtsmodel._validation import ExtrapolationWarning
+from vtsmodel.app.text import plain_math
 
 __all__ = [
     "COLORS",
@@ -29,7 +34,11 @@ __all__ = [
     "base_spec",
     "compose",
     "figure_json",
+    "path_mark",
     "point_mark",
+    "source_table_html",
+    "trace_named",
+    "validated_curve",
     "STYLES",
     "caption_text",
     "figure_from_json",
@@ -144,7 +153,7 @@ def _hover_for(p: Provenance) -> str:
         f"{p.source}, {p.locator} ({p.kind})",
     ]
     if quote:
-        wrapped = "<br>".join(textwrap.wrap(f"“{quote}”", 70)[:6])
+        wrapped = "<br>".join(textwrap.wrap(f"“{plain_math(quote)}”", 70)[:6])
         parts.append(f"<i>{wrapped}</i>")
     return "<br>".join(parts)
 
@@ -223,7 +232,7 @@ def _fmt(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float | int | np.floating | np.integer):
-        return f"{float(v):.4g}"
+        return number(v, 4)
     return str(v)
 
 
@@ -232,9 +241,10 @@ def caption_text(
     citations: Iterable,
     *,
     title: str = "",
-    width: int = 140,
+    notes: Iterable[str] = (),
+    width: int | None = None,
 ) -> str:
-    """The caption exported under a figure: the scenario's values and the data's citations.
+    """The caption exported under a figure: the settings, any extrapolation, the citations.
 
     Parameters
     ----------
@@ -243,20 +253,31 @@ def caption_text(
     citations : iterable
         Table names, source ids or model functions whose sources the figure uses.
     title : str
-        A first line, e.g. the scenario's name.
-    width : int
-        Line width in characters before wrapping.
+        A first line, e.g. the panel's title or the scenario's name.
+    notes : iterable of str
+        Sentences that qualify the figure (an input outside the range a source validated).
+    width : int, optional
+        Line width in characters to wrap at; default: one line per paragraph (an export
+        wraps the caption to the figure's width).
     """
+
+    def wrap(text: str) -> list[str]:
+        return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) if width else [text]
+
     settings = "; ".join(f"{k} = {_fmt(v)}" for k, v in values.items())
     lines = [title] if title else []
     if settings:
-        lines.extend(textwrap.wrap(f"Settings: {settings}.", width))
+        lines.extend(wrap(f"Settings: {settings}."))
+    for note in notes:
+        lines.extend(wrap(f"Note: {note}"))
     refs = cite(*citations) if citations else ""
     if refs:
         lines.append("Sources:")
         for ref in refs.splitlines():
-            lines.extend(textwrap.wrap(ref, width))
-    lines.append("Made with vtsmodel.")
+            lines.extend(wrap(ref))
+    from vtsmodel import REFERENCE
+
+    lines.append(f"Made with {REFERENCE}")
     return "\n".join(lines)
 
 
@@ -286,6 +307,9 @@ class Plot:
         Moving layout shapes and annotations, drawn after the base's.
     layout : mapping
         Other layout entries that move (merged over the base's).
+    citations : tuple
+        What this figure draws on (table names, source ids, model functions), where it
+        differs from its view's: an exported caption cites these.
     """
 
     base: Callable[..., dict]
@@ -294,6 +318,7 @@ class Plot:
     shapes: Sequence = ()
     annotations: Sequence = ()
     layout: Mapping = field(default_factory=dict)
+    citations: tuple = ()
 
     @property
     def key(self) -> tuple:
@@ -319,7 +344,8 @@ class Plot:
 
     def with_traces(self, extra: Sequence) -> Plot:
         """A copy with ``extra`` moving traces appended (scenario overlays)."""
-        return Plot(self.base, self.args, (*self.traces, *extra), self.shapes, self.annotations, self.layout)
+        return Plot(self.base, self.args, (*self.traces, *extra), self.shapes, self.annotations, self.layout,
+                    self.citations)  # fmt: skip
 
 
 #: Bases kept per process (figures x settings of their slow inputs).
@@ -338,7 +364,11 @@ def base_spec(plot: Plot) -> dict:
     if spec is not None:
         _bases.move_to_end(key)
         return spec
-    spec = _json(plot.base(**plot.args))
+    with warnings.catch_warnings():
+        # a base draws curves past the validated range on purpose (dotted); the operating
+        # point's extrapolation is reported by the panel
+        warnings.simplefilter("ignore", ExtrapolationWarning)
+        spec = _json(plot.base(**plot.args))
     if "data" not in spec or "layout" not in spec:
         raise ValueError(f"{plot.base.__name__} must return figure JSON with 'data' and 'layout'")
     _bases[key] = spec
@@ -439,9 +469,122 @@ def point_mark(
         "yanchor": float(y) if finite else 0.0,
         "fillcolor": color,
         "line": {"color": "white", "width": 1},
+        "opacity": 1,
         "layer": "above",
         "visible": finite,
     }
     if name:
         mark.update(name=name, showlegend=showlegend)
     return mark
+
+
+def validated_curve(
+    x,
+    y,
+    *,
+    name: str,
+    color: str,
+    valid: tuple[float, float],
+    dash: str = "solid",
+    width: float = 3.0,
+    legendgroup: str | None = None,
+    showlegend: bool = True,
+    unit: str = "MB/s",
+    xlabel: str = "CF",
+) -> list[dict]:
+    """A curve as two traces: solid inside the range a source validated, dotted outside it.
+
+    The dotted part is named ``"<name> (extrapolated)"`` and kept out of the legend; it
+    joins the solid part at the edge of the range.
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    inside = (x >= valid[0] - 1e-9) & (x <= valid[1] + 1e-9)
+    out_x = np.where(inside, np.nan, x)
+    edge = np.flatnonzero(inside)
+    if edge.size and edge[-1] + 1 < x.size:
+        out_x[edge[-1]] = x[edge[-1]]
+    if edge.size and edge[0] > 0:
+        out_x[edge[0]] = x[edge[0]]
+    group = legendgroup or name
+    hover = f"{name}<br>{xlabel} %{{x:.3g}}: %{{y:.3g}} {unit}<extra></extra>"
+    return [
+        {"type": "scatter", "x": np.where(inside, x, np.nan), "y": y, "mode": "lines", "name": name,
+         "legendgroup": group, "showlegend": showlegend, "line": {"color": color, "dash": dash, "width": width},
+         "hovertemplate": hover},
+        {"type": "scatter", "x": out_x, "y": y, "mode": "lines", "name": f"{name} (extrapolated)",
+         "legendgroup": group, "showlegend": False,
+         "line": {"color": color, "dash": "dot", "width": max(width - 1.0, 1.0)},
+         "hovertemplate": hover.replace("<br>", ", extrapolated<br>", 1)},
+    ]  # fmt: skip
+
+
+#: How each status of the statement ledger reads in a source table.
+STATUS_STYLE = {
+    "reproduced": ("#1B7F3B", "a model reproduces it"),
+    "calibrated": ("#8A6D00", "a model constant was solved or fitted to it: an input, not evidence"),
+    "data-only": ("#555555", "kept as a cited value; nothing models it"),
+    "contradicted": ("#B00020", "the model disagrees; the ledger's note says by how much and why"),
+    "source-inconsistent": ("#7A3E9D", "the source contradicts itself; the ledger shows the arithmetic"),
+}
+
+
+def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
+    """Cited data rows as an HTML table: id, as printed, value, unit, source and locator, ledger status.
+
+    ``rows`` are ``(table, row id)`` pairs. Hovering a row shows the sentence it came from;
+    hovering its status, what the statement ledger says of it (``data/statements.csv``).
+    """
+    from vtsmodel._tables import load
+    from vtsmodel.data import statement_status, statements_for
+
+    head = "".join(f"<th style='text-align:left;padding:1px 6px'>{h}</th>"
+                   for h in ("id", "printed", "value", "unit", "source, locator", "status"))  # fmt: skip
+    body = []
+    for table, rid in rows:
+        p = load(table).provenance(rid)
+        ref = f"{table}:{rid}"
+        status = statement_status(ref) or ""
+        color, meaning = STATUS_STYLE.get(status, ("#555555", ""))
+        notes = " | ".join(f"{s['id']}: {s['claim']} {s['note']}".strip() for s in statements_for(ref))
+        tip = html.escape(plain_math(f"{status}: {meaning}. {notes}".strip(" .")) if status else "")
+        body.append(
+            f"<tr title='{html.escape(plain_math(p.quote or p.note))}'><td><code>{html.escape(rid)}</code></td>"
+            f"<td>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
+            f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
+            f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color}'>{status}</td></tr>"
+        )
+    return (
+        "<table class='vtsmodel-sources' style='border-collapse:collapse'><thead><tr>" + head + "</tr></thead><tbody>"
+        + "".join(body) + "</tbody></table>"
+    )  # fmt: skip
+
+
+def trace_named(spec: Mapping, name: str) -> dict:
+    """The trace called ``name`` in figure JSON (``KeyError`` listing the names)."""
+    for t in spec["data"]:
+        if t.get("name") == name:
+            return t
+    raise KeyError(f"no trace {name!r}; traces: {[t.get('name') for t in spec['data']]}")
+
+
+def path_mark(x, y, *, color: str, width: float = 3.5, name: str = "", dash: str = "solid") -> dict:
+    """A curve drawn as a layout shape (an SVG path in data coordinates) that moves cheaply.
+
+    For a curve a slider moves (the CF a lesson highlights): as a shape, it redraws without
+    recomputing the figure's traces. Points where x or y is not finite break the path.
+    It shows in the legend under ``name``; it has no hover.
+    """
+    parts, pen = [], "M"
+    for xi, yi in zip(np.asarray(x, float), np.asarray(y, float), strict=True):
+        if np.isfinite(xi) and np.isfinite(yi):
+            parts.append(f"{pen}{xi:.6g},{yi:.6g}")
+            pen = "L"
+        else:
+            pen = "M"
+    shape = {
+        "type": "path", "path": " ".join(parts) or "M0,0", "xref": "x", "yref": "y", "layer": "above", "opacity": 1,
+        "line": {"color": color, "width": width, "dash": dash}, "visible": bool(parts),
+    }  # fmt: skip
+    if name:
+        shape.update(name=name, showlegend=True)
+    return shape

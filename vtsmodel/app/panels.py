@@ -1,16 +1,16 @@
-"""The interactive panel every lesson uses: controls, live figures, readouts, export.
+"""The interactive panel every page uses: controls from inputs, live plots, readouts, export.
 
-A lesson describes its panel with a pure function ``view(**values) -> View``: the values
-of the controls in, the figures (built by pure figure builders), the readouts, the line
-naming the binding limit and the caption out. :class:`Panel` binds that function to
-ipywidgets controls and plot panes (:class:`PlotPane`): on every change it calls the
-function once and sends each figure whose JSON changed to the browser, where the plot is
-redrawn in place.
+A page describes a panel with its inputs (:class:`~vtsmodel.Input` declarations: one
+control each) and a pure function ``view(**values) -> View``: the values in; the plots
+(:class:`~vtsmodel.app.figures.Plot`: a cached base and a moving part), the readouts and
+the sentence naming the binding limit out. :class:`Panel` builds the controls, calls the
+view on every change, and sends each plot's base only when it changed and its moving
+part otherwise (:class:`PlotPane`); the browser redraws in place.
 
-Everything but the widgets themselves is testable without a kernel: set a control's
-``value`` and read :attr:`Panel.readout_values` and the figure widgets' data.
+Everything here is testable without a browser: :meth:`Panel.set` values, then read
+:attr:`Panel.readout_values` and :meth:`Panel.figure`.
 
-This module imports ipywidgets, anywidget and plotly; ``import vtsmodel`` does not import it.
+This module imports ipywidgets, anywidget and plotly; ``import vtsmodel`` does not.
 """
 
 from __future__ import annotations
@@ -18,156 +18,92 @@ from __future__ import annotations
 import html
 import os
 import traceback
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import anywidget
 import ipywidgets as w
-import numpy as np
-import plotly.graph_objects as go
 import traitlets
 
+from vtsmodel._inputs import Input
+from vtsmodel._validation import VtsModelWarning
 from vtsmodel.app import export as _export
-from vtsmodel.app.figures import caption_text
+from vtsmodel.app.controls import control
+from vtsmodel.app.downloads import Downloader
+from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 
-__all__ = ["Panel", "View", "checkbox", "dropdown", "int_slider", "log_slider", "slider"]
-
-_LABEL_STYLE = {"description_width": "180px"}
-_LAYOUT = w.Layout(width="400px")
+__all__ = ["Panel", "PlotPane", "View", "caption_values"]
 
 
 @dataclass
 class View:
-    """What a lesson's view function returns for one setting of the controls.
+    """What a page's view function returns for one setting of its inputs.
 
     Attributes
     ----------
-    figures : dict of str to plotly Figure
-        The figures, by name; a panel keeps one :class:`PlotPane` per name.
+    figures : dict of str to Plot
+        The plots, by name; a panel keeps one :class:`PlotPane` per name.
     readouts : dict of str to str
-        Label to formatted value (with units), shown beside the figures.
+        Label to formatted value with its unit, shown beside the plots.
     binding : str
         One sentence naming the binding limit, or empty.
+    notes : tuple of str
+        Sentences shown under the binding limit and written into the caption; the panel
+        adds the extrapolation warnings the models raised for this setting.
     caption_values : dict
-        The labelled inputs written into an export's caption.
+        Labelled values written into an export's caption besides the panel's inputs
+        (a scenario's name, the other scenarios shown).
     citations : tuple
-        Table names, source ids or model functions the figures draw on.
+        Table names, source ids or model functions the plots draw on.
     """
 
-    figures: dict[str, go.Figure]
+    figures: dict[str, Plot]
     readouts: dict[str, str] = field(default_factory=dict)
     binding: str = ""
+    notes: tuple[str, ...] = ()
     caption_values: dict[str, object] = field(default_factory=dict)
     citations: tuple = ()
 
 
-def _describe(label: str, unit: str) -> str:
-    return f"{label} [{unit}]" if unit else label
+def caption_values(inputs: Mapping[str, Input], values: Mapping[str, object]) -> dict[str, str]:
+    """The inputs' values as an export caption labels them: ``{"CF [-]": "3"}``."""
+    return {inp.header: inp.format(values[k]) for k, inp in inputs.items() if k in values}
 
 
-def slider(
-    label: str,
-    value: float,
-    min: float,
-    max: float,
-    step: float,
-    *,
-    unit: str = "",
-    tooltip: str = "",
-    readout_format: str = ".3g",
-) -> w.FloatSlider:
-    """A float slider whose label carries its unit and whose tooltip explains it."""
-    return w.FloatSlider(
-        value=value,
-        min=min,
-        max=max,
-        step=step,
-        description=_describe(label, unit),
-        description_allow_html=False,
-        tooltip=tooltip or label,
-        readout_format=readout_format,
-        continuous_update=True,
-        style=_LABEL_STYLE,
-        layout=_LAYOUT,
-    )
+def compute(view: Callable[..., View], values: Mapping[str, object]) -> View:
+    """``view(**values)`` with the models' warnings collected into :attr:`View.notes`.
+
+    Extrapolation warnings raised while the view computes its operating point become
+    notes (each once); other warnings pass on unchanged.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = view(**values)
+    notes = list(result.notes)
+    for wm in caught:
+        if issubclass(wm.category, VtsModelWarning):
+            text = str(wm.message)
+            if text not in notes:
+                notes.append(text)
+        else:
+            warnings.warn_explicit(wm.message, wm.category, wm.filename, wm.lineno)
+    result.notes = tuple(notes)
+    return result
 
 
-def log_slider(
-    label: str,
-    value: float,
-    min: float,
-    max: float,
-    *,
-    unit: str = "",
-    tooltip: str = "",
-    steps_per_decade: int = 10,
-    readout_format: str = ".3g",
-) -> w.FloatLogSlider:
-    """A logarithmic slider (base 10); ``min`` and ``max`` are values, not exponents."""
-    import math
-
-    return w.FloatLogSlider(
-        value=value,
-        base=10,
-        min=math.log10(min),
-        max=math.log10(max),
-        step=1.0 / steps_per_decade,
-        description=_describe(label, unit),
-        tooltip=tooltip or label,
-        readout_format=readout_format,
-        continuous_update=True,
-        style=_LABEL_STYLE,
-        layout=_LAYOUT,
-    )
-
-
-def int_slider(
-    label: str, value: int, min: int, max: int, step: int = 1, *, unit: str = "", tooltip: str = ""
-) -> w.IntSlider:
-    """An integer slider whose label carries its unit."""
-    return w.IntSlider(
-        value=value,
-        min=min,
-        max=max,
-        step=step,
-        description=_describe(label, unit),
-        tooltip=tooltip or label,
-        continuous_update=True,
-        style=_LABEL_STYLE,
-        layout=_LAYOUT,
-    )
-
-
-def dropdown(label: str, options, value=None, *, tooltip: str = "") -> w.Dropdown:
-    """A dropdown; ``options`` as for ipywidgets (values or ``(label, value)`` pairs)."""
-    dd = w.Dropdown(
-        options=options,
-        description=label,
-        tooltip=tooltip or label,
-        style=_LABEL_STYLE,
-        layout=_LAYOUT,
-    )
-    if value is not None:
-        dd.value = value
-    return dd
-
-
-def checkbox(label: str, value: bool = False, *, tooltip: str = "") -> w.Checkbox:
-    """A checkbox with a tooltip."""
-    return w.Checkbox(value=value, description=label, tooltip=tooltip or label, indent=False, layout=_LAYOUT)
-
-
-#: plotly.js options of every plot shown in a panel (no plotly logo, no cloud links).
+#: plotly.js options of every plot in a panel (no plotly logo, no cloud links).
 PLOT_CONFIG = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["sendDataToCloud"]}
 _PLOTLY_MIME = "application/vnd.plotly.v1+json"
 
 
 class _PlotView(anywidget.AnyWidget):
-    """The widget of a :class:`PlotPane`: figure JSON in, drawn in place by ``_plotpane.js``."""
+    """The widget of a :class:`PlotPane`: a base and a moving part, drawn by ``_plotpane.js``."""
 
     _esm = Path(__file__).with_name("_plotpane.js")
-    figure = traitlets.Dict().tag(sync=True)
+    base = traitlets.Dict().tag(sync=True)
+    moving = traitlets.Dict().tag(sync=True)
     template = traitlets.Dict().tag(sync=True)
     config = traitlets.Dict().tag(sync=True)
 
@@ -187,152 +123,127 @@ def plotly_loader() -> w.Output:
 
 
 class PlotPane:
-    """One plotly figure on screen, redrawn in place when the figure changes.
+    """One plot on screen: its base sent when it changes, its moving part on every change.
 
-    The figure's JSON goes to a small widget (:class:`_PlotView`) whose script calls
-    ``Plotly.react`` on the same plot, so a slider move redraws only what changed; a
-    figure whose JSON did not change is not sent at all. Unlike a ``FigureWidget`` it
-    sends no 5 MB JavaScript bundle per figure. The project's template
-    (:func:`vtsmodel.app.figures.template_json`) is sent once per pane, not with every update,
-    so figure builders need not build it.
+    The base (:func:`~vtsmodel.app.figures.base_spec`, cached by the slow inputs) is the
+    same object while those inputs stay put, so a slider move sends only the moving part
+    (a few hundred bytes); the page's script keeps the base's traces and redraws the
+    moved shapes. Nothing is sent when nothing changed. The project's template goes once
+    per pane.
 
     Attributes
     ----------
     widget : ipywidgets widget
         What a panel shows.
-    figure : plotly.graph_objects.Figure
-        The figure last shown; ``data`` and ``layout`` are its traces and layout.
+    plot : Plot
+        The plot last shown.
     """
 
-    def __init__(self, fig: go.Figure) -> None:
-        from vtsmodel.app.figures import template_json
-
+    def __init__(self, plot: Plot) -> None:
         self.widget = _PlotView(template=template_json(), config=PLOT_CONFIG, layout=w.Layout(width="100%"))
         self.widget.add_class("vtsmodel-plot")
-        self.figure = fig
-        self._last_spec: dict | None = None
-        self.show(fig)
+        self._base: dict | None = None
+        self._moving: dict | None = None
+        self.plot = plot
+        self.show(plot)
 
-    @property
-    def data(self):
-        """Traces of the figure last shown."""
-        return self.figure.data
-
-    @property
-    def layout(self):
-        """Layout of the figure last shown."""
-        return self.figure.layout
-
-    @staticmethod
-    def spec(fig: go.Figure) -> dict:
-        """The data and layout of ``fig`` as JSON, without its template."""
-        spec = fig.to_plotly_json()
-        spec["layout"] = {k: v for k, v in spec.get("layout", {}).items() if k != "template"}
-        return spec
-
-    def show(self, fig: go.Figure) -> bool:
-        """Show ``fig``; return whether anything was sent (False when it is unchanged)."""
-        self.figure = fig
-        spec = self.spec(fig)
-        if self._last_spec is not None and _same(self._last_spec, spec):
+    def show(self, plot: Plot) -> bool:
+        """Show ``plot``; return whether anything was sent."""
+        self.plot = plot
+        base = base_spec(plot)
+        moving = plot.moving()
+        new_base, new_moving = base is not self._base, moving != self._moving
+        if not (new_base or new_moving):
             return False
-        self._last_spec = spec
-        self.widget.figure = {"data": spec["data"], "layout": spec["layout"]}
+        with self.widget.hold_sync():
+            if new_base:
+                self._base = base
+                self.widget.base = base
+            if new_moving or new_base:
+                self._moving = moving
+                self.widget.moving = moving
         return True
 
-
-def _same(a, b) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        try:
-            return bool(np.array_equal(np.asarray(a), np.asarray(b)))
-        except (TypeError, ValueError):
-            return False
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
+    @property
+    def spec(self) -> dict:
+        """The figure as shown: base and moving part composed, as JSON."""
+        return compose(self._base or {}, self._moving or {})
 
 
 class Panel:
-    """Controls bound to a view function, live figures, readouts and an export control.
+    """Controls built from inputs, bound to a view function; live plots, readouts, export.
 
     Parameters
     ----------
-    controls : mapping of str to ipywidgets widget
-        Keyword name (as the view function takes it) to control.
+    inputs : mapping of str to Input
+        Keyword name (as the view takes it) to declaration; each becomes a control, in order.
     view : callable
-        ``view(**values) -> View``, pure: it builds figures from numbers.
+        ``view(**values) -> View``; pure.
+    values : mapping, optional
+        Starting values (checked by their inputs); the rest take their defaults.
     title : str
-        Heading shown above the panel.
+        Heading shown above the panel, and the first line of its captions.
     name : str
-        Base of exported file names, e.g. ``"01_write_rate"``.
+        Base of exported file names, e.g. ``"01_write"``.
     export_dir : path-like, optional
-        Folder the export control writes to; default ``$VTSMODEL_EXPORT_DIR`` or
-        ``exports`` beside the notebook.
+        Folder the export writes to (``$VTSMODEL_EXPORT_DIR`` or ``exports``).
     decorate : callable, optional
-        ``decorate(View) -> View``, applied to every new view before the figures are
-        updated (the scenario sheet uses it to overlay the other scenarios).
+        ``decorate(View) -> View``, applied to every new view (the scenario sheet overlays
+        the other scenarios with it).
     """
 
     def __init__(
         self,
-        controls: Mapping[str, w.Widget],
+        inputs: Mapping[str, Input],
         view: Callable[..., View],
         *,
+        values: Mapping | None = None,
         title: str = "",
         name: str = "figure",
         export_dir: str | Path | None = None,
         decorate: Callable[[View], View] | None = None,
     ) -> None:
-        self.controls = dict(controls)
+        self.inputs = dict(inputs)
+        values = dict(values or {})
+        unknown = set(values) - set(self.inputs)
+        if unknown:
+            raise ValueError(f"no input named {', '.join(sorted(unknown))}; inputs: {', '.join(self.inputs)}")
+        self.controls = {k: control(inp, values.get(k)) for k, inp in self.inputs.items()}
         self._view_fn = view
         self.title = title
         self.name = name
         self.export_dir = Path(export_dir or os.environ.get("VTSMODEL_EXPORT_DIR", "exports"))
-        self.last_error = ""
         self.decorate = decorate
+        self.last_error = ""
         self.view: View = self._compute()
-        self.plots: dict[str, PlotPane] = {key: PlotPane(fig) for key, fig in self.view.figures.items()}
-        self._readouts = w.HTML(layout=w.Layout(width="400px"))
+        self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self.view.figures.items()}
+        self._readouts = w.HTML(layout=w.Layout(width="410px"))
         self._binding = w.HTML(layout=w.Layout(width="100%"))
         self._error = w.HTML()
+        self._text: tuple = ()
         self._render_text()
         for ctl in self.controls.values():
             ctl.observe(self._on_change, names="value")
         self._build_export()
-        figs = [pane.widget for pane in self.plots.values()]
         left = w.VBox(
-            [*self.controls.values(), self._readouts],
-            layout=w.Layout(width="420px", flex="0 0 420px"),
+            [*self.controls.values(), self._readouts], layout=w.Layout(width="420px", flex="0 0 420px")
         )
-        right = w.VBox(figs, layout=w.Layout(flex="1 1 auto", min_width="0", overflow="hidden"))
+        right = w.VBox(
+            [pane.widget for pane in self.plots.values()],
+            layout=w.Layout(flex="1 1 auto", min_width="0", overflow="hidden"),
+        )
         head = [w.HTML(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")] if title else []
         self.widget = w.VBox(
-            [
-                *head,
-                w.HBox([left, right], layout=w.Layout(width="100%", flex_flow="row wrap")),
-                self._binding,
-                self._error,
-                self._export_box,
-                plotly_loader(),
-            ],
+            [*head, w.HBox([left, right], layout=w.Layout(width="100%", flex_flow="row wrap")), self._binding,
+             self._error, self._export_box, plotly_loader()],
             layout=w.Layout(width="100%", max_width="1240px"),
-        )
+        )  # fmt: skip
         self.widget.add_class("vtsmodel-panel")
 
-    @property
-    def figure_widgets(self) -> dict[str, PlotPane]:
-        """The plot panes by figure name (same as :attr:`plots`)."""
-        return self.plots
-
-    # --- state ---------------------------------------------------------------------
+    # --- state ---------------------------------------------------------------------------
     @property
     def values(self) -> dict[str, object]:
-        """Current control values by keyword name."""
+        """Current values by keyword name."""
         return {k: c.value for k, c in self.controls.items()}
 
     @property
@@ -340,16 +251,26 @@ class Panel:
         """The readouts of the current setting (label to formatted value)."""
         return dict(self.view.readouts)
 
+    def figure(self, key: str | None = None) -> dict:
+        """The figure JSON of plot ``key`` (default the first) as the panel shows it."""
+        key = key or next(iter(self.plots))
+        return self.plots[key].spec
+
     def set(self, **values) -> None:
-        """Set several controls, then update once."""
+        """Set several inputs, then update once; ``ValueError`` (naming the range) for a bad value.
+
+        Every value is checked by its input first, so a control never receives a value it
+        cannot show and the panel never goes stale.
+        """
         unknown = set(values) - set(self.controls)
         if unknown:
-            raise KeyError(
-                f"no control named {', '.join(sorted(unknown))}; controls: {', '.join(self.controls)}"
+            raise ValueError(
+                f"no input named {', '.join(sorted(unknown))}; inputs: {', '.join(self.controls)}"
             )
+        parsed = {k: self.inputs[k].parse(k, v) for k, v in values.items()}
         self._hold = True
         try:
-            for k, v in values.items():
+            for k, v in parsed.items():
                 self.controls[k].value = v
         finally:
             self._hold = False
@@ -362,45 +283,59 @@ class Panel:
             self.update()
 
     def update(self) -> None:
-        """Recompute the view and push it into the figures and readouts."""
+        """Recompute the view; send what changed to the plots and the text."""
         try:
             view = self._compute()
         except ValueError as exc:
-            # Invalid combination of inputs: keep the last good view, say why.
+            # An invalid combination of inputs: keep the last good view and say why.
             self.last_error = str(exc)
-            self._error.value = f"<span style='color:#B00020'>⚠ {html.escape(str(exc))}</span>"
+            self._error.value = (
+                f"<span class='vtsmodel-error' style='color:#B00020'>⚠ {html.escape(str(exc))}</span>"
+            )
             return
-        self.last_error = ""
-        self._error.value = ""
+        if self.last_error:
+            self.last_error = ""
+            self._error.value = ""
         self.view = view
-        for key, fig in view.figures.items():
+        for key, plot in view.figures.items():
             if key in self.plots:
-                self.plots[key].show(fig)
+                self.plots[key].show(plot)
         self._render_text()
 
     def _compute(self) -> View:
-        view = self._view_fn(**self.values)
+        view = compute(self._view_fn, self.values)
         return self.decorate(view) if self.decorate is not None else view
 
     def _render_text(self) -> None:
+        v = self.view
+        text = (tuple(v.readouts.items()), v.binding, v.notes)
+        if text == self._text:
+            return
+        self._text = text
         rows = "".join(
             f"<tr><td style='padding:1px 8px 1px 0'>{html.escape(k)}</td>"
             f"<td class='vtsmodel-readout' data-label='{html.escape(k)}' style='text-align:right'>"
-            f"<b>{html.escape(v)}</b></td></tr>"
-            for k, v in self.view.readouts.items()
+            f"<b>{html.escape(val)}</b></td></tr>"
+            for k, val in v.readouts.items()
         )
         self._readouts.value = f"<table class='vtsmodel-readouts'>{rows}</table>"
+        parts = []
+        if v.binding:
+            parts.append(
+                f"<div class='vtsmodel-binding'><b>Binding limit:</b> {html.escape(v.binding)}</div>"
+            )
+        parts += [f"<div class='vtsmodel-note'>⚠ {html.escape(n)}</div>" for n in v.notes]
         self._binding.value = (
-            f"<div class='vtsmodel-binding' style='white-space:normal;line-height:1.4'>"
-            f"<b>Binding limit:</b> {html.escape(self.view.binding)}</div>"
-            if self.view.binding
-            else ""
+            f"<div style='white-space:normal;line-height:1.4'>{''.join(parts)}</div>" if parts else ""
         )
 
-    # --- export --------------------------------------------------------------------
-    def caption(self) -> str:
-        """The caption of the current setting: values and citations."""
-        return caption_text(self.view.caption_values, self.view.citations, title=self.title)
+    # --- export ----------------------------------------------------------------------------
+    def caption(self, figure: str | None = None) -> str:
+        """The caption of the current setting: inputs, notes, and the citations of ``figure`` (or the view's)."""
+        values = {**caption_values(self.inputs, self.values), **self.view.caption_values}
+        plot = self.view.figures.get(figure) if figure else None
+        citations = (plot.citations if plot is not None else ()) or self.view.citations
+        return caption_text(values, citations, title=self.title, notes=self.view.notes)
 
     def export(
         self, fmt: str = "png", *, figure: str | None = None, path: str | Path | None = None, overwrite=False
@@ -411,49 +346,54 @@ class Panel:
             raise KeyError(f"no figure named {key!r}; figures: {', '.join(self.view.figures)}")
         target = Path(path) if path else self.export_dir / f"{self.name}_{key}.{fmt}"
         return _export.export_figure(
-            self.view.figures[key], target, fmt=fmt, caption=self.caption(), overwrite=overwrite
+            self.view.figures[key].spec(), target, fmt=fmt, caption=self.caption(key), overwrite=overwrite
         )
+
+    def export_bytes(self, fmt: str = "png", *, figure: str | None = None) -> tuple[str, bytes]:
+        """One figure of the current setting, with its caption, as a file: ``(name, bytes)``."""
+        key = figure or next(iter(self.view.figures))
+        if key not in self.view.figures:
+            raise KeyError(f"no figure named {key!r}; figures: {', '.join(self.view.figures)}")
+        data = _export.figure_bytes(self.view.figures[key].spec(), fmt, caption=self.caption(key))
+        return f"{self.name}_{key}.{fmt}", data
 
     def _build_export(self) -> None:
         self._fmt = w.Dropdown(
             options=[("PNG", "png"), ("SVG", "svg"), ("PDF", "pdf"), ("HTML (offline)", "html")],
-            value="png",
-            description="Format",
-            tooltip="File format of the exported figure",
+            value="png", description="Format", tooltip="File format of the exported figure",
             layout=w.Layout(width="200px"),
-        )
+        )  # fmt: skip
         self._which = w.Dropdown(
-            options=list(self.plots),
-            description="Figure",
-            tooltip="Which figure to export",
+            options=list(self.plots), description="Figure", tooltip="Which figure to export",
             layout=w.Layout(width="240px"),
-        )
-        self._overwrite = w.Checkbox(value=False, description="replace existing", indent=False)
+        )  # fmt: skip
         self._button = w.Button(
-            description="Export", icon="", tooltip="Write the figure with its caption", button_style=""
+            description="Export", tooltip="Download the figure with its caption and sources"
         )
         self._status = w.HTML()
+        self.downloader = Downloader()
         self._button.on_click(self._on_export)
         self._export_box = w.HBox(
-            [self._which, self._fmt, self._overwrite, self._button, self._status],
+            [self._which, self._fmt, self._button, self._status, self.downloader],
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
         self._export_box.add_class("vtsmodel-export")
 
     def _on_export(self, _button=None) -> None:
-        self._status.value = "writing…"
+        self._status.value = "preparing…"
         try:
-            path = self.export(self._fmt.value, figure=self._which.value, overwrite=self._overwrite.value)
-        except FileExistsError as exc:
-            self._status.value = f"<span style='color:#B00020'>{html.escape(str(exc))}</span>"
+            name, data = self.export_bytes(self._fmt.value, figure=self._which.value)
+            name = self.downloader.send_file(name, data, self._fmt.value)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never swallowed silently
             self._status.value = (
-                f"<span style='color:#B00020'>export failed: {html.escape(repr(exc))}</span>"
+                f"<span class='vtsmodel-export-failed' style='color:#B00020'>⚠ export failed: "
+                f"{html.escape(str(exc) or type(exc).__name__)}</span>"
                 f"<!-- {html.escape(traceback.format_exc())} -->"
             )
         else:
             self._status.value = (
-                f"<span class='vtsmodel-export-done'>wrote <code>{html.escape(str(path))}</code></span>"
+                f"<span class='vtsmodel-export-done'>downloaded <b>{html.escape(name)}</b> "
+                f"({len(data):,} bytes): see your browser's downloads</span>"
             )
 
     def _ipython_display_(self):

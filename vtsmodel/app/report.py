@@ -168,12 +168,19 @@ def configurations_figure(vts) -> go.Figure:
                                  marker={"color": COLORS[(i + 2) % len(COLORS)], "size": 7},
                                  line={"width": 1}), row=2, col=1)  # fmt: skip
     if any_recall:
-        fig.add_hline(y=recall.limit, line={"color": "#444", "dash": "dash", "width": 1}, row=2, col=1,
-                      annotation_text=f"target {_n(recall.limit)} s", annotation_position="top left")  # fmt: skip
+        fig.add_hline(y=recall.limit, line={"color": "#444", "dash": "dash", "width": 1}, row=2, col=1)
+        # on a log axis an annotation's y is the logarithm (add_hline's own label would sit at 10^limit)
+        fig.add_annotation(x=0, xref="x2 domain", y=math.log10(recall.limit), yref="y2", showarrow=False,
+                           xanchor="left", yanchor="bottom", text=f"target {_n(recall.limit)} s")  # fmt: skip
         fig.update_yaxes(type="log", row=2, col=1)
-    fig.update_layout(title="Every configuration against the targets", barmode="group", height=620,
-                      width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.28},
-                      margin={"t": 70, "b": 60, "l": 60, "r": 20})  # fmt: skip
+    fig.update_layout(
+        title="Every configuration against the targets",
+        barmode="group",
+        height=620,
+        width=FIGURE_WIDTH,
+        legend={"orientation": "h", "y": -0.28},
+        margin={"t": 70, "b": 120, "l": 60, "r": 20},
+    )  # fmt: skip  (room for the slanted names)
     fig.update_xaxes(tickangle=-45, row=2, col=1)
     return fig
 
@@ -214,6 +221,7 @@ def tornado_figure(sens, outputs: Sequence[str] | None = None) -> go.Figure:
                                                              f"{r.input_unit} → {_n(v)}" for r, v in zip(rows, vals, strict=True)],
                                  hoverinfo="text"), row=i, col=1)  # fmt: skip
         fig.add_vline(x=base if math.isfinite(base) else 0, line={"color": "#444", "width": 1}, row=i, col=1)
+    fig.update_yaxes(type="category", dtick=1)  # every input named beside its own bar
     fig.update_layout(title=f"Sensitivity: each input moved by ±{pct} ({sens.configuration})", barmode="overlay",
                       height=170 * len(wanted) + 110, width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.06},
                       margin={"t": 80, "b": 40, "l": 170, "r": 20})  # fmt: skip

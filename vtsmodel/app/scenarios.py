@@ -1,8 +1,8 @@
 """The scenario sheet of a lesson: named scenarios side by side, saved and loaded as JSON.
 
 A :class:`ScenarioSheet` holds named scenarios for one lesson. Each scenario is a dict of
-the lesson's inputs (its ``SCENARIO_PARAMS``, checked with :meth:`Param.coerce
-<vtsmodel.app.lessons.Param.coerce>`); the computed columns come from the lesson's
+the lesson's inputs (its ``SCENARIO``, checked by their :class:`~vtsmodel.Input` in
+``INPUTS``); the computed columns come from the lesson's
 ``scenario_outputs``. Every edit is checked before it is applied: a bad value raises
 ``ValueError`` naming the parameter, the value and the valid range, and the sheet keeps
 its previous state.
@@ -24,14 +24,14 @@ This module imports neither plotly nor ipywidgets; the widget is :mod:`vtsmodel.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
-from vtsmodel.app.export import atomic_write, export_csv
+from vtsmodel._files import atomic_write
+from vtsmodel.app.export import csv_text
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -40,6 +40,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "ScenarioSheet",
+    "parse_scenario_bytes",
     "read_scenario_file",
 ]
 
@@ -83,19 +84,10 @@ def _resolve_lesson(lesson):
         module = lesson_module(lesson)
     else:
         module = lesson
-    for attr in ("SCENARIO_PARAMS", "scenario_outputs"):
+    for attr in ("INPUTS", "SCENARIO", "scenario_outputs"):
         if not hasattr(module, attr):
             raise ValueError(f"lesson {_lesson_id(module)} has no {attr}: it does not follow the contract")
     return module
-
-
-def _choices(p) -> str:
-    return f"; choose one of {', '.join(map(repr, p.choices))}" if p.choices else ""
-
-
-def _check_finite(name: str, value) -> None:
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{name}={value!r} must be finite (no NaN or inf)")
 
 
 def _check_name(name, existing: list[str], *, what: str = "name") -> str:
@@ -120,7 +112,7 @@ class ScenarioSheet:
     Parameters
     ----------
     lesson : str, int or module
-        The lesson (``"04"``) or its module; it must define ``SCENARIO_PARAMS`` and
+        The lesson (``"04"``) or its module; it must define ``INPUTS``, ``SCENARIO`` and
         ``scenario_outputs``.
     scenarios : mapping of str to dict, optional
         Initial scenarios, name to inputs (missing inputs take their defaults). Default:
@@ -134,7 +126,7 @@ class ScenarioSheet:
     def __init__(self, lesson, scenarios: Mapping[str, Mapping] | None = None) -> None:
         self.lesson = _resolve_lesson(lesson)
         self.lesson_id = _lesson_id(self.lesson)
-        self.params = dict(self.lesson.SCENARIO_PARAMS)
+        self.params = {k: self.lesson.INPUTS[k] for k in self.lesson.SCENARIO}
         self._names: list[str] = []
         self._values: list[dict] = []
         self._outputs: list[dict] = []
@@ -233,40 +225,14 @@ class ScenarioSheet:
 
     # --- checking ------------------------------------------------------------------------------
     def coerce(self, key: str, value, *, text: bool = True):
-        """``value`` converted for input ``key`` (text is parsed, never evaluated).
+        """``value`` converted for input ``key`` by its declaration (text parsed, never evaluated).
 
         With ``text=False`` (files), a number column takes only numbers, not text.
         """
         p = self.params[key]
-        if value is None and p.default is None:
-            return None
-        if isinstance(value, str) and not text and not p.choices:
-            raise ValueError(f"{key}={value!r} must be a number in [{p.lo}, {p.hi}], not text")
-        if isinstance(value, str):
-            value = value.strip()
-            if len(value) > 60:
-                raise ValueError(
-                    f"{key}={value[:20]!r}… is not valid; valid range [{p.lo}, {p.hi}]{_choices(p)}"
-                )
-            if not p.choices:
-                try:
-                    value = float(value)  # "1e3", " 2.5 ": numbers; anything else is rejected
-                except ValueError:
-                    raise ValueError(
-                        f"{key}={value!r} must be a number in [{p.lo}, {p.hi}] ({p.header})"
-                    ) from None
-        elif hasattr(value, "item") and not isinstance(value, list | tuple | dict):
-            value = value.item()  # numpy scalars from the grid
-        if not isinstance(value, str | int | float) or isinstance(value, bool) and not p.choices:
-            raise ValueError(f"{key}={value!r} must be a number in [{p.lo}, {p.hi}] ({p.header})")
-        _check_finite(key, value)
-        if isinstance(value, int) and abs(value) > 10**15:
-            shown = f"{str(value)[:20]}…"
-            raise ValueError(f"{key}={shown} is not valid; valid range [{p.lo}, {p.hi}]{_choices(p)}")
-        try:
-            return p.coerce(key, value)
-        except OverflowError:
-            raise ValueError(f"{key}={value!r} is outside the valid range [{p.lo}, {p.hi}]") from None
+        if isinstance(value, str) and not text and p.kind in ("number", "int"):
+            raise ValueError(f"{key}={value!r} must be a number in {p.range_text()}, not text")
+        return p.parse(key, value)
 
     def _complete(self, values: Mapping, *, text: bool = True) -> dict:
         """All inputs: ``values`` checked, the rest at their defaults."""
@@ -474,13 +440,17 @@ class ScenarioSheet:
         sheet.load_dict(doc)
         return sheet
 
-    def export_csv(self, path: str | os.PathLike, *, overwrite: bool = False, caption: str = "") -> Path:
-        """Write the sheet as CSV (names, inputs with units, computed columns)."""
+    def to_csv(self, caption: str = "") -> str:
+        """The sheet as CSV text (names, inputs with units, computed columns, a caption)."""
         title = (
             caption
             or f"Scenarios of lesson {self.lesson_id}: {getattr(self.lesson, 'TITLE', '')}".rstrip(": ")
         )
-        return export_csv(self.rows(), path, columns=self.columns, caption=title, overwrite=overwrite)
+        return csv_text(self.rows(), columns=self.columns, caption=title)
+
+    def export_csv(self, path: str | os.PathLike, *, overwrite: bool = False, caption: str = "") -> Path:
+        """Write the sheet as CSV (:meth:`to_csv`), atomically."""
+        return atomic_write(path, self.to_csv(caption), overwrite=overwrite)
 
 
 def _reject_constant(token: str):
@@ -499,19 +469,27 @@ def read_scenario_file(path: str | os.PathLike):
         raise ValueError(f"{path} is a folder, not a scenario file") from None
     except OSError as exc:
         raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    return parse_scenario_bytes(raw, str(path))
+
+
+def parse_scenario_bytes(raw: bytes, label: str = "the file"):
+    """Parse the bytes of a scenario file (read from disk or uploaded); ``ValueError`` if bad.
+
+    Size-limited, strict UTF-8 JSON, no NaN or infinities; ``label`` names the file in messages.
+    """
     if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_FILE_BYTES} bytes; not a scenario file")
+        raise ValueError(f"{label} is larger than {MAX_FILE_BYTES} bytes; not a scenario file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text; not a scenario file") from None
+        raise ValueError(f"{label} is not UTF-8 text; not a scenario file") from None
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise ValueError(
-            f"{path} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
+            f"{label} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
         ) from None
     except RecursionError:
-        raise ValueError(f"{path} is nested too deeply; not a scenario file") from None
+        raise ValueError(f"{label} is nested too deeply; not a scenario file") from None
     except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(f"{label}: {exc}") from None

@@ -10,7 +10,7 @@ import math
 
 from vtsmodel._inputs import number
 
-__all__ = ["duration", "number", "percent", "with_unit"]
+__all__ = ["duration", "number", "percent", "plain_math", "with_unit"]
 
 
 def with_unit(x, unit: str, digits: int = 3) -> str:
@@ -45,3 +45,32 @@ def duration(seconds, digits: int = 3) -> str:
 def percent(fraction, digits: int = 3) -> str:
     """A fraction as a percentage: ``percent(0.1934)`` is ``'19.3 %'``."""
     return with_unit(100.0 * float(fraction), "%", digits)
+
+
+_LATEX = (
+    (r"\leq", "≤"), (r"\geq", "≥"), (r"\le", "≤"), (r"\ge", "≥"), (r"\times", "×"), (r"\cdot", "·"),
+    (r"\approx", "≈"), (r"\sim", "~"), (r"\pm", "±"), (r"\%", "%"), (r"\,", " "),
+)  # fmt: skip
+
+
+def plain_math(text: str) -> str:
+    r"""Text with its inline LaTeX (``$1 \leq CF \leq 4$``) as plain Unicode (``1 ≤ CF ≤ 4``).
+
+    The sources' quotes keep their math as printed (in LaTeX, from the text extraction); a
+    page shows them without MathJax, which would be fetched from the internet.
+
+    Examples
+    --------
+    >>> plain_math(r"valid for $1 \leq CF \leq 4$ and $3600 / 160 = 22.5\text{s}$")
+    'valid for 1 ≤ CF ≤ 4 and 3600 / 160 = 22.5 s'
+    """
+    import re
+
+    def convert(m: re.Match) -> str:
+        s = m.group(1)
+        s = re.sub(r"\\text\{([^}]*)\}", r" \1", s)
+        for tex, uni in _LATEX:
+            s = s.replace(tex, uni)
+        return re.sub(r"\s+", " ", s).strip()
+
+    return re.sub(r"\$([^$]+)\$", convert, str(text))

@@ -1,617 +1,542 @@
-"""Lesson 03: recall queue mount time, from the paper's estimate to queueing theory.
+"""Lesson 03: recall response time, from the paper's best case and Fig. 6 to queueing theory.
 
-Four panels: the parts of one recall (a stacked bar), the Fig. 6 question (time until
-ready vs queue position), random arrivals (theory vs simulation) and robot contention
-(mean value analysis vs the StorageTek points).
+Four panels: the parts of one recall (:func:`parts_panel`), the recall response time vs
+the queue ahead, the Fig. 6 question (:func:`queue_panel`), recalls arriving at random
+(:func:`arrivals_panel`: theory, simulation, drives for a target) and the mount response
+time of sessions sharing one robot (:func:`robot_panel`). Each figure is a cached base
+(curves, cited points) and moving marks. Sources: ibm-vts-b18-2000, cern-tape-sizing-2005,
+stk-acs4400-cray and the drive catalog.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 import plotly.graph_objects as go
 
-from vtsmodel import queueing, recall, robot
+from vtsmodel import catalog, queueing, recall, robot
+from vtsmodel import quantities as q
+from vtsmodel._inputs import Input
 from vtsmodel._tables import load
-from vtsmodel.app.figures import COLORS, new_figure, operating_point, source_markers
-from vtsmodel.app.lessons import Param, scenario_values
-from vtsmodel.app.panels import Panel, View, dropdown, int_slider, slider
-
-__all__ = [
-    "NOTEBOOK",
-    "SCENARIO_PARAMS",
-    "TITLE",
-    "arrivals_panel",
-    "parts_panel",
-    "queue_panel",
-    "robot_panel",
-    "scenario_outputs",
-    "scenario_view",
-    "view_arrivals",
-    "view_parts",
-    "view_queue",
-    "view_robot",
-]
+from vtsmodel.app.figures import (
+    COLORS,
+    Plot,
+    base_spec,
+    figure_json,
+    new_figure,
+    point_mark,
+    source_markers,
+    trace_named,
+)
+from vtsmodel.app.lessons import scenario_values
+from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.text import number, percent
 
 LESSON_ID = "03"
-TITLE = "Lesson 03: recall queue mount time, from the paper's estimate to queueing theory"
+TITLE = "Recall response time: from the paper's estimate to queueing theory"
 NOTEBOOK = "03_recall_queue_mount_time.ipynb"
 
-_P = recall.drive_preset("3590B")
 _VTS = load("vts_facts")
-FIG6_SIZES = tuple(
-    _VTS.value(k) for k in ("fig6_volume_mb_small", "fig6_volume_mb_medium", "fig6_volume_mb_large")
+#: Fig. 6's volume sizes. [MB]
+FIG6_SIZES = tuple(_VTS.value(f"fig6_volume_mb_{k}") for k in ("small", "medium", "large"))
+#: The paper's best case, "approximately two to three minutes" (Sec. 3.4). [s]
+BEST_CASE_S = (_VTS.value("recall_mount_best_low"), _VTS.value("recall_mount_best_high"))
+#: The paper's own settings (the 3494 VTS's presets of :func:`vtsmodel.recall.drive_preset`),
+#: then every catalog drive, by family and generation.
+DRIVE_CHOICES = (
+    ("VTS B18, IBM 3590 B (Fig. 6)", "3590B"),
+    ("VTS B18, IBM 3590 E", "3590E"),
+    *catalog.drive_options(),
 )
-_HEIGHT = 400
-_PART_LABELS = {
-    "robot": "robot fetch",
-    "load": "load/thread",
-    "overhead": "rest of mount cycle",
-    "search": "search",
-    "read": "read volume",
-    "rewind_unload": "rewind/unload",
-}
-
-SCENARIO_PARAMS = {
-    "volume_mb": Param("Volume size", "MB", 250.0, 10.0, 4000.0, help="Logical volume, uncompressed"),
-    "cf": Param("CF", "-", 3.0, 1.0, 4.0, help="Data compressibility (Fig. 6: 3)"),
-    "drive": Param("Drive", "", "3590B", choices=recall.DRIVES),
-    "drives": Param("Recall drives", "count", 4, 1, 16, help="Drives allocated to recall (Fig. 6: 4)"),
-    "queue_length": Param("Recalls ahead", "count", 8, 0, 200, help="Queue at arrival"),
-    "recalls_per_hour": Param("Recalls per hour", "1/h", 40.0, 0.5, 400.0, help="Poisson arrivals"),
-    "service_cv": Param("Service time CV", "-", 0.0, 0.0, 2.0, help="0 = identical recalls"),
-    "target_p95_min": Param("Target p95 wait", "min", 5.0, 0.1, 120.0, help="For the drives needed"),
-    "sessions": Param("Mount sessions", "count", 4, 1, 32, help="Sessions sharing one robot"),
-}
+_VTS_DRIVES = ("3590B", "3590E")
+_PARTS = {"robot": "robot fetch", "load": "load/thread", "overhead": "rest of mount cycle",
+          "search": "search", "read": "read volume", "rewind_unload": "rewind/unload"}  # fmt: skip
+_PART_INPUTS = ("robot_s", "load_s", "overhead_s", "search_s", "rewind_unload_s")
+_P = recall.drive_preset("3590B")
 
 
-def _fmt_s(x: float) -> str:
-    if not math.isfinite(x):
-        return "∞ (queue grows)"
-    return f"{x:.1f} s" if x < 120 else f"{x / 60:.2f} min"
+def _part(label: str, key: str, hi: float, step: float, source: str, help: str) -> Input:
+    return Input(label, "s", round(_P[key], 6), lo=0.0, hi=hi, step=step, source=source, help=help)
 
 
-# --- the parts of a recall -----------------------------------------------------------------
-def parts_figure(parts_by_size: dict[float, dict[str, float]], band: tuple[float, float]) -> go.Figure:
-    """Horizontal stacked bars: the parts of one recall for each volume size."""
-    fig = new_figure(xaxis_title="time [s]", yaxis_title="volume size", height=_HEIGHT)
-    labels = [f"{v:g} MB" for v in parts_by_size]
-    for i, key in enumerate(recall.RECALL_PARTS):
-        x = [float(p[key]) for p in parts_by_size.values()]
-        fig.add_trace(
-            go.Bar(
-                x=x,
-                y=labels,
-                orientation="h",
-                name=_PART_LABELS[key],
-                marker_color=COLORS[i % len(COLORS)],
-                opacity=0.55 if key == "rewind_unload" else 1.0,
-                hovertemplate=f"{_PART_LABELS[key]}: %{{x:.1f}} s<extra></extra>",
-            )
-        )
-    fig.add_vrect(x0=band[0], x1=band[1], fillcolor="#009E73", opacity=0.12, line_width=0)
-    fig.add_annotation(
-        x=(band[0] + band[1]) / 2, y=1.02, yref="paper", showarrow=False,
-        text="best case 2–3 min (Sec. 3.4)", font={"size": 12},
-    )  # fmt: skip
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.2})
-    return fig
+_CERN = "cern-tape-sizing-2005, tMount (borrowed: 'for 9940 type drives')"
+_EQUATIONS = tuple((f"{p.locator} ({t}), {p.printed} min", t) for t in recall.MOUNT_EQUATIONS
+                   for p in [load("vts_import_export").provenance(f"{t}_per_mount")])  # fmt: skip
+INPUTS = {
+    "drive": Input("drive", "", "3590B", choices=DRIVE_CHOICES, source="data/drive_catalog.csv",
+                   help="The recall drive: the paper's 3494 VTS with 3590s, or any catalog drive."),
+    "mount_equation": Input("3494 mount cycle", "", "export", choices=_EQUATIONS, source="ibm-vts-b18-2000, Sec. 7",
+                            help="Whose per-mount term is one 3494 VTS mount cycle (the 3590 settings only)."),
+    "volume_mb": q.VOLUME_MB.but(lo=10.0, lo_open=False, hi=4000.0, step=10.0),
+    "cf": q.CF.but(hi=4.0, step=0.1),
+    "robot_s": _part("robot fetch", "robot_s", 120.0, 0.5, _CERN, "Cartridge from its cell to the drive."),
+    "load_s": _part("load/thread", "load_s", 120.0, 0.5, _CERN, "Load and thread to ready."),
+    "overhead_s": _part("rest of mount cycle", "overhead_s", 200.0, 0.1,
+                        "project assumption (ibm-vts-b18-2000, Eq. 1 per mount minus the borrowed parts)",
+                        "The 3494 VTS's own mount cost not in the other parts."),
+    "search_s": _part("search", "search_s", 120.0, 0.5, "ibm-vts-b18-2000, Sec. 7 (about 21 s)",
+                      "Locate the volume on the stacked cartridge."),
+    "rewind_unload_s": _part("rewind/unload", "rewind_unload_s", 120.0, 0.5, _CERN,
+                             "After the read: the drive stays busy, the recall is already ready."),
+    "drives": q.DRIVES.but(hi=16),
+    "queue_length": q.QUEUE_LENGTH.but(hi=200),
+    "recalls_per_hour": q.RECALLS_PER_HOUR.but(lo=1.0, lo_open=False, hi=400.0, step=1.0),
+    "service_cv": q.SERVICE_CV.but(hi=2.0, step=0.25),
+    "target_p95_min": Input("p95 wait target", "min", 5.0, lo=0.5, hi=120.0, step=0.5,
+                            source="project assumption", help="The 95th percentile wait the drive count must meet."),
+    "sessions": q.SESSIONS.but(hi=32),
+    "think_s": Input("time between mounts", "s", 0.0, lo=0.0, hi=120.0, step=1.0,
+                     source="project assumption (stk-acs4400-cray does not state it)",
+                     help="A session's time between its mounts (0: back to back)."),
+    "calib_sessions": Input("sessions behind 52.15 s", "-", 4, lo=2, hi=8, integer=True,
+                            source="stk-acs4400-cray, Test Results f. ('as many as four')",
+                            help="How many sessions ran while StorageTek measured its 52.15 s average."),
+}  # fmt: skip
+SCENARIO = ("volume_mb", "cf", "drive", "drives", "queue_length", "recalls_per_hour", "service_cv",
+            "target_p95_min", "sessions")  # fmt: skip
 
 
-def view_parts(
-    *, volume_mb=250.0, cf=3.0, drive="3590B", robot_s=None, load_s=None, overhead_s=None, search_s=None,
-    rewind_unload_s=None,
-) -> View:  # fmt: skip
-    """The parts of a recall for the Fig. 6 sizes and one chosen size."""
-    kw = dict(cf=cf, drive=drive, robot_s=robot_s, load_s=load_s, overhead_s=overhead_s, search_s=search_s,
-              rewind_unload_s=rewind_unload_s)  # fmt: skip
-    # A slider's float steps can land a hair off a Fig. 6 size (249.99999999999997):
-    # rounded, it is that size, not a second "250 MB" bar stacked onto the first.
-    volume_mb = round(float(volume_mb), 6)
-    sizes = tuple(dict.fromkeys((*FIG6_SIZES, volume_mb)))
-    parts = {v: recall.recall_parts(v, **kw) for v in sizes}
-    band = (_VTS.value("recall_mount_best_low"), _VTS.value("recall_mount_best_high"))
-    ready = float(recall.recall_ready_s(volume_mb, **kw))
-    service = float(recall.recall_service_s(volume_mb, **kw))
-    inside = band[0] <= ready <= band[1]
-    return View(
-        figures={"parts": parts_figure(parts, band)},
-        readouts={
-            "Time until ready": _fmt_s(ready),
-            "Drive busy per recall": _fmt_s(service),
-            "Read share of ready": f"{float(parts[float(volume_mb)]['read']) / ready:.0%}",
-            "Inside 2–3 min": "yes" if inside else "no",
-        },
-        binding=(
-            "The mount cycle, not the read, dominates a recall: "
-            f"{(ready - float(parts[float(volume_mb)]['read'])):.0f} s of the {ready:.0f} s until ready."
-        ),
-        caption_values={"Volume [MB]": volume_mb, "CF [-]": cf, "Drive": drive},
-        citations=(recall.recall_service_s,),
+def _inputs(*names: str) -> dict:
+    return {k: INPUTS[k] for k in names}
+
+
+def _minutes(seconds: float) -> str:
+    """A wait in minutes (hours beside it from 2 h); an unbounded one in words."""
+    if not math.isfinite(seconds):
+        return "unbounded: the queue grows"
+    m = seconds / 60.0
+    return f"{number(m)} min" + (f" ({number(m / 60.0)} h)" if m >= 120.0 else "")
+
+
+def preset_parts(drive: str, mount_equation: str = "export") -> dict[str, float]:
+    """The part inputs of ``drive``'s preset (:func:`vtsmodel.recall.drive_preset`), as the sliders take them."""
+    p = recall.drive_preset(drive, mount_equation)
+    return {k: round(float(p[k]), 6) for k in _PART_INPUTS}
+
+
+def part_sources(drive: str, mount_equation: str = "export") -> dict[str, tuple[str, str]]:
+    """Where each part of a recall on ``drive`` comes from: ``part -> (basis, text)``.
+
+    ``basis`` is ``"own"`` (the drive's or the paper's own figure), ``"borrowed"`` (CERN's
+    9940B figures), ``"assumption"`` or ``"none"``.
+    """
+    cern = ("borrowed", "borrowed: CERN's figure for 9940 type drives (cern-tape-sizing-2005)")
+    move = load("cern_facts").provenance("tmount_move")
+    robot_move = ("borrowed", f"borrowed: CERN's robot move, {move.printed} ({move.source}): the library's")
+    if drive in _VTS_DRIVES:
+        eq1 = load("vts_import_export").provenance(f"{mount_equation}_per_mount")
+        rate = catalog.drive_spec(f"IBM{drive}").provenance("native_rate")
+        return {"robot": robot_move, "load": cern,
+                "overhead": ("assumption", f"assumption: {eq1.source} {eq1.locator}'s {eq1.printed} min per "
+                             "mount minus the borrowed robot, load and rewind/unload"),
+                "search": ("own", "the VTS paper: 'about 21 seconds' (ibm-vts-b18-2000, Sec. 7)"),
+                "read": ("own", f"the drive's rate: {rate.source}, {rate.locator}"), "rewind_unload": cern}  # fmt: skip
+    spec = catalog.drive_spec(drive)
+    rate = spec.provenance("native_rate") or spec.provenance("observed_rate")
+    read = ("own", f"the drive's rate: {rate.source}, {rate.locator}")
+    if drive == "STK3480":
+        single = load("stk_facts").provenance("mount_time_single_session")
+        return {"robot": ("own", f"StorageTek's single-session mount, {single.printed}: robot and load ({single.source})"),
+                "load": ("none", "none: inside the single-session mount"), "overhead": ("none", "none"),
+                "search": ("assumption", "assumption: none, files read from the start of the tape"),
+                "read": read, "rewind_unload": cern}  # fmt: skip
+    mp = catalog.mount_parts(drive)
+
+    def own_or_cern(part):
+        m = mp[part]
+        srcs = ", ".join(sorted({p.source for p in m.provenance}))
+        return ("own", f"the drive's own: {srcs}") if m.basis == "drive" else cern
+
+    return {"robot": robot_move, "load": own_or_cern("load"), "search": own_or_cern("locate"),
+            "overhead": ("none", "none: the 3494 VTS's mount-cycle remainder applies only inside it"),
+            "read": read, "rewind_unload": own_or_cern("rewind_unload")}  # fmt: skip
+
+
+def _parts_with(basis: dict, kind: str) -> str:
+    return (
+        ", ".join(k.split("_")[0] if k != "overhead" else "rest" for k, (b, _) in basis.items() if b == kind)
+        or "none"
     )
+
+
+def _citations(drive: str) -> tuple:
+    key = f"IBM{drive}" if drive in _VTS_DRIVES else drive
+    extra = {"3590B": ("vts_facts", "vts_import_export"), "3590E": ("vts_facts", "vts_import_export"),
+             "STK3480": ("stk_facts",)}.get(drive, ())  # fmt: skip
+    return ("cern_facts", *extra, *catalog.drive_spec(key).primary_sources)
+
+
+# --- the parts of one recall ------------------------------------------------------------------
+
+
+def parts_base(
+    drive, mount_equation, volume_mb, cf, robot_s, load_s, overhead_s, search_s, rewind_unload_s
+) -> dict:
+    """Stacked bars: the parts of one recall for the Fig. 6 sizes and ``volume_mb``; hover says each part's source."""
+    kw = dict(robot_s=robot_s, load_s=load_s, overhead_s=overhead_s, search_s=search_s,
+              rewind_unload_s=rewind_unload_s)  # fmt: skip
+    sizes = np.array(list(dict.fromkeys((*FIG6_SIZES, volume_mb))))
+    parts = recall.recall_parts(sizes, cf=cf, drive=drive, **kw)
+    preset, sources = preset_parts(drive, mount_equation), part_sources(drive, mount_equation)
+    labels = [f"{number(v)} MB" + (" (this volume)" if v == volume_mb else "") for v in sizes]
+    fig = new_figure(xaxis_title="time [s]", yaxis_title="volume size", height=400)
+    for i, key in enumerate(recall.RECALL_PARTS):
+        text = sources[key][1]
+        if f"{key}_s" in kw and kw[f"{key}_s"] != preset[f"{key}_s"]:
+            text = f"set by you (the drive's preset: {number(preset[f'{key}_s'])} s, {text})"
+        fig.add_trace(go.Bar(x=np.asarray(parts[key]), y=labels, orientation="h", name=_PARTS[key],
+                             marker_color=COLORS[i % len(COLORS)], opacity=0.55 if key == "rewind_unload" else 1.0,
+                             hovertemplate=f"{_PARTS[key]}: %{{x:.1f}} s<br>{text}<extra>%{{y}}</extra>"))  # fmt: skip
+    fig.add_vrect(x0=BEST_CASE_S[0], x1=BEST_CASE_S[1], fillcolor=COLORS[2], opacity=0.12, line_width=0)
+    fig.add_annotation(x=sum(BEST_CASE_S) / 2, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
+                       text="3494 VTS best case, 2–3 min (Sec. 3.4)", font={"size": 12})  # fmt: skip
+    total = float(np.max(sum(np.asarray(p) for p in parts.values())))
+    fig.update_xaxes(range=[0, max(300.0, 1.05 * total)])
+    fig.update_yaxes(autorange="reversed")  # the Fig. 6 sizes from the top, this volume last
+    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.2, "traceorder": "normal"})
+    return figure_json(fig)
+
+
+def view_parts(drive="3590B", mount_equation="export", volume_mb=250.0, cf=3.0, **parts) -> View:
+    """The parts of one recall; which are the drive's own and which borrowed."""
+    volume_mb = round(float(volume_mb), 6)  # a slider's float step is this size, not a second bar
+    kw = {**preset_parts(drive, mount_equation), **parts}
+    p = {k: float(v) for k, v in recall.recall_parts(volume_mb, cf=cf, drive=drive, **kw).items()}
+    ready = float(recall.recall_ready_s(volume_mb, cf=cf, drive=drive, **kw))
+    service = float(recall.recall_service_s(volume_mb, cf=cf, drive=drive, **kw))
+    basis = part_sources(drive, mount_equation)
+    lo, hi = BEST_CASE_S
+    mount = ready - p["read"]
+    binding = (f"The mount cycle, not the read, dominates a recall: {number(mount)} s of the {number(ready)} s "
+               "until ready." if mount >= p["read"] else
+               f"The read dominates this recall: {number(p['read'])} s of the {number(ready)} s until ready.")  # fmt: skip
+    readouts = {
+        "recall ready, free drive": f"{number(ready)} s ({number(ready / 60.0)} min)",
+        "drive busy per recall": f"{number(service)} s ({number(service / 60.0)} min)",
+        "read share of ready": percent(p["read"] / ready),
+        "in the paper's 2–3 min": "yes" if lo <= ready <= hi else ("no, faster" if ready < lo else "no, slower"),
+        "the drive's own": _parts_with(basis, "own"),
+        "CERN's (borrowed)": _parts_with(basis, "borrowed"),
+    }  # fmt: skip
+    plot = Plot(
+        parts_base, {"drive": drive, "mount_equation": mount_equation, "volume_mb": volume_mb, "cf": cf, **kw}
+    )
+    return View(figures={"parts": plot}, readouts=readouts, binding=binding, citations=_citations(drive))
 
 
 def parts_panel(**values) -> Panel:
-    """Sliders for each part of a recall; the stacked bars follow."""
-    v = {"volume_mb": 250.0, "cf": 3.0, "drive": "3590B", **values}
-    controls = {
-        "drive": dropdown("Drive (read rate)", list(recall.DRIVES), v["drive"], tooltip="Sets the read rate"),
-        "volume_mb": slider("Volume size", v["volume_mb"], 10, 2000, 10, unit="MB"),
-        "cf": slider("CF", v["cf"], 1.0, 4.0, 0.1, unit="-", tooltip="Data compressibility"),
-        "robot_s": slider(
-            "Robot fetch", _P["robot_s"], 0, 120, 0.5, unit="s", tooltip="CERN tMount move: 22.5 s"
-        ),
-        "load_s": slider(
-            "Load/thread", _P["load_s"], 0, 120, 0.5, unit="s", tooltip="CERN tMount mount: 15 s"
-        ),
-        "overhead_s": slider(
-            "Rest of mount cycle",
-            _P["overhead_s"],
-            0,
-            200,
-            0.1,  # the default, 59.1 s, must sit on the slider's grid
-            unit="s",
-            tooltip="Eq. 1 per-mount 2.36 min minus the borrowed parts",
-        ),  # fmt: skip
-        "search_s": slider("Search", _P["search_s"], 0, 120, 0.5, unit="s", tooltip="Sec. 7: about 21 s"),
-        "rewind_unload_s": slider(
-            "Rewind/unload", _P["rewind_unload_s"], 0, 120, 0.5, unit="s", tooltip="CERN tMount: 45 s"
-        ),  # fmt: skip
-    }
-    return Panel(controls, view_parts, title="The parts of one recall", name="03_parts")
+    """Drive, volume, CF and each part of a recall; choosing a drive or a mount equation loads the preset parts."""
+    choice = {k: INPUTS[k].parse(k, values.get(k, INPUTS[k].default)) for k in ("drive", "mount_equation")}
+    panel = Panel(_inputs("drive", "mount_equation", "volume_mb", "cf", *_PART_INPUTS), view_parts,
+                  values={**preset_parts(**choice), **values}, title="The parts of one recall", name="03_parts")  # fmt: skip
+
+    def load_preset(_change) -> None:  # the app layer has no dependent defaults: set the parts here
+        panel.set(**preset_parts(panel.values["drive"], panel.values["mount_equation"]))
+
+    for k in ("drive", "mount_equation"):
+        panel.controls[k].observe(load_preset, names="value")
+    return panel
 
 
-# --- panel 1: the Fig. 6 question -----------------------------------------------------------
-def queue_figure(n: np.ndarray, curves: dict[str, np.ndarray], point: tuple[float, float]) -> go.Figure:
-    """Time until ready vs recalls ahead, one step curve per volume size."""
-    fig = new_figure(
-        xaxis_title="recalls ahead in the queue", yaxis_title="time until ready [min]", height=_HEIGHT
-    )
-    for i, (name, y) in enumerate(curves.items()):
-        fig.add_trace(
-            go.Scatter(
-                x=n,
-                y=y / 60.0,
-                mode="lines",
-                line_shape="hv",
-                name=name,
-                line={"color": COLORS[i]},
-                hovertemplate="%{x} ahead: %{y:.2f} min<extra>" + name + "</extra>",
-            )  # fmt: skip
-        )
-    fig.add_trace(operating_point(point[0], point[1] / 60.0, name="your recall"))
+# --- the Fig. 6 question: recall response time vs the queue ahead -----------------------------
+
+
+def queue_base(drive: str, cf: float, drives: int, n_max: int) -> dict:
+    """Recall response time vs recalls ahead, one step curve per Fig. 6 size."""
+    n = np.arange(n_max + 1)
+    fig = new_figure(xaxis_title="recalls ahead in the queue", yaxis_title="recall response time [min]", height=400)  # fmt: skip
+    top = 0.0
+    for i, v in enumerate(FIG6_SIZES):
+        t = np.asarray(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) / 60.0
+        fig.add_scatter(x=n, y=t, mode="lines", name=f"{number(v)} MB", line={"color": COLORS[i], "shape": "hv"},
+                        hovertemplate=f"%{{x}} ahead: %{{y:.3g}} min<extra>{number(v)} MB</extra>")  # fmt: skip
+        top = max(top, float(t[-1]))
+    fig.update_xaxes(range=[-0.5, n_max + 0.5])
+    fig.update_yaxes(range=[0, 1.05 * top])
     fig.update_layout(legend={"x": 0.01, "y": 0.99})
-    return fig
+    return figure_json(fig)
 
 
-def view_queue(*, drives=4, drive="3590B", cf=3.0, queue_length=8, max_queue=40) -> View:
-    """Panel 1: the deterministic recall queue (Fig. 6) for the three volume sizes."""
-    n = np.arange(0, int(max_queue) + 1)
-    curves = {
-        f"{v:g} MB": np.asarray(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive))
-        for v in FIG6_SIZES
-    }
-    mid = FIG6_SIZES[1]
-    t = float(recall.recall_response_s(queue_length, mid, cf=cf, drives=drives, drive=drive))
-    readouts = {
-        f"Ready, {v:g} MB, {int(queue_length)} ahead": _fmt_s(
-            float(curves[f"{v:g} MB"][min(int(queue_length), n[-1])])
-        )
-        if queue_length <= n[-1]
-        else _fmt_s(float(recall.recall_response_s(queue_length, v, cf=cf, drives=drives, drive=drive)))
-        for v in FIG6_SIZES
-    }
-    readouts["Step per batch of drives"] = _fmt_s(float(recall.recall_service_s(mid, cf=cf, drive=drive)))
-    return View(
-        figures={"queue": queue_figure(n, curves, (float(queue_length), t))},
-        readouts=readouts,
-        binding=f"{int(drives)} drive(s): every {int(drives)} recalls ahead add one full drive cycle.",
-        caption_values={"Drives": drives, "Drive": drive, "CF [-]": cf, "Recalls ahead": queue_length},
-        citations=(recall.recall_response_s,),
-    )
+def view_queue(drive="3590B", cf=3.0, drives=4, queue_length=8) -> View:
+    """The deterministic queue of Fig. 6: T(n) = floor(n / d)·S + R for the three sizes."""
+    n = int(queue_length)
+    t = {v: float(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) for v in FIG6_SIZES}
+    cycle = float(recall.recall_service_s(FIG6_SIZES[1], cf=cf, drive=drive))
+    shapes = [point_mark(n, t[v] / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=False)
+              for i, v in enumerate(FIG6_SIZES)]  # fmt: skip
+    readouts = {f"recall response time, {number(v)} MB": _minutes(t[v]) for v in FIG6_SIZES}
+    readouts[f"drive cycle, {number(FIG6_SIZES[1])} MB"] = _minutes(cycle)
+    readouts["CERN's (borrowed)"] = _parts_with(part_sources(drive), "borrowed")
+    args = {"drive": drive, "cf": cf, "drives": int(drives), "n_max": 40 if n <= 40 else 200}
+    binding = (f"{int(drives)} drive(s): every {int(drives)} recalls ahead add one full drive cycle "
+               f"({_minutes(cycle)} for {number(FIG6_SIZES[1])} MB).")  # fmt: skip
+    return View(figures={"queue": Plot(queue_base, args, shapes=shapes)}, readouts=readouts, binding=binding,
+                citations=(*_citations(drive), "vts_facts"))  # fmt: skip
 
 
 def queue_panel(**values) -> Panel:
-    """Panel 1: time until ready vs queue position, with drives, drive model and CF."""
-    v = {"drives": 4, "drive": "3590B", "cf": 3.0, "queue_length": 8, **values}
-    controls = {
-        "drives": int_slider(
-            "Recall drives",
-            v["drives"],
-            1,
-            6,
-            unit="count",
-            tooltip="Six drives with two copying leave four (Sec. 3.2.2)",
-        ),  # fmt: skip
-        "drive": dropdown("Drive", list(recall.DRIVES), v["drive"]),
-        "cf": slider("CF", v["cf"], 1.0, 4.0, 0.1, unit="-", tooltip="Data compressibility"),
-        "queue_length": int_slider("Recalls ahead", v["queue_length"], 0, 40, unit="count"),
-    }
-    return Panel(controls, view_queue, title="Panel 1: time until ready vs queue position", name="03_queue")
+    """Recall response time vs queue position, with drives, drive model and CF."""
+    return Panel(_inputs("drive", "cf", "drives", "queue_length"), view_queue, values=values,
+                 title="Recall response time vs the queue ahead (Fig. 6)", name="03_queue")  # fmt: skip
 
 
-# --- panel 2: random arrivals ----------------------------------------------------------------
-_SIM_RHO = np.round(np.arange(0.1, 0.96, 0.05), 3)
-_SIM_N = 20_000
+# --- recalls arriving at random ---------------------------------------------------------------
+
+#: Utilisations simulated, and the recalls in each run.
+SIM_RHO = np.round(np.arange(0.1, 0.96, 0.05), 3)
+SIM_RECALLS = 20_000
+#: Utilisations the theory lines are drawn at; the wait axis ends at the p95 of :data:`_RHO_TOP`.
+_RHO_AXIS = np.r_[np.linspace(0.01, 0.97, 150), np.linspace(0.972, 0.998, 14)]
+_RHO_TOP = 0.97
 
 
-@functools.lru_cache(maxsize=256)
-def _sim_unit(rho: float, c: int, cv: float) -> tuple[float, float, float]:
-    """Simulated mean wait, CI half-width and p95 in units of the service time (S = 1)."""
-    sim = queueing.simulate_recalls(rho * c, 1.0, c, _SIM_N, seed=int(rho * 1000) + 7 * c, service_cv=cv)
-    return sim.mean_wait, sim.ci_halfwidth, sim.percentile(0.95)
+def _mean_wait(lam, s, c, cv):
+    """Mean wait for a drive: Cosmetatos' M/D/c for identical recalls, Allen-Cunneen's M/G/c otherwise. [s]"""
+    return queueing.wait_mdc(lam, s, c) if cv == 0 else queueing.wait_mgc(lam, s, c, cv)
 
 
-def _theory_unit(rho: np.ndarray, c: int, cv: float) -> tuple[np.ndarray, np.ndarray]:
-    if cv == 0.0:
-        mean = np.asarray(queueing.wait_mdc(rho * c, 1.0, c))
-    else:
-        mean = np.asarray(queueing.wait_mgc(rho * c, 1.0, c, cv))
-    p95 = np.asarray(queueing.wait_percentile(rho * c, 1.0, c, 0.95, service_cv=cv))
-    return mean, p95
+def _drives_needed(lam, s, target_s, cv) -> float:
+    try:
+        return float(queueing.recall_drives_needed(lam, s, target_s, 0.95, service_cv=cv))
+    except ValueError:  # more than the search limit (64 drives)
+        return math.inf
 
 
-def arrivals_figure(x_th, mean_th, p95_th, x_sim, mean_sim, half_sim, point) -> go.Figure:
-    """Mean and p95 wait vs recalls per hour: theory lines, simulation with CI band."""
-    fig = new_figure(xaxis_title="recalls per hour", yaxis_title="wait for a drive [min]", height=_HEIGHT)
-    fig.add_trace(go.Scatter(x=np.r_[x_sim, x_sim[::-1]], y=np.r_[mean_sim + half_sim, (mean_sim - half_sim)[::-1]],
-                             fill="toself", fillcolor="rgba(0,114,178,0.2)", line={"width": 0}, hoverinfo="skip",
-                             name="simulation 95% CI"))  # fmt: skip
-    fig.add_trace(go.Scatter(x=x_sim, y=mean_sim, mode="markers", marker={"color": COLORS[0], "size": 7},
-                             name="simulation mean", hovertemplate="%{x:.1f}/h: %{y:.2f} min<extra>sim</extra>"))  # fmt: skip
-    fig.add_trace(go.Scatter(x=x_th, y=mean_th, mode="lines", line={"color": COLORS[0]}, name="theory mean",
-                             hovertemplate="%{x:.1f}/h: %{y:.2f} min<extra>theory</extra>"))  # fmt: skip
-    fig.add_trace(go.Scatter(x=x_th, y=p95_th, mode="lines", line={"color": COLORS[1], "dash": "dash"},
-                             name="theory p95", hovertemplate="%{x:.1f}/h: %{y:.2f} min<extra>p95</extra>"))  # fmt: skip
-    fig.add_trace(operating_point(point[0], point[1], name="this load"))
-    fig.update_layout(legend={"x": 0.01, "y": 0.99}, yaxis={"rangemode": "tozero"})
-    return fig
+def arrivals_base(drive: str, volume_mb: float, cf: float, drives: int, service_cv: float) -> dict:
+    """Mean and p95 wait vs recalls per hour: theory lines, a seeded simulation with its 95 % CI, the capacity."""
+    s, c, cv = float(recall.recall_service_s(volume_mb, cf=cf, drive=drive)), int(drives), float(service_cv)
+    cap = 3600.0 * c / s  # recalls per hour at utilisation 1
+    lam = _RHO_AXIS * c / s
+    mean = np.asarray(_mean_wait(lam, s, c, cv)) / 60.0
+    p95 = np.asarray(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv)) / 60.0
+    sims = [queueing.simulate_recalls(r * c / s, s, c, SIM_RECALLS, seed=int(r * 1000) + 7 * c, service_cv=cv)
+            for r in SIM_RHO]  # fmt: skip
+    m, h, x = (np.array([r.mean_wait for r in sims]) / 60.0, np.array([r.ci_halfwidth for r in sims]) / 60.0,
+               SIM_RHO * cap)  # fmt: skip
+    fig = new_figure(xaxis_title="recalls per hour", yaxis_title="wait for a drive [min]", height=400)
+    fig.add_scatter(x=np.r_[x, x[::-1]], y=np.r_[m + h, (m - h)[::-1]], fill="toself", fillcolor="rgba(0,114,178,0.2)",
+                    line={"width": 0}, hoverinfo="skip", name="simulation 95 % CI")  # fmt: skip
+    fig.add_scatter(x=x, y=m, customdata=h, mode="markers", marker={"color": COLORS[0], "size": 7}, name="simulation mean",
+                    hovertemplate="%{x:.3g}/h: %{y:.3g} ± %{customdata:.2g} min<extra>simulation</extra>")  # fmt: skip
+    for y, name, line in ((mean, "theory mean", {"color": COLORS[0]}),
+                          (p95, "theory p95", {"color": COLORS[1], "dash": "dash"})):  # fmt: skip
+        fig.add_scatter(x=_RHO_AXIS * cap, y=y, mode="lines", line=line, name=name,
+                        hovertemplate=f"%{{x:.3g}}/h: %{{y:.3g}} min<extra>{name}</extra>")  # fmt: skip
+    fig.add_vline(x=cap, line={"color": "#888", "dash": "dot"})
+    fig.add_annotation(x=cap, y=1, yref="paper", xanchor="right", yanchor="top", showarrow=False, font={"size": 11},
+                       text=f"capacity {number(cap)}/h", bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
+    fig.update_xaxes(range=[0, 1.1 * cap])
+    fig.update_yaxes(range=[0, 1.08 * float(np.interp(_RHO_TOP, _RHO_AXIS, p95))])
+    fig.update_layout(legend={"x": 0.01, "y": 0.99})
+    return figure_json(fig)
 
 
-def view_arrivals(
-    *, recalls_per_hour=40.0, volume_mb=250.0, drives=4, service_cv=0.0, target_p95_min=5.0, cf=3.0, drive="3590B"
-) -> View:  # fmt: skip
-    """Panel 2: random (Poisson) recall arrivals on ``drives`` drives."""
-    c = int(drives)
-    cv = float(service_cv)
+def view_arrivals(recalls_per_hour=40.0, drive="3590B", volume_mb=250.0, cf=3.0, drives=4, service_cv=0.0,
+                  target_p95_min=5.0) -> View:  # fmt: skip
+    """Poisson recall arrivals on ``drives`` drives: the waits at this load, or why there is none."""
+    c, cv, rph = int(drives), float(service_cv), float(recalls_per_hour)
     s = float(recall.recall_service_s(volume_mb, cf=cf, drive=drive))
-    lam = float(recalls_per_hour) / 3600.0
+    lam, cap = rph / 3600.0, 3600.0 * c / s
     rho = lam * s / c
-    per_hour = 3600.0 * c / s  # recalls per hour at rho = 1
-    r_th = np.linspace(0.01, 0.97, 150)
-    mean_u, p95_u = _theory_unit(r_th, c, cv)
-    sims = np.array([_sim_unit(float(r), c, cv) for r in _SIM_RHO])
-    x_sim = _SIM_RHO * per_hour
+    plot = Plot(
+        arrivals_base, {"drive": drive, "volume_mb": volume_mb, "cf": cf, "drives": c, "service_cv": cv}
+    )
+    base = base_spec(plot)
+    xmax, ymax = base["layout"]["xaxis"]["range"][1], base["layout"]["yaxis"]["range"][1]
+    # the target line is unnamed: the sheet's overlays read named shapes as point marks
+    shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": target_p95_min, "y1": target_p95_min,
+               "line": {"color": COLORS[2], "dash": "dot", "width": 2}}]  # fmt: skip
+    labels = [{"x": 1, "xref": "paper", "y": target_p95_min, "xanchor": "right", "yanchor": "bottom", "showarrow": False,
+               "text": f"p95 target {number(target_p95_min)} min", "font": {"size": 11, "color": COLORS[2]}}]  # fmt: skip
     if rho < 1.0:
-        mean = float(np.asarray(_theory_unit(np.array([rho]), c, cv)[0])[0]) * s
-        p95 = float(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv))
+        mean, p95 = float(_mean_wait(lam, s, c, cv)), float(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv))  # fmt: skip
         pw = float(queueing.erlang_c(lam, s, c))
-        y_point = mean / 60.0
+        shapes += [point_mark(rph, min(mean / 60, ymax), color="black", name="mean wait, this load"),
+                   point_mark(rph, min(p95 / 60, ymax), color=COLORS[1], symbol="square", name="p95 wait, this load")]  # fmt: skip
+        labels += [{"x": rph, "y": ymax, "ax": -40, "ay": 30 + 22 * k, "showarrow": True, "arrowhead": 2,
+                    "xanchor": "right", "text": f"{what} {_minutes(w)}: off the scale"}
+                   for k, (what, w) in enumerate((("mean", mean), ("p95", p95))) if w / 60 > ymax]  # fmt: skip
     else:
         mean = p95 = math.inf
-        pw = 1.0
-        y_point = float(mean_u[-1] * s / 60.0)
-    need = queueing.recall_drives_needed(lam, s, target_p95_min * 60.0, 0.95, service_cv=cv)
-    near = int(np.argmin(np.abs(_SIM_RHO - rho)))
-    model = "Cosmetatos M/D/c" if cv == 0.0 else "Allen-Cunneen M/G/c"
-    return View(
-        figures={
-            "arrivals": arrivals_figure(
-                r_th * per_hour,
-                mean_u * s / 60.0,
-                p95_u * s / 60.0,
-                x_sim,
-                sims[:, 0] * s / 60.0,
-                sims[:, 1] * s / 60.0,
-                (float(recalls_per_hour), y_point),
-            )  # fmt: skip
-        },
-        readouts={
-            "Service time per recall": _fmt_s(s),
-            "Utilisation": f"{rho:.2f}",
-            "Mean wait (theory)": _fmt_s(mean),
-            "p95 wait (theory)": _fmt_s(p95),
-            "P(wait) (Erlang C)": f"{pw:.2f}",
-            f"Simulation at ρ={_SIM_RHO[near]:.2f}": f"{sims[near, 0] * s / 60:.2f} ± {sims[near, 1] * s / 60:.2f} min",
-            "Drives for the p95 target": f"{need}",
-        },
-        binding=(
-            f"Utilisation {rho:.2f} ≥ 1: the queue grows without bound; add drives."
-            if rho >= 1.0
-            else f"Mean wait by {model}; {need} drive(s) keep the p95 wait under {target_p95_min:g} min."
-        ),
-        caption_values={
-            "Recalls per hour": recalls_per_hour,
-            "Volume [MB]": volume_mb,
-            "Drives": c,
-            "Service CV [-]": cv,
-        },  # fmt: skip
-        citations=(recall.recall_service_s,),
-    )
+        pw = math.nan  # Erlang C needs a steady state
+        labels.append({"x": min(rph, xmax), "y": 0.5, "yref": "paper", "xanchor": "right", "showarrow": False,
+                      "bgcolor": "rgba(255,255,255,0.85)", "font": {"color": "#B00020"},
+                      "text": f"{number(rph)}/h is beyond the capacity, {number(cap)}/h:<br>no steady state, the queue grows"})  # fmt: skip
+    sim = trace_named(base, "simulation mean")
+    i = int(np.argmin(np.abs(np.asarray(sim["x"]) - rph)))
+    need = _drives_needed(lam, s, target_p95_min * 60.0, cv)
+    model = "Cosmetatos' M/D/c" if cv == 0 else "Allen-Cunneen's M/G/c"
+    readouts = {
+        "drive busy per recall": _minutes(s),
+        "utilisation ρ": number(rho),
+        "P(a recall waits), Erlang C": percent(pw) if rho < 1.0 else "all (no steady state)",
+        "mean wait for a drive": _minutes(mean),
+        "p95 wait for a drive": _minutes(p95),
+        f"simulated mean at {number(sim['x'][i])}/h": f"{number(sim['y'][i])} ± {number(sim['customdata'][i], 2)} min",
+        "drives for the p95 target": number(need) if math.isfinite(need) else "more than 64",
+    }  # fmt: skip
+    if rho >= 1.0:
+        binding = (f"Utilisation ρ = {number(rho)} ≥ 1: recalls arrive faster than {c} drive(s) serve them "
+                   f"({number(cap)} per hour); the queue grows without limit: add drives or cut the load.")  # fmt: skip
+    elif math.isfinite(need):
+        binding = f"Mean wait by {model}; {number(need)} drive(s) keep the p95 wait under {number(target_p95_min)} min."
+    else:
+        binding = f"Mean wait by {model}; no drive count up to 64 keeps the p95 wait under {number(target_p95_min)} min."
+    return View(figures={"arrivals": Plot(arrivals_base, plot.args, shapes=shapes, annotations=labels)},
+                readouts=readouts, binding=binding, citations=_citations(drive))  # fmt: skip
 
 
 def arrivals_panel(**values) -> Panel:
-    """Panel 2: random arrivals, theory vs simulation, drives needed for a target."""
-    v = {"recalls_per_hour": 40.0, "volume_mb": 250.0, "drives": 4, "service_cv": 0.0, "target_p95_min": 5.0,
-         **values}  # fmt: skip
-    controls = {
-        "recalls_per_hour": slider(
-            "Recalls per hour", v["recalls_per_hour"], 1, 120, 1, unit="1/h", tooltip="Poisson arrivals"
-        ),  # fmt: skip
-        "volume_mb": slider("Volume size", v["volume_mb"], 10, 2000, 10, unit="MB"),
-        "drives": int_slider("Recall drives", v["drives"], 1, 12, unit="count"),
-        "service_cv": slider(
-            "Service time CV",
-            v["service_cv"],
-            0.0,
-            1.5,
-            0.25,
-            unit="-",
-            tooltip="0: identical recalls (M/D/c); 1: exponential (M/M/c)",
-        ),  # fmt: skip
-        "target_p95_min": slider("Target p95 wait", v["target_p95_min"], 0.5, 30, 0.5, unit="min"),
-    }
-    return Panel(controls, view_arrivals, title="Panel 2: recalls arriving at random", name="03_arrivals")
+    """Random arrivals: theory vs simulation, and the drives a p95 target needs."""
+    names = ("recalls_per_hour", "drive", "volume_mb", "cf", "drives", "service_cv", "target_p95_min")
+    return Panel(_inputs(*names), view_arrivals, values=values, title="Recalls arriving at random",
+                 name="03_arrivals")  # fmt: skip
 
 
-# --- panel 3: robot contention ---------------------------------------------------------------
-def robot_figure(n, mount_s, util, stk_points, point) -> go.Figure:
-    """Mean mount time vs sessions sharing one robot, with the StorageTek points."""
-    fig = new_figure(
-        xaxis_title="concurrent mount sessions", yaxis_title="mean mount time [s]", height=_HEIGHT
-    )
-    fig.add_trace(go.Scatter(x=n, y=mount_s, mode="lines+markers", name="MVA model", line={"color": COLORS[0]},
-                             customdata=util, hovertemplate="%{x} sessions: %{y:.1f} s, robot busy "
-                             "%{customdata:.0%}<extra></extra>"))  # fmt: skip
-    fig.add_trace(stk_points)
-    fig.add_trace(operating_point(point[0], point[1], name="these sessions"))
-    fig.update_layout(legend={"x": 0.01, "y": 0.99})
-    return fig
+# --- robot contention: the mount response time ----------------------------------------------
+
+ROBOT_SESSIONS = np.arange(1, 33)
 
 
-def view_robot(*, sessions=4, think_s=0.0, calib_sessions=4) -> View:
-    """Panel 3: MVA of sessions sharing one robot, calibrated to 28 s and 52.15 s."""
+def robot_base(think_s: float, calib_sessions: int) -> dict:
+    """Mount response time vs sessions sharing one robot (MVA), with the StorageTek measurements."""
     cal = robot.calibrate_robot(sessions=calib_sessions, think_s=think_s)
-    n = np.arange(1, 17)
-    out = robot.mva_robot(n, robot_s=cal["robot_s"], fixed_s=cal["fixed_s"], think_s=think_s)
+    out = robot.mva_robot(ROBOT_SESSIONS, think_s=think_s, **cal)
     stk = load("stk_facts")
     ids = ("mount_time_single_session", "mount_time_avg")
-    pts = source_markers([1, int(calib_sessions)], [stk.value(i) for i in ids], [stk.provenance(i) for i in ids],
-                         name="StorageTek")  # fmt: skip
-    here = robot.mva_robot(sessions, robot_s=cal["robot_s"], fixed_s=cal["fixed_s"], think_s=think_s)
+    fig = new_figure(xaxis_title="concurrent mount sessions", yaxis_title="mount response time [s]", height=400)  # fmt: skip
+    fig.add_scatter(x=ROBOT_SESSIONS, y=out["mount_s"], customdata=out["robot_utilisation"], mode="lines+markers",
+                    name="MVA model", line={"color": COLORS[0]}, marker={"size": 5},
+                    hovertemplate="%{x} sessions: %{y:.3g} s, robot busy %{customdata:.0%}<extra></extra>")  # fmt: skip
+    fig.add_trace(source_markers([1, int(calib_sessions)], [stk.value(i) for i in ids], [stk.provenance(i) for i in ids],
+                                 name="StorageTek measured"))  # fmt: skip
+    fig.update_xaxes(range=[0, float(ROBOT_SESSIONS[-1]) + 1])
+    fig.update_yaxes(range=[0, 1.05 * float(np.max(out["mount_s"]))])
+    fig.update_layout(legend={"x": 0.01, "y": 0.99})
+    return figure_json(fig)
+
+
+def view_robot(sessions=4, think_s=0.0, calib_sessions=4) -> View:
+    """Sessions sharing one robot, calibrated to StorageTek's 28 s and 52.15 s."""
+    cal = robot.calibrate_robot(sessions=calib_sessions, think_s=think_s)
+    here = robot.mva_robot(sessions, think_s=think_s, **cal)
+    t = float(robot.mount_response_s(sessions, think_s=think_s, calib_sessions=calib_sessions))
+    readouts = {
+        "robot time per mount": f"{number(cal['robot_s'])} s",
+        "rest of the mount": f"{number(cal['fixed_s'])} s",
+        f"mount response time, {int(sessions)} sessions": f"{number(t)} s",
+        "robot busy": percent(float(here["robot_utilisation"])),
+        "mounts per hour": number(float(here["mounts_per_hour"])),
+    }
+    plot = Plot(robot_base, {"think_s": think_s, "calib_sessions": int(calib_sessions)},
+                shapes=[point_mark(sessions, t, name="these sessions")])  # fmt: skip
+    binding = (f"The robot: once it is busy nearly all the time, each extra session adds a full robot time "
+               f"({number(cal['robot_s'])} s).")  # fmt: skip
     return View(
-        figures={
-            "robot": robot_figure(
-                n, out["mount_s"], out["robot_utilisation"], pts, (float(sessions), float(here["mount_s"]))
-            )
-        },  # fmt: skip
-        readouts={
-            "Robot time per mount": f"{cal['robot_s']:.1f} s",
-            "Rest of the mount": f"{cal['fixed_s']:.1f} s",
-            f"Mount time, {int(sessions)} sessions": f"{float(here['mount_s']):.1f} s",
-            "Robot busy": f"{float(here['robot_utilisation']):.0%}",
-            "Mounts per hour": f"{float(here['mounts_per_hour']):.0f}",
-        },
-        binding="The robot: once it is busy nearly all the time, each extra session adds a full robot time.",
-        caption_values={
-            "Sessions": sessions,
-            "Think time [s]": think_s,
-            "Calibration sessions": calib_sessions,
-        },
-        citations=(robot.mount_response_s,),
+        figures={"robot": plot}, readouts=readouts, binding=binding, citations=(robot.mount_response_s,)
     )
 
 
 def robot_panel(**values) -> Panel:
-    """Panel 3: robot contention vs number of sessions."""
-    v = {"sessions": 4, "think_s": 0.0, "calib_sessions": 4, **values}
-    controls = {
-        "sessions": int_slider("Mount sessions", v["sessions"], 1, 16, unit="count"),
-        "think_s": slider(
-            "Time between mounts",
-            v["think_s"],
-            0,
-            120,
-            1,
-            unit="s",
-            tooltip="Assumption: 0, sessions mount back to back",
-        ),  # fmt: skip
-        "calib_sessions": int_slider(
-            "Sessions behind 52.15 s",
-            v["calib_sessions"],
-            2,
-            8,
-            unit="count",
-            tooltip="'as many as four' (StorageTek, Test Results f.)",
-        ),  # fmt: skip
-    }
-    return Panel(controls, view_robot, title="Panel 3: robot contention", name="03_robot")
+    """Robot contention vs the number of sessions."""
+    return Panel(_inputs("sessions", "think_s", "calib_sessions"), view_robot, values=values,
+                 title="Robot contention: the mount response time", name="03_robot")  # fmt: skip
 
 
-# --- the lesson contract ----------------------------------------------------------------------
-def _values(values: dict) -> dict:
-    return scenario_values(SCENARIO_PARAMS, values)
+# --- the lesson contract ---------------------------------------------------------------------
 
 
 def scenario_outputs(**values) -> dict[str, float]:
     """The computed columns of one scenario."""
-    v = _values(values)
-    kw = dict(cf=v["cf"], drive=v["drive"])
+    v = scenario_values(INPUTS, SCENARIO, values)
+    kw, c, cv = {"cf": v["cf"], "drive": v["drive"]}, v["drives"], v["service_cv"]
     s = float(recall.recall_service_s(v["volume_mb"], **kw))
     lam = v["recalls_per_hour"] / 3600.0
-    rho = lam * s / v["drives"]
-    stable = rho < 1.0
-    cv = v["service_cv"]
-    if stable:
-        mean = float(
-            queueing.wait_mdc(lam, s, v["drives"]) if cv == 0 else queueing.wait_mgc(lam, s, v["drives"], cv)
-        )
-        p95 = float(queueing.wait_percentile(lam, s, v["drives"], 0.95, service_cv=cv))
-    else:
-        mean = p95 = math.inf
+    rho = lam * s / c
+    wait = float(_mean_wait(lam, s, c, cv)) if rho < 1 else math.inf
+    p95 = float(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv)) if rho < 1 else math.inf
     return {
-        "Time until ready, free drive [s]": float(recall.recall_ready_s(v["volume_mb"], **kw)),
-        "Drive busy per recall [s]": s,
-        "Time until ready behind the queue [s]": float(
-            recall.recall_response_s(v["queue_length"], v["volume_mb"], drives=v["drives"], **kw)
-        ),
-        "Utilisation [-]": rho,
-        "Mean wait [s]": mean,
-        "p95 wait [s]": p95,
-        "Drives for the p95 target [count]": float(
-            queueing.recall_drives_needed(lam, s, v["target_p95_min"] * 60.0, 0.95, service_cv=cv)
-        ),
-        "Robot mount time [s]": float(robot.mount_response_s(v["sessions"])),
-    }
+        "recall ready, free drive [min]": float(recall.recall_ready_s(v["volume_mb"], **kw)) / 60.0,
+        "drive busy per recall [min]": s / 60.0,
+        "recall response time, queue ahead [min]": float(
+            recall.recall_response_s(v["queue_length"], v["volume_mb"], drives=c, **kw)) / 60.0,
+        "utilisation [-]": rho,
+        "mean wait for a drive [min]": wait / 60.0,
+        "p95 wait for a drive [min]": p95 / 60.0,
+        "drives for the p95 target [-]": _drives_needed(lam, s, v["target_p95_min"] * 60.0, cv),
+        "mount response time, robot [s]": float(robot.mount_response_s(v["sessions"])),
+    }  # fmt: skip
 
 
 def scenario_view(**values) -> View:
-    """Every figure of the lesson for one scenario."""
-    v = _values(values)
-    views = (
-        view_parts(volume_mb=v["volume_mb"], cf=v["cf"], drive=v["drive"]),
-        view_queue(drives=v["drives"], drive=v["drive"], cf=v["cf"], queue_length=min(v["queue_length"], 40)),
-        view_arrivals(
-            recalls_per_hour=v["recalls_per_hour"],
-            volume_mb=v["volume_mb"],
-            drives=v["drives"],
-            service_cv=v["service_cv"],
-            target_p95_min=v["target_p95_min"],
-            cf=v["cf"],
-            drive=v["drive"],
-        ),  # fmt: skip
-        view_robot(sessions=v["sessions"]),
-    )
+    """Every figure of the lesson for one scenario (parts at the drive's preset)."""
+    v = scenario_values(INPUTS, SCENARIO, values)
+    views = (compute(view_parts, {k: v[k] for k in ("drive", "volume_mb", "cf")}),
+             compute(view_queue, {k: v[k] for k in ("drive", "cf", "drives", "queue_length")}),
+             compute(view_arrivals, {k: v[k] for k in ("recalls_per_hour", "drive", "volume_mb", "cf", "drives",
+                                                       "service_cv", "target_p95_min")}),
+             compute(view_robot, {"sessions": v["sessions"]}))  # fmt: skip
     return View(
         figures={k: f for x in views for k, f in x.figures.items()},
         readouts={k: r for x in views for k, r in x.readouts.items()},
         binding=" ".join(x.binding for x in views),
-        caption_values={k: c for x in views for k, c in x.caption_values.items()},
-        citations=tuple(c for x in views for c in x.citations),
+        notes=tuple(dict.fromkeys(n for x in views for n in x.notes)),
+        citations=tuple(dict.fromkeys(c for x in views for c in x.citations)),
     )
 
 
 #: The data rows the lesson draws on, (table, id), in the order the notebook shows them.
 SOURCE_ROWS = (
-    ("vts_facts", "recall_mount_best_low"),
-    ("vts_facts", "recall_mount_best_high"),
-    ("vts_facts", "fig6_volume_mb_small"),
-    ("vts_facts", "fig6_volume_mb_medium"),
-    ("vts_facts", "fig6_volume_mb_large"),
-    ("vts_facts", "fig6_cf"),
-    ("vts_facts", "fig6_recall_drives"),
-    ("vts_facts", "search_time_avg"),
-    ("vts_facts", "recall_example_concurrent_recalls"),
+    *[("vts_facts", r) for r in ("recall_mount_best_low", "recall_mount_best_high", "fig6_volume_mb_small",
+                                 "fig6_volume_mb_medium", "fig6_volume_mb_large", "fig6_cf", "fig6_recall_drives",
+                                 "search_time_avg", "recall_example_concurrent_recalls")],
     ("vts_import_export", "export_per_mount"),
     ("drive_catalog", "ibm3590b_native_rate"),
     ("drive_catalog", "ibm3590e_native_rate"),
-    ("cern_facts", "tmount_move"),
-    ("cern_facts", "tmount_mount"),
-    ("cern_facts", "tmount_rewind_unload"),
-    ("stk_facts", "mount_time_single_session"),
-    ("stk_facts", "mount_time_avg"),
-    ("stk_facts", "mount_sessions_concurrent_max"),
-)
+    *[("cern_facts", r) for r in ("tmount_move", "tmount_mount", "tmount_rewind_unload")],
+    *[("stk_facts", r) for r in ("mount_time_single_session", "mount_time_avg", "mount_sessions_concurrent_max")],
+)  # fmt: skip
 
 
-def source_table_html() -> str:
-    """An HTML table of the lesson's source rows: value, unit, source and locator."""
-    import html
-
-    rows = []
-    for table, rid in SOURCE_ROWS:
-        p = load(table).provenance(rid)
-        rows.append(
-            f"<tr><td>{html.escape(rid)}</td><td style='text-align:right'>{p.value:g}</td><td>{html.escape(p.unit)}</td>"
-            f"<td>{html.escape(p.source)}</td><td>{html.escape(p.locator)}</td><td>{html.escape(p.kind)}</td></tr>"
-        )
-    head = "".join(
-        f"<th style='text-align:left'>{h}</th>" for h in ("id", "value", "unit", "source", "locator", "kind")
-    )
-    return f"<table class='vtsmodel-sources'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+# --- the numbers the notebook prints ------------------------------------------------------------
 
 
-# --- the notebook's checked numbers -------------------------------------------------------------
+def best_case_numbers() -> str:
+    """The best case (ready on a free drive) for the Fig. 6 sizes at CF 3, 3590B and 3590E: labelled lines."""
+    lines = [f"{number(v)} MB at CF 3, ready on a free drive: 3590B {number(recall.recall_ready_s(v), 4)} s, "
+             f"3590E {number(recall.recall_ready_s(v, drive='3590E'), 4)} s" for v in FIG6_SIZES]  # fmt: skip
+    lines.append(f"the paper's best case (Sec. 3.4): {number(BEST_CASE_S[0])} to {number(BEST_CASE_S[1])} s")
+    return "\n".join(lines)
 
 
-def _expect(ok: bool, what: str, table: str, row: str) -> None:
-    """Raise AssertionError naming the source statement ``table``/``row`` when ``ok`` is false."""
-    if not ok:
-        p = load(table).provenance(row)
-        raise AssertionError(
-            f'{what}; source: {p.source}, {p.locator}: "{p.quote or p.printed}" ({table}/{row})'
-        )
-
-
-def check_best_case() -> str:
-    """The best case (time until ready, no queue) for the Fig. 6 sizes, checked against Sec. 3.4.
-
-    Checks: on the paper's 3590B at CF 3 every Fig. 6 size lands in "approximately two to
-    three minutes". Raises AssertionError naming the statement.
-
-    Returns
-    -------
-    str
-        One line per size: 3590B and 3590E times. [s]
-    """
-    lo, hi = _VTS.value("recall_mount_best_low"), _VTS.value("recall_mount_best_high")
+def drive_numbers(volume_mb: float = 250.0, drives=("3590B", "STK9940B", "IBM3592_60F", "LTO9")) -> str:
+    """Recall ready on a free drive for a few drives, and which of their parts are borrowed: labelled lines."""
     lines = []
-    for v in FIG6_SIZES:
-        b, e = float(recall.recall_ready_s(v)), float(recall.recall_ready_s(v, drive="3590E"))
-        lines.append(f"{v:g} MB: 3590B {b:.1f} s, 3590E {e:.1f} s")
-        _expect(
-            lo <= b <= hi,
-            f"{v:g} MB on the 3590B is ready after {b:.1f} s",
-            "vts_facts",
-            "recall_mount_best_low",
-        )
+    for d in drives:
+        borrowed = ", ".join(_PARTS[k] for k, (b, _) in part_sources(d).items() if b == "borrowed") or "none"
+        lines.append(f"{INPUTS['drive'].label_of(d)}, {number(volume_mb)} MB at CF 3: ready after "
+                     f"{number(recall.recall_ready_s(volume_mb, drive=d), 4)} s; borrowed from CERN's tMount: "
+                     f"{borrowed}")  # fmt: skip
     return "\n".join(lines)
 
 
 def reference_waits(rho: float = 0.8, service_s: float = 180.0, servers: int = 4) -> str:
-    """Erlang C probability of waiting and the M/M/c, M/D/c and M/G/c (cv 0) mean waits.
-
-    Checks the formulas against each other: Erlang C's wait is C·S / (c·(1 − ρ));
-    Allen-Cunneen with cv 1 is exact M/M/c; with cv 0 it halves it. Raises AssertionError.
-
-    Returns
-    -------
-    str
-        ``C  W_MMc  W_MDc  W_MGc`` on one line. [-, s, s, s]
-    """
+    """Erlang C and the M/M/c, M/D/c and M/G/c (cv 0) mean waits at one load: labelled lines."""
     lam = rho * servers / service_s
-    c = float(queueing.erlang_c(lam, service_s, servers))
-    mmc = float(queueing.wait_mmc(lam, service_s, servers))
-    mdc = float(queueing.wait_mdc(lam, service_s, servers))
-    mg0, mg1 = (float(queueing.wait_mgc(lam, service_s, servers, cv)) for cv in (0.0, 1.0))
-    if not (
-        math.isclose(mmc, c * service_s / (servers * (1 - rho)))
-        and math.isclose(mg1, mmc)
-        and math.isclose(mg0, mmc / 2)
-    ):
-        raise AssertionError(f"Erlang C and Allen-Cunneen disagree: {c}, {mmc}, {mg0}, {mg1}")
-    return f"{c:.3f} {mmc:.1f} {mdc:.2f} {mg0:.2f}"
+    head = f"{servers} drives, service {number(service_s)} s, utilisation {number(rho)}"
+    return "\n".join([
+        f"{head}: probability of waiting (Erlang C) {number(queueing.erlang_c(lam, service_s, servers))}",
+        f"mean wait, M/M/{servers} (exact): {number(queueing.wait_mmc(lam, service_s, servers), 4)} s",
+        f"mean wait, M/D/{servers} (Cosmetatos): {number(queueing.wait_mdc(lam, service_s, servers), 4)} s",
+        f"mean wait, M/G/{servers} at cv 0 (Allen-Cunneen): {number(queueing.wait_mgc(lam, service_s, servers, 0.0), 4)} s",
+    ])  # fmt: skip
 
 
-def check_robot(sessions=(1, 2, 4, 8)) -> str:
-    """Robot mount time vs sessions, checked against the StorageTek measurements.
-
-    Checks: 28 s for a single session and 52.15 s at the calibration concurrency (to the
-    printed 0.01 s). Raises AssertionError naming the statement.
-
-    Returns
-    -------
-    str
-        The list of mount times. [s]
-    """
-    t = [round(float(x), 2) for x in robot.mount_response_s(list(sessions))]
-    one = float(robot.mount_response_s(1))
-    _expect(abs(one - load("stk_facts").value("mount_time_single_session")) < 0.005, f"{one:.2f} s for one session",
-            "stk_facts", "mount_time_single_session")  # fmt: skip
-    k = int(load("stk_facts").value("mount_sessions_concurrent_max"))
-    many = float(robot.mount_response_s(k))
-    _expect(abs(many - load("stk_facts").value("mount_time_avg")) < 0.005, f"{many:.2f} s for {k} sessions",
-            "stk_facts", "mount_time_avg")  # fmt: skip
-    return str(t)
+def robot_numbers(sessions=(1, 2, 4, 8)) -> str:
+    """Mount response time vs sessions sharing one robot, and StorageTek's measurements: labelled lines."""
+    stk = load("stk_facts")
+    lines = [f"mount response time, {n} session(s): {number(robot.mount_response_s(n), 4)} s" for n in sessions]  # fmt: skip
+    lines.append(f"StorageTek measured: {number(stk.value('mount_time_single_session'))} s for one session, "
+                 f"{number(stk.value('mount_time_avg'), 4)} s on average with up to four")  # fmt: skip
+    return "\n".join(lines)

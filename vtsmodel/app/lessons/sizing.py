@@ -1,397 +1,393 @@
-"""Lesson 05: the sizing workbench: how many drives for a site's data flows.
+"""Lesson 05: the sizing workbench: how many tape drives a site's data flows need.
 
-A sheet of data flows (an editable ``ipydatagrid.DataGrid``: name, rate, factor,
-efficiency or access pattern), the drive choice, the drives needed with each flow's
-share, a chart of the split and a comparison of the catalog's drives. The CERN sizing
-note's worked example (cern-tape-sizing-2005, Summary, sample calculation: 50 drives)
-loads as the default.
-
-The view is a pure function of the flows and the drive (:func:`view_sizing`); the
-workbench (:class:`SizingWorkbench`) holds the sheet, checks every edited cell and
-restores the previous value with a visible message when a cell is not valid.
+The CERN sizing rule (cern-tape-sizing-2005, Summary, sample calculation): each flow needs
+``rate · factor / efficiency / drive speed`` drives, the site the sum. The page has one
+table of flows (:class:`~vtsmodel.app.grids.GridEditor`); each row names its scenario, and
+the flows of a scenario add up. Scenarios are compared side by side: drives per flow on
+the chosen drive, and a dot plot of every catalog drive for each scenario. An efficiency
+left empty comes from the flow's access pattern. The note's worked example (50 drives) is
+the first scenario.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import json
 import math
-import warnings
 
-import numpy as np
-import plotly.graph_objects as go
+import ipywidgets as w
 
-from vtsmodel._validation import ExtrapolationWarning
-from vtsmodel.app.figures import COLORS
-from vtsmodel.app.lessons import Param
-from vtsmodel.app.lessons.efficiency import fast_figure
-from vtsmodel.app.panels import Panel, View, dropdown
-from vtsmodel.catalog import drive_catalog, drive_names, drive_spec
+from vtsmodel import quantities as q
+from vtsmodel._inputs import Input
+from vtsmodel._tables import cite
+from vtsmodel.app.downloads import Downloader, upload_control, uploaded_file
+from vtsmodel.app.export import csv_text
+from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.grids import Column, GridEditor
+from vtsmodel.app.lessons import scenario_values
+from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.scenarios import MAX_FILE_BYTES, parse_scenario_bytes
+from vtsmodel.app.text import number, percent
+from vtsmodel.catalog import drive_options, drive_spec
+from vtsmodel.drives import drive_efficiency
 from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
-
-__all__ = [
-    "COLUMNS",
-    "NOTEBOOK",
-    "SCENARIO_PARAMS",
-    "TITLE",
-    "SizingWorkbench",
-    "compare_figure",
-    "default_drive",
-    "scenario_outputs",
-    "scenario_view",
-    "sizing_panel",
-    "split_figure",
-    "view_sizing",
-]
 
 LESSON_ID = "05"
 TITLE = "Sizing workbench: tape drives for a site's data flows"
 NOTEBOOK = "05_sizing_workbench.ipynb"
 
-#: Sheet columns: header -> (Flow field, lower bound, upper bound, may be empty).
-COLUMNS = {
-    "name": ("name", None, None, False),
-    "rate [MB/s]": ("rate_mb_s", 0.0, None, False),
-    "factor [-]": ("peak_factor", 1.0, None, False),
-    "efficiency [-]": ("efficiency", 0.0, 1.0, True),
-    "file size [MB]": ("file_mb", 0.0, None, True),
-    "files per mount [-]": ("files_per_mount", 1.0, None, True),
-}
-_FIGURE_HEIGHT = 380
+
+@dataclasses.dataclass(frozen=True)
+class MaybeEmpty(Input):
+    """An input whose cell may be left empty: an empty cell, ``None`` or NaN parses to ``None``."""
+
+    def parse(self, name: str, value):
+        """``None`` for an empty value, else :meth:`Input.parse`."""
+        empty = value is None or (isinstance(value, str) and not value.strip())
+        return None if empty or (isinstance(value, float) and math.isnan(value)) else super().parse(name, value)  # fmt: skip
+
+    @classmethod
+    def of(cls, inp: Input) -> MaybeEmpty:
+        """``inp`` as an input that may be left empty."""
+        return cls(**{f.name: getattr(inp, f.name) for f in dataclasses.fields(inp)})
 
 
-def _quiet(func, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExtrapolationWarning)
-        return func(*args, **kwargs)
+_RULE = "cern-tape-sizing-2005, Summary, sample calculation"
+_BOUND = f"{_RULE}; the bound a project assumption"
+#: The catalog's drives, grouped by family in order of generation: (label, key).
+DRIVES = tuple(drive_options())
+#: The catalog drive of the worked example's "Tape drive maxspeed = 40 MB/s" (the 3592A).
+DEFAULT_DRIVE = next(k for _l, k in DRIVES if drive_spec(k).speed_mb_s == cern_example_drive_speed())
+EXAMPLE = "worked example"
+#: The most rows the flows table holds.
+MAX_ROWS = 100
+
+INPUTS = {
+    "drive": Input("drive", "", DEFAULT_DRIVE, choices=DRIVES, source="data/drive_catalog.csv, each row cited",
+                   help="Catalog drive to size for, at its speed: measured where a source measured it, else its "
+                        "native rate (CERN sizes with the measured Maxspeed)."),
+    "scenario": Input("scenario", "", EXAMPLE, help="The scenario the flow belongs to; a scenario's flows add up."),
+    "name": Input("flow", "", "flow", help="What the flow is (T0 → T1, nightly backup); unique in its scenario."),
+    "rate_mb_s": Input("rate", "MB/s", 100.0, lo=0.0, hi=1e5, source=_BOUND, help="Average data rate of the flow."),
+    "peak_factor": Input("factor", "-", 2.0, lo=1.0, hi=100.0, source=_BOUND,
+                         help="Factor for peaks, backlogs and failures (the note: 2)."),
+    "efficiency": MaybeEmpty.of(Input("efficiency", "-", 0.5, lo=0.001, hi=1.0, source=_BOUND,
+        help="Fraction of the drive's speed the flow gets (the note: about 0.5 organised, 0.1 chaotic); "
+             "empty: from the access pattern.")),
+    "file_mb": MaybeEmpty.of(q.FILE_MB.but(default=None)),
+    "files_per_mount": MaybeEmpty.of(q.FILES_PER_MOUNT.but(default=None)),
+}  # fmt: skip
+SCENARIO = ("drive",)
+#: A row of the flows table: its scenario and the fields of :class:`~vtsmodel.sizing.Flow`.
+ROW_KEYS = ("scenario", "name", "rate_mb_s", "peak_factor", "efficiency", "file_mb", "files_per_mount")
+COLUMNS = [Column.of(k, INPUTS[k]) for k in ROW_KEYS] + [
+    Column("used", "efficiency used [-]"), Column("drives", "drives [-]"), Column("share", "share [%]")]  # fmt: skip
+FILE_SCHEMA = "vtsmodel-flows"
 
 
-def default_drive() -> str:
-    """The catalog drive whose speed is the worked example's "maxspeed = 40 MB/s"."""
-    speed = cern_example_drive_speed()
-    return next(n for n in drive_names() if drive_spec(n).speed_mb_s == speed)
+def _speed(drive: str) -> float:
+    return drive_spec(drive).speed_mb_s
+
+
+def _label(drive: str) -> str:
+    return INPUTS["drive"].label_of(drive)
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def example_table() -> tuple[tuple[str, Flow], ...]:
+    """The worked example's flows as rows of the table: ``(scenario, Flow)``."""
+    return tuple((EXAMPLE, f) for f in cern_example_flows())
+
+
+def scenarios(table) -> dict[str, tuple[Flow, ...]]:
+    """The table's flows by scenario, in order of first appearance; ``ValueError`` for a bad table."""
+    out: dict[str, list] = {}
+    for sc, f in table:
+        if not isinstance(f, Flow):
+            raise ValueError(f"flow={f!r:.60} is not a vtsmodel.sizing.Flow")
+        if f.name in [g.name for g in out.get(sc, ())]:
+            raise ValueError(f"flow={f.name!r} appears twice in scenario {sc!r}; each flow needs its own name")  # fmt: skip
+        out.setdefault(sc, []).append(f)
+    if not out or len(table) > MAX_ROWS:
+        raise ValueError(f"the table holds {len(table)} flows; give 1 to {MAX_ROWS}")
+    return {sc: tuple(fs) for sc, fs in out.items()}
 
 
 # --- figures --------------------------------------------------------------------------------
 
 
-def split_figure(sizing) -> go.Figure:
-    """Horizontal bar of the drives each flow needs, labelled with its share."""
-    fig = fast_figure(title=f"Drives needed: {sizing.total:.4g} → buy {sizing.whole_drives}",
-                     xaxis_title="drives [-]", height=_FIGURE_HEIGHT)  # fmt: skip
-    for i, (name, d, sh) in enumerate(zip(sizing.names, sizing.drives, sizing.shares, strict=True)):
-        fig.add_trace(
-            go.Bar(
-                x=[float(d)], y=["drives"], orientation="h", name=name, marker_color=COLORS[i % len(COLORS)],
-                text=[f"{name}: {d:.3g} ({sh:.0%})"], textposition="inside", insidetextanchor="middle",
-                hovertemplate=f"{html.escape(name)}: %{{x:.4g}} drives, {sh:.1%}<extra></extra>",
-            )
-        )  # fmt: skip
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25})
-    fig.update_yaxes(showticklabels=False)
-    return fig
+def split_base(table: tuple, drive: str) -> dict:
+    """Drives each flow needs on ``drive``, grouped by scenario, labelled with share and efficiency."""
+    y, x, text, colors = [[], []], [], [], []
+    for j, (sc, flows) in enumerate(scenarios(table).items()):
+        s = drives_needed(flows, drive_speed_mb_s=_speed(drive))
+        for n, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
+            y[0].append(f"{_esc(sc)}: {number(s.total)}, buy {s.whole_drives}")
+            y[1].append(_esc(n))
+            x.append(float(d))
+            text.append(f"{number(d)} ({percent(sh)}) at efficiency {number(e)}")
+            colors.append(COLORS[j % len(COLORS)])
+    fig = new_figure(title=f"Drives per flow on {_esc(_label(drive))}, {number(_speed(drive))} MB/s",
+                     xaxis_title="drives needed [-]", height=150 + 34 * len(x))  # fmt: skip
+    fig.add_bar(y=y, x=x, orientation="h", text=text, textposition="auto", marker_color=colors, showlegend=False,
+                hoverinfo="text", hovertext=[f"{a} · {b}: {t}" for a, b, t in zip(*y, text, strict=True)])  # fmt: skip
+    fig.update_xaxes(range=[0.0, max(x) * 1.08 or 1.0])
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_layout(margin={"t": 50, "r": 20, "b": 55, "l": 20})
+    return figure_json(fig)
 
 
-def compare_figure(comparison: dict, names: tuple, chosen: str) -> go.Figure:
-    """Drives needed per catalog drive, stacked by flow (log axis)."""
-    drives = list(comparison)
-    fig = fast_figure(
-        title="Drives needed per catalog drive", yaxis_title="drives [-]", height=_FIGURE_HEIGHT
-    )
-    for i, name in enumerate(names):
-        fig.add_trace(
-            go.Bar(x=drives, y=[float(comparison[d].drives[i]) for d in drives], name=name,
-                   marker_color=COLORS[i % len(COLORS)],
-                   hovertemplate="%{x}: %{y:.4g} drives<extra>" + html.escape(name) + "</extra>")
-        )  # fmt: skip
-    fig.add_trace(
-        go.Scatter(x=drives, y=[comparison[d].whole_drives for d in drives], mode="text+markers",
-                   text=[str(comparison[d].whole_drives) for d in drives], textposition="top center",
-                   marker={"symbol": "line-ew-open", "size": 1, "color": "black"}, name="to buy",
-                   hovertemplate="%{x}: buy %{y}<extra></extra>")
-    )  # fmt: skip
-    fig.update_layout(barmode="stack")
-    fig.update_yaxes(type="log")
-    fig.add_annotation(x=chosen, y=1.0, yref="paper", text="chosen", showarrow=False, yanchor="bottom")
-    return fig
+def compare_base(table: tuple) -> dict:
+    """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths).
 
-
-# --- the pure view ----------------------------------------------------------------------------
-
-
-def compare_drives(flows) -> dict:
-    """:func:`~vtsmodel.sizing.drives_needed` for every catalog drive, by name."""
-    return {
-        n: _quiet(drives_needed, flows, drive_speed_mb_s=s.speed_mb_s) for n, s in drive_catalog().items()
-    }
-
-
-def view_sizing(flows, drive: str | None = None) -> View:
-    """The workbench's view for a list of :class:`~vtsmodel.sizing.Flow` and a drive."""
-    drive = drive or default_drive()
-    spec = drive_spec(drive)
-    flows = list(flows)
-    comparison = compare_drives(flows)
-    s = comparison[drive]
-    readouts = {
-        "drive speed [MB/s]": f"{spec.speed_mb_s:.3g} ({spec.speed_basis})",
-        "drives needed [-]": f"{s.total:.4g}",
-        "drives to buy [-]": f"{s.whole_drives}",
-    }
-    for name, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
-        readouts[f"{name} [drives]"] = f"{d:.3g} ({sh:.0%}, efficiency {e:.2g})"
-    big = s.names[int(np.argmax(s.drives))]
-    binding = f"{big} needs the most drives: {float(np.max(s.drives)):.3g} of {s.total:.4g} ({float(np.max(s.shares)):.0%})."
-    return View(
-        figures={"split": split_figure(s), "compare": compare_figure(comparison, s.names, drive)},
-        readouts=readouts,
-        binding=binding,
-        caption_values={
-            "drive": drive,
-            "speed [MB/s]": spec.speed_mb_s,
-            **{f"{f.name} rate×factor [MB/s]": f.rate_mb_s * f.peak_factor for f in flows},
-        },
-        citations=("cern_sizing_example", "cern_facts", "drive_catalog"),
-    )
-
-
-# --- the sheet ------------------------------------------------------------------------------
-
-
-def flows_to_frame(flows):
-    """A pandas DataFrame of flows with the sheet's columns (empty cells as NaN)."""
-    import pandas as pd
-
-    rows = []
-    for f in flows:
-        rows.append({h: (getattr(f, fld) if getattr(f, fld) is not None else (np.nan if h != "name" else ""))
-                     for h, (fld, *_rest) in COLUMNS.items()})  # fmt: skip
-    return pd.DataFrame(rows, columns=list(COLUMNS))
-
-
-def _is_empty(value) -> bool:
-    return (
-        value is None
-        or (isinstance(value, str) and not value.strip())
-        or (isinstance(value, float) and math.isnan(value))
-    )
-
-
-def cast_cell(column: str, value):
-    """Convert a sheet cell to its Flow value, or raise ``ValueError`` naming the column.
-
-    Numbers may arrive as ``int``, ``float`` or text; empty cells (for the efficiency and
-    the access pattern) become ``None``.
+    The dots of a single scenario carry their numbers; with several, the hover does (labels would overlap).
     """
-    if column not in COLUMNS:
-        raise ValueError(f"column={column!r} is not a sheet column; columns: {', '.join(COLUMNS)}")
-    fld, lo, hi, optional = COLUMNS[column]
-    if fld == "name":
-        text = "" if value is None else str(value).strip()
-        if not text:
-            raise ValueError("name must not be empty")
-        return text
-    if _is_empty(value):
-        if optional:
-            return None
-        raise ValueError(f"{column} must not be empty")
-    if isinstance(value, bool):
-        raise ValueError(f"{column}={value!r} must be a number")
-    try:
-        num = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{column}={value!r} must be a number") from None
-    if not math.isfinite(num) or (lo is not None and num < lo) or (hi is not None and num > hi):
-        rng = f"[{'-inf' if lo is None else f'{lo:g}'}, {'inf' if hi is None else f'{hi:g}'}]"
-        raise ValueError(f"{column}={value!r} is outside the valid range {rng}")
-    return num
+    rows = [f"{_esc(label)}, {number(_speed(k))} MB/s" for label, k in DRIVES]
+    fig = new_figure(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
+                     xaxis_title="drives needed [-] (log scale)")  # fmt: skip
+    values, groups = [], scenarios(table)
+    for j, (sc, flows) in enumerate(groups.items()):
+        sizes = [drives_needed(flows, drive_speed_mb_s=_speed(k)) for _l, k in DRIVES]
+        x = [s.total if s.total > 0 else None for s in sizes]
+        values += [v for v in x if v]
+        hover = [
+            f"{r}<br>{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}"
+            for r, s in zip(rows, sizes, strict=True)
+        ]
+        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(groups) == 1 else "markers", name=_esc(sc), hoverinfo="text",
+                        text=[number(s.total) for s in sizes], textposition="middle right", textfont={"size": 10},
+                        marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
+                                "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
+    family = [drive_spec(k).family for _l, k in DRIVES]
+    for i in range(1, len(DRIVES)):
+        if family[i] != family[i - 1]:
+            fig.add_hline(y=i - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
+    lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
+    fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
+                      margin={"t": 80, "r": 75, "b": 55, "l": 20})  # fmt: skip
+    return figure_json(fig)
 
 
-def row_to_flow(row: dict) -> Flow:
-    """A Flow from one sheet row (header -> cell); ``ValueError`` for an invalid row."""
-    kw = {COLUMNS[h][0]: cast_cell(h, row.get(h)) for h in COLUMNS}
-    return Flow(**kw)
+# --- the view -------------------------------------------------------------------------------
+
+
+def _term(f: Flow, e: float, d: float, speed: float) -> str:
+    """One flow's term as the note writes it: ``100 MB/s × 2 / 0.5 (efficiency) / 40 MB/s = 10 drives``."""
+    how = "" if f.efficiency is not None else f" from {number(f.file_mb)} MB files, {number(f.files_per_mount)} per mount"  # fmt: skip
+    return (f"{number(f.rate_mb_s)} MB/s × {number(f.peak_factor)} / {number(e)} (efficiency{how}) / "
+            f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
+
+
+def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
+    """The workbench for a table of ``(scenario, Flow)`` rows (default the worked example) on ``drive``."""
+    table = tuple(example_table() if table is None else table)
+    spec = drive_spec(drive)
+    row = [k for _l, k in DRIVES].index(drive)
+    band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
+            "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below", "name": "chosen drive"}  # fmt: skip
+    mark = {"xref": "paper", "x": 1.0, "xanchor": "left", "xshift": 4, "yref": "y", "y": row, "text": "◀ chosen",
+            "showarrow": False, "font": {"size": 11, "color": COLORS[1]}}  # fmt: skip
+    readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
+    binding, terms = [], {}
+    for sc, flows in scenarios(table).items():
+        s = drives_needed(flows, drive_speed_mb_s=spec.speed_mb_s)
+        readouts[f"{sc}: drives"] = f"{number(s.total)} needed, buy {s.whole_drives}"
+        i = int(s.drives.argmax())
+        binding.append(f"{sc}: {s.names[i]} needs the most drives, {number(s.drives[i])} of {number(s.total)} "
+                       f"({percent(s.shares[i])}), at efficiency {number(s.efficiencies[i])}.")  # fmt: skip
+        terms |= {f"{sc} · {f.name}": _term(f, e, d, spec.speed_mb_s)
+                  for f, e, d in zip(flows, s.efficiencies, s.drives, strict=True)}  # fmt: skip
+        terms[f"{sc}: drives needed"] = f"{number(s.total)}, buy {s.whole_drives}"
+    patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in table) else ()
+    return View(
+        figures={"split": Plot(split_base, {"table": table, "drive": drive}),
+                 "compare": Plot(compare_base, {"table": table}, shapes=[band], annotations=[mark])},
+        readouts=readouts, binding=" ".join(binding),
+        caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
+                        "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
+        citations=(drives_needed, *patterns, *spec.primary_sources),
+    )  # fmt: skip
+
+
+# --- the table's file -----------------------------------------------------------------------
+
+
+def table_json(table, drive: str) -> str:
+    """The flows table and the drive as JSON text, as :func:`read_table` reads it."""
+    rows = [{"scenario": sc, **{k: getattr(f, k) for k in ROW_KEYS[1:]}} for sc, f in table]
+    doc = {"schema": FILE_SCHEMA, "version": 1, "lesson": LESSON_ID, "drive": drive, "flows": rows}
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def read_table(data: bytes, label: str = "the file") -> tuple[tuple, str]:
+    """The table and drive of a file :func:`table_json` wrote, each value checked; ``ValueError`` if bad."""
+    doc = parse_scenario_bytes(data, label)
+    head = ("schema", "version", "lesson")
+    if not isinstance(doc, dict) or set(doc) != {*head, "drive", "flows"} or [doc[k] for k in head] != [FILE_SCHEMA, 1, LESSON_ID]:  # fmt: skip
+        raise ValueError(f"{label} is not a lesson {LESSON_ID} flows file ({FILE_SCHEMA!r}, version 1)")
+    if not isinstance(doc["flows"], list) or not 1 <= len(doc["flows"]) <= MAX_ROWS:
+        raise ValueError(f"{label}: flows must be a list of 1 to {MAX_ROWS} flows")
+    table = []
+    for n, r in enumerate(doc["flows"], start=1):
+        if not isinstance(r, dict) or not {"scenario", "name", "rate_mb_s", "peak_factor"} <= set(r) <= set(ROW_KEYS):  # fmt: skip
+            raise ValueError(f"{label}, flow {n}: an object with keys among {', '.join(ROW_KEYS)}")
+        try:
+            v = {k: INPUTS[k].parse(k, r.get(k)) for k in ROW_KEYS}
+            table.append((v.pop("scenario"), Flow(**v)))
+        except ValueError as exc:
+            raise ValueError(f"{label}, flow {n}: {exc}") from None
+    scenarios(table)
+    return tuple(table), INPUTS["drive"].parse("drive", doc["drive"])
 
 
 class SizingWorkbench:
-    """The sheet of flows, the drive choice and the live sizing panel.
+    """The flows table, its buttons and file controls, and the sizing panel (drive, readouts, figures).
 
-    Parameters
-    ----------
-    flows : list of Flow, optional
-        The starting flows; default the CERN worked example.
-    drive : str, optional
-        The starting drive; default the catalog drive of the example's 40 MB/s.
-
-    Attributes
-    ----------
-    grid : ipydatagrid.DataGrid
-        The editable sheet.
-    panel : vtsmodel.app.panels.Panel
-        The drive dropdown, readouts and figures.
-    message : ipywidgets.HTML
-        Shows why an edited cell was rejected.
-    widget : ipywidgets.VBox
-        Everything, for ``display``.
+    ``table`` holds ``(scenario, Flow)`` rows (default :func:`example_table`); ``drive`` a
+    catalog key or label. Edit with :meth:`edit` (as a person types a cell), :meth:`add_flow`,
+    :meth:`remove_flow`, :meth:`copy_scenario` and :meth:`load_bytes`.
     """
 
-    def __init__(self, flows=None, drive: str | None = None) -> None:
-        import ipywidgets as w
+    def __init__(self, table=None, drive: str | None = None) -> None:
+        self.table = tuple(example_table() if table is None else table)
+        scenarios(self.table)
+        self.panel = Panel({"drive": INPUTS["drive"]}, lambda drive: view_sizing(self.table, drive),
+                           values={"drive": drive}, title="Drives needed", name="05_sizing")  # fmt: skip
+        self.panel.controls["drive"].observe(lambda _c: self._show(), names="value")
+        self.grid = GridEditor(COLUMNS, self._rows(), on_edit=self._on_edit, height=self._height(),
+                               title="<b>Data flows</b> (double-click a cell, type, Enter; a scenario's flows add up; "
+                                     "leave the efficiency empty to compute it from the access pattern; grey columns "
+                                     "are computed for the chosen drive)")  # fmt: skip
+        self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 120, "flow": 110}
+        self.grid.widget.add_class("vtsmodel-flows")
+        self.downloader = Downloader()
+        self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
+        self._upload = upload_control(".json", tooltip="Load a flows table saved from this page")
+        self._upload.observe(self._on_upload, names="value")
 
-        with warnings.catch_warnings():
-            # bqplot (imported by ipydatagrid) uses a traitlets form deprecated upstream
-            warnings.simplefilter("ignore", DeprecationWarning)
-            from ipydatagrid import DataGrid
+        def button(text, tip, fn):
+            b = w.Button(description=text, tooltip=tip, layout=w.Layout(width="auto"))
+            b.on_click(lambda _b: self._do(fn, text.lower()))
+            return b
 
-        from vtsmodel.app.sheet import header_widths
+        bar = [button("Add flow", "Add a copy of the selected flow to its scenario", self.add_flow),
+               button("Remove flow", "Remove the selected flow", self.remove_flow), self._name,
+               button("Copy scenario", "Copy the selected flow's scenario under the new name",
+                      lambda: self.copy_scenario(self._name.value)),
+               button("Save", "Download the table and the drive as JSON", self.save), self._upload,
+               button("Export CSV", "Download the table with its computed columns as CSV", self.export_csv)]  # fmt: skip
+        self.widget = w.VBox([self.grid.widget, w.HBox(bar, layout=w.Layout(flex_flow="row wrap")),
+                              self.downloader, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
 
-        self.flows: list[Flow] = list(cern_example_flows() if flows is None else flows)
-        if not self.flows:
-            raise ValueError("flows=[] is not valid: the workbench needs at least one flow")
-        self.selected = 0
-        self.grid = DataGrid(
-            flows_to_frame(self.flows),
-            editable=True,
-            selection_mode="cell",
-            base_column_size=120,
-            base_row_header_size=30,
-            column_widths=header_widths(COLUMNS),
-            layout=w.Layout(height=self._grid_height(), width="100%"),
-        )
-        self.grid.add_class("vtsmodel-sheet")
-        self.message = w.HTML()
-        self.message.add_class("vtsmodel-sheet-message")
-        options = [
-            (f"{n} ({drive_spec(n).speed_mb_s:.3g} MB/s, {drive_spec(n).speed_basis})", n)
-            for n in drive_names()
-        ]
-        controls = {
-            "drive": dropdown("drive", options, drive or default_drive(), tooltip="Drive to size for")
-        }
-        self.panel = Panel(controls, self._view, title="Drives needed", name="05_sizing")
-        self._restoring = False
-        self.grid.on_cell_change(self._on_cell_change)
-        self.grid.observe(self._on_selection, names="selections")
-        add = w.Button(description="Add flow", tooltip="Add a copy of the selected flow, to edit",
-                       layout=w.Layout(width="auto"))  # fmt: skip
-        remove = w.Button(description="Remove flow", tooltip="Remove the selected flow",
-                          layout=w.Layout(width="auto"))  # fmt: skip
-        add.on_click(lambda _b: self.add_flow())
-        remove.on_click(lambda _b: self.remove_flow())
-        self.widget = w.VBox(
-            [w.HTML("<b>Data flows</b> (double-click a cell to edit; leave efficiency empty to use the "
-                    "access pattern; select a cell to choose its flow)"), self.grid,
-             w.HBox([add, remove]), self.message, self.panel.widget],
-            layout=w.Layout(width="100%", max_width="1240px"),
-        )  # fmt: skip
-
-    def _grid_height(self) -> str:
-        return f"{40 + 28 * (len(self.flows) + 1)}px"
-
-    def _on_selection(self, change) -> None:
-        sel = change["new"] or []
-        if sel:
-            row = int(sel[-1].get("r1", 0))
-            if 0 <= row < len(self.flows):
-                self.selected = row
-
-    def _refill(self) -> None:
-        """Show :attr:`flows` in the grid again (after rows were added or removed)."""
-        self._restoring = True
+    def _do(self, fn, text: str) -> None:
         try:
-            self.grid.data = flows_to_frame(self.flows)
-            self.grid.layout.height = self._grid_height()
-        finally:
-            self._restoring = False
-        self.panel.update()
-
-    def add_flow(self, flow: Flow | None = None) -> Flow:
-        """Append ``flow``, or a copy of the selected flow named "... (copy)"; return it."""
-        if flow is None:
-            src = self.flows[self.selected]
-            flow = dataclasses.replace(src, name=f"{src.name} (copy)")
-        elif not isinstance(flow, Flow):
-            raise ValueError(f"flow={flow!r} is not valid: give a vtsmodel.sizing.Flow or None")
-        self.flows.append(flow)
-        self.selected = len(self.flows) - 1
-        self.message.value = f"added {html.escape(flow.name)}"
-        self._refill()
-        return flow
-
-    def remove_flow(self, row: int | None = None) -> Flow | None:
-        """Remove flow ``row`` (default the selected one); the last flow stays. Return it."""
-        row = self.selected if row is None else row
-        if not 0 <= row < len(self.flows):
-            raise ValueError(f"row={row!r} is not valid: choose 0 to {len(self.flows) - 1}")
-        if len(self.flows) == 1:
-            self.message.value = "<span style='color:#B00020'>⚠ the last flow stays: edit it instead</span>"
-            return None
-        gone = self.flows.pop(row)
-        self.selected = min(row, len(self.flows) - 1)
-        self.message.value = f"removed {html.escape(gone.name)}"
-        self._refill()
-        return gone
-
-    def _view(self, drive):
-        return view_sizing(self.flows, drive)
+            self.grid.say(f"{text}: {fn()}")
+        except ValueError as exc:
+            self.grid.say(f"{text} refused: {exc}", error=True)
 
     @property
-    def sizing(self):
-        """The current :class:`~vtsmodel.sizing.Sizing` for the chosen drive."""
-        return _quiet(
-            drives_needed, self.flows, drive_speed_mb_s=drive_spec(self.panel.values["drive"]).speed_mb_s
-        )
+    def drive(self) -> str:
+        """The chosen drive's catalog key."""
+        return self.panel.values["drive"]
 
-    def _on_cell_change(self, cell) -> None:
-        if self._restoring:
-            return
-        row, column, value = int(cell["row"]), cell["column"], cell["value"]
-        self.edit(row, column, value, _from_grid=True)
+    def _height(self) -> str:
+        return f"{34 + 26 * (len(self.table) + 1)}px"
 
-    def edit(self, row: int, column: str, value, *, _from_grid: bool = False) -> bool:
-        """Set one cell as a user would; return whether it was accepted.
+    def _rows(self) -> list[dict]:
+        sized = {sc: drives_needed(fs, drive_speed_mb_s=_speed(self.drive)) for sc, fs in scenarios(self.table).items()}  # fmt: skip
+        out = []
+        for sc, f in self.table:
+            s = sized[sc]
+            i = s.names.index(f.name)
+            out.append({"scenario": sc, **{k: getattr(f, k) for k in ROW_KEYS[1:]}, "used": s.efficiencies[i],
+                        "drives": s.drives[i], "share": 100 * s.shares[i]})  # fmt: skip
+        return out
 
-        A rejected cell keeps (or gets back) its previous value and the message says why.
-        """
-        import html as _html
-
-        old = self.flows[row]
-        previous = flows_to_frame([old]).iloc[0][column] if column in COLUMNS else None
-        try:
-            cells = flows_to_frame([old]).iloc[0].to_dict()
-            cells[column] = value
-            new = row_to_flow(cells)
-            _quiet(drives_needed, [new], drive_speed_mb_s=drive_spec(self.panel.values["drive"]).speed_mb_s)
-        except ValueError as exc:
-            self.message.value = (
-                f"<span style='color:#B00020'>⚠ row {row + 1}, {_html.escape(str(column))}: "
-                f"{_html.escape(str(exc))}; kept {_html.escape(str(previous))}</span>"
-            )
-            if _from_grid and column in COLUMNS:
-                self._set_cell(row, column, previous)
-            return False
-        self.message.value = ""
-        self.flows[row] = new
-        if not _from_grid:
-            self._set_cell(row, column, cast_cell(column, value) if not _is_empty(value) else previous)
+    def _show(self, table=None) -> None:
+        """Take ``table`` (checked first) and show it; without one, show the columns the drive changed."""
+        if table is not None:
+            scenarios(table := tuple(table))
+        if table is not None and len(table) != len(self.table):
+            self.table = table
+            self.grid.set_rows(self._rows())
+            self.grid.grid.layout.height = self._height()
         else:
-            # keep the stored cell a number even when the browser sent an int or text
-            clean = cast_cell(column, value)
-            if clean is not None and clean != value:
-                self._set_cell(row, column, clean)
-        self.panel.update()
-        return True
+            self.table = self.table if table is None else table
+            for i, r in enumerate(self._rows()):
+                self.grid.set_row(i, r)
+        if table is not None:
+            self.panel.update()
 
-    def cell(self, row: int, column: str):
-        """The value the sheet shows in one cell."""
-        return self.grid.get_cell_value_by_index(column, row)
+    def _on_edit(self, row: int, key: str, value) -> None:
+        sc, f = self.table[row]
+        new = (value, f) if key == "scenario" else (sc, dataclasses.replace(f, **{key: value}))
+        self._show(self.table[:row] + (new,) + self.table[row + 1 :])
 
-    def _set_cell(self, row, column, value) -> None:
-        self._restoring = True
-        try:
-            self.grid.set_cell_value_by_index(column, row, np.nan if value is None else value)
-        finally:
-            self._restoring = False
+    def edit(self, row: int, key: str, value) -> bool:
+        """Edit a cell as a person types it; return whether it was accepted."""
+        return self.grid.edit(row, key, value)
+
+    def _selected(self) -> int:
+        return min(self.grid.selected, len(self.table) - 1)
+
+    def add_flow(self) -> str:
+        """Add a copy of the selected flow to its scenario, named "... (copy)"; return its name."""
+        sc, f = self.table[self._selected()]
+        taken, name, i = [g.name for s, g in self.table if s == sc], f"{f.name} (copy)", 2
+        while name in taken:
+            name, i = f"{f.name} (copy {i})", i + 1
+        self._show((*self.table, (sc, dataclasses.replace(f, name=name))))
+        return name
+
+    def remove_flow(self, row: int | None = None) -> str:
+        """Remove flow ``row`` (default the selected one); the last flow stays. Return its name."""
+        row = self._selected() if row is None else row
+        if not 0 <= row < len(self.table) or len(self.table) == 1:
+            raise ValueError(f"row={row!r} cannot be removed: rows are 0 to {len(self.table) - 1}, the last one stays")  # fmt: skip
+        gone = self.table[row]
+        self._show(self.table[:row] + self.table[row + 1 :])
+        return f"{gone[1].name} of {gone[0]}"
+
+    def copy_scenario(self, name: str) -> str:
+        """Copy the selected flow's scenario as scenario ``name`` (a new name); return the name."""
+        name = INPUTS["scenario"].parse("name", name)
+        if name in scenarios(self.table):
+            raise ValueError(f"name={name!r} is already a scenario; give a new name")
+        src = self.table[self._selected()][0]
+        self._show((*self.table, *((name, f) for sc, f in self.table if sc == src)))
+        return f"{src} as {name}"
+
+    # --- files --------------------------------------------------------------------------------
+    def save(self) -> str:
+        """Download the table and the drive as JSON; return the file name."""
+        return self.downloader.send_file(f"flows_{LESSON_ID}.json", table_json(self.table, self.drive), "json")  # fmt: skip
+
+    def export_csv(self) -> str:
+        """Download the table with its computed columns, and the sources, as CSV; return the file name."""
+        rows = [{c.header: r.get(c.key) for c in COLUMNS} for r in self._rows()]
+        caption = (f"{TITLE}, on {_label(self.drive)} at {number(_speed(self.drive))} MB/s: drives = Σ rate × factor"
+                   f" / efficiency / drive speed ({_RULE}).\n{cite(drives_needed, *drive_spec(self.drive).primary_sources)}")  # fmt: skip
+        return self.downloader.send_file(f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption), "csv")
+
+    def load_bytes(self, data: bytes, name: str = "the file") -> str:
+        """Replace the table and the drive with a saved file's; a bad file changes nothing."""
+        table, drive = read_table(data, name)
+        self._show(table)
+        self.panel.set(drive=drive)
+        return f"{len(table)} flows from {name}"
+
+    def _on_upload(self, _change) -> None:
+        if self._upload.value:  # a file too large is refused by uploaded_file, like a bad one
+            self._do(
+                lambda: self.load_bytes(*uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)[::-1]), "load"
+            )
+            self._upload.value = ()
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -399,114 +395,42 @@ class SizingWorkbench:
         display(self.widget)
 
 
-def sizing_panel(flows=None, drive: str | None = None) -> SizingWorkbench:
+def sizing_panel(table=None, drive: str | None = None) -> SizingWorkbench:
     """The sizing workbench, loaded with the CERN worked example by default."""
-    return SizingWorkbench(flows, drive)
+    return SizingWorkbench(table, drive)
 
 
-# --- lesson contract --------------------------------------------------------------------------
-
-_EX = cern_example_flows()
-_KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
-
-# The default drive is the catalog's 40 MB/s one, the worked example's (a None default
-# would reach scenario_outputs as drive=None from the scenario sheet and be refused).
-SCENARIO_PARAMS = {
-    "drive": Param("drive", "", default_drive(), choices=drive_names(), help="Catalog drive to size for")
-}
-for _k, _f in zip(_KEYS, _EX, strict=True):
-    SCENARIO_PARAMS[f"{_k}_rate_mb_s"] = Param(f"{_f.name} rate", "MB/s", _f.rate_mb_s, 0.0, 1e5)
-    SCENARIO_PARAMS[f"{_k}_factor"] = Param(f"{_f.name} factor", "-", _f.peak_factor, 1.0, 100.0)
-    SCENARIO_PARAMS[f"{_k}_efficiency"] = Param(f"{_f.name} efficiency", "-", _f.efficiency, 0.001, 1.0)
+# --- the lesson contract and the notebook's numbers ---------------------------------------------
 
 
-def _scenario(values):
-    v = {}
-    for k, p in SCENARIO_PARAMS.items():
-        v[k] = p.coerce(k, values[k]) if k in values else p.default
-    unknown = set(values) - set(SCENARIO_PARAMS)
-    if unknown:
-        raise ValueError(
-            f"{', '.join(sorted(unknown))} not scenario inputs; inputs: {', '.join(SCENARIO_PARAMS)}"
-        )
-    if v["drive"] is None:
-        v["drive"] = default_drive()
-    flows = [
-        Flow(f.name, v[f"{k}_rate_mb_s"], v[f"{k}_factor"], v[f"{k}_efficiency"])
-        for k, f in zip(_KEYS, _EX, strict=True)
-    ]
-    return flows, v["drive"]
-
-
-def scenario_outputs(**values) -> dict[str, float]:
-    """Drives needed (total, to buy, per flow) for one scenario of the example's three flows."""
-    flows, drive = _scenario(values)
-    s = drives_needed(flows, drive_speed_mb_s=drive_spec(drive).speed_mb_s)
+def scenario_outputs(flows=None, **values) -> dict[str, float]:
+    """Drives needed (total, to buy, per flow) for ``flows`` (default the worked example's) on a drive."""
+    v = scenario_values(INPUTS, SCENARIO, values)
+    s = drives_needed(cern_example_flows() if flows is None else flows, drive_speed_mb_s=_speed(v["drive"]))
     out = {"drives needed [-]": s.total, "drives to buy [-]": float(s.whole_drives)}
-    out.update({f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)})
-    return out
+    return out | {f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)}
 
 
-def scenario_view(**values) -> View:
-    """The workbench's figures for one scenario."""
-    flows, drive = _scenario(values)
-    return view_sizing(flows, drive)
+def scenario_view(table=None, **values) -> View:
+    """Both figures of the workbench for a table (default the worked example) on a drive."""
+    return view_sizing(table, **scenario_values(INPUTS, SCENARIO, values))
 
 
-def example_html() -> str:
-    """The worked example as an HTML table: the sizing rows, with the source line."""
-    from vtsmodel.app.lessons.efficiency import _html_table
-    from vtsmodel.sizing import cern_example_drive_speed, sizing_table
-
-    rows = sizing_table(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
-    return _html_table(rows) + (
-        "<p><i>cern-tape-sizing-2005, Summary, sample calculation; drive speed "
-        f"{cern_example_drive_speed():g} MB/s.</i></p>"
-    )
+#: The worked example's rows, for the notebook's source table.
+SOURCE_ROWS = (("cern_sizing_example", "drive_speed"),) + tuple(
+    ("cern_sizing_example", f"{k}_{p}") for k in ("t0_to_t1", "reprocessing", "t2_analysis")
+    for p in ("rate", "factor", "efficiency", "drives")) + (("cern_sizing_example", "drives_needed_total"),)  # fmt: skip
 
 
 def key_numbers() -> str:
-    """The lesson's key numbers as plain text (for the notebook's checked cell)."""
-    from vtsmodel.sizing import cern_example_drive_speed
-
-    s = drives_needed(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
-    lines = [f"worked example at {s.drive_speed_mb_s:g} MB/s: {s.total:g} drives"]
-    lines += [f"  {n}: {d:g} drives ({sh:.0%})" for n, d, sh in zip(s.names, s.drives, s.shares, strict=True)]
-    for name, c in compare_drives(cern_example_flows()).items():
-        lines.append(f"{name} at {drive_spec(name).speed_mb_s:.3g} MB/s: {c.total:.1f} drives")
+    """The worked example term by term, and its flows on every catalog drive: labelled lines with units."""
+    speed, flows = cern_example_drive_speed(), cern_example_flows()
+    s = drives_needed(flows, drive_speed_mb_s=speed)
+    lines = [f"worked example at {number(speed)} MB/s: {number(s.total)} drives needed, buy {s.whole_drives}"]
+    lines += [f"  {f.name}: {_term(f, e, d, speed)} ({percent(sh)})"
+              for f, e, d, sh in zip(flows, s.efficiencies, s.drives, s.shares, strict=True)]  # fmt: skip
+    lines.append("the same flows on each catalog drive:")
+    for label, k in DRIVES:
+        c = drives_needed(flows, drive_speed_mb_s=_speed(k))
+        lines.append(f"  {label}, {number(_speed(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}")  # fmt: skip
     return "\n".join(lines)
-
-
-def check_key_numbers() -> str:
-    """:func:`key_numbers`, checked against the note's worked example (data/cern_sizing_example.csv).
-
-    Checks: the example's drive speed is the catalog drive the workbench sizes with by
-    default; each flow's drives (10, 15, 25) and the total, "Number of needed tape drives =
-    50", to the printed whole drive. Raises AssertionError naming the source statement.
-
-    Returns
-    -------
-    str
-        The lines to print.
-    """
-    from vtsmodel import data
-    from vtsmodel.app.lessons.efficiency import _expect
-
-    t = "cern_sizing_example"
-    _expect(
-        drive_spec(default_drive()).speed_mb_s == cern_example_drive_speed(),
-        f"the default drive {default_drive()} is not the example's maxspeed",
-        t,
-        "drive_speed",
-    )
-    s = drives_needed(cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
-    for key, d in zip(_KEYS, s.drives, strict=True):
-        want = data.load(t).value(f"{key}_drives")
-        _expect(
-            abs(float(d) - want) < 0.5, f"{key}: {float(d):g} drives, expected {want:g}", t, f"{key}_drives"
-        )
-    want = data.load(t).value("drives_needed_total")
-    _expect(
-        abs(s.total - want) < 0.5, f"{s.total:g} drives in all, expected {want:g}", t, "drives_needed_total"
-    )
-    return key_numbers()

@@ -1,4 +1,9 @@
-"""Start here: the suite's lessons and the browsable data catalogue."""
+"""Start here: the suite's pages, the sources, the statement ledger and the data catalogue.
+
+The ledger (``data/statements.csv``, :func:`vtsmodel.data.statements`) lists every checkable
+statement of the five sources and what the project does with it: reproduced, calibrated (an
+input, not evidence), kept as data only, contradicted, or inconsistent in the source itself.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,28 @@ import html
 
 import ipywidgets as w
 
-from vtsmodel.data import catalogue, filter_catalogue, sources, tables
+from vtsmodel.app.figures import STATUS_STYLE
+from vtsmodel.app.text import plain_math
+from vtsmodel.data import (
+    catalogue,
+    filter_catalogue,
+    references,
+    sources,
+    statement_counts,
+    statement_status,
+    statements,
+    tables,
+)
 
-__all__ = ["LESSON_LIST", "catalogue_browser", "catalogue_html"]
+__all__ = [
+    "LESSON_LIST",
+    "catalogue_browser",
+    "catalogue_html",
+    "ledger_browser",
+    "ledger_counts_html",
+    "ledger_html",
+    "references_html",
+]
 
 LESSON_ID = "00"
 TITLE = "Start here"
@@ -22,54 +46,138 @@ LESSON_LIST = (
     ("04_drive_efficiency_vs_file_size.ipynb", "How much of a drive's rated speed does a workload really get?"),
     ("05_sizing_workbench.ipynb", "How many drives does a site need for its data flows?"),
     ("06_disk_cache_staging.ipynb", "What do staging size, background copies and pauses cost the disk cache in front of the tape?"),
+    ("07_plan_a_system.ipynb", "Which configuration and how many drives does my workload need, with what margin on each target?"),
+    ("08_read_hits_from_a_mount_log.ipynb", "What is a larger cache worth in read hits and recalls, for your own mount log?"),
 )  # fmt: skip
+
+_STYLE = "border-collapse:collapse;font-size:12px"
+_CELL = "padding:2px 6px;vertical-align:top"
+
+
+def _status(status: str) -> str:
+    color, meaning = STATUS_STYLE.get(status, ("#555", ""))
+    return (f"<span class='vtsmodel-status' data-status='{status}' title='{html.escape(meaning)}' "
+            f"style='color:{color};font-weight:600'>{html.escape(status)}</span>")  # fmt: skip
+
+
+def _scroll(table: str) -> str:
+    return f"<div style='max-height:420px;overflow:auto'>{table}</div>"
+
+
+def references_html() -> str:
+    """The founding and supplementary sources as a list, one reference per item (no mid-word breaks)."""
+    items = "".join(f"<li style='margin:2px 0'><code>{html.escape(r['name'])}</code>: {html.escape(r['citation'])}</li>"
+                    for r in references())  # fmt: skip
+    return f"<ul class='vtsmodel-references' style='overflow-wrap:normal;word-break:normal'>{items}</ul>"
+
+
+# --- the statement ledger ---------------------------------------------------------------------
+
+
+def ledger_counts_html() -> str:
+    """The ledger's counts by source and status, as a table with totals."""
+    counts = statement_counts()
+    stats = list(STATUS_STYLE)
+    head = "".join(f"<th style='{_CELL}'>{_status(s)}</th>" for s in stats)
+    rows, total = [], dict.fromkeys(stats, 0)
+    for src, by in counts.items():
+        cells = "".join(f"<td style='{_CELL};text-align:right'>{by.get(s, 0)}</td>" for s in stats)
+        rows.append(f"<tr><td style='{_CELL}'><code>{html.escape(src)}</code></td>{cells}"
+                    f"<td style='{_CELL};text-align:right'><b>{sum(by.values())}</b></td></tr>")  # fmt: skip
+        for s in stats:
+            total[s] += by.get(s, 0)
+    cells = "".join(f"<td style='{_CELL};text-align:right'><b>{total[s]}</b></td>" for s in stats)
+    rows.append(f"<tr><td style='{_CELL}'><b>all sources</b></td>{cells}"
+                f"<td style='{_CELL};text-align:right'><b>{sum(total.values())}</b></td></tr>")  # fmt: skip
+    return (f"<table class='vtsmodel-ledger-counts' style='{_STYLE}'><thead><tr><th style='{_CELL}'>source</th>"
+            f"{head}<th style='{_CELL}'>all</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")  # fmt: skip
+
+
+def ledger_html(rows: list[dict], *, limit: int = 400) -> str:
+    """Ledger rows as an HTML table: status, source and locator, the quote, the claim, the model, the note."""
+    cols = ("status", "source, locator", "the source says", "the claim, testably", "answered by", "note")
+    head = "".join(f"<th style='text-align:left;{_CELL}'>{c}</th>" for c in cols)
+    body = []
+    for r in rows[:limit]:
+        model = html.escape(r["model"].removeprefix("vtsmodel.")) if r["model"] else "—"
+        body.append(
+            f"<tr class='vtsmodel-ledger-row' data-id='{html.escape(r['id'])}'>"
+            f"<td style='{_CELL}'>{_status(r['status'])}</td>"
+            f"<td style='{_CELL}'><code>{html.escape(r['source'])}</code>, {html.escape(r['locator'])}</td>"
+            f"<td style='{_CELL}'><i>“{html.escape(plain_math(r['quote']))}”</i></td>"
+            f"<td style='{_CELL}'>{html.escape(plain_math(r['claim']))}</td>"
+            f"<td style='{_CELL}'><code>{model}</code></td>"
+            f"<td style='{_CELL}'>{html.escape(plain_math(r['note']))}</td></tr>"
+        )
+    more = f"<p>… and {len(rows) - limit} more: narrow the filter.</p>" if len(rows) > limit else ""
+    return _scroll(f"<table class='vtsmodel-ledger' style='{_STYLE}'><thead><tr>{head}</tr></thead>"
+                   f"<tbody>{''.join(body)}</tbody></table>") + more  # fmt: skip
+
+
+def _filters(text_tip: str) -> tuple[w.Text, w.Dropdown]:
+    text = w.Text(
+        description="Filter", placeholder="words to find", tooltip=text_tip, layout=w.Layout(width="420px")
+    )
+    src = w.Dropdown(options=[("all sources", "")] + [(k, k) for k in sources()], description="Source",
+                     tooltip="Restrict to one source document", layout=w.Layout(width="320px"))  # fmt: skip
+    return text, src
+
+
+def ledger_browser() -> w.VBox:
+    """A filterable view of the statement ledger: words, status and source filters."""
+    text, src = _filters("Show statements whose quote, claim, model or note contain every word")
+    status = w.Dropdown(options=[("every status", "")] + [(s, s) for s in STATUS_STYLE], description="Status",
+                        tooltip="Restrict to one status", layout=w.Layout(width="320px"))  # fmt: skip
+    count, out = w.HTML(), w.HTML()
+
+    def refresh(_=None):
+        hits = statements(status=status.value or None, source=src.value or None, text=text.value)
+        count.value = (
+            f"<span class='vtsmodel-ledger-count'>{len(hits)} of {len(statements())} statements</span>"
+        )
+        out.value = ledger_html(hits)
+
+    for ctl in (text, status, src):
+        ctl.observe(refresh, names="value")
+    refresh()
+    box = w.VBox([w.HBox([text, status, src], layout=w.Layout(flex_flow="row wrap")), count, out])
+    box.add_class("vtsmodel-panel")
+    return box
+
+
+# --- the data catalogue ----------------------------------------------------------------------
 
 _COLUMNS = (("table", "table"), ("id", "id"), ("source", "source"), ("locator", "locator"),
             ("kind", "kind"), ("printed", "as printed"), ("value", "value"), ("unit", "unit"))  # fmt: skip
 
 
 def catalogue_html(rows: list[dict], *, limit: int = 500) -> str:
-    """An HTML table of catalogue rows; the quote and note show on hover."""
-    head = "".join(f"<th style='text-align:left;padding:2px 6px'>{label}</th>" for _, label in _COLUMNS)
+    """An HTML table of catalogue rows with their ledger status; the quote and note show on hover."""
+    head = "".join(f"<th style='text-align:left;{_CELL}'>{label}</th>" for _, label in _COLUMNS)
     body = []
     for r in rows[:limit]:
-        tip = html.escape((r["quote"] + ("\n\nNote: " + r["note"] if r["note"] else "")).strip(), quote=True)
+        tip = html.escape(
+            plain_math((r["quote"] + ("\n\nNote: " + r["note"] if r["note"] else "")).strip()), quote=True
+        )
         cells = "".join(
-            f"<td style='padding:2px 6px'>{html.escape(f'{r[key]:g}' if key == 'value' else str(r[key]))}</td>"
+            f"<td style='{_CELL}'>{html.escape(f'{r[key]:g}' if key == 'value' else plain_math(str(r[key])))}</td>"
             for key, _ in _COLUMNS
         )
-        body.append(f"<tr class='vtsmodel-catalogue-row' title=\"{tip}\">{cells}</tr>")
+        status = statement_status(f"{r['table']}:{r['id']}") or ""
+        body.append(f"<tr class='vtsmodel-catalogue-row' title=\"{tip}\">{cells}"
+                    f"<td style='{_CELL}'>{_status(status) if status else ''}</td></tr>")  # fmt: skip
     more = f"<p>… and {len(rows) - limit} more: narrow the filter.</p>" if len(rows) > limit else ""
-    return (
-        "<div style='max-height:420px;overflow:auto'><table class='vtsmodel-catalogue' "
-        f"style='border-collapse:collapse;font-size:12px'><thead><tr>{head}</tr></thead>"
-        f"<tbody>{''.join(body)}</tbody></table></div>{more}"
-    )
+    return _scroll(f"<table class='vtsmodel-catalogue' style='{_STYLE}'><thead><tr>{head}"
+                   f"<th style='text-align:left;{_CELL}'>status</th></tr></thead><tbody>{''.join(body)}</tbody></table>") + more  # fmt: skip
 
 
 def catalogue_browser() -> w.VBox:
     """A filterable view of every data row: words, source and table filters."""
     rows = catalogue()
-    text = w.Text(
-        description="Filter",
-        placeholder="words to find, e.g. sustained PAF",
-        tooltip="Show rows whose id, locator, printed value, quote or note contain every word",
-        layout=w.Layout(width="420px"),
-    )
-    src = w.Dropdown(
-        options=[("all sources", "")] + [(k, k) for k in sources()],
-        description="Source",
-        tooltip="Restrict to one source document",
-        layout=w.Layout(width="320px"),
-    )
-    tab = w.Dropdown(
-        options=[("all tables", "")] + [(t, t) for t in tables()],
-        description="Table",
-        tooltip="Restrict to one table",
-        layout=w.Layout(width="320px"),
-    )
-    count = w.HTML()
-    out = w.HTML()
+    text, src = _filters("Show rows whose id, locator, printed value, quote or note contain every word")
+    tab = w.Dropdown(options=[("all tables", "")] + [(t, t) for t in tables()], description="Table",
+                     tooltip="Restrict to one table", layout=w.Layout(width="320px"))  # fmt: skip
+    count, out = w.HTML(), w.HTML()
 
     def refresh(_=None):
         hits = filter_catalogue(rows, text.value, source=src.value or None, table=tab.value or None)

@@ -15,21 +15,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import vtsmodel
 import vtsmodel.app.export
-from vtsmodel.app.lessons import Param
+from vtsmodel import Input
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, MAX_SCENARIOS, SCHEMA, SCHEMA_VERSION, ScenarioSheet
 
 
 def _lesson():
     mod = types.ModuleType("vtsmodel.app.lessons.lesson99")
-    mod.SCENARIO_PARAMS = {
-        "rate_mb_s": Param("rate", "MB/s", 100.0, 0.0, 1000.0),
-        "drives": Param("drives", "count", 4, 1, 16),
-        "mode": Param("mode", "", "fast", choices=("fast", "slow")),
+    mod.INPUTS = {
+        "rate_mb_s": Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0),
+        "drives": Input("drives", "count", 4, lo=1, hi=16, integer=True),
+        "mode": Input("mode", "", "fast", choices=("fast", "slow")),
     }
+    mod.SCENARIO = tuple(mod.INPUTS)
+    mod.LESSON_ID = "99"
 
     def scenario_outputs(**v):
-        full = {k: p.default for k, p in mod.SCENARIO_PARAMS.items()} | v
+        full = {k: p.default for k, p in mod.INPUTS.items()} | v
         factor = 1.0 if full["mode"] == "fast" else 0.5
         return {
             "per drive [MB/s]": full["rate_mb_s"] / full["drives"],
@@ -71,8 +74,8 @@ def test_set_cell_parses_text_and_recomputes(sheet):
 @pytest.mark.parametrize(
     ("column", "value", "words"),
     [
-        ("rate [MB/s]", "abc", ["rate_mb_s", "'abc'", "0.0", "1000.0"]),
-        ("rate [MB/s]", "-1", ["rate_mb_s", "outside", "[0.0, 1000.0]"]),
+        ("rate [MB/s]", "abc", ["rate_mb_s", "'abc'", "[0, 1000]"]),
+        ("rate [MB/s]", "-1", ["rate_mb_s", "outside", "[0, 1000]"]),
         ("rate [MB/s]", "nan", ["rate_mb_s"]),
         ("rate [MB/s]", "inf", ["rate_mb_s"]),
         ("rate [MB/s]", "1e999", ["rate_mb_s"]),
@@ -278,17 +281,26 @@ def test_to_csv_rows_and_export(sheet, tmp_path):
         sheet.export_csv(path)
 
 
-def test_lesson_04_round_trip_and_from_file(tmp_path):
+def test_lesson_01_round_trip_and_from_file(tmp_path):
     from vtsmodel.app.lessons import lesson_module
 
-    lesson = lesson_module("04")
-    sheet = ScenarioSheet("04")
-    sheet.duplicate(0, "small files")
-    sheet.set_cell("small files", lesson.SCENARIO_PARAMS["file_mb"].header, "10")
-    assert sheet.outputs("small files") == lesson.scenario_outputs(**sheet.values("small files"))
-    path = sheet.save(tmp_path / "l04.json")
+    lesson = lesson_module("01")
+    sheet = ScenarioSheet("01")
+    sheet.duplicate(0, "EHPO small cache")
+    sheet.set_cell(
+        "EHPO small cache", lesson.INPUTS["tvc_config"].header, lesson.INPUTS["tvc_config"].options[7][0]
+    )
+    sheet.set_cell("EHPO small cache", lesson.INPUTS["feature"].header, "EHPO")
+    assert sheet.values("EHPO small cache")["feature"] == "ehpo"
+    with pytest.warns(
+        vtsmodel.ExtrapolationWarning
+    ):  # CF 3 is past Table 1's reads; the sheet keeps it as a note
+        expected = lesson.scenario_outputs(**sheet.values("EHPO small cache"))
+    assert sheet.outputs("EHPO small cache") == expected
+    assert any("Table 1" in n for n in sheet.notes["EHPO small cache"])
+    path = sheet.save(tmp_path / "l01.json")
     again = ScenarioSheet.from_file(path)
-    assert again.lesson_id == "04" and again.rows() == sheet.rows()
+    assert again.lesson_id == "01" and again.rows() == sheet.rows()
 
 
 def test_from_file_with_unknown_lesson(tmp_path):
@@ -301,7 +313,7 @@ def test_from_file_with_unknown_lesson(tmp_path):
 def test_an_unknown_lesson_is_a_clear_error():
     with pytest.raises(ValueError, match="lesson='42'"):
         ScenarioSheet("42")
-    with pytest.raises(ValueError, match="SCENARIO_PARAMS"):
+    with pytest.raises(ValueError, match="INPUTS"):
         ScenarioSheet(types.ModuleType("vtsmodel.app.lessons.lesson98"))
 
 

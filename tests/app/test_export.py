@@ -95,6 +95,9 @@ def test_png_svg_pdf_are_valid_files(fig, tmp_path):
     assert b"Sources: a test." in svg  # the caption is part of the figure
     assert pdf.startswith(b"%PDF")
     assert pdf.rstrip().endswith(b"%%EOF")
+    from pypdf import PdfReader
+
+    assert PdfReader(io.BytesIO(pdf)).metadata.title == "A test figure"  # not kaleido's page name
     assert _leftovers(tmp_path) == []
 
 
@@ -150,7 +153,30 @@ def test_html_is_standalone_and_offline(fig, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert "Plotly" in text and len(text) > 1_000_000  # plotly.js is inline
     assert not re.search(r"<script[^>]+src=[\"']?(https?:)?//", text, re.IGNORECASE)
-    assert "Sources: a test." in text
+    assert text.count("Sources: a test.") == 1  # the caption once, as text under the figure
+    assert "<title>A test figure</title>" in text
+
+
+def test_layout_keeps_title_legend_and_caption_apart():
+    # Issue 15: a bottom legend was drawn over the caption; the caption was 7 pt in a PDF.
+    f = go.Figure(
+        go.Scatter(x=[1, 2], y=[1, 2], name="a"),
+        layout={"title": "T", "legend": {"orientation": "h", "y": -0.3}},
+    )
+    caption = "Settings: " + "a long setting; " * 30 + "\nSources: a test."
+    spec = export.export_spec(f, caption, size=(960, 640))
+    lay = spec["layout"]
+    assert (
+        lay["legend"]["y"] > 1 and lay["legend"]["yanchor"] == "bottom"
+    )  # above the plot, not on the caption
+    note = lay["annotations"][-1]
+    assert note["font"]["size"] * 0.75 >= 9  # at least 9 pt where a CSS pixel prints as 0.75 pt
+    lines = note["text"].split("<br>")
+    plot_width = 960 - lay["margin"]["l"] - lay["margin"]["r"]
+    assert len(lines) > 2 and max(len(x) for x in lines) * 0.52 * note["font"]["size"] <= plot_width
+    assert note["yanchor"] == "top" and note["y"] == 0 and note["yshift"] < 0  # under the axis title
+    assert lay["height"] == 640 + 17 * len(lines) + 20 and lay["margin"]["b"] >= 60 + 17 * len(lines)
+    assert lay["title"]["xref"] == "paper" and lay["title"]["x"] == 0
 
 
 def test_unknown_format_and_size_are_rejected(fig, tmp_path):
@@ -189,6 +215,9 @@ def test_export_spec_styles_as_style_figure_does(fig, style):
     from vtsmodel.app.figures import style_figure
 
     spec = export.export_spec(fig, "", size=None, style=style)
-    want = style_figure(go.Figure(fig), style)
-    got = json.loads(pio.to_json(spec, validate=False))
-    assert got["layout"] == json.loads(pio.to_json(want))["layout"]
+    want = json.loads(pio.to_json(style_figure(go.Figure(fig), style)))["layout"]
+    got = json.loads(pio.to_json(spec, validate=False))["layout"]
+    # the export also puts the title over the plot area's left edge, clear of the image's edge
+    assert got.pop("title") == {**want.pop("title"), "x": 0, "xref": "paper", "xanchor": "left"}
+    assert got.pop("margin")["t"] >= 50 and "margin" not in want
+    assert got == want

@@ -1,0 +1,240 @@
+"""The app layer's panels, plot panes, figures-as-base-and-marks and controls, tested once for every page."""
+
+import warnings
+
+import ipywidgets as w
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from vtsmodel import ExtrapolationWarning, Input
+from vtsmodel.app import figures
+from vtsmodel.app.controls import control, tooltip
+from vtsmodel.app.figures import Plot, base_spec, compose, path_mark, point_mark, validated_curve
+from vtsmodel.app.panels import Panel, PlotPane, View, compute
+from vtsmodel.app.text import duration, number, percent
+
+RATE = Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0, step=10.0, valid=(0.0, 500.0), source="a test source")
+DRIVES = Input("drives", "-", 4, lo=1, hi=16, integer=True)
+MODE = Input("mode", "", "fast", choices=(("Fast", "fast"), ("Slow", "slow")))
+FLAG = Input("copy", default=True)
+BUILDS = []
+
+
+def curve_base(drives):
+    BUILDS.append(drives)
+    x = np.linspace(0, 10, 11)
+    fig = go.Figure(go.Scatter(x=x, y=10 * x / drives, mode="lines", name="curve"))
+    fig.update_xaxes(range=[0, 10])
+    return figures.figure_json(fig)
+
+
+def view(rate=100.0, drives=4, mode="fast", copy=True):
+    if rate > 500:
+        warnings.warn(
+            f"rate={rate:g} is outside the range the source validated", ExtrapolationWarning, stacklevel=2
+        )
+    if rate > 900:
+        raise ValueError(f"rate={rate:g} and drives={drives:d} cannot be combined")
+    return View({"main": Plot(curve_base, {"drives": drives}, shapes=[point_mark(rate / 100, rate / drives, name="here")])},
+                readouts={"per drive": f"{number(rate / drives)} MB/s"}, binding="the drives bind", citations=("vts_facts",))  # fmt: skip
+
+
+def make_panel(**values):
+    return Panel(
+        {"rate": RATE, "drives": DRIVES, "mode": MODE, "copy": FLAG}, view, values=values, title="test"
+    )
+
+
+# --- controls -------------------------------------------------------------------------------
+
+
+def test_controls_are_built_from_the_declarations():
+    p = make_panel()
+    rate, drives, mode, copy = (p.controls[k] for k in ("rate", "drives", "mode", "copy"))
+    assert isinstance(rate, w.FloatSlider) and (rate.min, rate.max, rate.step) == (0.0, 1000.0, 10.0)
+    assert rate.description == "rate [MB/s]" and rate.readout_format == ",.0f"
+    assert "Validated: 0 to 500 MB/s (a test source)." in rate.tooltip and "Range [0, 1000]." in rate.tooltip
+    assert (
+        isinstance(drives, w.IntSlider)
+        and (drives.min, drives.max) == (1, 16)
+        and drives.readout_format == ",d"
+    )
+    assert isinstance(mode, w.Dropdown) and mode.options == (("Fast", "fast"), ("Slow", "slow"))
+    assert isinstance(copy, w.Checkbox) and copy.value is True
+    log = control(Input("size", "MB", 100.0, lo=0.1, hi=1e5, scale="log", step=0.1))
+    assert isinstance(log, w.FloatLogSlider) and log.readout_format == ",.3r" and log.value == 100.0
+    with pytest.raises(ValueError, match="needs a closed finite range"):
+        control(Input("open", "-", 1.0, lo=0.0))
+    assert tooltip(DRIVES).startswith("drives")
+
+
+def test_a_panel_rejects_a_value_its_control_cannot_show():
+    p = make_panel()
+    with pytest.raises(ValueError, match=r"rate=2000 is outside the valid range \[0, 1000\]"):
+        p.set(rate=2000)
+    with pytest.raises(ValueError, match=r"mode='medium' is not valid; choose one of 'Fast', 'Slow'"):
+        p.set(mode="medium")
+    with pytest.raises(ValueError, match="no input named colour"):
+        p.set(colour="red")
+    with pytest.raises(ValueError, match="no input named colour"):
+        make_panel(colour="red")
+    assert p.values == {"rate": 100.0, "drives": 4, "mode": "fast", "copy": True}
+    p.set(mode="Slow", drives="8")  # typed text is parsed by the declaration
+    assert p.values["mode"] == "slow" and p.values["drives"] == 8
+
+
+# --- the view and its notes ---------------------------------------------------------------
+
+
+def test_extrapolation_warnings_become_notes_other_warnings_pass():
+    v = compute(view, {"rate": 600.0})
+    assert v.notes == ("rate=600 is outside the range the source validated",)
+
+    def noisy(**kw):
+        warnings.warn("not ours", RuntimeWarning, stacklevel=1)
+        return view(**kw)
+
+    with pytest.warns(RuntimeWarning, match="not ours"):
+        assert compute(noisy, {}).notes == ()
+
+
+def test_panel_shows_notes_and_keeps_the_last_good_view_on_error():
+    p = make_panel()
+    p.set(rate=600.0)
+    assert "outside the range the source validated" in p._binding.value and p.view.notes
+    assert "Note: rate=600 is outside" in p.caption() and "Settings: rate [MB/s] = 600" in p.caption()
+    good = p.readout_values
+    p.set(rate=950.0)
+    assert p.last_error == "rate=950 and drives=4 cannot be combined" and p.readout_values == good
+    assert "cannot be combined" in p._error.value
+    p.set(rate=100.0)
+    assert not p.last_error and p._error.value == "" and not p.view.notes
+
+
+# --- the plot pane: base once, marks on every move ------------------------------------------
+
+
+def test_the_base_is_built_once_per_slow_setting_and_sent_only_when_it_changes():
+    figures._bases.clear()
+    BUILDS.clear()
+    p = make_panel()
+    pane = p.plots["main"]
+    sent = []
+    pane.widget.observe(lambda ch: sent.append(ch["name"]), names=["base", "moving"])
+    for rate in (110.0, 120.0, 130.0):
+        p.set(rate=rate)
+    assert BUILDS == [4] and sent == ["moving"] * 3
+    p.set(drives=8)
+    assert BUILDS == [4, 8] and sent[-2:] == ["base", "moving"]
+    p.set(drives=4)  # back to a cached base: not built again, but sent
+    assert BUILDS == [4, 8] and sent[-2:] == ["base", "moving"]
+    sent.clear()
+    p.set(mode="slow")  # changes neither base nor marks: nothing sent
+    assert sent == []
+
+
+def test_pane_spec_is_the_composed_figure():
+    plot = Plot(curve_base, {"drives": 2}, traces=[{"type": "scatter", "x": [1], "y": [2], "name": "extra"}],
+                shapes=[point_mark(1.0, 5.0, name="here")], annotations=[{"x": 1, "y": 1, "text": "a"}],
+                layout={"yaxis": {"range": [0, 9]}})  # fmt: skip
+    pane = PlotPane(plot)
+    spec = pane.spec
+    assert [t["name"] for t in spec["data"]] == ["curve", "extra"]
+    assert spec["layout"]["shapes"][-1]["name"] == "here" and spec["layout"]["annotations"][-1]["text"] == "a"
+    assert spec["layout"]["yaxis"]["range"] == [0, 9] and spec["layout"]["xaxis"]["range"] == [0, 10]
+    assert spec == plot.spec()
+    assert isinstance(plot.figure(), go.Figure)  # the composition is a valid plotly figure
+
+
+def test_compose_leaves_the_cached_base_untouched():
+    base = base_spec(Plot(curve_base, {"drives": 3}))
+    before = repr(base)
+    compose(base, {"shapes": [point_mark(1, 1)], "layout": {"xaxis": {"range": [0, 1]}}, "traces": []})
+    assert repr(base) == before
+    assert base_spec(Plot(curve_base, {"drives": 3})) is base
+
+
+def test_base_builders_are_silenced_and_must_return_figure_json():
+    def warns():
+        warnings.warn("past the validated range", ExtrapolationWarning, stacklevel=1)
+        return {"data": [], "layout": {}}
+
+    base_spec(Plot(warns))  # no warning escapes (pytest turns warnings into errors)
+    with pytest.raises(ValueError, match="must return figure JSON"):
+        base_spec(Plot(lambda: {"data": []}))
+
+
+# --- marks and curves -------------------------------------------------------------------------
+
+
+def test_point_mark_is_a_pixel_sized_shape_hidden_when_not_finite():
+    m = point_mark(2.0, 3.0, name="op", size=10)
+    assert (m["xsizemode"], m["ysizemode"], m["xanchor"], m["yanchor"]) == ("pixel", "pixel", 2.0, 3.0)
+    assert m["visible"] and m["showlegend"] and m["name"] == "op"
+    assert point_mark(2.0, float("inf"))["visible"] is False  # a saturated queue draws no finite point
+    with pytest.raises(ValueError, match="symbol='star'"):
+        point_mark(1, 1, symbol="star")
+
+
+def test_path_mark_breaks_at_gaps():
+    m = path_mark([1, 2, 3, 4], [1.0, np.nan, 3.0, 4.0], color="red", name="c")
+    assert m["path"] == "M1,1 M3,3 L4,4" and m["visible"]
+    assert path_mark([1], [np.inf], color="red")["visible"] is False
+
+
+def test_validated_curve_is_solid_inside_and_dotted_outside():
+    solid, dotted = validated_curve([1, 2, 3, 5, 6], [1, 2, 3, 5, 6], name="c", color="k", valid=(1, 4))
+    assert np.isnan(solid["x"][3]) and not np.isnan(solid["x"][2])
+    assert dotted["x"][2] == 3 and np.isnan(dotted["x"][0]) and dotted["name"] == "c (extrapolated)"
+    assert dotted["showlegend"] is False and dotted["line"]["dash"] == "dot"
+
+
+def test_json_of_arrays_is_plain():
+    spec = figures._json({"x": np.array([1.0, np.nan, np.inf]), "n": np.int64(3), "s": (1, 2)})
+    assert spec == {"x": [1.0, None, None], "n": 3, "s": [1, 2]}
+
+
+# --- numbers as a person reads them -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [(2300.0, "2,300"), (79290.0, "79,300"), (163000.0, "163,000"), (0.012345, "0.0123"), (2.5, "2.5"),
+     (3.0, "3"), (-0.0, "0"), (float("nan"), "—"), (float("inf"), "∞"), (1e-9, "1e-09")],
+)  # fmt: skip
+def test_number(x, text):
+    assert number(x) == text
+
+
+def test_duration_and_percent_choose_a_unit():
+    assert [duration(s) for s in (45.0, 600.0, 79290.0, 3e5, float("inf"))] == [
+        "45 s", "10 min", "22 h", "3.47 days", "unbounded"]  # fmt: skip
+    assert percent(0.1934) == "19.3 %"
+
+
+def on_grid(panel) -> dict:
+    """The sliders of ``panel`` whose value is off the step grid the browser snaps it to."""
+    import math
+
+    off = {}
+    for key, c in panel.controls.items():
+        if isinstance(c, w.FloatLogSlider):
+            k = (math.log10(c.value) - c.min) / c.step
+        elif isinstance(c, w.FloatSlider):
+            k = (c.value - c.min) / c.step
+        else:
+            continue
+        if abs(k - round(k)) > 1e-6:
+            off[key] = c.value
+    return off
+
+
+def test_every_lesson_panel_starts_on_its_sliders_grid():
+    # A start value off the grid is moved by the browser's slider, and the page would show
+    # another setting than the kernel's first view.
+    from vtsmodel.app.lessons import time_at_peak, write
+
+    for factory in (write.write_panel, write.read_panel, write.import_export_panel, time_at_peak.time_at_peak_panel,
+                    lambda: time_at_peak.day_panel().panel):  # fmt: skip
+        assert on_grid(factory()) == {}, factory

@@ -1,0 +1,411 @@
+"""Lesson 07 (vtsmodel.app.lessons.planner) without a browser: the page follows the planner's numbers.
+
+Every expectation is computed here with :mod:`vtsmodel.plan` and the report's figure builders
+for the same answers and workload; none is copied from a run of the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+
+import pytest
+
+from vtsmodel import catalog, plan, sizing
+from vtsmodel.app import report
+from vtsmodel.app.figures import figure_json
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import planner as P
+from vtsmodel.app.lessons.start import LESSON_LIST
+from vtsmodel.app.scenarios import ScenarioSheet
+from vtsmodel.hourly import read_hourly_workload
+
+EXAMPLE = P.EXAMPLE_WORKLOAD
+
+
+def page(**values) -> P.PlannerPage:
+    return P.PlannerPage(defer_tornado=False, **values)
+
+
+def browser_upload(control, name: str, data: bytes) -> None:
+    """What the browser sends when a person picks the file ``name`` in a FileUpload."""
+    js = {"name": name, "type": "", "size": len(data), "content": memoryview(data), "last_modified": 0}
+    control.set_state({"value": [js]})
+
+
+def evaluated(answers: plan.Answers, workload=None):
+    p = plan.Plan(answers, workload=workload)
+    vts = plan.vts_plan(p)
+    return p, vts, plan.library_plan(p), plan.sensitivity(p, configuration=vts.closest.config)
+
+
+def same_data(shown: dict, fig) -> None:
+    """The traces a pane shows are those of the figure the report's builder draws."""
+    want = figure_json(fig)["data"]
+    assert [t.get("name") for t in shown["data"]] == [t.get("name") for t in want]
+    for got, exp in zip(shown["data"], want, strict=True):
+        for axis in ("x", "y", "base"):
+            assert got.get(axis) == exp.get(axis), (exp.get("name"), axis)
+
+
+def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
+    """The page's readouts, binding sentence and figures equal the planner's for ``answers``."""
+    p, vts, lib, sens = evaluated(answers, workload)
+    best = vts.closest
+    r = pg.panel.readout_values
+    assert r["recommended"] == (
+        best.config.label if vts.recommended else f"none (closest: {best.config.label})"
+    )
+    for c in best.checks:
+        assert r[c.label] == P.check_readout(c)
+    assert r["time at peak"] == f"{P.number(best.hours_at_peak)} h"
+    assert r["tape library"] == f"{lib.drives} × {P.INPUTS['library_drive'].label_of(lib.drive)}"
+    assert r["tape library, governs"] == lib.governs
+    assert pg.panel.view.binding == P.binding_sentence(vts)
+    same_data(pg.panel.figure("configurations"), report.configurations_figure(vts))
+    same_data(pg.panel.figure("day"), report.day_figure(best))
+    same_data(pg.panel.figure("tornado"), report.tornado_figure(P.moving_rows(sens)))
+
+
+# --- the contract ------------------------------------------------------------------------------
+
+
+def test_contract():
+    assert lesson_module("07") is P and P.LESSON_ID == "07" and P.TITLE
+    assert P.NOTEBOOK == "07_plan_a_system.ipynb" and any(n == P.NOTEBOOK for n, _q in LESSON_LIST)
+    assert set(P.SCENARIO) == set(plan.answer_inputs()) | {"recalls_given", "efficiency_given"}
+    a = plan.Answers(write_gb_per_day=1500, cf=3.0)
+    _p, vts, lib, _s = evaluated(a)
+    out = P.scenario_outputs(write_gb_per_day=1500, cf=3.0)
+    rec = vts.recommended
+    assert out["recommended cache [GB]"] == rec.config.tvc_gb
+    assert out["recommended feature (0 base, 1 EHPO, 2 PAF) [-]"] == plan.FEATURE_ORDER.index(
+        rec.config.feature
+    )
+    assert out["recommended drives [-]"] == rec.config.drives
+    for c in rec.checks:
+        assert out[f"margin, {c.label} [{c.unit}]"] == pytest.approx(c.margin)
+    assert out["library drives [-]"] == lib.drives
+    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado"}
+    with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1, 6\]"):
+        P.scenario_outputs(cf=0.5)
+    with pytest.raises(ValueError, match=r"write_gb_per_day=60000 is outside the valid range \[0, 50,?000\]"):
+        P.scenario_outputs(write_gb_per_day=60000)
+
+
+def test_no_recommendation_gives_nan_outputs():
+    out = P.scenario_outputs(write_gb_per_day=20000)  # far beyond any VTS B18
+    assert math.isnan(out["recommended cache [GB]"]) and out["library drives [-]"] >= 1
+
+
+def test_the_page_starts_at_the_planners_defaults_on_its_sliders():
+    pg = page()
+    assert P.answers_of(pg.panel.values) == plan.Answers()
+    for key, c in pg.panel.controls.items():
+        if hasattr(c, "step") and hasattr(c, "min"):
+            k = (c.value - c.min) / c.step
+            assert k == pytest.approx(round(k), abs=1e-9), f"{key}: default {c.value} off its step grid"
+
+
+def test_the_sheet_and_the_panel_accept_the_same_values():
+    sheet = ScenarioSheet("07")
+    pg = page()
+    for key in ("cf", "write_gb_per_day", "recall_target_s", "virtual_drives_needed"):
+        inp = P.INPUTS[key]
+        for value, ok in ((inp.hi, True), (inp.hi + (inp.step or 1), False)):
+            try:
+                sheet.set_values(0, **{key: value})
+                sheet_ok = True
+            except ValueError:
+                sheet_ok = False
+            try:
+                pg.panel.set(**{key: value})
+                panel_ok = True
+            except ValueError:
+                panel_ok = False
+            assert sheet_ok == panel_ok == ok, (key, value)
+    sheet.set_values(0, library_drive="LTO9", recalls_given="yes", recalls_per_hour=30)
+    answers = P.answers_of(sheet.values(0))
+    assert answers.recalls_per_hour == 30 and answers.library_drive == "LTO9"
+    assert sheet.outputs(0)["library drives [-]"] == plan.library_plan(plan.Plan(answers)).drives
+
+
+# --- the panel follows the core -----------------------------------------------------------------
+
+
+def test_the_panel_follows_the_planner_for_a_changed_answer():
+    pg = page()
+    shows(pg, plan.Answers())
+    pg.panel.set(write_gb_per_day=1500.0, cf=3.0, recall_target_s=400.0)
+    shows(pg, plan.Answers(write_gb_per_day=1500.0, cf=3.0, recall_target_s=400.0))
+    pg.panel.set(efficiency_given=True, drive_efficiency=0.5, recalls_given=True, recalls_per_hour=40.0)
+    shows(pg, plan.Answers(write_gb_per_day=1500.0, cf=3.0, recall_target_s=400.0, drive_efficiency=0.5,
+                           recalls_per_hour=40.0))  # fmt: skip
+
+
+def test_the_next_smaller_configurations_failing_target_is_named():
+    pg = page()
+    _p, vts, _l, _s = evaluated(plan.Answers())
+    nxt = vts.next_smaller_cache
+    assert nxt is not None and nxt.failing
+    # "432 GB PAF, 4 drives, throttles 5.67 h against 0 h allowed" (the issue's example sentence)
+    assert f"{nxt.config.label}, {nxt.failing[0].text}" in pg.panel.view.binding
+    assert pg.panel.view.binding.startswith(f"The next smaller, {vts.next_smaller.config.label}, ")
+
+
+def test_targets_are_moving_shapes_over_a_cached_base():
+    pg = page()
+    sent = []
+    pg.panel.plots["configurations"].widget.observe(
+        lambda ch: sent.append(ch["name"]), names=["base", "moving"]
+    )
+    before = pg.panel.readout_values["recommended"]
+    pg.panel.set(recall_target_s=700.0)
+    assert pg.panel.readout_values["recommended"] == before  # the same configuration: only the line moves
+    assert sent == ["moving"]
+    shapes = {s.get("name"): s for s in pg.panel.figure("configurations")["layout"]["shapes"]}
+    assert shapes["target 700"]["y0"] == 700.0 and shapes["throttling allowed 0"]["y0"] == 0.0
+    rec = next(s for name, s in shapes.items() if name and name.startswith("recommended: "))
+    _p, vts, _l, _s = evaluated(plan.Answers(recall_target_s=700.0))
+    assert rec["name"] == f"recommended: {vts.recommended.config.label}"
+    assert rec["yanchor"] == pytest.approx(vts.recommended.worst_recall_ready_s)
+
+
+def test_a_change_of_the_library_drive_evaluates_the_library_only(monkeypatch):
+    pg = page()
+    calls = []
+    monkeypatch.setattr(P.plan, "vts_plan", lambda *a, **k: calls.append(1))
+    pg.panel.set(library_drive="LTO8")
+    assert not calls
+    assert pg.panel.readout_values["tape library"].endswith(P.INPUTS["library_drive"].label_of("LTO8"))
+
+
+def test_switches_grey_out_the_sliders_they_turn_off():
+    pg = page()
+    c = pg.panel.controls
+    assert c["recalls_per_hour"].disabled and c["drive_efficiency"].disabled
+    pg.panel.set(recalls_given=True, efficiency_given=True)
+    assert not c["recalls_per_hour"].disabled and not c["drive_efficiency"].disabled
+
+
+def test_the_tornado_follows_after_the_other_figures_when_an_event_loop_runs():
+    async def run():
+        pg = P.PlannerPage()
+        old = pg.panel.figure("tornado")
+        pg.panel.set(write_gb_per_day=2500.0)
+        pending = pg.panel.figure("tornado")
+        assert pending["data"] == old["data"] and pending["layout"]["annotations"][-1]["text"] == "updating…"
+        await asyncio.sleep(P.TORNADO_DELAY_S + 0.5)
+        return pg
+
+    pg = asyncio.run(run())
+    _p, vts, _l, sens = evaluated(plan.Answers(write_gb_per_day=2500.0))
+    same_data(pg.panel.figure("tornado"), report.tornado_figure(P.moving_rows(sens)))
+    assert "updating…" not in [a["text"] for a in pg.panel.figure("tornado")["layout"]["annotations"]]
+
+
+# --- the hourly workload: upload, example, clear ---------------------------------------------------
+
+
+def test_uploading_the_example_evaluates_it():
+    pg = page()
+    browser_upload(pg.upload, EXAMPLE.name, EXAMPLE.read_bytes())
+    wl = read_hourly_workload(EXAMPLE)
+    assert "evaluating <b>example_hourly_workload.csv</b> (24 h)" in pg.status.value
+    assert pg.upload.value == ()  # the same file can be picked again
+    shows(pg, plan.Answers(), wl)
+    assert pg.panel.readout_values["day evaluated"] == "example_hourly_workload (24 h)"
+    assert all(pg.panel.controls[k].disabled for k in P.REPLACED_BY_WORKLOAD)
+    assert pg.panel.controls["read_hit"].disabled  # the file's read-hit and recall mounts give it
+    pg.clear_workload()
+    assert pg.workload is None and not pg.panel.controls["write_gb_per_day"].disabled
+    shows(pg, plan.Answers())
+    pg.use_example()
+    assert "illustrative, not measured" in pg.status.value
+    shows(pg, plan.Answers(), wl)
+
+
+@pytest.mark.parametrize(
+    ("edit", "line"),
+    [((b"\n3,250000,", b"\n3,-250000,"), "line 13"), ((b"\n5,250000,", b"\n9,250000,"), "line 15")],
+)
+def test_a_bad_workload_is_rejected_naming_the_line_and_changes_nothing(edit, line):
+    pg = page()
+    before = pg.panel.readout_values
+    bad = EXAMPLE.read_bytes().replace(*edit, 1)
+    browser_upload(pg.upload, "day.csv", bad)
+    with pytest.raises(ValueError) as err:
+        read_hourly_workload(bad)
+    assert "vtsmodel-plan-failed" in pg.status.value and line in pg.status.value
+    assert P.html.escape(str(err.value)) in pg.status.value
+    assert pg.workload is None and pg.panel.readout_values == before
+
+
+def test_a_file_too_large_is_refused_before_it_is_read():
+    pg = page()
+    browser_upload(pg.upload, "huge.csv", b"#" * (P.MAX_FILE_BYTES + 1))
+    assert "larger than" in pg.status.value and pg.workload is None
+
+
+# --- the plan file and the report ------------------------------------------------------------------
+
+
+def test_plan_save_and_load_round_trip_through_the_page(monkeypatch):
+    pg = page()
+    pg.use_example()
+    pg.panel.set(
+        cf=3.0, recall_target_s=900.0, library_drive="LTO9", efficiency_given=True, drive_efficiency=0.6
+    )
+    sent = {}
+    monkeypatch.setattr(
+        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data) or name
+    )
+    assert pg.save() == "plan.json" and "downloaded <b>plan.json</b>" in pg.status.value
+    doc = json.loads(sent["d"])
+    assert doc["answers"] == P.answers_of(pg.panel.values).to_dict() and doc["workload"]["columns"]
+
+    other = page()
+    browser_upload(other.plan_upload, "plan.json", sent["d"].encode())
+    assert "loaded <b>plan.json</b>" in other.status.value
+    assert other.panel.values == pg.panel.values
+    assert other.panel.readout_values == pg.panel.readout_values
+    shows(other, P.answers_of(pg.panel.values), read_hourly_workload(EXAMPLE))
+
+
+def test_a_plan_the_page_cannot_show_changes_nothing():
+    pg = page()
+    before = pg.panel.values
+    p = plan.Plan(plan.Answers(write_gb_per_day=80_000))  # valid for the planner, beyond the page's slider
+    browser_upload(pg.plan_upload, "big.json", plan.plan_to_json(p).encode())
+    assert (
+        "write_gb_per_day=80000 is outside the valid range" in pg.status.value and pg.panel.values == before
+    )
+    browser_upload(pg.plan_upload, "broken.json", b'{"schema": "vtsmodel-plan", "version": 1, "answers": {')
+    assert "broken.json is not valid JSON" in pg.status.value and pg.panel.values == before
+
+
+def test_a_plan_that_references_its_workload_file_asks_for_the_upload(tmp_path):
+    doc = plan.plan_to_dict(plan.Plan(plan.Answers(cf=2.0)))
+    doc["workload"] = {"file": "day.csv"}
+    pg = page()
+    browser_upload(pg.plan_upload, "ref.json", json.dumps(doc).encode())
+    assert pg.panel.values["cf"] == 2.0 and pg.workload is None
+    assert "references the workload file <b>day.csv</b>" in pg.status.value
+
+
+def test_the_report_downloads_as_offline_html(monkeypatch):
+    pg = page()
+    pg.panel.set(write_gb_per_day=1500.0)
+    sent = {}
+    monkeypatch.setattr(
+        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name
+    )
+    assert pg.download_report("html") == "plan_report.html"
+    page_html = sent["d"].decode("utf-8")
+    assert page_html.startswith("<!DOCTYPE html>") and "<script src=" not in page_html
+    _p, vts, lib, _s = evaluated(plan.Answers(write_gb_per_day=1500.0))
+    assert P.html.escape(vts.headline()) in page_html and P.html.escape(lib.headline()) in page_html
+    # its tornado is the page's: only the inputs that move an answer (every bar labelled)
+    sens = evaluated(plan.Answers(write_gb_per_day=1500.0))[3]
+    script = page_html[page_html.rindex('"fig-tornado"') :]
+    script = script[: script.index("</script>")]
+    for r in sens.rows:
+        moves = any(x.driver == r.driver and x.swing > 0 for x in sens.rows)
+        assert (f'"{r.driver}"' in script) == moves, r.driver
+    assert f"downloaded <b>plan_report.html</b> ({len(sent['d']):,} bytes)" in pg.status.value
+
+
+@pytest.mark.slow
+def test_the_report_downloads_as_pdf(monkeypatch):
+    pg = page()
+    sent = {}
+    monkeypatch.setattr(
+        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(d=data, f=fmt) or name
+    )
+    assert pg.download_report("pdf") == "plan_report.pdf"
+    assert sent["f"] == "pdf" and sent["d"].startswith(b"%PDF") and len(sent["d"]) > 20_000
+
+
+def test_a_failed_report_is_said_in_the_status_line(monkeypatch):
+    pg = page()
+    monkeypatch.setattr(
+        P.report, "report_bytes", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no browser"))
+    )
+    assert pg.download_report("pdf") == "" and "report failed: no browser" in pg.status.value
+
+
+# --- the tape-library plan ---------------------------------------------------------------------------
+
+
+def test_the_cern_sample_calculation_through_the_pages_library_plan_gives_50_drives():
+    # cern-tape-sizing-2005, Summary, sample calculation: "Number of needed tape drives = 50"
+    lib = plan.library_plan(flows=sizing.cern_example_flows(), drive="IBM3592A")
+    r = P.library_readouts(lib)
+    assert r["tape library"] == f"50 × {P.INPUTS['library_drive'].label_of('IBM3592A')}"
+    assert r["tape library, governs"] == "throughput (CERN formula)"
+    assert [r[f"library, {f.name}"].split(" ")[0] for f in sizing.cern_example_flows()] == ["10", "15", "25"]
+    assert "tape library: 50 drives at 40 MB/s" in P.cern_numbers()
+
+
+def test_a_library_drive_fed_below_its_speed_matching_floor_is_noted():
+    pg = page(library_drive="LTO9")
+    p, _vts, lib, _s = evaluated(plan.Answers(library_drive="LTO9"))
+    feed = P.write_feed_mb_s(p, lib)
+    writes = lib.sizing.drives[0]
+    assert feed == pytest.approx(float(p.day().write_mb_s.max()) / max(1, math.ceil(writes)))
+    check = catalog.streaming_check("LTO9", feed, compression_ratio=2.5)
+    assert check.known and not check.all_stream  # 37 MB/s native against LTO-9's 177 MB/s floor
+    assert check.message() in pg.panel.view.notes
+    shown = pg.panel.readout_values["library, feed per writing drive"]
+    assert shown == f"{P.number(feed)} MB/s ({P.number(feed / 2.5)} MB/s native)"
+    pg.panel.set(library_drive="IBM3592A")  # no document states its floor: nothing to note
+    assert not any("speed-matching" in n for n in pg.panel.view.notes)
+
+
+# --- the notebook's numbers ------------------------------------------------------------------------
+
+
+def test_the_notebooks_numbers_are_the_pages():
+    text = P.plan_numbers()
+    view = P.scenario_view()
+    assert f"recommended: {view.readouts['recommended']}" in text and f"binding: {view.binding}" in text
+    assert "day evaluated: example_hourly_workload (24 h)" in P.example_numbers()
+    assert "<table" in P.assumptions_html() and "<table" in P.answers_table_html()
+
+
+def test_the_tornado_labels_every_bar_with_its_input():
+    pg = page()
+    _p, _vts, _l, sens = evaluated(plan.Answers())
+    spec = pg.panel.figure("tornado")
+    moved = P.moving_rows(sens)
+    assert all(r.swing > 0 for r in moved.rows) and len(moved.rows) < len(sens.rows)
+    for axis in (k for k in spec["layout"] if k.startswith("yaxis")):
+        assert spec["layout"][axis]["dtick"] == 1  # plotly would skip crowded category labels
+    for out in moved.outputs:  # each panel's categories are the inputs that move its answer
+        names = [r.driver for r in moved.tornado(out)][::-1]
+        assert any(t["y"] == names for t in spec["data"]), out
+
+
+def test_the_caption_says_what_is_derived_and_what_the_workload_replaces():
+    pg = page()
+    caption = pg.panel.caption()
+    assert (
+        "recalls per hour [1/h] = derived" in caption
+        and "drive efficiency assumed [-] = from the access" in caption
+    )
+    pg.use_example()
+    caption = pg.panel.caption()
+    assert "data written per day [GB] = replaced by the workload" in caption
+    assert "day evaluated = example_hourly_workload" in caption
+
+
+def test_readouts_of_a_target_missed_without_a_number():
+    behind = plan.Check("copy", "drives for the copy", math.inf, 4.0, "drives", False, "falls behind: …")
+    assert P.check_readout(behind) == "falls behind day after day with 4"
+    never = plan.Check("recall", "recall ready (95th percentile)", math.inf, 600.0, "s", False, "…")
+    assert P.check_readout(never) == "no steady state against 600 s; margin —"
+    copy = plan.Check("copy", "drives for the copy", 3.0, 4.0, "drives", True, "…")
+    assert P.check_readout(copy) == "3 of 4 drives; margin 1"
+    ok = plan.Check("recall", "recall ready (95th percentile)", 439.0, 600.0, "s", True, "…")
+    assert P.check_readout(ok) == "439 s against 600 s; margin 161 s"

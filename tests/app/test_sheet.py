@@ -1,0 +1,286 @@
+"""The scenario sheet widget and its grid editor without a browser: edits, rejection, echoes, panels, overlays, files.
+
+Edits enter the way the browser sends them: ipydatagrid's ``cell-changed`` message, which
+the grid applies to its data and then passes to ``on_cell_change``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from vtsmodel import Input
+from vtsmodel.app.figures import Plot, figure_json, point_mark
+from vtsmodel.app.grids import Column, GridEditor, header_widths
+from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.sheet import ScenarioSheetWidget, overlay_traces
+
+RATE = Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0, step=10.0)
+DRIVES = Input("drives", "count", 4, lo=1, hi=16, integer=True)
+GAIN = Input("gain", "-", 1.0, lo=0.5, hi=2.0, step=0.1)
+MODE = Input("mode", "", "fast", choices=(("Fast", "fast"), ("Slow", "slow")))
+
+
+def _lesson():
+    mod = types.ModuleType("vtsmodel.app.lessons.fake")
+    mod.LESSON_ID = "97"
+    mod.INPUTS = {"rate": RATE, "drives": DRIVES, "mode": MODE, "gain": GAIN}
+    mod.SCENARIO = ("rate", "drives", "mode")
+
+    def outputs(rate=100.0, drives=4, mode="fast"):
+        return {"per drive [MB/s]": rate / drives * (1.0 if mode == "fast" else 0.5)}
+
+    mod.scenario_outputs = outputs
+    return mod
+
+
+def main_base(drives, mode):
+    x = np.linspace(0, 10, 11)
+    fig = go.Figure(go.Scatter(x=x, y=10 * x / drives, mode="lines", name="curve"))
+    fig.add_scatter(x=[1, 2, 3], y=[1, 2, 3], mode="markers", name="source data", hovertext=["a", "b", "c"])
+    return figure_json(fig)
+
+
+def view(rate=100.0, drives=4, mode="fast", gain=1.0):
+    mark = point_mark(5.0, rate * gain / drives, name="this setting")
+    return View({"main": Plot(main_base, {"drives": drives, "mode": mode}, shapes=[mark])},
+                readouts={"per drive": f"{rate / drives:g} MB/s"})  # fmt: skip
+
+
+def make_panel():
+    return Panel({k: _lesson().INPUTS[k] for k in ("rate", "drives", "mode", "gain")}, view, title="test")
+
+
+@pytest.fixture
+def bound():
+    panel = make_panel()
+    return ScenarioSheetWidget(_lesson(), panel), panel
+
+
+def browser_edit(sheet, row, column, value):
+    """What ipydatagrid does when the browser reports an edited cell."""
+    grid = sheet.grid.grid if hasattr(sheet, "grid") and hasattr(sheet.grid, "grid") else sheet.grid
+    index = grid._column_name_to_index(column)
+    grid._DataGrid__handle_custom_msg(None, {"event_type": "cell-changed", "row": row, "column_index": index,
+                                             "value": value}, None)  # fmt: skip
+
+
+def browser_upload(control, name: str, data: bytes) -> None:
+    """What the browser sends when a person picks a file in a FileUpload."""
+    js = {
+        "name": name,
+        "type": "application/json",
+        "size": len(data),
+        "content": memoryview(data),
+        "last_modified": 0,
+    }
+    control.set_state({"value": [js]})
+
+
+def cell(sheet, row, column):
+    return sheet.grid.grid.get_cell_value_by_index(column, row)
+
+
+def test_grid_shows_names_inputs_with_units_and_computed_columns(bound):
+    sheet, _ = bound
+    cols = [f["name"] for f in sheet.grid.grid._data["schema"]["fields"]]
+    assert cols[1:-1] == ["Scenario", "rate [MB/s]", "drives [count]", "mode", "per drive [MB/s]"]
+    assert cell(sheet, 0, "per drive [MB/s]") == "25" and cell(sheet, 0, "mode") == "Fast"
+
+
+def test_an_edit_recomputes_the_row_and_drives_the_panel(bound):
+    sheet, panel = bound
+    browser_edit(sheet, 0, "rate [MB/s]", 200)  # an int typed into a number column
+    assert sheet.sheet.values(0)["rate"] == 200.0 and cell(sheet, 0, "per drive [MB/s]") == "50"
+    assert panel.controls["rate"].value == 200.0 and panel.readout_values["per drive"] == "50 MB/s"
+    browser_edit(sheet, 0, "mode", "Slow")  # the label the grid shows is accepted
+    assert sheet.sheet.values(0)["mode"] == "slow" and panel.controls["mode"].value == "slow"
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "words"),
+    [
+        ("rate [MB/s]", "lots", ["rate='lots' is not a number", "[0, 1000]"]),
+        ("rate [MB/s]", -5.0, ["rate=-5 is outside the valid range [0, 1000]"]),
+        ("drives [count]", 2.5, ["drives=2.5 must be a whole number"]),
+        ("mode", "medium", ["'Fast', 'Slow'"]),
+        ("per drive [MB/s]", 1.0, ["computed"]),
+    ],
+)
+def test_a_bad_cell_is_rejected_and_the_message_stays_through_the_echo(bound, column, value, words):
+    sheet, panel = bound
+    old = cell(sheet, 0, column)
+    browser_edit(sheet, 0, column, value)
+    message = sheet.message.value
+    assert cell(sheet, 0, column) == old and "rejected" in message
+    for word in words:
+        assert word.replace("'", "&#x27;") in message
+    # The browser then reports back the restored cell: an echo, which must not replace the message.
+    browser_edit(sheet, 0, column, old)
+    assert sheet.message.value == message
+    assert panel.controls["rate"].value == 100.0 and sheet.sheet.outputs(0) == {"per drive [MB/s]": 25.0}
+
+
+def test_the_grid_reporting_back_the_kernels_values_changes_nothing(bound, monkeypatch):
+    sheet, panel = bound
+    browser_edit(sheet, 0, "rate [MB/s]", 200)
+    message = sheet.message.value
+    updates, puts = [], []
+    monkeypatch.setattr(panel, "update", lambda: updates.append(1))
+    monkeypatch.setattr(sheet.grid, "_put", lambda *a: puts.append(a))
+    for column in ("Scenario", "rate [MB/s]", "drives [count]", "mode", "per drive [MB/s]"):
+        browser_edit(sheet, 0, column, cell(sheet, 0, column))
+    assert sheet.message.value == message and updates == [] and puts == []
+
+
+def summary_values(sheet) -> dict[str, tuple[str, str]]:
+    found = re.findall(r"class='vtsmodel-sheet-output' data-label='([^']*)' data-value='([^']*)'>([^<]*)<",
+                       sheet.summary.value)  # fmt: skip
+    return {label: (text, value) for label, value, text in found}
+
+
+def test_the_summary_and_the_sliders_follow_the_selected_row(bound):
+    sheet, panel = bound
+    assert summary_values(sheet) == {"per drive [MB/s]": ("25", "25.0")}
+    browser_edit(sheet, 0, "rate [MB/s]", 150)
+    assert summary_values(sheet) == {"per drive [MB/s]": ("37.5", "37.5")}
+    panel.controls["drives"].value = 3  # a slider edits the selected row
+    assert (
+        summary_values(sheet)["per drive [MB/s]"][1] == repr(150.0 / 3)
+        and cell(sheet, 0, "drives [count]") == "3"
+    )
+    sheet.add("more")
+    assert "vtsmodel-sheet-selected'>more<" in sheet.summary.value
+    sheet.select("base")
+    assert panel.controls["rate"].value == 150.0
+
+
+def test_add_duplicate_rename_delete_and_selection(bound):
+    sheet, panel = bound
+    panel.controls["rate"].value = 300.0
+    assert sheet.duplicate() == "base copy" and sheet.selected == 1
+    sheet.rename("fast one")
+    assert sheet.sheet.names == ["base", "fast one"] and cell(sheet, 1, "Scenario") == "fast one"
+    browser_edit(sheet, 1, "Scenario", "base")  # a name in use: refused
+    assert "already used" in sheet.message.value and cell(sheet, 1, "Scenario") == "fast one"
+    sheet.add()
+    assert sheet.selected == 2 and panel.controls["rate"].value == 100.0  # defaults
+    sheet.select("fast one")
+    assert panel.controls["rate"].value == 300.0
+    sheet.delete()
+    assert sheet.sheet.names == ["base", "scenario 3"]
+    sheet.grid.grid.selections = [{"r1": 0, "r2": 0, "c1": 1, "c2": 1}]
+    assert sheet.selected == 0 and sheet._choice.value == "base"
+
+
+def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
+    sheet, panel = bound
+    sheet.duplicate()
+    browser_edit(sheet, 1, "rate [MB/s]", 500.0)
+    data = panel.figure("main")["data"]
+    assert [t["name"] for t in data] == ["curve", "source data", "base", "base"]
+    line, point = data[2], data[3]
+    assert line["line"]["dash"] == "dash" and line["showlegend"] and not point["showlegend"]
+    assert point["y"] == [100.0 / 4] and line["y"] == data[0]["y"]
+    browser_edit(sheet, 0, "rate [MB/s]", 50.0)  # an edit of the other row redraws its overlay
+    assert panel.figure("main")["data"][3]["y"] == [50.0 / 4]
+    assert "Also shown = base" in panel.caption() and "Scenario = base copy" in panel.caption()
+    sheet.delete()
+    assert [t["name"] for t in panel.figure("main")["data"]] == ["curve", "source data"]
+
+
+def test_overlay_traces_skip_source_markers_and_turn_marks_into_points():
+    spec = view().figures["main"].spec()
+    out = overlay_traces(spec, "s", "dot")
+    assert [t["name"] for t in out] == ["s", "s"] and out[0]["line"]["dash"] == "dot"
+    assert out[1]["mode"] == "markers" and out[1]["x"] == [5.0]
+
+
+def test_save_and_csv_are_downloads_and_load_is_an_upload(bound):
+    sheet, panel = bound
+    sent = []
+    sheet.downloader.send = lambda content, buffers: sent.append((content, buffers))
+    sheet.duplicate()
+    panel.controls["rate"].value = 700.0
+    sheet._files.children[0].click()  # Save
+    assert "downloaded scenarios_97.json" in sheet.message.value
+    content, buffers = sent[-1]
+    assert content == {"kind": "download", "name": "scenarios_97.json", "mime": "application/json"}
+    doc = json.loads(bytes(buffers[0]))
+    assert [s["values"]["rate"] for s in doc["scenarios"]] == [100.0, 700.0]
+    sheet._files.children[2].click()  # Export CSV
+    assert (
+        bytes(sent[-1][1][0]).decode().startswith("Scenario,rate [MB/s],drives [count],mode,per drive [MB/s]")
+    )
+    sheet.delete()
+    browser_upload(sheet._upload, "s.json", bytes(buffers[0]))
+    assert (
+        sheet.sheet.names == ["base", "base copy"] and "loaded 2 scenarios from s.json" in sheet.message.value
+    )
+    browser_upload(sheet._upload, "bad.json", b'{"schema": "vtsmodel-sc')
+    assert "load failed: bad.json is not valid JSON" in sheet.message.value
+    assert sheet.sheet.names == ["base", "base copy"]
+
+
+def test_binding_a_panel_without_matching_inputs_is_an_error():
+    other = Panel({"gain": GAIN}, lambda gain: view(gain=gain))
+    with pytest.raises(ValueError, match="no input named like"):
+        ScenarioSheetWidget(_lesson(), other)
+
+
+def test_lesson_01_write_panel_binds():
+    from vtsmodel.app.lessons import write as lesson01
+
+    panel = lesson01.write_panel()
+    sheet = ScenarioSheetWidget("01", panel)
+    sheet.duplicate()
+    browser_edit(sheet, 1, lesson01.INPUTS["cf"].header, 2)
+    assert panel.controls["cf"].value == 2.0
+    browser_edit(sheet, 1, lesson01.INPUTS["feature"].header, "EHPO")
+    assert panel.controls["feature"].value == "ehpo"
+    assert {t.get("name") for t in panel.figure("write")["data"]} >= {"base"}
+
+
+# --- the grid editor alone ------------------------------------------------------------------
+
+
+def test_grid_editor_shows_empty_cells_as_empty_and_checks_across_cells():
+    seen = []
+
+    def on_edit(row, key, value):
+        if key == "hi" and value < 5:
+            raise ValueError("hi must be at least 5")
+        seen.append((row, key, value))
+        editor.set_row(row, {key: value})
+
+    cols = [Column.of("hi", Input("hi", "-", 10.0, lo=0.0)), Column("note", "note")]
+    editor = GridEditor(cols, [{"hi": 10.0, "note": None}], on_edit=on_edit)
+    assert editor.cell_text(0, "note") == "" and editor.grid.get_cell_value_by_index("note", 0) == ""
+    assert editor.edit(0, "hi", "3") is False and "hi must be at least 5" in editor.message.value
+    assert editor.edit(0, "hi", "7") is True and seen == [(0, "hi", 7.0)] and editor.cell_text(0, "hi") == "7"
+    assert editor.edit(0, "note", "x") is False and "computed" in editor.message.value
+
+
+def test_header_widths_show_long_headers_whole():
+    w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
+    assert w["CF [-]"] == 90 and w["hours at peak [h]"] == 7 * 17 + 28 and w["x" * 80] == 260
+
+
+def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():
+    # A path mark (a highlighted curve drawn as a shape) overlays as a dashed line; two bound
+    # panels that share an input follow each other.
+    from vtsmodel.app.lessons import time_at_peak as lesson02
+
+    a = lesson02.time_at_peak_panel()
+    b = lesson02.day_panel().panel
+    sheet = ScenarioSheetWidget("02", [a, b])
+    sheet.duplicate()
+    a.set(cf=2.0)
+    assert b.values["cf"] == 2.0 and sheet.sheet.values(1)["cf"] == 2.0
+    lines = [t for t in a.figure()["data"] if t.get("name") == "base" and t.get("mode") == "lines"]
+    assert lines and lines[0]["line"]["dash"] == "dash" and None not in lines[0]["x"][:2]

@@ -1,0 +1,372 @@
+"""Lesson 05, the sizing workbench, without a browser: edit the flows table, choose a drive,
+compare the panel's figures and readouts with vtsmodel.sizing's numbers.
+
+The worked example is cern-tape-sizing-2005, Summary, sample calculation: three flows,
+"Tape drive maxspeed = 40 MB/s", "Number of needed tape drives = 50". Its inputs and each
+flow's term are rows of data/cern_sizing_example.csv; the model's sum of the terms is the
+note's arithmetic, not a calibration, so the 50 is a reproduction.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+
+import pytest
+
+from vtsmodel import cite, data
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import sizing as L
+from vtsmodel.app.scenarios import ScenarioSheet
+from vtsmodel.app.text import number
+from vtsmodel.catalog import drive_options, drive_spec
+from vtsmodel.drives import drive_efficiency
+from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
+
+ex = data.load("cern_sizing_example")
+KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
+EXAMPLE = f"{L.EXAMPLE}: drives"
+
+
+def browser_edit(wb, row: int, key: str, value) -> None:
+    """What ipydatagrid does on an edit in the browser: store the value, then send cell-changed."""
+    header = next(c.header for c in L.COLUMNS if c.key == key)
+    grid = wb.grid.grid
+    grid._DataGrid__handle_custom_msg(
+        None,
+        {"event_type": "cell-changed", "row": row, "column_index": grid._column_name_to_index(header),
+         "value": value},
+        None,
+    )  # fmt: skip
+
+
+def sized(flows, drive):
+    return drives_needed(flows, drive_speed_mb_s=drive_spec(drive).speed_mb_s)
+
+
+# --- the worked example ----------------------------------------------------------------------
+
+
+def test_default_drive_is_the_examples_maxspeed():
+    # "Tape drive maxspeed = 40 MB/s": the workbench sizes with the catalog drive of that speed.
+    assert drive_spec(L.DEFAULT_DRIVE).speed_mb_s == ex.value("drive_speed")
+    assert L.sizing_panel().drive == L.DEFAULT_DRIVE
+
+
+def test_worked_example_50_drives_cern_summary_sample_calculation():
+    # "Number of needed tape drives = 50" = 10 + 15 + 25 (the note's three terms).
+    wb = L.sizing_panel()
+    total = ex.value("drives_needed_total")
+    assert wb.panel.readout_values[EXAMPLE] == f"{total:g} needed, buy {total:g}"
+    split = wb.panel.figure("split")
+    assert split["data"][0]["x"] == pytest.approx([ex.value(f"{k}_drives") for k in KEYS])
+    assert split["data"][0]["y"][1] == [f.name for f in cern_example_flows()]
+    out = L.scenario_outputs()
+    assert out["drives needed [-]"] == pytest.approx(total)
+    assert out["drives to buy [-]"] == total
+    for k, f in zip(KEYS, cern_example_flows(), strict=True):
+        assert out[f"{f.name} [drives]"] == pytest.approx(ex.value(f"{k}_drives"))
+
+
+def test_key_numbers_are_labelled_with_units():
+    text = L.key_numbers()
+    assert text.splitlines()[0] == "worked example at 40 MB/s: 50 drives needed, buy 50"
+    assert "  T2, analysis: 50 MB/s × 2 / 0.1 (efficiency) / 40 MB/s = 25 drives (50 %)" in text
+    lto9 = sized(cern_example_flows(), "LTO9")
+    assert f"LTO-9 (Ultrium 9), 400 MB/s: {lto9.total:g} drives needed, buy {lto9.whole_drives}" in text
+    assert "e+" not in text and "e-" not in text
+
+
+# --- the flows table ---------------------------------------------------------------------------
+
+
+def test_browser_edit_of_a_rate_changes_the_count():
+    wb = L.sizing_panel()
+    browser_edit(wb, 0, "rate_mb_s", "200")  # the grid's cells are text
+    flows = cern_example_flows()
+    flows[0] = Flow(flows[0].name, 200.0, flows[0].peak_factor, flows[0].efficiency)
+    s = sized(flows, L.DEFAULT_DRIVE)
+    assert wb.panel.readout_values[EXAMPLE] == f"{s.total:g} needed, buy {s.whole_drives}"
+    assert wb.grid.cell_text(0, "rate_mb_s") == "200"
+    assert wb.grid.cell_text(0, "drives") == f"{s.drives[0]:g}"
+    assert "error" not in wb.grid.message.value
+
+
+@pytest.mark.parametrize(
+    "key, value, header, rng",
+    [
+        ("rate_mb_s", "-5", "rate [MB/s]", "[0, 100000]"),
+        ("peak_factor", "0.5", "factor [-]", "[1, 100]"),
+        ("efficiency", "1.5", "efficiency [-]", "[0.001, 1]"),
+        ("rate_mb_s", "abc", "rate [MB/s]", "[0, 100000]"),
+        ("files_per_mount", "abc", "files per mount [-]", "[1, inf)"),
+    ],
+)
+def test_bad_cell_is_rejected_with_column_value_and_range(key, value, header, rng):
+    wb = L.sizing_panel()
+    before, readouts = wb.grid.cell_text(1, key), wb.panel.readout_values
+    browser_edit(wb, 1, key, value)
+    msg = wb.grid.message.value
+    assert "⚠" in msg and header in msg and rng in msg and value.lstrip("-") in msg
+    assert "None" not in msg
+    assert wb.grid.cell_text(1, key) == before and wb.panel.readout_values == readouts
+
+
+def test_empty_name_is_rejected():
+    wb = L.sizing_panel()
+    assert not wb.edit(0, "name", "  ")
+    assert "flow" in wb.grid.message.value and wb.table[0][1].name == "T0 → T1"
+
+
+def test_empty_efficiency_needs_an_access_pattern_then_uses_it():
+    wb = L.sizing_panel()
+    assert not wb.edit(2, "efficiency", "")  # no access pattern yet: Flow refuses
+    assert "access pattern" in wb.grid.message.value
+    assert wb.grid.cell_text(2, "file_mb") == "" and wb.grid.cell_text(2, "efficiency") == "0.1"
+    assert wb.edit(2, "file_mb", "1000") and wb.edit(2, "files_per_mount", "10")
+    assert wb.edit(2, "efficiency", "")
+    assert wb.table[2][1].efficiency is None and wb.grid.cell_text(2, "efficiency") == ""
+    assert all("nan" not in wb.grid.cell_text(i, k).lower() for i in range(3) for k in L.ROW_KEYS)
+    # cern-tape-sizing-2005, Access pattern and tape drive efficiency, at the drive's 40 MB/s
+    e = float(drive_efficiency(1000.0, 10.0, speed_mb_s=40.0))
+    assert wb.grid.rows[2]["used"] == pytest.approx(e)
+    assert "1,000 MB files, 10 per mount" in wb.panel.caption()
+    # a faster drive loses more of its time to the same mounts: a lower efficiency
+    wb.panel.set(drive="LTO9")
+    assert wb.grid.rows[2]["used"] == pytest.approx(float(drive_efficiency(1000.0, 10.0, speed_mb_s=400.0)))
+
+
+def test_add_and_remove_flows_copy_and_move_scenarios():
+    # 50 = 10 + 15 + 25: a copy of the reprocessing flow adds its 15; removing T0 -> T1 its 10.
+    wb = L.sizing_panel()
+    per_flow = {f.name: ex.value(f"{k}_drives") for k, f in zip(KEYS, cern_example_flows(), strict=True)}
+    wb.grid.selected = 1
+    assert wb.add_flow() == "reprocessing (copy)" and wb.add_flow() == "reprocessing (copy 2)"
+    assert wb.grid.grid.data.shape[0] == 5 and wb.grid.grid.layout.height == f"{34 + 26 * 6}px"
+    total = ex.value("drives_needed_total") + 2 * per_flow["reprocessing"]
+    assert wb.panel.readout_values[EXAMPLE] == f"{total:g} needed, buy {total:g}"
+    assert wb.remove_flow(0) == "T0 → T1 of worked example"
+    assert wb.panel.readout_values[EXAMPLE].startswith(f"{total - per_flow['T0 → T1']:g} needed")
+    with pytest.raises(ValueError, match="row=9"):
+        wb.remove_flow(9)
+    # a new scenario from the selected flow's, then one flow moved into it by its scenario cell
+    wb.grid.selected = 0
+    wb.copy_scenario("T2 chaotic")
+    assert [sc for sc, _f in wb.table].count("T2 chaotic") == 4
+    with pytest.raises(ValueError, match="already a scenario"):
+        wb.copy_scenario("T2 chaotic")
+    assert not wb.edit(0, "scenario", "T2 chaotic")  # its flow name is already there
+    assert "appears twice" in wb.grid.message.value
+
+
+def test_the_last_flow_stays():
+    wb = L.sizing_panel(table=[("one", cern_example_flows()[0])])
+    with pytest.raises(ValueError, match="last one stays"):
+        wb.remove_flow()
+    wb._do(wb.remove_flow, "remove flow")
+    assert "refused" in wb.grid.message.value and len(wb.table) == 1
+    with pytest.raises(ValueError, match="give 1 to"):
+        L.sizing_panel(table=[])
+
+
+def test_scenarios_are_compared_side_by_side():
+    # The note's chaotic floor, efficiency 0.05 for T2: that term doubles to 50 drives.
+    wb = L.sizing_panel()
+    wb.copy_scenario("T2 at 0.05")
+    assert wb.edit(5, "efficiency", "0.05")
+    flows = [*cern_example_flows()[:2], Flow("T2, analysis", 50.0, 2.0, 0.05)]
+    s = sized(flows, L.DEFAULT_DRIVE)
+    assert wb.panel.readout_values["T2 at 0.05: drives"] == f"{s.total:g} needed, buy {s.whole_drives}"
+    assert wb.panel.readout_values[EXAMPLE] == "50 needed, buy 50"
+    compare = wb.panel.figure("compare")
+    assert [t["name"] for t in compare["data"]] == [L.EXAMPLE, "T2 at 0.05"]
+    keys = [k for _label, k in drive_options()]
+    assert compare["data"][1]["x"] == pytest.approx([sized(flows, k).total for k in keys])
+    assert "T2 at 0.05 · T2, analysis = 50 MB/s × 2 / 0.05 (efficiency) / 40 MB/s = 50 drives" in " ".join(
+        wb.panel.caption().split()
+    )
+
+
+# --- the drive choice and the comparison -------------------------------------------------------
+
+
+def test_drive_choice_offers_the_catalog_by_family_and_generation():
+    wb = L.sizing_panel()
+    assert list(wb.panel.controls["drive"].options) == drive_options()
+    labels = [label for label, _k in drive_options()]
+    assert labels.index("LTO-1 (Ultrium 1)") < labels.index("LTO-10 (Ultrium 10)")
+    compare = wb.panel.figure("compare")
+    assert compare["data"][0]["y"] == [
+        f"{lab}, {number(drive_spec(k).speed_mb_s)} MB/s" for lab, k in drive_options()
+    ]
+
+
+def test_drive_choice_moves_only_the_band_of_the_comparison():
+    wb = L.sizing_panel()
+    pane = wb.panel.plots["compare"]
+    base = pane._base
+    wb.panel.set(drive="LTO9")
+    assert pane._base is base  # the comparison's dots stay; only the chosen drive's band moved
+    s = sized(cern_example_flows(), "LTO9")
+    assert wb.panel.readout_values[EXAMPLE] == f"{s.total:g} needed, buy {s.whole_drives}"
+    assert wb.panel.readout_values["drive speed"] == "400 MB/s (spec)"
+    band = wb.panel.figure("compare")["layout"]["shapes"][-1]
+    row = [k for _label, k in drive_options()].index("LTO9")
+    assert (band["y0"], band["y1"]) == (row - 0.5, row + 0.5) and band["name"] == "chosen drive"
+    assert wb.panel.figure("compare")["layout"]["annotations"][-1]["y"] == row
+    assert wb.panel.figure("split")["data"][0]["x"] == pytest.approx(list(s.drives))
+
+
+def test_comparison_is_a_dot_plot_on_a_log_axis_not_stacked_bars():
+    compare = L.sizing_panel().panel.figure("compare")
+    assert {t["type"] for t in compare["data"]} == {"scatter"}
+    assert "barmode" not in compare["layout"] and compare["layout"]["xaxis"]["type"] == "log"
+    totals = [sized(cern_example_flows(), k).total for _label, k in drive_options()]
+    assert compare["data"][0]["x"] == pytest.approx(totals)
+    lo, hi = compare["layout"]["xaxis"]["range"]
+    assert 10**lo < min(totals) and 10**hi > max(totals)  # every dot inside the fixed axis
+    # legends at the top, never over an export's caption
+    assert compare["layout"]["showlegend"] is True and compare["layout"]["legend"]["yanchor"] == "bottom"
+    assert compare["layout"]["legend"]["y"] >= 1.0
+    assert L.sizing_panel().panel.figure("split")["data"][0]["showlegend"] is False
+
+
+def test_caption_names_the_efficiencies_and_cites_the_drives_own_sources():
+    wb = L.sizing_panel()
+    caption = " ".join(wb.panel.caption().split())
+    for f in cern_example_flows():
+        assert (
+            f"{f.name} = {f.rate_mb_s:g} MB/s × {f.peak_factor:g} / {f.efficiency:g} (efficiency)" in caption
+        )
+    assert cite(*drive_spec(L.DEFAULT_DRIVE).primary_sources).splitlines()[0].split("]")[0] in caption
+    assert "[ibm-ts4500-drives]" not in caption  # a source of other drives only, not the 3592A's
+    wb.panel.set(drive="LTO9")
+    assert "[ibm-ts4500-drives]" in wb.panel.caption()
+
+
+def test_numbers_read_plainly():
+    wb = L.sizing_panel()
+    wb.panel.set(drive="STK3480")  # 1.28 MB/s: over a thousand drives
+    text = " ".join([*wb.panel.readout_values.values(), wb.panel.view.binding, wb.panel.caption()])
+    assert "e+" not in text and "1,5" in wb.panel.readout_values[EXAMPLE]
+    texts = [x for t in wb.panel.figure("compare")["data"] for x in t.get("text", [])]
+    assert texts and not any("e+" in x for x in texts)
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+
+def test_save_and_load_round_trip():
+    wb = L.sizing_panel()
+    wb.copy_scenario("copy")
+    assert wb.edit(3, "efficiency", "") is False  # no access pattern
+    assert (
+        wb.edit(3, "file_mb", "500") and wb.edit(3, "files_per_mount", "4") and wb.edit(3, "efficiency", "")
+    )
+    wb.panel.set(drive="IBM3592_70F")
+    text = L.table_json(wb.table, wb.drive)
+    assert json.loads(text)["flows"][3]["efficiency"] is None
+    other = L.sizing_panel()
+    assert other.load_bytes(text.encode(), "flows_05.json") == "6 flows from flows_05.json"
+    assert other.table == wb.table and other.drive == "IBM3592_70F"
+    assert other.panel.readout_values == wb.panel.readout_values
+
+
+@pytest.mark.parametrize(
+    "edit, match",
+    [
+        (lambda d: d.update(schema="vtsmodel-scenarios"), "not a lesson 05 flows file"),
+        (lambda d: d["flows"][1].update(rate_mb_s=-1), "flow 2: rate_mb_s=-1"),
+        (lambda d: d["flows"][0].update(colour="red"), "flow 1: an object"),
+        (lambda d: d.update(drive="LTO99"), "drive='LTO99'"),
+        (lambda d: d["flows"].append(dict(d["flows"][0])), "appears twice"),
+        (lambda d: d.update(flows=[]), "1 to 100"),
+    ],
+)
+def test_a_bad_file_changes_nothing(edit, match):
+    wb = L.sizing_panel()
+    doc = json.loads(L.table_json(wb.table, wb.drive))
+    edit(doc)
+    with pytest.raises(ValueError, match=match):
+        wb.load_bytes(json.dumps(doc).encode())
+    assert wb.table == L.example_table()
+    for bad in (b"{", b"[1, 2]", b"x" * 1_000_001):
+        with pytest.raises(ValueError):
+            L.read_table(bad)
+
+
+def test_a_picked_file_loads_and_a_bad_one_is_refused_on_the_page():
+    wb = L.sizing_panel()
+    good = L.table_json(L.example_table() + (("other", Flow("backup", 120.0, 2.0, 0.5)),), "LTO9").encode()
+    for name, content in (("flows.json", good), ("big.json", b" " * 1_000_001), ("bad.json", b"{")):
+        wb._upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
+                             "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
+        assert wb._upload.value == ()  # cleared for the next pick
+        if name == "flows.json":
+            assert (
+                "loaded" not in wb.grid.message.value
+                and "load: 4 flows from flows.json" in wb.grid.message.value
+            )
+            assert (
+                wb.drive == "LTO9"
+                and wb.panel.readout_values["other: drives"] == f"{120 * 2 / 0.5 / 400:g} needed, buy 2"
+            )
+        else:
+            assert "load refused" in wb.grid.message.value and name in wb.grid.message.value
+            assert len(wb.table) == 4
+
+
+def test_csv_export_holds_the_table_and_the_drives_sources(monkeypatch):
+    wb = L.sizing_panel()
+    sent = {}
+    monkeypatch.setattr(wb.downloader, "send_file", lambda name, text, fmt: sent.update(text=text) or name)
+    assert wb.export_csv() == "flows_05.csv"
+    lines = sent["text"].splitlines()
+    assert lines[0].split(",")[:3] == ["scenario", "flow", "rate [MB/s]"]
+    assert lines[3].startswith('worked example,"T2, analysis",50.0,2.0,0.1,,,0.1,25.0,50.0')
+    assert "# [cern-tape-sizing-2005]" in sent["text"] and "[wikipedia-ibm-3592]" in sent["text"]
+
+
+# --- the contract and the inputs -------------------------------------------------------------------
+
+
+def test_contract():
+    mod = lesson_module("05")
+    assert mod is L and L.NOTEBOOK == "05_sizing_workbench.ipynb" and L.TITLE
+    assert set(L.scenario_view().figures) == {"split", "compare"}
+    s = sized(cern_example_flows(), "LTO9")
+    assert L.scenario_outputs(drive="LTO9")["drives needed [-]"] == pytest.approx(s.total)
+    assert L.scenario_outputs(drive="LTO-9 (Ultrium 9)") == L.scenario_outputs(drive="LTO9")
+    flows = [Flow("backup", 120.0, 2.0, 0.5)]
+    assert L.scenario_outputs(flows, drive="LTO9")["backup [drives]"] == pytest.approx(120 * 2 / 0.5 / 400)
+    with pytest.raises(ValueError, match="drive='LTO99' is not valid; choose one of 'LTO-1"):
+        L.scenario_outputs(drive="LTO99")
+    with pytest.raises(ValueError, match="unknown scenario input"):
+        L.scenario_outputs(colour="red")
+
+
+def test_sheet_and_panel_accept_the_same_drives():
+    sheet = ScenarioSheet("05")
+    assert sheet.outputs(0)["drives needed [-]"] == pytest.approx(ex.value("drives_needed_total"))
+    wb = L.sizing_panel()
+    for label, key in drive_options():
+        sheet.set_cell(0, "drive", label)
+        wb.panel.set(drive=label)
+        assert sheet.values(0)["drive"] == key == wb.drive
+    for bad in ("LTO99", 3, ""):
+        with pytest.raises(ValueError, match="drive"):
+            sheet.set_cell(0, "drive", bad)
+        with pytest.raises(ValueError, match="drive"):
+            wb.panel.set(drive=bad)
+
+
+def test_inputs_defaults_lie_in_their_ranges_and_cells_may_be_empty_where_flows_allow():
+    for key, inp in L.INPUTS.items():
+        assert inp.parse(key, inp.default) == inp.default
+    for key in ("efficiency", "file_mb", "files_per_mount"):
+        assert L.INPUTS[key].parse(key, "") is None and L.INPUTS[key].parse(key, math.nan) is None
+    for key in ("name", "rate_mb_s", "peak_factor", "scenario"):
+        with pytest.raises(ValueError, match="empty|not valid"):
+            L.INPUTS[key].parse(key, "")
+    assert L.INPUTS["file_mb"].header == "file size [MB]"  # derived from vtsmodel.quantities.FILE_MB

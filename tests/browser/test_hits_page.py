@@ -1,0 +1,120 @@
+"""08_read_hits_from_a_mount_log in Voila: upload a mount log through the file dialog, see
+the curve, its Table 3 marks and the Table 3 rows match the package's numbers, move the
+capacity slider, download a figure and the table; a bad log is named by line in the page.
+
+The expected values come from the lesson's own page built in the test process, given the
+same file and set to the same inputs as the browser: its views are what ``vtsmodel.hits``
+computes for that log.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from vtsmodel.app.lessons import hits as L
+
+from .helpers import (
+    export_png_and_html,
+    fits_width,
+    move_and_check,
+    open_lesson_with_plots,
+    panel_as_shown,
+    panel_locator,
+    wait_for_panel,
+)
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = L.NOTEBOOK
+TITLE = L.TITLE
+
+
+def _status(page, text: str, kind: str = "done") -> str:
+    """Wait until the page's log status says ``text``; return it."""
+    status = page.locator(f".vtsmodel-hits-status .vtsmodel-hits-{kind}", has_text=text)
+    status.wait_for(timeout=60_000)
+    return status.inner_text()
+
+
+def _upload(page, path) -> None:
+    """Pick ``path`` in the upload button's file dialog (the widget keeps its file input out of the page)."""
+    with page.expect_file_chooser() as chooser:
+        page.locator(".vtsmodel-hits-files button.widget-upload", has_text="Upload mount log").click()
+    chooser.value.set_files(str(path))
+
+
+def _table_cells(page) -> list[str]:
+    return page.eval_on_selector_all(
+        ".vtsmodel-hits-table tbody td", "els => els.map(e => e.innerText.trim())"
+    )
+
+
+def _expected_cells(rows) -> list[str]:
+    return [html.unescape(L._cell(k, v)) for r in rows for k, v in r.items()]
+
+
+def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
+    mine = L.HitsPage()
+    panel_as_shown(page, TITLE, mine.panel)
+    assert "synthetic, illustrative" in _status(page, "showing example_mount_log.csv")
+
+    # the person picks a file in the browser's dialog: a copy of the example under another name
+    log = tmp_path / "my_mount_log.csv"
+    log.write_bytes(L.EXAMPLE_LOG.read_bytes())
+    _upload(page, log)
+    _status(page, "showing my_mount_log.csv")
+    mine.load_bytes(log.read_bytes(), log.name)
+    wait_for_panel(page, TITLE, mine.panel.view)  # the curve, its Table 3 marks, the readouts
+    page.wait_for_function(
+        "n => document.querySelectorAll('.vtsmodel-hits-table tbody td').length === n",
+        arg=len(mine.rows) * len(L._COLUMNS),
+    )
+    assert _table_cells(page) == _expected_cells(mine.rows)
+
+    # the capacity slider moves the marks (the benchmark's main slider)
+    move_and_check(page, mine.panel, TITLE, "capacity_gb", "TVC capacity", -6)
+    assert mine.panel.values["capacity_gb"] == 792.0
+    assert "read hits at 792 GB" in mine.panel.readout_values
+
+    # a slow input: the base VTS holds host-size volumes
+    panel_locator(page, TITLE).locator(".widget-dropdown", has_text="cache holds").locator(
+        "select"
+    ).select_option(label=L.INPUTS["cache_rule"].label_of("base"))
+    mine.set(cache_rule="base")
+    wait_for_panel(page, TITLE, mine.panel.view)
+    page.wait_for_function(
+        "([first]) => document.querySelector('.vtsmodel-hits-table tbody td:nth-child(3)').innerText.trim() === first",
+        arg=[html.unescape(L._cell("compared [GB]", mine.rows[0]["compared [GB]"]))],
+    )
+    assert _table_cells(page) == _expected_cells(mine.rows)
+
+    # the sampled curve and its measured error; the other policies at the Table 3 sizes
+    for label in ("sampled curve (SHARDS)", "other policies (libCacheSim)"):
+        panel_locator(page, TITLE).locator(".widget-checkbox", has_text=label).locator("input").click()
+    mine.set(shards=True, policies=True)
+    wait_for_panel(page, TITLE, mine.panel.view, timeout_s=120.0)
+    assert mine.panel.readout_values["SHARDS error at Table 3 sizes"].endswith(")")
+    page.locator(".vtsmodel-policies", has_text="FIFO (libCacheSim)").wait_for(timeout=60_000)
+
+    # downloads: a figure (PNG and offline HTML), and the table as CSV
+    export_png_and_html(page, TITLE, mine.panel, tmp_path)
+    button = page.locator("button.jupyter-button", has_text="Download table (CSV)")
+    button.scroll_into_view_if_needed()
+    with page.expect_download(timeout=60_000) as info:
+        button.click()
+    target = tmp_path / info.value.suggested_filename
+    info.value.save_as(target)
+    assert target.name == "08_hits_my_mount_log.csv"
+    assert target.read_text(encoding="utf-8") == L.table3_csv(mine.rows, mine.source)
+
+    # a bad log: the page names the line, the field, the value and the range, and keeps the log
+    bad = tmp_path / "bad_log.csv"
+    bad.write_text("time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,A,-5,read\n")
+    _upload(page, bad)
+    said = _status(page, "not read: bad_log.csv, line 3", "failed")
+    assert "line 3" in said and "compressed_mb='-5'" in said and "valid range [0, 1e+08] MB" in said
+    wait_for_panel(page, TITLE, mine.panel.view)  # still my_mount_log.csv
+    assert fits_width(page)

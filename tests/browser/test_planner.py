@@ -1,0 +1,100 @@
+"""07_plan_a_system in Voila: upload the example workload, change one answer, see the recommendation
+and the tornado follow the package's numbers, download the report.
+
+The expected values come from the page's own class built in the test process and given the same
+workload and answers as the browser: its view is what ``vtsmodel.plan`` computes for them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vtsmodel import plan
+from vtsmodel.app.lessons import planner as lesson07
+
+from .helpers import (
+    fits_width,
+    open_lesson_with_plots,
+    panel_as_shown,
+    panel_plot_index,
+    plot_traces,
+    traces_mismatch,
+    wait_for_panel,
+)
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "07_plan_a_system.ipynb"
+TITLE = lesson07.TITLE
+
+
+def _upload(page, label: str, files) -> None:
+    """Pick ``files`` in the file dialog of the upload button ``label`` (its input is not in the page)."""
+    with page.expect_file_chooser() as chooser:
+        page.locator(".vtsmodel-plan-files button.widget-upload", has_text=label).click()
+    chooser.value.set_files(files)
+
+
+def _status(page, kind: str, text: str) -> str:
+    loc = page.locator(f".vtsmodel-plan-status .vtsmodel-plan-{kind}", has_text=text)
+    loc.wait_for(timeout=120_000)
+    return loc.inner_text()
+
+
+def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 3)
+    mine = lesson07.PlannerPage(defer_tornado=False)  # Playwright runs an event loop here
+    panel_as_shown(page, TITLE, mine.panel)
+
+    # A bad file: rejected naming the line; the page keeps the day of the answers.
+    bad = lesson07.EXAMPLE_WORKLOAD.read_bytes().replace(b"\n3,250000,", b"\n3,-250000,", 1)
+    _upload(page, "Upload workload", {"name": "broken_day.csv", "mimeType": "text/csv", "buffer": bad})
+    text = _status(page, "failed", "broken_day.csv not loaded")
+    with pytest.raises(ValueError) as err:
+        mine.load_workload(bad, "broken_day.csv")
+    assert str(err.value) in text and "line 13" in text, text
+
+    # The example workload, uploaded as a person would.
+    _upload(page, "Upload workload", str(lesson07.EXAMPLE_WORKLOAD))
+    _status(page, "done", "evaluating example_hourly_workload.csv")
+    mine.load_workload(lesson07.EXAMPLE_WORKLOAD.read_bytes(), lesson07.EXAMPLE_WORKLOAD.name)
+    wait_for_panel(page, TITLE, mine.panel.view)
+    before = dict(mine.panel.readout_values)
+    tornado_before = mine.panel.figure("tornado")
+    assert before["day evaluated"] == "example_hourly_workload (24 h)"
+
+    # One answer changed: CF six steps right; the recommendation and the tornado follow.
+    handle = (
+        page.locator(".vtsmodel-panel .widget-slider")
+        .filter(has=page.locator(".widget-label", has_text="compressibility CF"))
+        .first.locator(".noUi-handle")
+    )
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(6):
+        handle.press("ArrowRight")
+    cf = round(lesson07.INPUTS["cf"].default + 6 * lesson07.INPUTS["cf"].step, 6)
+    mine.panel.set(cf=cf)
+    wait_for_panel(page, TITLE, mine.panel.view)
+    after = mine.panel.readout_values
+    p = plan.Plan(lesson07.answers_of(mine.panel.values), workload=mine.workload)
+    vts = plan.vts_plan(p)
+    assert after["recommended"] == vts.recommended.config.label != before["recommended"]
+    sens = plan.sensitivity(p, configuration=vts.closest.config)
+    assert traces_mismatch(plot_traces(page, panel_plot_index(page, TITLE, 2)), tornado_before)  # it moved
+    cf_row = next(r for r in sens.tornado("time throttled [h]") if r.driver == "compressibility CF")
+    assert cf_row.input_base == pytest.approx(cf)
+    assert page.locator(".vtsmodel-plan-headline").inner_text().startswith(vts.headline()[:40])
+
+    # The report, downloaded: the plan shown, offline.
+    with page.expect_download(timeout=120_000) as info:
+        page.locator("button.jupyter-button", has_text="Report (HTML)").click()
+    download = info.value
+    assert download.suggested_filename == "plan_report.html"
+    target = tmp_path / download.suggested_filename
+    download.save_as(target)
+    _status(page, "done", "downloaded plan_report.html")
+    report = target.read_text(encoding="utf-8")
+    assert report.startswith("<!DOCTYPE html>") and "<script src=" not in report
+    assert vts.recommended.config.label in report and "example_hourly_workload" in report
+    assert fits_width(page)

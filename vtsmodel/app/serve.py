@@ -1,0 +1,482 @@
+"""Serve the lessons as a Voila app that only its user can open (what ``make app`` runs).
+
+``python -m vtsmodel.app.serve [NOTEBOOKS] [--port 8866] [--save-dir DIR] [--pool-size 1]``
+
+Voila 0.5.13 on its own serves without a token, lets any ``Host`` header through (its
+application sets ``allow_remote_access``), leaves a kernel behind for every page closed
+that was opened directly (the page's shutdown beacon sends the ``_xsrf`` cookie, which
+only Voila's file list sets; without it the beacon gets 403) and opens on a file list
+that fails in the browser. This launcher runs Voila in
+this process (the token never appears on a command line) with:
+
+- a token, new each start (:func:`secrets.token_urlsafe`) unless ``$VTSMODEL_APP_TOKEN``
+  gives one, printed in the start URL (``http://127.0.0.1:8866/?token=...``) as JupyterLab
+  does; after the first request the browser holds a login cookie and the token leaves the
+  address bar (a redirect drops it);
+- a ``Host`` allow-list checked before any handler runs (the served ``ip:port`` and
+  ``localhost:port``): a DNS-rebinding page or a proxy with another name gets 403;
+- the ``_xsrf`` cookie set on every page, so the page's shutdown beacon passes Voila's
+  XSRF check and its kernel stops when the page closes (XSRF stays on everywhere), and
+  idle kernels with no page connected culled as a backstop (:data:`CULL_IDLE_S`);
+- the app's own start page: the lessons in order with their questions, linking to each;
+- no path from the page: the one server-side folder is ``--save-dir`` (default none),
+  handed to the kernels as ``$VTSMODEL_SAVE_DIR`` (see :mod:`vtsmodel.app.savedir`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import ipaddress
+import json
+import os
+import re
+import secrets
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+from vtsmodel.app import savedir
+
+__all__ = [
+    "CULL_IDLE_S",
+    "CULL_INTERVAL_S",
+    "TOKEN_ENV",
+    "Lesson",
+    "Options",
+    "allowed_hosts",
+    "cull_interval",
+    "host_allowed",
+    "index_html",
+    "login_html",
+    "lessons",
+    "main",
+    "make_token",
+    "parse_args",
+    "start_url",
+    "voila_config",
+]
+
+#: Where the project's Voila template lives (``voila/templates/vtsmodel``).
+TEMPLATES = Path(__file__).resolve().parent / "_jupyter"
+#: The environment variable that fixes the token (otherwise a new one each start).
+TOKEN_ENV = "VTSMODEL_APP_TOKEN"
+#: A kernel with no page connected is shut down after this long without activity [s].
+#: Kernels of open pages are never culled (``cull_connected`` off): a student may read a
+#: lesson for an hour. A page's own kernel stops when it closes; this catches the rest (a
+#: crashed browser, a killed tab, a page that never finished loading) within ~11 minutes,
+#: so leaked kernels stay bounded by what a class opens in that time.
+CULL_IDLE_S = 600
+#: How often idle kernels are looked for, at most [s] (see :func:`cull_interval`).
+CULL_INTERVAL_S = 60
+_CSS = (
+    "body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}"
+    "ul{list-style:none;padding:0}li{margin:0 0 1.1rem}li p{margin:.2rem 0 0;color:#444}"
+    "a{font-weight:600}.error{color:#B00020}"
+)
+_TOKEN = re.compile(r"[A-Za-z0-9_\-]{22,}")
+_NOTEBOOK = re.compile(r"\d\d_[A-Za-z0-9_\-]+\.ipynb")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the launcher was asked for (see :func:`parse_args`)."""
+
+    notebooks: Path
+    ip: str = "127.0.0.1"
+    port: int = 8866
+    save_dir: Path | None = None
+    pool_size: int = 1
+    extra_hosts: tuple[str, ...] = ()
+    cull_idle_s: int = CULL_IDLE_S
+    show_tracebacks: bool = False
+    log_level: str = "INFO"
+
+
+def cull_interval(idle_s: int) -> int:
+    """How often to look for idle kernels [s]: a tenth of the idle timeout, 1 to 60 s."""
+    return max(1, min(CULL_INTERVAL_S, idle_s // 10))
+
+
+def make_token() -> str:
+    """A new random token: 32 bytes, URL-safe text (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def _check_token(token: str) -> str:
+    if not _TOKEN.fullmatch(token):
+        raise ValueError(
+            f"{TOKEN_ENV} must be at least 22 characters of letters, digits, '_' and '-' "
+            f"(got {len(token)} characters); unset it to get a new random token"
+        )
+    return token
+
+
+def parse_args(argv: list[str] | None = None) -> Options:
+    """Options from the command line; ``ValueError`` names a bad one."""
+    p = argparse.ArgumentParser(
+        prog="python -m vtsmodel.app.serve",
+        description="Serve the vtsmodel lessons as a Voila app on 127.0.0.1, with a token.",
+    )
+    p.add_argument("notebooks", nargs="?", default="notebooks", help="folder of the lesson notebooks")
+    p.add_argument("--port", type=int, default=8866, help="port to serve on (default 8866)")
+    p.add_argument("--ip", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--save-dir",
+        default=None,
+        help="the one server-side folder the app may save files into (default: none; "
+        "the page saves through browser downloads)",
+    )
+    p.add_argument(
+        "--pool-size",
+        type=int,
+        default=1,
+        help="preheated kernels kept ready per lesson (default 1; 0 starts each on demand)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name the app is reached by (its Host header); repeatable",
+    )
+    p.add_argument(
+        "--cull-idle-timeout",
+        type=int,
+        default=CULL_IDLE_S,
+        metavar="S",
+        help=f"stop a kernel with no page connected after S seconds idle (default {CULL_IDLE_S})",
+    )
+    p.add_argument("--show-tracebacks", action="store_true", help="show errors' tracebacks in the pages")
+    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARN", "ERROR"])
+    a = p.parse_args(argv)
+    notebooks = Path(a.notebooks).resolve()
+    if not notebooks.is_dir():
+        raise ValueError(f"notebooks={a.notebooks!r} is not a folder")
+    if not 0 < a.port < 65536:
+        raise ValueError(f"port={a.port} is outside [1, 65535]")
+    if not 0 <= a.pool_size <= 8:
+        raise ValueError(f"pool_size={a.pool_size} is outside [0, 8]")
+    if not 1 <= a.cull_idle_timeout <= 86_400:
+        raise ValueError(f"cull_idle_timeout={a.cull_idle_timeout} is outside [1, 86400] s")
+    try:
+        ipaddress.ip_address(a.ip)
+    except ValueError:
+        raise ValueError(f"ip={a.ip!r} is not an IP address") from None
+    save = None
+    if a.save_dir is not None:
+        save = Path(a.save_dir).expanduser()
+        if not save.is_dir():
+            raise ValueError(f"save_dir={a.save_dir!r} is not an existing folder; create it first")
+        save = save.resolve()
+    for name in a.allow_host:
+        if not re.fullmatch(r"[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]", name):
+            raise ValueError(f"allow_host={name!r} is not a host name")
+    return Options(
+        notebooks=notebooks,
+        ip=a.ip,
+        port=a.port,
+        save_dir=save,
+        pool_size=a.pool_size,
+        extra_hosts=tuple(n.lower() for n in a.allow_host),
+        cull_idle_s=a.cull_idle_timeout,
+        show_tracebacks=a.show_tracebacks,
+        log_level=a.log_level,
+    )
+
+
+def allowed_hosts(ip: str, port: int, extra: tuple[str, ...] | list[str] = ()) -> frozenset[str]:
+    """The ``Host`` header values the app answers: ``ip:port``, ``localhost:port`` and ``extra``.
+
+    ``localhost`` is kept for a loopback ``ip``: browsers use it, and so do kernels that
+    ask Voila for their request.
+    """
+    host = f"[{ip}]" if ":" in ip else ip
+    names = {host, *extra}
+    if ipaddress.ip_address(ip).is_loopback:
+        names.add("localhost")
+    return frozenset(f"{n.lower()}:{port}" for n in names)
+
+
+def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` header is one the app serves (exact name and port)."""
+    return bool(host) and host.lower() in allowed
+
+
+def start_url(ip: str, port: int, token: str, path: str = "/") -> str:
+    """The URL to open: ``http://127.0.0.1:8866/?token=...``."""
+    host = f"[{ip}]" if ":" in ip else ip
+    return f"http://{host}:{port}{path}?{urlencode({'token': token})}"
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One entry of the start page: notebook file, title and the question it answers."""
+
+    notebook: str
+    title: str
+    question: str
+
+
+def _plain(markdown: str) -> str:
+    """Markdown emphasis and code marks dropped: the text as read."""
+    return " ".join(re.sub(r"(\*\*|\*|`)", "", markdown).split())
+
+
+def lessons(notebooks: Path) -> list[Lesson]:
+    """The lessons of ``notebooks`` (``NN_name.ipynb``) in order, from their first cell.
+
+    The title is the first ``#`` heading; the question is the paragraph that starts
+    "**The question.**" (empty when there is none); a notebook that cannot be read is
+    listed by its file name.
+    """
+    out = []
+    for path in sorted(notebooks.iterdir()):
+        if not _NOTEBOOK.fullmatch(path.name) or not path.is_file():
+            continue
+        title, question = path.stem, ""
+        try:
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            cell = next(c for c in nb["cells"] if c.get("cell_type") == "markdown")
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        except (OSError, ValueError, KeyError, TypeError, StopIteration):
+            text = ""
+        for para in re.split(r"\n\s*\n", text):
+            para = para.strip()
+            if para.startswith("# ") and title == path.stem:
+                title = _plain(para.splitlines()[0][2:])
+            elif para.startswith("**The question.**") and not question:
+                question = _plain(para[len("**The question.**") :])
+        out.append(Lesson(path.name, title, question))
+    return out
+
+
+def index_html(entries: list[Lesson], base_url: str = "/") -> str:
+    """The app's start page: the lessons in order, each a link with its question.
+
+    Self-contained (no script, no request for anything but the lesson links), so the
+    browser has nothing to fail on.
+    """
+    items = []
+    for e in entries:
+        href = html.escape(f"{base_url}voila/render/{e.notebook}", quote=True)
+        question = f"<p>{html.escape(e.question)}</p>" if e.question else ""
+        items.append(
+            f"<li class='vtsmodel-lesson'><a href=\"{href}\">{html.escape(e.title)}</a>{question}</li>"
+        )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<link rel='icon' href='data:,'><title>vtsmodel lessons</title><style>{_CSS}</style></head><body>"
+        "<h1>vtsmodel: the lessons</h1>"
+        "<p>Tape storage performance, from five published documents. Each lesson opens as an app "
+        "with its own kernel, which stops when you close the page.</p>"
+        f"<ul class='vtsmodel-lessons'>{''.join(items)}</ul></body></html>"
+    )
+
+
+def login_html(next_url: str, xsrf_form_html: str, *, failed: bool = False) -> str:
+    """The page a request without the token gets: where the token is, and a box for it."""
+    error = "<p class='error'>That is not this app's token.</p>" if failed else ""
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<link rel='icon' href='data:,'><title>vtsmodel: token needed</title><style>{_CSS}</style></head>"
+        "<body><h1>This app needs its token</h1>"
+        "<p>Open the address printed where the app was started (<code>make app</code>), "
+        "<code>http://127.0.0.1:8866/?token=...</code>, or paste its token here.</p>"
+        f"{error}<form method='post' action='{html.escape('?' + urlencode({'next': next_url}), quote=True)}'>"
+        f"{xsrf_form_html}<label>Token <input type='password' name='password' autocomplete='off' "
+        "size='48'></label> <button type='submit'>Open</button></form></body></html>"
+    )
+
+
+def voila_config(opts: Options, token: str):
+    """The traitlets configuration of the Voila app (token, Host check, XSRF, culling)."""
+    from traitlets.config import Config
+
+    c = Config()
+    c.Voila.ip = opts.ip
+    c.Voila.port = opts.port
+    c.Voila.port_retries = 0  # the printed URL and the Host allow-list name this port
+    c.Voila.open_browser = False
+    c.Voila.token = token
+    c.Voila.config_file_paths = []  # no voila.json from the working folder can loosen this
+    c.Voila.log_level = opts.log_level
+    c.Voila.tornado_settings = {
+        # jupyter_server's own Host check, on top of the launcher's exact allow-list.
+        "allow_remote_access": False,
+        "local_hostnames": ["localhost", *opts.extra_hosts],
+        "xsrf_cookies": True,
+        "xsrf_cookie_kwargs": {"samesite": "Strict"},
+    }
+    c.PasswordIdentityProvider.allow_password_change = False  # it would write a config file
+    c.PasswordIdentityProvider.cookie_options = {"samesite": "Strict"}
+    c.VoilaConfiguration.template = "vtsmodel"
+    c.VoilaConfiguration.show_tracebacks = opts.show_tracebacks
+    c.VoilaConfiguration.preheat_kernel = opts.pool_size > 0
+    c.VoilaConfiguration.default_pool_size = opts.pool_size
+    c.MappingKernelManager.cull_idle_timeout = opts.cull_idle_s
+    c.MappingKernelManager.cull_interval = cull_interval(opts.cull_idle_s)
+    c.MappingKernelManager.cull_connected = False
+    c.MappingKernelManager.cull_busy = False
+    return c
+
+
+def _app_class():
+    """The Voila application with the launcher's handlers (imports Voila and tornado)."""
+    import tornado.web
+    from jupyter_server.base.handlers import APIHandler, JupyterHandler
+    from tornado.ioloop import IOLoop
+    from voila.app import Voila
+    from voila.request_info_handler import RequestInfoSocketHandler
+    from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.treehandler import TornadoVoilaTreeHandler
+    from voila.voila_identity_provider import VoilaLoginHandler
+
+    def drop_token(handler) -> bool:
+        """Redirect a token-authenticated GET to the same URL without the token."""
+        if handler.get_query_argument("token", None) is None or not handler.current_user:
+            return False
+        args = [
+            (k, v.decode()) for k, vs in handler.request.query_arguments.items() if k != "token" for v in vs
+        ]
+        handler.redirect(handler.request.path + (f"?{urlencode(args)}" if args else ""))
+        return True
+
+    class ForbiddenHost(tornado.web.RequestHandler):
+        def prepare(self):
+            raise tornado.web.HTTPError(403, "Host %s is not served here", self.request.host)
+
+    class HostCheckedApplication(tornado.web.Application):
+        """Refuses any request whose Host is not in ``settings["vtsmodel_hosts"]``."""
+
+        def find_handler(self, request, **kwargs):
+            if not host_allowed(request.host, self.settings["vtsmodel_hosts"]):
+                return self.get_handler_delegate(request, ForbiddenHost)
+            return super().find_handler(request, **kwargs)
+
+    class IndexHandler(JupyterHandler):
+        @tornado.web.authenticated
+        def get(self, path=None):
+            if drop_token(self):
+                return
+            self.set_header("Cache-Control", "no-store")
+            self.finish(index_html(lessons(Path(self.settings["vtsmodel_notebooks"])), self.base_url))
+
+    class ToIndex(JupyterHandler):
+        @tornado.web.authenticated
+        def get(self, path=None):
+            self.redirect(self.base_url)
+
+    class PageHandler(TornadoVoilaHandler):
+        @tornado.web.authenticated
+        async def get(self, path=None):
+            if drop_token(self):
+                return
+            # Voila's page closes its kernel with a beacon carrying the _xsrf cookie, which
+            # only Voila's file list set: opened directly, the beacon got 403 and the kernel stayed.
+            self.xsrf_token  # noqa: B018 - reading it sets the cookie
+            await super().get(path)
+            # Voila keeps each preheated page's request for the /voila/query socket, which
+            # this app does not serve: drop it rather than keep one per visit for ever.
+            RequestInfoSocketHandler._cache.clear()
+
+    class LoginPage(VoilaLoginHandler):
+        def _render(self, message=None):
+            self.set_header("Cache-Control", "no-store")
+            next_url = self.get_argument("next", default=self.base_url)
+            self.write(login_html(next_url, self.xsrf_form_html(), failed=bool(message)))
+
+    class KernelList(APIHandler):
+        """``GET /api/kernels``: the running kernels (read-only; no kernel is started here)."""
+
+        @tornado.web.authenticated
+        def get(self):
+            km, out = self.kernel_manager, []
+            for kernel_id in km.list_kernel_ids():
+                try:
+                    out.append(km.kernel_model(kernel_id))
+                except Exception:  # noqa: BLE001 - a kernel still starting has no activity record yet
+                    out.append({"id": kernel_id, "execution_state": "starting", "connections": 0})
+            self.finish(json.dumps(out, default=str))
+
+    class SecuredVoila(Voila):
+        notebooks_dir = ""
+        extra_hosts: tuple[str, ...] = ()
+
+        def init_handlers(self):
+            out = []
+            for rule in super().init_handlers():
+                pattern, cls = rule[0], rule[1]
+                if cls is TornadoVoilaTreeHandler:
+                    out.append((pattern, IndexHandler if pattern == self.server_url else ToIndex))
+                elif cls is TornadoVoilaHandler:
+                    out.append((pattern, PageHandler, *rule[2:]))
+                elif cls is VoilaLoginHandler:
+                    out.append((pattern, LoginPage))
+                elif cls is RequestInfoSocketHandler:
+                    continue  # unauthenticated; only for notebooks that wait for their request
+                else:
+                    out.append(rule)
+            out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))
+            return out
+
+        def start(self):
+            # Voila.start with the Host-checked application (Voila 0.5.13, app.py).
+            import tempfile
+
+            self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+            settings = self.init_settings()
+            settings["vtsmodel_hosts"] = allowed_hosts(self.ip, self.port, self.extra_hosts)
+            settings["vtsmodel_notebooks"] = self.notebooks_dir
+            self.app = HostCheckedApplication(**settings)
+            self.app.settings.update(self.tornado_settings)
+            self.app.add_handlers(".*$", self.init_handlers())
+            IOLoop.current().add_callback(self._announce)
+            self.listen()
+
+        def _announce(self):
+            url = start_url(self.ip, self.port, self.identity_provider.token)
+            print(
+                f"\nvtsmodel app: open\n\n    {url}\n\n"
+                "The token in it is the key to this app: share it only with those who may use it.\n"
+                + (
+                    f"Files saved on the server go to {os.environ[savedir.ENV_VAR]}.\n"
+                    if os.environ.get(savedir.ENV_VAR)
+                    else ""
+                )
+                + "Stop with Ctrl+C.\n",
+                flush=True,
+            )
+
+    return SecuredVoila
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the app; return the exit status (2 for bad options)."""
+    try:
+        opts = parse_args(argv)
+        token = _check_token(os.environ.pop(TOKEN_ENV, "") or make_token())
+    except ValueError as exc:
+        print(f"vtsmodel app: {exc}", file=sys.stderr)
+        return 2
+    # Kernels inherit the environment: the save folder is the launcher's, or none.
+    if opts.save_dir is not None:
+        os.environ[savedir.ENV_VAR] = str(opts.save_dir)
+    else:
+        os.environ.pop(savedir.ENV_VAR, None)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p
+    )
+    app = _app_class()(config=voila_config(opts, token))
+    app.notebooks_dir = str(opts.notebooks)
+    app.extra_hosts = opts.extra_hosts
+    os.chdir(opts.notebooks)  # kernels start here, as the lessons expect
+    app.initialize([str(opts.notebooks)])
+    app.start()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
