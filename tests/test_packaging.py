@@ -154,3 +154,24 @@ def test_wheel_ships_the_data_and_loads_every_table_from_elsewhere(tmp_path):
     import vtsmodel.data as d
 
     assert int(rows) == sum(len(d.load(t)) for t in d.tables())
+
+
+def test_the_voila_template_hooks_match_the_installed_libraries():
+    """The template (vtsmodel/app/_jupyter) wraps Voila's widget-manager plugin by its id and
+    lifts anywidget's 2 s limit for a model's script: both names must still be what the
+    installed Voila and anywidget use (pyproject pins the ranges known to work)."""
+    share = Path(sys.prefix) / "share" / "jupyter"
+    voila_js = "".join(
+        p.read_text(errors="ignore")
+        for p in share.glob("voila/labextensions/**/widgets-manager8/static/*.js")
+    )
+    assert (
+        '"@voila-dashboards/voila:widget-manager8"' in voila_js
+        or "@voila-dashboards/voila:widget-manager8" in voila_js
+    )
+    anywidget_js = [p.read_text(errors="ignore") for p in share.glob("labextensions/anywidget/static/*.js")]
+    assert any("Failed to initialize model" in s and "AbortSignal.timeout(2000)" in s for s in anywidget_js)
+    template = (
+        ROOT / "vtsmodel" / "app" / "_jupyter" / "voila" / "templates" / "vtsmodel" / "index.html.j2"
+    ).read_text()
+    assert "@voila-dashboards/voila:widget-manager8" in template and "ms === 2000" in template
