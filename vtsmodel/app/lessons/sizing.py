@@ -38,21 +38,6 @@ TITLE = "Sizing workbench: tape drives for a site's data flows"
 NOTEBOOK = "05_sizing_workbench.ipynb"
 
 
-@dataclasses.dataclass(frozen=True)
-class MaybeEmpty(Input):
-    """An input whose cell may be left empty: an empty cell, ``None`` or NaN parses to ``None``."""
-
-    def parse(self, name: str, value):
-        """``None`` for an empty value, else :meth:`Input.parse`."""
-        empty = value is None or (isinstance(value, str) and not value.strip())
-        return None if empty or (isinstance(value, float) and math.isnan(value)) else super().parse(name, value)  # fmt: skip
-
-    @classmethod
-    def of(cls, inp: Input) -> MaybeEmpty:
-        """``inp`` as an input that may be left empty."""
-        return cls(**{f.name: getattr(inp, f.name) for f in dataclasses.fields(inp)})
-
-
 _RULE = "cern-tape-sizing-2005, Summary, sample calculation"
 _BOUND = f"{_RULE}; the bound a project assumption"
 #: The catalog's drives, grouped by family in order of generation: (label, key).
@@ -72,11 +57,11 @@ INPUTS = {
     "rate_mb_s": Input("rate", "MB/s", 100.0, lo=0.0, hi=1e5, source=_BOUND, help="Average data rate of the flow."),
     "peak_factor": Input("factor", "-", 2.0, lo=1.0, hi=100.0, source=_BOUND,
                          help="Factor for peaks, backlogs and failures (the note: 2)."),
-    "efficiency": MaybeEmpty.of(Input("efficiency", "-", 0.5, lo=0.001, hi=1.0, source=_BOUND,
+    "efficiency": Input("efficiency", "-", 0.5, lo=0.001, hi=1.0, source=_BOUND, optional=True,
         help="Fraction of the drive's speed the flow gets (the note: about 0.5 organised, 0.1 chaotic); "
-             "empty: from the access pattern.")),
-    "file_mb": MaybeEmpty.of(q.FILE_MB.but(default=None)),
-    "files_per_mount": MaybeEmpty.of(q.FILES_PER_MOUNT.but(default=None)),
+             "empty: from the access pattern."),
+    "file_mb": q.FILE_MB.but(default=None, optional=True),
+    "files_per_mount": q.FILES_PER_MOUNT.but(default=None, optional=True),
 }  # fmt: skip
 SCENARIO = ("drive",)
 #: A row of the flows table: its scenario and the fields of :class:`~vtsmodel.sizing.Flow`.
