@@ -259,14 +259,14 @@ def test_plan_save_and_load_round_trip_through_the_page(monkeypatch):
     )
     sent = {}
     monkeypatch.setattr(
-        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data) or name
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data) or name
     )
     assert pg.save() == "plan.json" and "downloaded <b>plan.json</b>" in pg.status.value
     doc = json.loads(sent["d"])
     assert doc["answers"] == P.answers_of(pg.panel.values).to_dict() and doc["workload"]["columns"]
 
     other = page()
-    browser_upload(other.plan_upload, "plan.json", sent["d"].encode())
+    browser_upload(other.plan_upload, "plan.json", sent["d"])
     assert "loaded <b>plan.json</b>" in other.status.value
     assert other.panel.values == pg.panel.values
     assert other.panel.readout_values == pg.panel.readout_values
@@ -299,7 +299,7 @@ def test_the_report_downloads_as_offline_html(monkeypatch):
     pg.panel.set(write_gb_per_day=1500.0)
     sent = {}
     monkeypatch.setattr(
-        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name
     )
     assert pg.download_report("html") == "plan_report.html"
     page_html = sent["d"].decode("utf-8")
@@ -321,7 +321,7 @@ def test_the_report_downloads_as_pdf(monkeypatch):
     pg = page()
     sent = {}
     monkeypatch.setattr(
-        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(d=data, f=fmt) or name
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(d=data, f=fmt) or name
     )
     assert pg.download_report("pdf") == "plan_report.pdf"
     assert sent["f"] == "pdf" and sent["d"].startswith(b"%PDF") and len(sent["d"]) > 20_000

@@ -268,7 +268,7 @@ def test_save_and_load_round_trip():
     text = L.table_json(wb.table, wb.drive)
     assert json.loads(text)["flows"][3]["efficiency"] is None
     other = L.sizing_panel()
-    assert other.load_bytes(text.encode(), "flows_05.json") == "6 flows from flows_05.json"
+    assert other.load_bytes(text.encode(), "flows_05.json") == "loaded 6 flows from <b>flows_05.json</b>"
     assert other.table == wb.table and other.drive == "IBM3592_70F"
     assert other.panel.readout_values == wb.panel.readout_values
 
@@ -300,28 +300,26 @@ def test_a_picked_file_loads_and_a_bad_one_is_refused_on_the_page():
     wb = L.sizing_panel()
     good = L.table_json(L.example_table() + (("other", Flow("backup", 120.0, 2.0, 0.5)),), "LTO9").encode()
     for name, content in (("flows.json", good), ("big.json", b" " * 1_000_001), ("bad.json", b"{")):
-        wb._upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
-                             "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
-        assert wb._upload.value == ()  # cleared for the next pick
+        upload = wb.files.controls["Load…"]
+        upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
+                         "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
+        assert upload.value == ()  # cleared for the next pick
         if name == "flows.json":
-            assert (
-                "loaded" not in wb.grid.message.value
-                and "load: 4 flows from flows.json" in wb.grid.message.value
-            )
+            assert "loaded 4 flows from <b>flows.json</b>" in wb.files.status.value
             assert (
                 wb.drive == "LTO9"
                 and wb.panel.readout_values["other: drives"] == f"{120 * 2 / 0.5 / 400:g} needed, buy 2"
             )
         else:
-            assert "load refused" in wb.grid.message.value and name in wb.grid.message.value
+            assert f"<b>{name}</b> not loaded" in wb.files.status.value
             assert len(wb.table) == 4
 
 
 def test_csv_export_holds_the_table_and_the_drives_sources(monkeypatch):
     wb = L.sizing_panel()
     sent = {}
-    monkeypatch.setattr(wb.downloader, "send_file", lambda name, text, fmt: sent.update(text=text) or name)
-    assert wb.export_csv() == "flows_05.csv"
+    monkeypatch.setattr(wb.files.downloader, "send_file", lambda name, data, fmt: sent.update(text=data.decode()) or name)
+    assert wb.export_csv() == "flows_05.csv" and "downloaded <b>flows_05.csv</b>" in wb.files.status.value
     lines = sent["text"].splitlines()
     assert lines[0].split(",")[:3] == ["scenario", "flow", "rate [MB/s]"]
     assert lines[3].startswith('worked example,"T2, analysis",50.0,2.0,0.1,,,0.1,25.0,50.0')

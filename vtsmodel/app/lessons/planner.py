@@ -22,7 +22,6 @@ import html
 import json
 import math
 import re
-import traceback
 from collections import OrderedDict
 from pathlib import Path
 
@@ -32,7 +31,7 @@ from vtsmodel import catalog, plan
 from vtsmodel._files import example_file
 from vtsmodel._inputs import Input
 from vtsmodel.app import report
-from vtsmodel.app.downloads import safe_name, upload_control, uploaded_file
+from vtsmodel.app.downloads import FileBar, safe_name
 from vtsmodel.app.figures import COLORS, Plot, figure_json, point_mark
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.panels import Panel, View, compute
@@ -416,12 +415,6 @@ _UPDATING = {"text": "updating…", "xref": "paper", "yref": "paper", "x": 1, "y
              "yanchor": "bottom", "showarrow": False, "font": {"color": "#B00020", "size": 13}}  # fmt: skip
 
 
-def _say(text: str, kind: str = "done") -> str:
-    color = "#B00020" if kind == "failed" else "#222"
-    sign = "⚠ " if kind == "failed" else ""
-    return f"<span class='vtsmodel-plan-{kind}' style='color:{color}'>{sign}{text}</span>"
-
-
 class PlannerPage:
     """The planner: the answers' panel, an hourly workload, the plan file and the report.
 
@@ -445,38 +438,27 @@ class PlannerPage:
         self.headline = w.HTML()
         self.headline.add_class("vtsmodel-plan-headline")
         self.panel = Panel(INPUTS, self._view, values=values, title=TITLE, name="07_plan")
-        self.status = w.HTML()
-        self.status.add_class("vtsmodel-plan-status")
-
-        def button(text, tip, fn):
-            b = w.Button(description=text, tooltip=tip, layout=w.Layout(width="auto"))
-            b.on_click(lambda _b: fn())
-            return b
-
-        self.upload = upload_control(".csv", description="Upload workload…",
-                                     tooltip="An hourly workload CSV (columns: hour, host_write_mb, host_read_mb, …)")  # fmt: skip
-        self.upload.observe(self._on_upload, names="value")
-        self.plan_upload = upload_control(".json", description="Load plan…", tooltip="A plan file (JSON)")
-        self.plan_upload.observe(self._on_plan_upload, names="value")
-        example = button("Use the example workload", "examples/example_hourly_workload.csv: illustrative, not measured",
-                         self.use_example)  # fmt: skip
-        example.disabled = not EXAMPLE_WORKLOAD.exists()
-        files = [
-            w.HTML("<b>Hourly workload</b>"), self.upload, example,
-            button("Clear workload", "Back to the day the answers describe", self.clear_workload),
-            w.HTML("&nbsp;&nbsp;<b>Plan</b>"), button("Save plan", "Download the answers and workload as JSON", self.save),
-            self.plan_upload, w.HTML("&nbsp;&nbsp;<b>Report</b>"),
-            button("Report (HTML)", "Download the report as offline HTML", lambda: self.download_report("html")),
-            button("Report (PDF)", "Download the report as PDF", lambda: self.download_report("pdf")),
-        ]  # fmt: skip
-        bar = w.HBox(files, layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        bar.add_class("vtsmodel-plan-files")
+        self.files = f = FileBar("plan")
+        f.add(w.HTML("<b>Hourly workload</b>"))
+        self.upload = f.upload("Upload workload…", self.load_workload, accept=".csv", max_bytes=MAX_FILE_BYTES,
+                               tooltip="An hourly workload CSV (columns: hour, host_write_mb, host_read_mb, …)")  # fmt: skip
+        f.button("Use the example workload", self.use_example,
+                 "examples/example_hourly_workload.csv: illustrative, not measured").disabled = not EXAMPLE_WORKLOAD.exists()  # fmt: skip
+        f.button("Clear workload", self.clear_workload, "Back to the day the answers describe")
+        f.add(w.HTML("&nbsp;&nbsp;<b>Plan</b>"))
+        f.button("Save plan", self.save, "Download the answers and workload as JSON")
+        self.plan_upload = f.upload("Load plan…", self.load_plan_bytes, accept=".json", max_bytes=plan.MAX_PLAN_BYTES,
+                                    tooltip="A plan file (JSON)")  # fmt: skip
+        f.add(w.HTML("&nbsp;&nbsp;<b>Report</b>"))
+        f.button("Report (HTML)", lambda: self.download_report("html"), "Download the report as offline HTML")
+        f.button("Report (PDF)", lambda: self.download_report("pdf"), "Download the report as PDF")
+        self.status = f.status
         for flag in ("recalls_given", "efficiency_given"):
             self.panel.controls[flag].observe(self._enable, names="value")
-        self.widget = w.VBox([bar, self.status, self.headline, self.panel.widget],
+        self.widget = w.VBox([f.widget, self.headline, self.panel.widget],
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self._enable()
-        self.status.value = _say("evaluating the day the answers describe")
+        f.say("evaluating the day the answers describe")
 
     # --- the evaluation ------------------------------------------------------------------------
     _handle = None
@@ -543,34 +525,21 @@ class PlannerPage:
         c["drive_efficiency"].disabled = not c["efficiency_given"].value
         c["read_hit"].disabled = wl is not None and wl.read_hit_by_mounts() is not None
 
-    def load_workload(self, data: bytes, name: str) -> HourlyWorkload:
-        """Read an hourly workload file's bytes and evaluate it; a bad file changes nothing."""
+    def load_workload(self, data: bytes, name: str) -> str:
+        """Read an hourly workload file's bytes and evaluate it; a bad file changes nothing. Say what it is."""
         wl = read_hourly_workload(data, name=Path(name).stem)
         self.set_workload(wl)
-        return wl
+        return f"evaluating <b>{html.escape(name)}</b> ({wl.hours} h)"
 
     def use_example(self) -> None:
         """Evaluate the example hourly workload (illustrative, not measured)."""
-        self._try("loading the example", lambda: self.load_workload(EXAMPLE_WORKLOAD.read_bytes(), EXAMPLE_WORKLOAD.name),
-                  lambda wl: f"evaluating <b>{EXAMPLE_WORKLOAD.name}</b> ({wl.hours} h; illustrative, not measured)")  # fmt: skip
+        self.files.load(EXAMPLE_WORKLOAD.name, EXAMPLE_WORKLOAD.read_bytes(),
+                        lambda d, n: f"{self.load_workload(d, n)}; illustrative, not measured")  # fmt: skip
 
     def clear_workload(self) -> None:
         """Back to the day the answers describe."""
         self.set_workload(None)
-        self.status.value = _say("workload cleared: evaluating the day the answers describe")
-
-    def _on_upload(self, _change) -> None:
-        got = None
-        try:
-            got = uploaded_file(self.upload, max_bytes=MAX_FILE_BYTES)
-        except ValueError as exc:
-            self.status.value = _say(f"workload not loaded: {html.escape(str(exc))}", "failed")
-        finally:
-            self.upload.value = ()
-        if got is not None:
-            name, data = got
-            self._try(f"{name} not loaded", lambda: self.load_workload(data, name),
-                      lambda wl: f"evaluating <b>{html.escape(name)}</b> ({wl.hours} h)")  # fmt: skip
+        self.files.say("workload cleared: evaluating the day the answers describe")
 
     # --- the plan file -----------------------------------------------------------------------------
     def current_plan(self) -> plan.Plan:
@@ -579,17 +548,13 @@ class PlannerPage:
 
     def save(self) -> str:
         """Download the plan file (JSON, the workload embedded); return the file name."""
-        name = self.panel.downloader.send_file(
-            f"{safe_name(self.name)}.json", plan.plan_to_json(self.current_plan()), "json"
-        )
-        self.status.value = _say(f"downloaded <b>{html.escape(name)}</b>: see your browser's downloads")
-        return name
+        return self.files.deliver("save", lambda: (f"{safe_name(self.name)}.json", plan.plan_to_json(self.current_plan())))  # fmt: skip
 
-    def load_plan_bytes(self, data: bytes, name: str = "the plan file") -> plan.Plan:
+    def load_plan_bytes(self, data: bytes, name: str = "the plan file") -> str:
         """Show a plan file's answers and workload; a bad file (or answers off the page's ranges) changes nothing.
 
         A plan that references its workload by file name is loaded without it: a page reads
-        no file on the server; the status says to upload it.
+        no file on the server; the message says to upload it.
         """
         try:
             doc = json.loads(bytes(data).decode("utf-8"))
@@ -609,30 +574,11 @@ class PlannerPage:
         self.name, self.workload = new.name, new.workload
         self._enable()
         self.panel.set(**values)
-        self._missing = ref
-        return new
-
-    _missing = None
-
-    def _on_plan_upload(self, _change) -> None:
-        try:
-            got = uploaded_file(self.plan_upload, max_bytes=plan.MAX_PLAN_BYTES)
-        except ValueError as exc:
-            got = None
-            self.status.value = _say(f"plan not loaded: {html.escape(str(exc))}", "failed")
-        finally:
-            self.plan_upload.value = ()
-        if got is not None:
-            name, data = got
-
-            def done(p):
-                text = f"loaded <b>{html.escape(name)}</b> (plan {html.escape(p.name)!r})"
-                if self._missing:
-                    text += (f"; it references the workload file <b>{html.escape(str(self._missing))}</b>, which a page "
-                             "cannot read from the server: upload it")  # fmt: skip
-                return text
-
-            self._try(f"{name} not loaded", lambda: self.load_plan_bytes(data, name), done)
+        text = f"loaded <b>{html.escape(name)}</b> (plan {html.escape(new.name)!r})"
+        if ref:
+            text += (f"; it references the workload file <b>{html.escape(str(ref))}</b>, which a page cannot read "
+                     "from the server: upload it")  # fmt: skip
+        return text
 
     # --- the report --------------------------------------------------------------------------------
     def report_bytes(self, fmt: str = "html") -> tuple[str, bytes]:
@@ -646,28 +592,8 @@ class PlannerPage:
         return f"{safe_name(self.name)}_report.{fmt}", report.report_bytes(result, fmt)
 
     def download_report(self, fmt: str = "html") -> str:
-        """Download the report (``"html"`` or ``"pdf"``); the status names the file."""
-        self.status.value = _say(f"preparing the {fmt.upper()} report…")
-        try:
-            name, data = self.report_bytes(fmt)
-            name = self.panel.downloader.send_file(name, data, fmt)
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never swallowed silently
-            self.status.value = _say(
-                f"report failed: {html.escape(str(exc) or type(exc).__name__)}", "failed"
-            ) + (f"<!-- {html.escape(traceback.format_exc())} -->")
-            return ""
-        self.status.value = _say(
-            f"downloaded <b>{html.escape(name)}</b> ({len(data):,} bytes): see your browser's downloads"
-        )
-        return name
-
-    def _try(self, failed: str, action, done) -> None:
-        try:
-            result = action()
-        except ValueError as exc:
-            self.status.value = _say(f"{html.escape(failed)}: {html.escape(str(exc))}", "failed")
-        else:
-            self.status.value = _say(done(result))
+        """Download the report (``"html"`` or ``"pdf"``); the status names the file. Return its name ("" if it failed)."""
+        return self.files.deliver("report", lambda: self.report_bytes(fmt), preparing=f"preparing the {fmt.upper()} report…")  # fmt: skip
 
     def _ipython_display_(self):
         from IPython.display import display

@@ -21,7 +21,7 @@ import ipywidgets as w
 from vtsmodel import quantities as q
 from vtsmodel._inputs import Input
 from vtsmodel._tables import cite
-from vtsmodel.app.downloads import Downloader, upload_control, uploaded_file
+from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
 from vtsmodel.app.grids import Column, GridEditor
@@ -251,10 +251,7 @@ class SizingWorkbench:
                                      "are computed for the chosen drive)")  # fmt: skip
         self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 120, "flow": 110}
         self.grid.widget.add_class("vtsmodel-flows")
-        self.downloader = Downloader()
         self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
-        self._upload = upload_control(".json", tooltip="Load a flows table saved from this page")
-        self._upload.observe(self._on_upload, names="value")
 
         def button(text, tip, fn):
             b = w.Button(description=text, tooltip=tip, layout=w.Layout(width="auto"))
@@ -264,11 +261,14 @@ class SizingWorkbench:
         bar = [button("Add flow", "Add a copy of the selected flow to its scenario", self.add_flow),
                button("Remove flow", "Remove the selected flow", self.remove_flow), self._name,
                button("Copy scenario", "Copy the selected flow's scenario under the new name",
-                      lambda: self.copy_scenario(self._name.value)),
-               button("Save", "Download the table and the drive as JSON", self.save), self._upload,
-               button("Export CSV", "Download the table with its computed columns as CSV", self.export_csv)]  # fmt: skip
+                      lambda: self.copy_scenario(self._name.value))]  # fmt: skip
+        self.files = FileBar("flows")
+        self.files.button("Save", self.save, "Download the table and the drive as JSON")
+        self.files.upload("Load…", self.load_bytes, accept=".json", max_bytes=MAX_FILE_BYTES,
+                          tooltip="Load a flows table saved from this page")  # fmt: skip
+        self.files.button("Export CSV", self.export_csv, "Download the table with its computed columns as CSV")
         self.widget = w.VBox([self.grid.widget, w.HBox(bar, layout=w.Layout(flex_flow="row wrap")),
-                              self.downloader, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
+                              self.files.widget, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
 
     def _do(self, fn, text: str) -> None:
         try:
@@ -351,28 +351,21 @@ class SizingWorkbench:
     # --- files --------------------------------------------------------------------------------
     def save(self) -> str:
         """Download the table and the drive as JSON; return the file name."""
-        return self.downloader.send_file(f"flows_{LESSON_ID}.json", table_json(self.table, self.drive), "json")  # fmt: skip
+        return self.files.deliver("save", lambda: (f"flows_{LESSON_ID}.json", table_json(self.table, self.drive)))
 
     def export_csv(self) -> str:
         """Download the table with its computed columns, and the sources, as CSV; return the file name."""
         rows = [{c.header: r.get(c.key) for c in COLUMNS} for r in self._rows()]
         caption = (f"{TITLE}, on {_label(self.drive)} at {number(_speed(self.drive))} MB/s: drives = Σ rate × factor"
                    f" / efficiency / drive speed ({_RULE}).\n{cite(drives_needed, *drive_spec(self.drive).primary_sources)}")  # fmt: skip
-        return self.downloader.send_file(f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption), "csv")
+        return self.files.deliver("export", lambda: (f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption)))
 
     def load_bytes(self, data: bytes, name: str = "the file") -> str:
         """Replace the table and the drive with a saved file's; a bad file changes nothing."""
         table, drive = read_table(data, name)
         self._show(table)
         self.panel.set(drive=drive)
-        return f"{len(table)} flows from {name}"
-
-    def _on_upload(self, _change) -> None:
-        if self._upload.value:  # a file too large is refused by uploaded_file, like a bad one
-            self._do(
-                lambda: self.load_bytes(*uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)[::-1]), "load"
-            )
-            self._upload.value = ()
+        return f"loaded {len(table)} flows from <b>{html.escape(name)}</b>"
 
     def _ipython_display_(self):
         from IPython.display import display
