@@ -32,7 +32,10 @@ def test_a_download_sends_the_file_with_its_type_and_the_status_names_it(bar):
     bar.button("Save", lambda: bar.deliver("save", lambda: ("my/sheet.json", state["doc"])))
     bar.controls["Save"].click()
     content, data = bar.sent[-1]
-    assert content == {"kind": "download", "name": "sheet.json", "mime": "application/json"} and data == b'{"a": 1}'
+    assert (
+        content == {"kind": "download", "name": "sheet.json", "mime": "application/json"}
+        and data == b'{"a": 1}'
+    )
     assert "vtsmodel-demo-done" in bar.status.value
     assert "downloaded <b>sheet.json</b> (8 bytes): see your browser's downloads" in bar.status.value
     assert bar.send("t.csv", "x,y\n") == "t.csv" and bar.sent[-1][0]["mime"] == "text/csv"
@@ -67,7 +70,9 @@ def test_an_upload_is_read_checked_said_and_cleared(bar):
     assert "vtsmodel-demo-failed" in bar.status.value
     assert "<b>c.json</b> not loaded: c.json is not a demo file" in bar.status.value and len(got) == 2
     browser_upload(up, "huge.json", b"ok" * 10)  # refused before it is read
-    assert "<b>huge.json</b> not loaded: huge.json is larger than 10 bytes" in bar.status.value and len(got) == 2
+    assert (
+        "<b>huge.json</b> not loaded: huge.json is larger than 10 bytes" in bar.status.value and len(got) == 2
+    )
 
 
 def test_the_row_and_the_status_carry_the_pages_classes(bar):

@@ -318,7 +318,9 @@ def test_a_picked_file_loads_and_a_bad_one_is_refused_on_the_page():
 def test_csv_export_holds_the_table_and_the_drives_sources(monkeypatch):
     wb = L.sizing_panel()
     sent = {}
-    monkeypatch.setattr(wb.files.downloader, "send_file", lambda name, data, fmt: sent.update(text=data.decode()) or name)
+    monkeypatch.setattr(
+        wb.files.downloader, "send_file", lambda name, data, fmt: sent.update(text=data.decode()) or name
+    )
     assert wb.export_csv() == "flows_05.csv" and "downloaded <b>flows_05.csv</b>" in wb.files.status.value
     lines = sent["text"].splitlines()
     assert lines[0].split(",")[:3] == ["scenario", "flow", "rate [MB/s]"]

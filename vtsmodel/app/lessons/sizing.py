@@ -266,7 +266,9 @@ class SizingWorkbench:
         self.files.button("Save", self.save, "Download the table and the drive as JSON")
         self.files.upload("Load…", self.load_bytes, accept=".json", max_bytes=MAX_FILE_BYTES,
                           tooltip="Load a flows table saved from this page")  # fmt: skip
-        self.files.button("Export CSV", self.export_csv, "Download the table with its computed columns as CSV")
+        self.files.button(
+            "Export CSV", self.export_csv, "Download the table with its computed columns as CSV"
+        )
         self.widget = w.VBox([self.grid.widget, w.HBox(bar, layout=w.Layout(flex_flow="row wrap")),
                               self.files.widget, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
 
@@ -351,14 +353,18 @@ class SizingWorkbench:
     # --- files --------------------------------------------------------------------------------
     def save(self) -> str:
         """Download the table and the drive as JSON; return the file name."""
-        return self.files.deliver("save", lambda: (f"flows_{LESSON_ID}.json", table_json(self.table, self.drive)))
+        return self.files.deliver(
+            "save", lambda: (f"flows_{LESSON_ID}.json", table_json(self.table, self.drive))
+        )
 
     def export_csv(self) -> str:
         """Download the table with its computed columns, and the sources, as CSV; return the file name."""
         rows = [{c.header: r.get(c.key) for c in COLUMNS} for r in self._rows()]
         caption = (f"{TITLE}, on {_label(self.drive)} at {number(_speed(self.drive))} MB/s: drives = Σ rate × factor"
                    f" / efficiency / drive speed ({_RULE}).\n{cite(drives_needed, *drive_spec(self.drive).primary_sources)}")  # fmt: skip
-        return self.files.deliver("export", lambda: (f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption)))
+        return self.files.deliver(
+            "export", lambda: (f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption))
+        )
 
     def load_bytes(self, data: bytes, name: str = "the file") -> str:
         """Replace the table and the drive with a saved file's; a bad file changes nothing."""
