@@ -9,7 +9,15 @@ import pytest
 
 from vtsmodel import ExtrapolationWarning
 from vtsmodel.app import figures
-from vtsmodel.app.figures import frame_validated, line_mark, off_scale_note, padded, point_mark, slow_value
+from vtsmodel.app.figures import (
+    alert_note,
+    frame_validated,
+    line_mark,
+    off_scale_note,
+    padded,
+    point_mark,
+    slow_value,
+)
 
 
 def test_a_mark_inside_its_range_is_drawn_where_it_is():
@@ -81,3 +89,11 @@ def test_slow_value_is_computed_once_per_arguments_and_silences_extrapolation():
         with pytest.raises(ValueError, match="no solution"):
             slow_value(fails, a=1.0)
     assert calls[-2:] == [1.0, 1.0] and len(figures._values) <= figures.BASE_CACHE_SIZE
+
+
+def test_alert_note_sits_on_the_side_with_room_and_never_past_the_axis():
+    right, left = alert_note(900.0, "saturated", x_max=1000.0), alert_note(100.0, "saturated", x_max=1000.0)
+    assert (right["xanchor"], left["xanchor"]) == ("right", "left")
+    assert alert_note(5000.0, "beyond", x_max=1000.0, yref="y2")["x"] == 1000.0
+    assert alert_note(5000.0, "beyond", x_max=1000.0, yref="y2")["yref"] == "y2 domain"
+    go.Figure(layout={"annotations": [right, left]})

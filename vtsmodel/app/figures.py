@@ -31,6 +31,7 @@ from vtsmodel.app.text import plain_math
 __all__ = [
     "COLORS",
     "Plot",
+    "alert_note",
     "base_spec",
     "compose",
     "frame_validated",
@@ -560,6 +561,18 @@ def line_mark(
     if name:
         shape["name"] = name
     return shape
+
+
+def alert_note(
+    x: float, text: str, *, x_max: float, y: float = 0.55, xref: str = "x", yref: str = "y"
+) -> dict:
+    """A red note at ``x`` (at most ``x_max``, the axis's end), ``y`` of the way up, on the side with more room.
+
+    For what a mark cannot show: a saturated queue, a load beyond the capacity (the mark is hidden).
+    """
+    return {"x": min(float(x), float(x_max)), "y": y, "xref": xref, "yref": f"{yref} domain", "text": text,
+            "showarrow": False, "font": {"color": "#B00020"}, "bgcolor": "rgba(255,255,255,0.85)",
+            "xanchor": "right" if x > x_max / 2 else "left"}  # fmt: skip
 
 
 def padded(hi: float, lo: float = 0.0, spare: float = 0.02) -> list[float]:

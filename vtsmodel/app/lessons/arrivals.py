@@ -20,6 +20,7 @@ from vtsmodel._inputs import Input
 from vtsmodel.app.figures import (
     COLORS,
     Plot,
+    alert_note,
     base_spec,
     figure_json,
     line_mark,
@@ -122,9 +123,8 @@ def view_arrivals(recalls_per_hour=40.0, drive="3590B", volume_mb=250.0, cf=3.0,
     else:
         mean = p95 = math.inf
         pw = math.nan  # Erlang C needs a steady state
-        labels.append({"x": min(rph, xmax), "y": 0.5, "yref": "paper", "xanchor": "right", "showarrow": False,
-                      "bgcolor": "rgba(255,255,255,0.85)", "font": {"color": "#B00020"},
-                      "text": f"{number(rph)}/h is beyond the capacity, {number(cap)}/h:<br>no steady state, the queue grows"})  # fmt: skip
+        labels.append(alert_note(rph, f"{number(rph)}/h is beyond the capacity, {number(cap)}/h:<br>no steady state, "
+                                 "the queue grows", x_max=xmax, y=0.5))  # fmt: skip
     sim = trace_named(base, "simulation mean")
     i = int(np.argmin(np.abs(np.asarray(sim["x"]) - rph)))
     need = drives_for_target(lam, s, target_p95_min * 60.0, cv)
