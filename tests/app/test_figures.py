@@ -12,6 +12,8 @@ from vtsmodel.app import figures
 from vtsmodel.app.figures import (
     alert_note,
     frame_validated,
+    html_table,
+    inputs_table_html,
     line_mark,
     off_scale_note,
     padded,
@@ -97,3 +99,24 @@ def test_alert_note_sits_on_the_side_with_room_and_never_past_the_axis():
     assert alert_note(5000.0, "beyond", x_max=1000.0, yref="y2")["x"] == 1000.0
     assert alert_note(5000.0, "beyond", x_max=1000.0, yref="y2")["yref"] == "y2 domain"
     go.Figure(layout={"annotations": [right, left]})
+
+
+def test_html_table_escapes_every_cell():
+    t = html_table(("a", "b<"), [("1 < 2", "x & y"), (3, "")], css_class="demo")
+    assert t.startswith("<table class='demo'><thead><tr><th") and "b&lt;</th>" in t
+    assert ">1 &lt; 2</td>" in t and ">x &amp; y</td>" in t and ">3</td>" in t and t.count("<tr>") == 3
+
+
+def test_inputs_table_lists_each_input_with_its_range_and_source():
+    from vtsmodel import Input
+
+    inputs = {
+        "cf": Input("compressibility CF", "-", 3.0, lo=1.0, hi=6.0, source="ibm-vts-b18-2000,\n Appendix B"),
+        "drive": Input("drive", "", "a", choices=tuple("abcde")),
+    }
+    t = inputs_table_html(inputs, what="answer", css_class="vtsmodel-answers")
+    assert "vtsmodel-answers" in t and ">answer</th>" in t
+    assert (
+        ">compressibility CF</td>" in t and ">[1, 6]</td>" in t and ">ibm-vts-b18-2000, Appendix B</td>" in t
+    )
+    assert ">one of 5 (the list on the page)</td>" in t

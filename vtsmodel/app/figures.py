@@ -35,6 +35,8 @@ __all__ = [
     "base_spec",
     "compose",
     "frame_validated",
+    "html_table",
+    "inputs_table_html",
     "line_mark",
     "off_scale_note",
     "padded",
@@ -672,6 +674,35 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
         "<table class='vtsmodel-sources' style='border-collapse:collapse'><thead><tr>" + head + "</tr></thead><tbody>"
         + "".join(body) + "</tbody></table>"
     )  # fmt: skip
+
+
+_CELL = "style='text-align:left;vertical-align:top;padding:2px 8px'"
+
+
+def html_table(head: Sequence[str], rows: Iterable[Sequence[str]], *, css_class: str = "") -> str:
+    """Rows of text cells as an HTML table, each cell escaped, left- and top-aligned, under ``head``."""
+    th = "".join(f"<th {_CELL}>{html.escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td {_CELL}>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+    )
+    return f"<table class='{css_class}'><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def inputs_table_html(inputs, *, what: str = "input", css_class: str = "vtsmodel-inputs") -> str:
+    """Inputs (:class:`~vtsmodel.Input`) as a page offers them: label, unit, default, the control's range, its source.
+
+    A choice of more than four options says how many (the list is on the page).
+    """
+
+    def rng(inp) -> str:
+        return (
+            f"one of {len(inp.options)} (the list on the page)" if len(inp.options) > 4 else inp.range_text()
+        )
+
+    rows = [
+        (i.label, i.unit, i.format(i.default), rng(i), " ".join(i.source.split())) for i in inputs.values()
+    ]
+    return html_table((what, "unit", "default", "range on the page", "source"), rows, css_class=css_class)
 
 
 def trace_named(spec: Mapping, name: str) -> dict:
