@@ -222,7 +222,9 @@ class PlannerPage:
         values = self.panel.values
         answers, wl = answers_of(values), cfg.frozen(self.workload)
         p, vts, lib = cfg.evaluated(answers, wl)
-        tornado = sens.tornado_data(sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"])
+        tornado = sens.tornado_data(
+            sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"]
+        )
         return plan.PlanResult(dataclasses.replace(p, name=self.name), vts, lib, tornado)
 
     # --- the workload --------------------------------------------------------------------------
