@@ -19,6 +19,7 @@ from vtsmodel.app.lessons import lesson_module, sensitivity
 from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons.start import LESSON_LIST
 from vtsmodel.app.scenarios import ScenarioSheet
+from vtsmodel.app.text import number
 from vtsmodel.hourly import read_hourly_workload
 
 EXAMPLE = P.EXAMPLE_WORKLOAD
@@ -59,7 +60,7 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     )
     for c in best.checks:
         assert r[c.label] == cfg.check_readout(c)
-    assert r["time at peak"] == f"{P.number(best.hours_at_peak)} h"
+    assert r["time at peak"] == f"{number(best.hours_at_peak)} h"
     assert r["tape library"] == f"{lib.drives} × {P.INPUTS['library_drive'].label_of(lib.drive)}"
     assert r["tape library, governs"] == lib.governs
     assert pg.panel.view.binding == cfg.binding_sentence(vts)

@@ -9,6 +9,7 @@ import pytest
 from vtsmodel import catalog, plan, sizing
 from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons import tape_library
+from vtsmodel.app.text import number
 
 from .test_planner import evaluated, page
 
@@ -33,6 +34,6 @@ def test_a_library_drive_fed_below_its_speed_matching_floor_is_noted():
     assert check.known and not check.all_stream  # 37 MB/s native against LTO-9's 177 MB/s floor
     assert check.message() in pg.panel.view.notes
     shown = pg.panel.readout_values["library, feed per writing drive"]
-    assert shown == f"{P.number(feed)} MB/s ({P.number(feed / 2.5)} MB/s native)"
+    assert shown == f"{number(feed)} MB/s ({number(feed / 2.5)} MB/s native)"
     pg.panel.set(library_drive="IBM3592A")  # no document states its floor: nothing to note
     assert not any("speed-matching" in n for n in pg.panel.view.notes)

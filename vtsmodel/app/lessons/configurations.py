@@ -194,3 +194,19 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
             f"{rec.config.label} is the smallest configuration the paper offers: nothing smaller to compare."
         )
     return vts.headline().removeprefix(f"Recommended: {rec.config.label}. ")
+
+
+def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[str, str]:
+    """The recommendation (or the closest configuration) in words: each target, time at peak, the day evaluated."""
+    best, day = vts.closest, vts.day
+    basis = "answered" if day["read hit basis"] == "answer" else f"from the {day['read hit basis']}"
+    return {
+        "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
+        **{c.label: check_readout(c) for c in best.checks},
+        "time at peak": f"{number(best.hours_at_peak)} h",
+        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
+        "sustained write bound by": best.binding_resource,
+        "day evaluated": f"{p.day().name if from_workload else 'the answers'} ({day['hours [h]']} h)",
+        "read hit ratio used": f"{number(day['read hit ratio [-]'])}, {basis}",
+        "recalls in the busiest hour": f"{number(day['busiest recall hour [1/h]'])} per hour",
+    }

@@ -35,7 +35,6 @@ from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons import sensitivity as sens
 from vtsmodel.app.lessons.tape_library import library_readouts, write_feed_mb_s
 from vtsmodel.app.panels import Panel, View, compute
-from vtsmodel.app.text import number
 from vtsmodel.hourly import MAX_FILE_BYTES, HourlyWorkload, read_hourly_workload
 
 LESSON_ID = "07"
@@ -83,6 +82,8 @@ _ANSWERS = tuple(_A)
 #: The answers an hourly workload replaces (its writes, reads and recall mounts).
 REPLACED_BY_WORKLOAD = ("write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day",
                         "read_window_hours", "read_start_hour", "recalls_given", "recalls_per_hour")  # fmt: skip
+
+
 # --- answers, workloads and their evaluation ---------------------------------------------------
 
 
@@ -98,26 +99,19 @@ def answers_of(values) -> plan.Answers:
 
 def values_of(answers: plan.Answers) -> dict:
     """The page's values of ``answers``, each checked against the page's range (``ValueError`` naming it)."""
-    out = {}
-    for k, v in answers.to_dict().items():
-        if k == "recalls_per_hour":
-            out["recalls_given"] = v is not None
-        elif k == "drive_efficiency":
-            out["efficiency_given"] = v is not None
-        if v is not None:
-            out[k] = INPUTS[k].parse(k, v)
-    return out
+    given = answers.to_dict()
+    out = {"recalls_given": given["recalls_per_hour"] is not None, "efficiency_given": given["drive_efficiency"] is not None}  # fmt: skip
+    return out | {k: INPUTS[k].parse(k, v) for k, v in given.items() if v is not None}
 
 
 # --- the view ----------------------------------------------------------------------------------
 
 
 def view_plan(workload=None, fraction=0.2, **values) -> View:
-    """The plan of the page's values and an hourly workload (frozen: :func:`~vtsmodel.app.lessons.configurations.frozen`; or None)."""
+    """The plan of the page's values and an hourly workload (:func:`~.configurations.frozen`, or None)."""
     answers = answers_of(values)
     p, vts, lib = cfg.evaluated(answers, workload)
-    best = vts.closest
-    feed = write_feed_mb_s(p, lib)
+    best, feed = vts.closest, write_feed_mb_s(p, lib)
     if feed is not None and lib.drive is not None:
         catalog.warn_streaming(lib.drive, feed, compression_ratio=answers.cf)  # a note when it cannot stream
     shapes, labels = cfg.target_shapes(vts)
@@ -129,23 +123,7 @@ def view_plan(workload=None, fraction=0.2, **values) -> View:
         "tornado": Plot(sens.tornado_base, {"configuration": best.config.label, "workload": workload, "fraction": fraction,
                                        "answers": sens.tornado_key(answers)}),
     }  # fmt: skip
-    day = vts.day
-    readouts = {
-        "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
-        **{c.label: cfg.check_readout(c) for c in best.checks},
-        "time at peak": f"{number(best.hours_at_peak)} h",
-        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
-        "sustained write bound by": best.binding_resource,
-        "day evaluated": f"{p.day().name if workload else 'the answers'} ({day['hours [h]']} h)",
-        "read hit ratio used": f"{number(day['read hit ratio [-]'])}, "
-        + ("answered" if day["read hit basis"] == "answer" else f"from the {day['read hit basis']}"),
-        "recalls in the busiest hour": f"{number(day['busiest recall hour [1/h]'])} per hour",
-        **library_readouts(lib),
-    }
-    if feed is not None:
-        readouts["library, feed per writing drive"] = (
-            f"{number(feed)} MB/s ({number(feed / answers.cf)} MB/s native)"
-        )
+    readouts = {**cfg.vts_readouts(p, vts, workload is not None), **library_readouts(lib, feed, answers.cf)}
     caption = {"day evaluated": p.day().name if workload else "the day the answers describe"}
     if not values.get("recalls_given", False):
         caption[INPUTS["recalls_per_hour"].header] = "derived: reads × (1 − read hit) ÷ volume size"
@@ -222,9 +200,7 @@ class PlannerPage:
         values = self.panel.values
         answers, wl = answers_of(values), cfg.frozen(self.workload)
         p, vts, lib = cfg.evaluated(answers, wl)
-        tornado = sens.tornado_data(
-            sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"]
-        )
+        tornado = sens.tornado_data(sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"])  # fmt: skip
         return plan.PlanResult(dataclasses.replace(p, name=self.name), vts, lib, tornado)
 
     # --- the workload --------------------------------------------------------------------------
@@ -278,16 +254,13 @@ class PlannerPage:
             doc = json.loads(bytes(data).decode("utf-8"))
         except (ValueError, RecursionError):  # not UTF-8, not JSON: plan_from_bytes says what is wrong
             doc = None
-        ref = None
-        if (
+        linked = (
             isinstance(doc, dict)
             and isinstance(doc.get("workload"), dict)
             and set(doc["workload"]) == {"file"}
-        ):
-            ref, doc = doc["workload"]["file"], {**doc, "workload": None}
-            new = plan.plan_from_dict(doc)
-        else:
-            new = plan.plan_from_bytes(bytes(data), where=name)
+        )
+        ref = doc["workload"]["file"] if linked else None
+        new = plan.plan_from_dict({**doc, "workload": None}) if linked else plan.plan_from_bytes(bytes(data), where=name)  # fmt: skip
         values = values_of(new.answers)
         self.name, self.workload = new.name, new.workload
         self._enable()
@@ -355,9 +328,13 @@ def scenario_view(**values) -> View:
 def plan_numbers(**values) -> str:
     """The recommendation, its margins, what the next smaller misses and the library plan: labelled lines."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    view = compute(view_plan, {**v, "fraction": INPUTS["fraction"].default})
-    lines = [f"{k}: {x}" for k, x in view.readouts.items() if k not in ("day evaluated",)]
-    return "\n".join([*lines, f"binding: {view.binding}"])
+    return _lines(compute(view_plan, {**v, "fraction": INPUTS["fraction"].default}), skip=("day evaluated",))
+
+
+def _lines(view: View, skip=()) -> str:
+    return "\n".join(
+        [*(f"{k}: {x}" for k, x in view.readouts.items() if k not in skip), f"binding: {view.binding}"]
+    )
 
 
 def answers_table_html() -> str:
@@ -374,6 +351,4 @@ def assumptions_html() -> str:
 def example_numbers() -> str:
     """The example hourly workload at the default answers: the recommendation and its margins, labelled lines."""
     wl = read_hourly_workload(EXAMPLE_WORKLOAD)
-    view = compute(view_plan, {**{k: INPUTS[k].default for k in INPUTS}, "workload": cfg.frozen(wl)})
-    lines = [f"{k}: {x}" for k, x in view.readouts.items()]
-    return "\n".join([*lines, f"binding: {view.binding}"])
+    return _lines(compute(view_plan, {**{k: INPUTS[k].default for k in INPUTS}, "workload": cfg.frozen(wl)}))

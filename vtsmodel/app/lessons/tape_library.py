@@ -28,8 +28,12 @@ def write_feed_mb_s(p: plan.Plan, lib: plan.LibraryPlan) -> float | None:
     return rate / drives if rate > 0 else None
 
 
-def library_readouts(lib: plan.LibraryPlan) -> dict[str, str]:
-    """The tape-library plan in words: drives per flow, the recall wait target's drives, what governs."""
+def library_readouts(lib: plan.LibraryPlan, feed: float | None = None, cf: float = 1.0) -> dict[str, str]:
+    """The tape-library plan in words: drives per flow, the recall wait target's drives, what governs.
+
+    With ``feed`` (:func:`write_feed_mb_s`, host MB/s) also the feed per writing drive, and its
+    native MB/s at compressibility ``cf``.
+    """
     if lib.drive:
         drives = f"{lib.drives} × {_DRIVE.label_of(lib.drive)}"
     else:
@@ -40,6 +44,8 @@ def library_readouts(lib: plan.LibraryPlan) -> dict[str, str]:
     if lib.recall_flow is not None:
         need = lib.recall_drives_for_wait
         out["library, recall wait target"] = "cannot be met" if need is None else _drives(need)
+    if feed is not None:
+        out["library, feed per writing drive"] = f"{number(feed)} MB/s ({number(feed / cf)} MB/s native)"
     return out
 
 
