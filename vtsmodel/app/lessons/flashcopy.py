@@ -32,19 +32,17 @@ from vtsmodel.app.figures import (
 from vtsmodel.app.panels import View
 from vtsmodel.app.text import number, percent
 
-_SRC = "ibm-ds8000-tpf"
-_ASSUMED = "project assumption"
 _FACTS = load("ds8000_facts")
 INPUTS = {
     "host_io_per_s": Input("host I/O rate", "IO/s", 163000.0, lo=0.0, hi=250000.0, step=1000.0,
-                           source=f"{_SRC}, Performance with FlashCopy (measured at 163K IO/s)",
+                           source="ibm-ds8000-tpf, Performance with FlashCopy (measured at 163K IO/s)",
                            help="Host I/O requests per second on the disk system."),
     "copy_on": Input("background copy running", "", True, help="Whether the FlashCopy background copy runs."),
     "utilisation_ref": Input("utilisation at 163,000 IO/s", "-", dc.COPY_UTILISATION_REF, lo=0.3, hi=0.97,
-                             step=0.01, source=f"{_ASSUMED} (the source: 'close to the maximum I/0 throughput')",
+                             step=0.01, source="project assumption (the source: 'close to the maximum I/0 throughput')",
                              help="Disk-system utilisation at the measured 163,000 IO/s before the copy."),
     "target_position": Input("copy target position", "-", dc.COPY_TARGET_POSITION, lo=0.05, hi=0.95, step=0.05,
-                             source=f"{_ASSUMED} (the value was only in the lost Fig. 6)",
+                             source="project assumption (the value was only in the lost Fig. 6)",
                              help="Where the response during the copy lies between 'more than doubled' (4 ms, 0) "
                              "and 'still less than 5 ms' (1): the copy load is calibrated to it."),
 }  # fmt: skip

@@ -26,19 +26,17 @@ from vtsmodel.app.figures import (
 from vtsmodel.app.panels import View
 from vtsmodel.app.text import duration, number, percent
 
-_SRC = "ibm-ds8000-tpf"
-_ASSUMED = "project assumption"
 _FACTS = load("ds8000_facts")
 INPUTS = {
     "arrival_per_s": Input("transactions arriving", "1/s", 2000.0, lo=100.0, hi=10000.0, step=100.0,
-                           source=_ASSUMED, help="Transactions per second arriving while disk access is paused."),
+                           source="project assumption", help="Transactions per second arriving while disk access is paused."),
     "resources": Input("blocks available", "-", 20000, lo=1000, hi=100000, step=1000, integer=True,
-                       source=_ASSUMED, help="Blocks (ECBs, frames) the arriving transactions hold during the pause."),
+                       source="project assumption", help="Blocks (ECBs, frames) the arriving transactions hold during the pause."),
     "threshold": Input("shutdown threshold", "-", _FACTS.value("shutdown_threshold"), lo=0.1, hi=1.0, step=0.05,
-                       source=f"{_SRC}, Error Handling Behavior Performance (roughly 70 %)",
+                       source="ibm-ds8000-tpf, Error Handling Behavior Performance (roughly 70 %)",
                        help="Share of the blocks at which shutdown starts."),
     "pause_s": Input("pause in disk access", "s", 6.0, lo=0.0, hi=20.0, step=0.5,
-                     source=f"{_SRC}, Error Handling Behavior Performance (measured: never over 6 s)",
+                     source="ibm-ds8000-tpf, Error Handling Behavior Performance (measured: never over 6 s)",
                      help="Failover, failback or warmstart delay."),
 }  # fmt: skip
 
