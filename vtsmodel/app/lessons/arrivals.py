@@ -89,7 +89,8 @@ def arrivals_base(drive: str, volume_mb: float, cf: float, drives: int, service_
         fig.add_scatter(x=_RHO_AXIS * cap, y=y, mode="lines", line=line, name=name,
                         hovertemplate=f"%{{x:.3g}}/h: %{{y:.3g}} min<extra>{name}</extra>")  # fmt: skip
     fig.add_vline(x=cap, line={"color": "#888", "dash": "dot"})
-    fig.add_annotation(x=cap, y=1, yref="paper", xanchor="right", yanchor="top", showarrow=False, font={"size": 11},
+    # below the top edge, where a wait off the scale is drawn (point_mark with a y range)
+    fig.add_annotation(x=cap, y=0.94, yref="paper", xanchor="right", yanchor="top", showarrow=False, font={"size": 11},
                        text=f"capacity {number(cap)}/h", bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
     fig.update_xaxes(range=[0, 1.1 * cap])
     fig.update_yaxes(range=[0, 1.08 * float(np.interp(_RHO_TOP, _RHO_AXIS, p95))])
