@@ -98,3 +98,27 @@ def test_declare_records_inputs_without_wrapping():
     assert declared_inputs(len) == {}
     with pytest.raises(TypeError, match="is not an Input"):
         declare(cf=3.0)
+
+
+OPTIONAL = Input("efficiency", "-", None, lo=0.001, hi=1.0, optional=True)
+
+
+@pytest.mark.parametrize("empty", [None, "", "  ", float("nan"), np.float64("nan")])
+def test_an_optional_input_takes_an_empty_cell_as_none_and_shows_it_empty(empty):
+    assert OPTIONAL.parse("efficiency", empty) is None
+    assert OPTIONAL.format(None) == "" and OPTIONAL.contains(empty)
+    assert OPTIONAL.parse("efficiency", " 0.5 ") == 0.5  # a value is checked as ever
+    with pytest.raises(ValueError, match=r"efficiency=1.5 is outside the valid range \[0.001, 1\] or empty"):
+        OPTIONAL.parse("efficiency", 1.5)
+
+
+def test_optional_is_a_declaration_field_that_but_keeps_and_check_ignores():
+    inp = CF.but(optional=True)
+    assert inp.optional and not CF.optional and inp.parse("cf", "") is None
+    assert CF.parse("cf", "3") == inp.parse("cf", "3") == 3.0
+    with pytest.raises(ValueError, match="cf is empty"):
+        CF.parse("cf", "")  # not optional: empty is an error
+    with pytest.raises(ValueError, match="cf"):
+        inp.check("cf", None)  # a model argument is never empty
+    with pytest.raises(ValueError, match="cf"):
+        inp.check("cf", float("nan"))

@@ -81,6 +81,13 @@ def _same_choice(value, choice) -> bool:
     return type(value) is type(choice) and value == choice
 
 
+def _empty(value) -> bool:
+    """Whether ``value`` is empty: ``None``, blank text or NaN."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return True
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isnan(value)
+
+
 def _bound(x: float | None) -> str:
     return "" if x is None else number(x, 6)
 
@@ -122,6 +129,10 @@ class Input:
         How a slider spaces its values.
     digits : int
         Significant digits of the value in readouts and captions (plain notation, :func:`number`).
+    optional : bool
+        Whether a cell may be left empty: :meth:`parse` takes an empty value (``None``, blank
+        text, NaN) as ``None``, which :meth:`format` shows empty. A model argument's
+        :meth:`check` is unaffected (a model function never takes ``None`` through it).
     """
 
     label: str
@@ -139,6 +150,7 @@ class Input:
     step: float | None = None
     scale: str = "linear"
     digits: int = 4
+    optional: bool = False
 
     def __post_init__(self) -> None:
         if self.scale not in ("linear", "log"):
@@ -200,7 +212,8 @@ class Input:
         lo = "-inf" if self.lo is None else number(self.lo, 6).replace(",", "")
         hi = "inf" if self.hi is None else number(self.hi, 6).replace(",", "")
         text = f"{left}{lo}, {hi}{right}"
-        return f"whole numbers in {text}" if self.integer else text
+        text = f"whole numbers in {text}" if self.integer else text
+        return f"{text} or empty" if self.optional else text
 
     def valid_text(self) -> str:
         """The validated range and its source, e.g. ``"1 to 4 (ibm-vts-b18-2000, Appendix B)"``."""
@@ -218,7 +231,9 @@ class Input:
         )
 
     def format(self, value) -> str:
-        """``value`` as a readout or caption shows it (a choice by its label)."""
+        """``value`` as a readout or caption shows it (a choice by its label; an empty optional value, empty)."""
+        if value is None and self.optional:
+            return ""
         if self.choices:
             for label, v in self.options:
                 if v == value:
@@ -268,8 +283,11 @@ class Input:
         Text is stripped and converted with ``float`` (never evaluated); a choice accepts
         its value or its label (``"EHPO"`` as well as ``"ehpo"``); a flag accepts
         ``yes/no/true/false/1/0``. Numbers are checked against the range; whole-number
-        inputs come back as ``int``.
+        inputs come back as ``int``. An :attr:`optional` input takes an empty value (``None``,
+        blank text, NaN) as ``None``.
         """
+        if self.optional and _empty(value):
+            return None
         rng = self.range_text()
         if hasattr(value, "item") and not isinstance(value, list | tuple | dict):
             value = value.item()  # numpy scalars (a grid sends them)

@@ -15,9 +15,9 @@ from vtsmodel import data
 from vtsmodel import ds8000 as dc
 from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import disk_cache as L
-from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import flashcopy, lesson_module, ride_through
 from vtsmodel.app.scenarios import ScenarioSheet
-from vtsmodel.app.text import duration, number, percent
+from vtsmodel.app.text import number, percent
 
 FACTS = data.load("ds8000_facts")
 SIX = FACTS.value("error_handling_time_max")
@@ -160,7 +160,7 @@ def test_moving_the_load_moves_only_marks():
     assert sent == {"response": ["moving"], "modes": []}
     assert p.plots["response"].widget.base is base
     assert mark(p.figure("response"), "this load, adaptive stage")["xanchor"] == 140.0
-    # the calibration reaches the view beside the base, not in layout.meta (plotly replots every trace for it)
+    # the calibration reaches the view through slow_value, not in layout.meta (plotly replots every trace for it)
     assert "meta" not in p.figure("response")["layout"] and "meta" not in p.figure("modes")["layout"]
     p.set(spatial_locality=0.2)  # a slow input of both plots
     assert "base" in sent["response"] and "moving" in sent["modes"]
@@ -225,60 +225,6 @@ def test_an_invalid_staging_combination_keeps_the_last_view():
         p.readout_values["response, adaptive stage"]
         == f"{number(dc.disk_response_ms(119.0, staged_kb=21.0))} ms"
     )
-
-
-# --- background copy ---------------------------------------------------------------------
-
-
-def test_copy_panel_on_off():
-    # ibm-ds8000-tpf, Performance with FlashCopy: 2 ms before (the model's reference: an input);
-    # the copy load is calibrated to a response between "more than doubled" and "less than 5 ms".
-    p = L.copy_panel()
-    c = dc.calibrate_copy_load(target_ms=dc.copy_response_target_ms(0.5))
-    r = p.readout_values
-    assert r["response, no copy"] == "2 ms" and r["response, copy running"] == "4.5 ms"
-    assert (
-        r["copy load (calibrated)"] == f"{percent(c)} of capacity"
-        and r["calibration target (assumed position)"] == "4.5 ms"
-    )
-    assert r["saturation, no copy"] == "204,000 IO/s"  # plain numbers (issue 15: not 2.038e+5)
-    spec = p.figure("copy")
-    assert mark(spec, "this rate, copy running")["yanchor"] == pytest.approx(4.5)
-    x, y = xy(trace_named(spec, f"background copy, {percent(c)} of capacity (calibrated)"))
-    np.testing.assert_allclose(y, dc.background_copy_response_ms(x, copy_load=c), rtol=1e-12)
-    p.set(copy_on=False)
-    assert mark(p.figure("copy"), "this rate, no copy")["yanchor"] == pytest.approx(2.0)
-    p.set(target_position=0.9, utilisation_ref=0.7)
-    c = dc.calibrate_copy_load(target_ms=dc.copy_response_target_ms(0.9), utilisation_ref=0.7)
-    assert p.readout_values["copy load (calibrated)"] == f"{percent(c)} of capacity"
-    assert p.readout_values["calibration target (assumed position)"] == "4.9 ms"
-
-
-def test_a_saturated_disk_system_shows_no_point():
-    p = L.copy_panel()
-    p.set(host_io_per_s=250000.0)
-    assert p.readout_values["response, copy running"] == "saturated (no steady state)"
-    assert not mark(p.figure("copy"), "this rate, copy running")["visible"]
-
-
-# --- ride-through --------------------------------------------------------------------------
-
-
-def test_ride_panel():
-    # ibm-ds8000-tpf, Error Handling Behavior Performance: "never exceeding six seconds";
-    # shutdowns "set to roughly 70%" (the default threshold: an input)
-    p = L.ride_panel()
-    p.set(arrival_per_s=3000.0, resources=30000, threshold=0.7, pause_s=6.0)
-    ride = float(dc.ride_through_s(3000.0, 30000, threshold=0.7))
-    r = p.readout_values
-    assert r["ride-through (before shutdown)"] == duration(ride) == "7 s"
-    assert r["survives the measured 6 s"] == "yes" and "lesson 02" in p.view.binding
-    assert r["blocks needed for 6 s"] == "25,715"  # ceil(3000 * 6 / 0.7)
-    x, y = xy(trace_named(p.figure("ride"), "blocks held = arrivals × pause (at most all)"))
-    np.testing.assert_allclose(y, np.minimum(3000.0 * x, 30000))
-    assert mark(p.figure("ride"), "this pause")["yanchor"] == pytest.approx(18000.0)
-    p.set(resources=20000)
-    assert p.readout_values["survives the measured 6 s"] == "no: shutdown"
 
 
 # --- what a person reads -----------------------------------------------------------------
@@ -351,33 +297,7 @@ def test_staging_numbers_are_calibrated_to_the_measured_19_percent():
     assert f"gain at {number(lam, 4)} read misses/s: 19 %" in text
 
 
-def test_copy_numbers_are_calibrated_between_the_stated_bounds():
-    # "the I/0 response time was 2 ms", "more than doubled", "still less than 5 ms"
-    before = FACTS.value("flashcopy_response_before")
-    c = dc.calibrate_copy_load()
-    rate = FACTS.value("flashcopy_test_io_rate")
-    during = float(dc.background_copy_response_ms(rate, copy_load=c))
-    assert float(dc.background_copy_response_ms(rate)) == pytest.approx(before, abs=0.005)
-    assert during / before > FACTS.value("flashcopy_response_factor_min")
-    assert during < FACTS.value("flashcopy_response_max")
-    text = L.copy_numbers()
-    assert "calibration target at position 0.5 between 4 and 5 ms (assumed): 4.5 ms" in text
-    assert "at 163,000 IO/s: 2 ms without the copy, 4.5 ms with it (× 2.25)" in text
-    assert "at 40,750 IO/s" in text
-
-
-def test_ride_numbers_hold_the_statements():
-    # "should be set to roughly 70%"; "never exceeding six seconds"
-    t = float(dc.ride_through_s(2000.0, 20000))
-    assert t == pytest.approx(0.7 * 20000 / 2000)
-    need = float(dc.resources_for_pause(2000.0, SIX))
-    assert float(dc.ride_through_s(2000.0, need)) == pytest.approx(SIX)
-    text = L.ride_numbers(2000.0, 20000)
-    assert "2,000 transactions/s with 20,000 blocks: ride-through 7 s" in text
-    assert f"blocks needed for the measured 6 s: {math.ceil(need):,d}" in text
-
-
 def test_notebook_numbers_are_labelled_lines():
-    for text in (L.staging_numbers(), L.copy_numbers(), L.ride_numbers()):
+    for text in (L.staging_numbers(), flashcopy.copy_numbers(), ride_through.ride_numbers()):
         for line in text.splitlines():
             assert ": " in line and "e+" not in line, line

@@ -1,10 +1,9 @@
-"""Lesson 04 without a browser: set the inputs, the plots and readouts follow the models.
+"""Lesson 04 (vtsmodel.app.lessons.efficiency: the contract and the CERN formula) without a browser: set the inputs, the plots and readouts follow the models.
 
 Expected numbers come from ``vtsmodel.drives`` and ``vtsmodel.catalog`` computed here, or
 from the data rows the source statements were digitized into (named in each test).
 """
 
-import html
 import math
 import re
 import warnings
@@ -279,99 +278,6 @@ def test_drive_efficiency_is_the_notes_formula_written_out():
         assert float(drives.drive_efficiency(1000.0, n, speed_mb_s=speed)) == pytest.approx(want, rel=1e-12)
 
 
-def test_lto1_rates_and_the_shared_bus():
-    # adsm-l-lto-2003: "LTO-1 max uncompressed is 15 MB/sec, max compressed is 30 MB/sec";
-    # "22.5 MB/sec sustained", 75 % of the max; two drives at 30 MB/s need "2x30 = 60 MB/sec".
-    s = catalog.drive_spec("LTO1")
-    assert s.native_rate_mb_s == lto.value("lto1_native_max_rate")
-    assert s.compressed_max_rate_mb_s == lto.value("lto1_compressed_max_rate")
-    assert s.observed_rate_mb_s == lto.value("lto1_sustained_compressed_rate")
-    share = s.observed_rate_mb_s / s.compressed_max_rate_mb_s
-    assert share == pytest.approx(lto.value("lto1_sustained_fraction_of_compressed_max"))
-    k, bus = int(lto.value("drives_per_scsi_bus")), lto.value("scsi_bus_rate_needed")
-    rate, binding, limits = L.host_rate("LTO1", s.compression_ratio_spec, k, bus, 1000.0)
-    assert rate == lto.value("drive_peak_compressed_rate") and binding == "the drive"
-    assert k * limits["the shared bus"] == bus
-
-
-def test_block_size_fits_keep_the_tables_shape():
-    # stk-acs4400-cray: writes "fastest when using a block size of 64KB"; reads fastest at
-    # 128 KB. The write fit's overflow factor is calibrated to the 128 KB write point (the
-    # one point past the buffer share), so the drop is the table's, not evidence of the fit.
-    blocks = np.array([32.0, 64.0, 128.0])
-    w, r = (np.asarray(drives.transfer_rate(blocks, d), float) for d in ("write", "read"))
-    assert w[1] > max(w[0], w[2]) and blocks[np.argmax(w)] == stk.value("write_fastest_block")
-    assert r[2] > r[1] > r[0] and blocks[np.argmax(r)] == stk.value("read_fastest_block")
-
-
-# --- panel 2: block size -----------------------------------------------------------------------
-
-
-def test_block_size_panel_buffer_share():
-    # "shared equally among all drives configured": fewer drives, a bigger share, and the
-    # 128 KB write no longer drops.
-    p = L.block_size_panel()
-    assert p.readout_values["fastest write block"] == "64 KB"
-    assert p.readout_values["buffer share per drive"] == f"{number(stk.value('buffer_per_drive'))} KB"
-    p.set(drives_sharing=4, block_kb=128.0)
-    assert p.readout_values["fastest write block"] == "128 KB"
-    buf = p.values["controller_buffer_kb"]
-    w = float(drives.transfer_rate(128.0, "write", controller_buffer_kb=buf, drives_sharing=4))
-    assert p.readout_values["write rate"] == f"{number(w)} MB/s"
-    spec = p.figure("block_size")
-    pt = shape(spec, "write at this block size")
-    assert (pt["xanchor"], pt["yanchor"]) == pytest.approx((128.0, w))
-    fit = trace_named(spec, "write, fit")
-    np.testing.assert_allclose(fit["y"], drives.transfer_rate(np.asarray(fit["x"]), "write",
-                                                              controller_buffer_kb=buf, drives_sharing=4))  # fmt: skip
-    measured = trace_named(spec, "read, measured")
-    assert list(measured["y"]) == list(load("stk_transfer_rates").where(direction="read")["value"])
-
-
-def test_residuals_are_the_fits():
-    spec = L.block_size_panel().figure("residuals")
-    for d in ("write", "read"):
-        np.testing.assert_allclose(trace_named(spec, d)["y"], drives.transfer_rate_fit(d).residuals)
-
-
-# --- panel 3: spec vs observed -----------------------------------------------------------------
-
-
-def test_rates_panel_shows_the_family_and_this_setting():
-    p = L.rates_panel()
-    spec = p.figure("rates")
-    fam = [s for s in catalog.drive_catalog().values() if s.family == "LTO"]
-    assert trace_named(spec, "native (spec)")["x"] == [s.label.split(" (")[0] for s in fam]
-    assert trace_named(spec, "native (spec)")["y"] == [s.native_rate_mb_s for s in fam]
-    assert trace_named(spec, "observed")["y"][:2] == [22.5, 20.0]  # adsm-l-lto-2003; CERN's LTO-2
-    mine = trace_named(spec, "this setting")["y"]
-    assert mine == pytest.approx([L.host_rate(s.name, 2.0, 2, 60.0, 20.0)[0] for s in fam])
-    box = spec["layout"]["shapes"][-1]
-    assert (box["x0"], box["x1"]) == (-0.5, 0.5)  # LTO-1 highlighted
-    assert p.readout_values["observed"] == "22.5 MB/s"
-    assert p.view.binding == "The disk-pool stream binds the LTO-1 at 20 MB/s."
-    # a fast disk pool and a third drive on the bus: the bus binds LTO-1 at 60 / 3 = 20 MB/s
-    p.set(stream_mb_s=200.0, drives_per_bus=3)
-    assert (
-        p.readout_values["host rate, this setting"] == f"{number(lto.value('scsi_bus_rate_needed') / 3)} MB/s"
-    )
-    assert "shared bus binds" in p.view.binding
-
-
-def test_rates_panel_offers_the_new_drives():
-    p = L.rates_panel(rate_drive="IBM3592_70F", bus_mb_s=2000.0, drives_per_bus=1, stream_mb_s=2000.0)
-    spec = p.figure("rates")
-    assert "3592" in spec["layout"]["title"]["text"]
-    names = trace_named(spec, "native (spec)")["x"]
-    assert names[0] == "IBM 3592 J1A" and names[-1] == "IBM TS1170"
-    s = catalog.drive_spec("IBM3592_70F")
-    assert p.readout_values["compressed max (spec)"] == "not stated"
-    assert p.readout_values["host rate, this setting"] == f"{number(s.native_rate_mb_s * 2.0)} MB/s"
-    assert max(trace_named(spec, "this setting")["y"]) <= spec["layout"]["yaxis"]["range"][1]
-    p.set(rate_drive="LTO9", stream_mb_s=20.0)
-    assert any("LTO9" in n and "backhitch" in n for n in p.view.notes)
-
-
 # --- text a person reads ------------------------------------------------------------------------
 
 _ENGINEERING = re.compile(r"\d[eE][+-]?\d")
@@ -396,19 +302,6 @@ def test_key_numbers_are_labelled_with_units():
     assert "22.5 MB/s observed (75 % of the max)" in text and "need 60 MB/s of bus" in text
     assert "177 MB/s: cannot stream" in text
     assert not _ENGINEERING.search(text)
-
-
-def test_catalog_table_groups_the_drives_and_cites_each_drives_own_sources():
-    table = L.catalog_html()
-    positions = [
-        table.index(f">{html.escape(c.label)}</td>") for g in catalog.drive_choices() for c in g.drives
-    ]
-    assert positions == sorted(positions)
-    for g in catalog.drive_choices():
-        assert f">{g.label}</th>" in table
-    row = table[table.index(">LTO-9 (Ultrium 9)</td>") :].split("</tr>")[0]
-    assert ", ".join(catalog.drive_spec("LTO9").primary_sources) in row
-    assert "ibm-dtl-lto-perf" in row and "stk-acs4400-cray" not in row
 
 
 def test_source_rows_exist():

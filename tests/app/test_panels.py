@@ -238,3 +238,27 @@ def test_every_lesson_panel_starts_on_its_sliders_grid():
     for factory in (write.write_panel, write.read_panel, write.import_export_panel, time_at_peak.time_at_peak_panel,
                     lambda: time_at_peak.day_panel().panel):  # fmt: skip
         assert on_grid(factory()) == {}, factory
+
+
+def test_merge_views_keeps_every_figure_readout_note_and_citation_once():
+    from vtsmodel.app.panels import merge_views
+
+    a = View(
+        {"f": Plot(lambda: {"data": [], "layout": {}})},
+        {"x": "1 s"},
+        "A binds.",
+        ("n1",),
+        {"k": 1},
+        ("c1", "c2"),
+    )
+    b = View(
+        {"g": Plot(lambda: {"data": [], "layout": {}})}, {"y": "2 s"}, "", ("n1", "n2"), {"j": 2}, ("c2",)
+    )
+    m = merge_views(a, b)
+    assert list(m.figures) == ["f", "g"] and m.readouts == {"x": "1 s", "y": "2 s"}
+    assert (m.binding, m.notes, m.caption_values, m.citations) == (
+        "A binds.",
+        ("n1", "n2"),
+        {"k": 1, "j": 2},
+        ("c1", "c2"),
+    )

@@ -1,4 +1,4 @@
-"""Lesson 07 (vtsmodel.app.lessons.planner) without a browser: the page follows the planner's numbers.
+"""Lesson 07 (vtsmodel.app.lessons.planner: the answers, the view, the page and its files) without a browser: the page follows the planner's numbers.
 
 Every expectation is computed here with :mod:`vtsmodel.plan` and the report's figure builders
 for the same answers and workload; none is copied from a run of the page.
@@ -6,19 +6,20 @@ for the same answers and workload; none is copied from a run of the page.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 
 import pytest
 
-from vtsmodel import catalog, plan, sizing
+from vtsmodel import plan
 from vtsmodel.app import report
 from vtsmodel.app.figures import figure_json
-from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import configurations as cfg
+from vtsmodel.app.lessons import lesson_module, sensitivity
 from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons.start import LESSON_LIST
 from vtsmodel.app.scenarios import ScenarioSheet
+from vtsmodel.app.text import number
 from vtsmodel.hourly import read_hourly_workload
 
 EXAMPLE = P.EXAMPLE_WORKLOAD
@@ -58,14 +59,14 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
         best.config.label if vts.recommended else f"none (closest: {best.config.label})"
     )
     for c in best.checks:
-        assert r[c.label] == P.check_readout(c)
-    assert r["time at peak"] == f"{P.number(best.hours_at_peak)} h"
+        assert r[c.label] == cfg.check_readout(c)
+    assert r["time at peak"] == f"{number(best.hours_at_peak)} h"
     assert r["tape library"] == f"{lib.drives} × {P.INPUTS['library_drive'].label_of(lib.drive)}"
     assert r["tape library, governs"] == lib.governs
-    assert pg.panel.view.binding == P.binding_sentence(vts)
+    assert pg.panel.view.binding == cfg.binding_sentence(vts)
     same_data(pg.panel.figure("configurations"), report.configurations_figure(vts))
     same_data(pg.panel.figure("day"), report.day_figure(best))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(P.moving_rows(sens)))
+    same_data(pg.panel.figure("tornado"), report.tornado_figure(sensitivity.moving_rows(sens)))
 
 
 # --- the contract ------------------------------------------------------------------------------
@@ -144,34 +145,6 @@ def test_the_panel_follows_the_planner_for_a_changed_answer():
                            recalls_per_hour=40.0))  # fmt: skip
 
 
-def test_the_next_smaller_configurations_failing_target_is_named():
-    pg = page()
-    _p, vts, _l, _s = evaluated(plan.Answers())
-    nxt = vts.next_smaller_cache
-    assert nxt is not None and nxt.failing
-    # "432 GB PAF, 4 drives, throttles 5.67 h against 0 h allowed" (the issue's example sentence)
-    assert f"{nxt.config.label}, {nxt.failing[0].text}" in pg.panel.view.binding
-    assert pg.panel.view.binding.startswith(f"The next smaller, {vts.next_smaller.config.label}, ")
-
-
-def test_targets_are_moving_shapes_over_a_cached_base():
-    pg = page()
-    sent = []
-    pg.panel.plots["configurations"].widget.observe(
-        lambda ch: sent.append(ch["name"]), names=["base", "moving"]
-    )
-    before = pg.panel.readout_values["recommended"]
-    pg.panel.set(recall_target_s=700.0)
-    assert pg.panel.readout_values["recommended"] == before  # the same configuration: only the line moves
-    assert sent == ["moving"]
-    shapes = {s.get("name"): s for s in pg.panel.figure("configurations")["layout"]["shapes"]}
-    assert shapes["target 700"]["y0"] == 700.0 and shapes["throttling allowed 0"]["y0"] == 0.0
-    rec = next(s for name, s in shapes.items() if name and name.startswith("recommended: "))
-    _p, vts, _l, _s = evaluated(plan.Answers(recall_target_s=700.0))
-    assert rec["name"] == f"recommended: {vts.recommended.config.label}"
-    assert rec["yanchor"] == pytest.approx(vts.recommended.worst_recall_ready_s)
-
-
 def test_a_change_of_the_library_drive_evaluates_the_library_only(monkeypatch):
     pg = page()
     calls = []
@@ -187,22 +160,6 @@ def test_switches_grey_out_the_sliders_they_turn_off():
     assert c["recalls_per_hour"].disabled and c["drive_efficiency"].disabled
     pg.panel.set(recalls_given=True, efficiency_given=True)
     assert not c["recalls_per_hour"].disabled and not c["drive_efficiency"].disabled
-
-
-def test_the_tornado_follows_after_the_other_figures_when_an_event_loop_runs():
-    async def run():
-        pg = P.PlannerPage()
-        old = pg.panel.figure("tornado")
-        pg.panel.set(write_gb_per_day=2500.0)
-        pending = pg.panel.figure("tornado")
-        assert pending["data"] == old["data"] and pending["layout"]["annotations"][-1]["text"] == "updating…"
-        await asyncio.sleep(P.TORNADO_DELAY_S + 0.5)
-        return pg
-
-    pg = asyncio.run(run())
-    _p, vts, _l, sens = evaluated(plan.Answers(write_gb_per_day=2500.0))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(P.moving_rows(sens)))
-    assert "updating…" not in [a["text"] for a in pg.panel.figure("tornado")["layout"]["annotations"]]
 
 
 # --- the hourly workload: upload, example, clear ---------------------------------------------------
@@ -259,14 +216,14 @@ def test_plan_save_and_load_round_trip_through_the_page(monkeypatch):
     )
     sent = {}
     monkeypatch.setattr(
-        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data) or name
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data) or name
     )
     assert pg.save() == "plan.json" and "downloaded <b>plan.json</b>" in pg.status.value
     doc = json.loads(sent["d"])
     assert doc["answers"] == P.answers_of(pg.panel.values).to_dict() and doc["workload"]["columns"]
 
     other = page()
-    browser_upload(other.plan_upload, "plan.json", sent["d"].encode())
+    browser_upload(other.plan_upload, "plan.json", sent["d"])
     assert "loaded <b>plan.json</b>" in other.status.value
     assert other.panel.values == pg.panel.values
     assert other.panel.readout_values == pg.panel.readout_values
@@ -299,7 +256,7 @@ def test_the_report_downloads_as_offline_html(monkeypatch):
     pg.panel.set(write_gb_per_day=1500.0)
     sent = {}
     monkeypatch.setattr(
-        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name
     )
     assert pg.download_report("html") == "plan_report.html"
     page_html = sent["d"].decode("utf-8")
@@ -321,7 +278,7 @@ def test_the_report_downloads_as_pdf(monkeypatch):
     pg = page()
     sent = {}
     monkeypatch.setattr(
-        pg.panel.downloader, "send_file", lambda name, data, fmt: sent.update(d=data, f=fmt) or name
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(d=data, f=fmt) or name
     )
     assert pg.download_report("pdf") == "plan_report.pdf"
     assert sent["f"] == "pdf" and sent["d"].startswith(b"%PDF") and len(sent["d"]) > 20_000
@@ -335,34 +292,6 @@ def test_a_failed_report_is_said_in_the_status_line(monkeypatch):
     assert pg.download_report("pdf") == "" and "report failed: no browser" in pg.status.value
 
 
-# --- the tape-library plan ---------------------------------------------------------------------------
-
-
-def test_the_cern_sample_calculation_through_the_pages_library_plan_gives_50_drives():
-    # cern-tape-sizing-2005, Summary, sample calculation: "Number of needed tape drives = 50"
-    lib = plan.library_plan(flows=sizing.cern_example_flows(), drive="IBM3592A")
-    r = P.library_readouts(lib)
-    assert r["tape library"] == f"50 × {P.INPUTS['library_drive'].label_of('IBM3592A')}"
-    assert r["tape library, governs"] == "throughput (CERN formula)"
-    assert [r[f"library, {f.name}"].split(" ")[0] for f in sizing.cern_example_flows()] == ["10", "15", "25"]
-    assert "tape library: 50 drives at 40 MB/s" in P.cern_numbers()
-
-
-def test_a_library_drive_fed_below_its_speed_matching_floor_is_noted():
-    pg = page(library_drive="LTO9")
-    p, _vts, lib, _s = evaluated(plan.Answers(library_drive="LTO9"))
-    feed = P.write_feed_mb_s(p, lib)
-    writes = lib.sizing.drives[0]
-    assert feed == pytest.approx(float(p.day().write_mb_s.max()) / max(1, math.ceil(writes)))
-    check = catalog.streaming_check("LTO9", feed, compression_ratio=2.5)
-    assert check.known and not check.all_stream  # 37 MB/s native against LTO-9's 177 MB/s floor
-    assert check.message() in pg.panel.view.notes
-    shown = pg.panel.readout_values["library, feed per writing drive"]
-    assert shown == f"{P.number(feed)} MB/s ({P.number(feed / 2.5)} MB/s native)"
-    pg.panel.set(library_drive="IBM3592A")  # no document states its floor: nothing to note
-    assert not any("speed-matching" in n for n in pg.panel.view.notes)
-
-
 # --- the notebook's numbers ------------------------------------------------------------------------
 
 
@@ -372,19 +301,6 @@ def test_the_notebooks_numbers_are_the_pages():
     assert f"recommended: {view.readouts['recommended']}" in text and f"binding: {view.binding}" in text
     assert "day evaluated: example_hourly_workload (24 h)" in P.example_numbers()
     assert "<table" in P.assumptions_html() and "<table" in P.answers_table_html()
-
-
-def test_the_tornado_labels_every_bar_with_its_input():
-    pg = page()
-    _p, _vts, _l, sens = evaluated(plan.Answers())
-    spec = pg.panel.figure("tornado")
-    moved = P.moving_rows(sens)
-    assert all(r.swing > 0 for r in moved.rows) and len(moved.rows) < len(sens.rows)
-    for axis in (k for k in spec["layout"] if k.startswith("yaxis")):
-        assert spec["layout"][axis]["dtick"] == 1  # plotly would skip crowded category labels
-    for out in moved.outputs:  # each panel's categories are the inputs that move its answer
-        names = [r.driver for r in moved.tornado(out)][::-1]
-        assert any(t["y"] == names for t in spec["data"]), out
 
 
 def test_the_caption_says_what_is_derived_and_what_the_workload_replaces():
@@ -398,14 +314,3 @@ def test_the_caption_says_what_is_derived_and_what_the_workload_replaces():
     caption = pg.panel.caption()
     assert "data written per day [GB] = replaced by the workload" in caption
     assert "day evaluated = example_hourly_workload" in caption
-
-
-def test_readouts_of_a_target_missed_without_a_number():
-    behind = plan.Check("copy", "drives for the copy", math.inf, 4.0, "drives", False, "falls behind: …")
-    assert P.check_readout(behind) == "falls behind day after day with 4"
-    never = plan.Check("recall", "recall ready (95th percentile)", math.inf, 600.0, "s", False, "…")
-    assert P.check_readout(never) == "no steady state against 600 s; margin —"
-    copy = plan.Check("copy", "drives for the copy", 3.0, 4.0, "drives", True, "…")
-    assert P.check_readout(copy) == "3 of 4 drives; margin 1"
-    ok = plan.Check("recall", "recall ready (95th percentile)", 439.0, 600.0, "s", True, "…")
-    assert P.check_readout(ok) == "439 s against 600 s; margin 161 s"

@@ -204,26 +204,25 @@ def test_overlay_traces_skip_source_markers_and_turn_marks_into_points():
 def test_save_and_csv_are_downloads_and_load_is_an_upload(bound):
     sheet, panel = bound
     sent = []
-    sheet.downloader.send = lambda content, buffers: sent.append((content, buffers))
+    sheet.files.downloader.send = lambda content, buffers: sent.append((content, buffers))
     sheet.duplicate()
     panel.controls["rate"].value = 700.0
-    sheet._files.children[0].click()  # Save
-    assert "downloaded scenarios_97.json" in sheet.message.value
+    sheet.files.controls["Save"].click()
+    assert "downloaded <b>scenarios_97.json</b>" in sheet.files.status.value
     content, buffers = sent[-1]
     assert content == {"kind": "download", "name": "scenarios_97.json", "mime": "application/json"}
     doc = json.loads(bytes(buffers[0]))
     assert [s["values"]["rate"] for s in doc["scenarios"]] == [100.0, 700.0]
-    sheet._files.children[2].click()  # Export CSV
+    sheet.files.controls["Export CSV"].click()
     assert (
         bytes(sent[-1][1][0]).decode().startswith("Scenario,rate [MB/s],drives [count],mode,per drive [MB/s]")
     )
     sheet.delete()
-    browser_upload(sheet._upload, "s.json", bytes(buffers[0]))
-    assert (
-        sheet.sheet.names == ["base", "base copy"] and "loaded 2 scenarios from s.json" in sheet.message.value
-    )
-    browser_upload(sheet._upload, "bad.json", b'{"schema": "vtsmodel-sc')
-    assert "load failed: bad.json is not valid JSON" in sheet.message.value
+    browser_upload(sheet.files.controls["Load…"], "s.json", bytes(buffers[0]))
+    assert sheet.sheet.names == ["base", "base copy"]
+    assert "loaded 2 scenarios from <b>s.json</b>" in sheet.files.status.value
+    browser_upload(sheet.files.controls["Load…"], "bad.json", b'{"schema": "vtsmodel-sc')
+    assert "<b>bad.json</b> not loaded: bad.json is not valid JSON" in sheet.files.status.value
     assert sheet.sheet.names == ["base", "base copy"]
 
 

@@ -1,4 +1,4 @@
-"""Lesson 05, the sizing workbench, without a browser: edit the flows table, choose a drive,
+"""Lesson 05, the sizing workbench (vtsmodel.app.lessons.sizing: the flows table, its file, the contract), without a browser: edit the flows table, choose a drive,
 compare the panel's figures and readouts with vtsmodel.sizing's numbers.
 
 The worked example is cern-tape-sizing-2005, Summary, sample calculation: three flows,
@@ -15,11 +15,10 @@ import math
 
 import pytest
 
-from vtsmodel import cite, data
+from vtsmodel import data
 from vtsmodel.app.lessons import lesson_module
 from vtsmodel.app.lessons import sizing as L
 from vtsmodel.app.scenarios import ScenarioSheet
-from vtsmodel.app.text import number
 from vtsmodel.catalog import drive_options, drive_spec
 from vtsmodel.drives import drive_efficiency
 from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
@@ -67,15 +66,6 @@ def test_worked_example_50_drives_cern_summary_sample_calculation():
     assert out["drives to buy [-]"] == total
     for k, f in zip(KEYS, cern_example_flows(), strict=True):
         assert out[f"{f.name} [drives]"] == pytest.approx(ex.value(f"{k}_drives"))
-
-
-def test_key_numbers_are_labelled_with_units():
-    text = L.key_numbers()
-    assert text.splitlines()[0] == "worked example at 40 MB/s: 50 drives needed, buy 50"
-    assert "  T2, analysis: 50 MB/s × 2 / 0.1 (efficiency) / 40 MB/s = 25 drives (50 %)" in text
-    lto9 = sized(cern_example_flows(), "LTO9")
-    assert f"LTO-9 (Ultrium 9), 400 MB/s: {lto9.total:g} drives needed, buy {lto9.whole_drives}" in text
-    assert "e+" not in text and "e-" not in text
 
 
 # --- the flows table ---------------------------------------------------------------------------
@@ -188,72 +178,6 @@ def test_scenarios_are_compared_side_by_side():
     )
 
 
-# --- the drive choice and the comparison -------------------------------------------------------
-
-
-def test_drive_choice_offers_the_catalog_by_family_and_generation():
-    wb = L.sizing_panel()
-    assert list(wb.panel.controls["drive"].options) == drive_options()
-    labels = [label for label, _k in drive_options()]
-    assert labels.index("LTO-1 (Ultrium 1)") < labels.index("LTO-10 (Ultrium 10)")
-    compare = wb.panel.figure("compare")
-    assert compare["data"][0]["y"] == [
-        f"{lab}, {number(drive_spec(k).speed_mb_s)} MB/s" for lab, k in drive_options()
-    ]
-
-
-def test_drive_choice_moves_only_the_band_of_the_comparison():
-    wb = L.sizing_panel()
-    pane = wb.panel.plots["compare"]
-    base = pane._base
-    wb.panel.set(drive="LTO9")
-    assert pane._base is base  # the comparison's dots stay; only the chosen drive's band moved
-    s = sized(cern_example_flows(), "LTO9")
-    assert wb.panel.readout_values[EXAMPLE] == f"{s.total:g} needed, buy {s.whole_drives}"
-    assert wb.panel.readout_values["drive speed"] == "400 MB/s (spec)"
-    band = wb.panel.figure("compare")["layout"]["shapes"][-1]
-    row = [k for _label, k in drive_options()].index("LTO9")
-    assert (band["y0"], band["y1"]) == (row - 0.5, row + 0.5) and band["name"] == "chosen drive"
-    assert wb.panel.figure("compare")["layout"]["annotations"][-1]["y"] == row
-    assert wb.panel.figure("split")["data"][0]["x"] == pytest.approx(list(s.drives))
-
-
-def test_comparison_is_a_dot_plot_on_a_log_axis_not_stacked_bars():
-    compare = L.sizing_panel().panel.figure("compare")
-    assert {t["type"] for t in compare["data"]} == {"scatter"}
-    assert "barmode" not in compare["layout"] and compare["layout"]["xaxis"]["type"] == "log"
-    totals = [sized(cern_example_flows(), k).total for _label, k in drive_options()]
-    assert compare["data"][0]["x"] == pytest.approx(totals)
-    lo, hi = compare["layout"]["xaxis"]["range"]
-    assert 10**lo < min(totals) and 10**hi > max(totals)  # every dot inside the fixed axis
-    # legends at the top, never over an export's caption
-    assert compare["layout"]["showlegend"] is True and compare["layout"]["legend"]["yanchor"] == "bottom"
-    assert compare["layout"]["legend"]["y"] >= 1.0
-    assert L.sizing_panel().panel.figure("split")["data"][0]["showlegend"] is False
-
-
-def test_caption_names_the_efficiencies_and_cites_the_drives_own_sources():
-    wb = L.sizing_panel()
-    caption = " ".join(wb.panel.caption().split())
-    for f in cern_example_flows():
-        assert (
-            f"{f.name} = {f.rate_mb_s:g} MB/s × {f.peak_factor:g} / {f.efficiency:g} (efficiency)" in caption
-        )
-    assert cite(*drive_spec(L.DEFAULT_DRIVE).primary_sources).splitlines()[0].split("]")[0] in caption
-    assert "[ibm-ts4500-drives]" not in caption  # a source of other drives only, not the 3592A's
-    wb.panel.set(drive="LTO9")
-    assert "[ibm-ts4500-drives]" in wb.panel.caption()
-
-
-def test_numbers_read_plainly():
-    wb = L.sizing_panel()
-    wb.panel.set(drive="STK3480")  # 1.28 MB/s: over a thousand drives
-    text = " ".join([*wb.panel.readout_values.values(), wb.panel.view.binding, wb.panel.caption()])
-    assert "e+" not in text and "1,5" in wb.panel.readout_values[EXAMPLE]
-    texts = [x for t in wb.panel.figure("compare")["data"] for x in t.get("text", [])]
-    assert texts and not any("e+" in x for x in texts)
-
-
 # --- files ---------------------------------------------------------------------------------------
 
 
@@ -268,7 +192,7 @@ def test_save_and_load_round_trip():
     text = L.table_json(wb.table, wb.drive)
     assert json.loads(text)["flows"][3]["efficiency"] is None
     other = L.sizing_panel()
-    assert other.load_bytes(text.encode(), "flows_05.json") == "6 flows from flows_05.json"
+    assert other.load_bytes(text.encode(), "flows_05.json") == "loaded 6 flows from <b>flows_05.json</b>"
     assert other.table == wb.table and other.drive == "IBM3592_70F"
     assert other.panel.readout_values == wb.panel.readout_values
 
@@ -300,28 +224,28 @@ def test_a_picked_file_loads_and_a_bad_one_is_refused_on_the_page():
     wb = L.sizing_panel()
     good = L.table_json(L.example_table() + (("other", Flow("backup", 120.0, 2.0, 0.5)),), "LTO9").encode()
     for name, content in (("flows.json", good), ("big.json", b" " * 1_000_001), ("bad.json", b"{")):
-        wb._upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
-                             "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
-        assert wb._upload.value == ()  # cleared for the next pick
+        upload = wb.files.controls["Load…"]
+        upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
+                         "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
+        assert upload.value == ()  # cleared for the next pick
         if name == "flows.json":
-            assert (
-                "loaded" not in wb.grid.message.value
-                and "load: 4 flows from flows.json" in wb.grid.message.value
-            )
+            assert "loaded 4 flows from <b>flows.json</b>" in wb.files.status.value
             assert (
                 wb.drive == "LTO9"
                 and wb.panel.readout_values["other: drives"] == f"{120 * 2 / 0.5 / 400:g} needed, buy 2"
             )
         else:
-            assert "load refused" in wb.grid.message.value and name in wb.grid.message.value
+            assert f"<b>{name}</b> not loaded" in wb.files.status.value
             assert len(wb.table) == 4
 
 
 def test_csv_export_holds_the_table_and_the_drives_sources(monkeypatch):
     wb = L.sizing_panel()
     sent = {}
-    monkeypatch.setattr(wb.downloader, "send_file", lambda name, text, fmt: sent.update(text=text) or name)
-    assert wb.export_csv() == "flows_05.csv"
+    monkeypatch.setattr(
+        wb.files.downloader, "send_file", lambda name, data, fmt: sent.update(text=data.decode()) or name
+    )
+    assert wb.export_csv() == "flows_05.csv" and "downloaded <b>flows_05.csv</b>" in wb.files.status.value
     lines = sent["text"].splitlines()
     assert lines[0].split(",")[:3] == ["scenario", "flow", "rate [MB/s]"]
     assert lines[3].startswith('worked example,"T2, analysis",50.0,2.0,0.1,,,0.1,25.0,50.0')

@@ -5,9 +5,8 @@ import warnings
 import numpy as np
 import pytest
 
-from vtsmodel import ExtrapolationWarning, hours_at_peak, load, tvc
+from vtsmodel import ExtrapolationWarning, hours_at_peak, tvc
 from vtsmodel import bottleneck as bn
-from vtsmodel import import_export as ie
 from vtsmodel import throughput as tp
 from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import lesson_module
@@ -223,61 +222,11 @@ def test_write_panel_export(export_dir):
     assert path.parent == export_dir and "ibm-vts-b18-2000" in text and "plotly" in text.lower()
 
 
-# --- the read panel -----------------------------------------------------------------------
-
-
-def test_read_panel_follows_the_model():
-    p = L.read_panel()
-    assert p.values["cf"] == 2.66 and not p.last_error
-    r = p.readout_values
-    assert r["read hit"] == "64 MB/s" and r["read recall"] == "38 MB/s"  # the Table 1 fit at CF 2.66
-    p.set(cf=2.0, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9)
-    mix = float(
-        tp.typical_mix_rate(2.0, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9, tvc_config=E1152)
-    )
-    assert p.readout_values["typical mix, total"] == f"{number(mix)} MB/s"
-    assert p.readout_values["of which writes"] == f"{number(0.8 * mix)} MB/s"
-    x, y = curve(p.figure("reads"), "read recall")
-    np.testing.assert_allclose(y, quiet(tp.read_rate, x, kind="recall"))
-    x, y = curve(p.figure("mix"), "EHPO")
-    np.testing.assert_allclose(
-        y,
-        quiet(
-            tp.typical_mix_rate, x, feature="ehpo", write_fraction=0.8, read_hit_ratio=0.9, tvc_config=E1152
-        ),
-    )
-    markers = [t for t in p.figure("reads")["data"] if (t.get("name") or "").startswith("Table 1")]
-    assert sum(len(t["x"]) for t in markers) == len(load("vts_read_rates"))
-
-
-# --- the import/export calculator -------------------------------------------------------
-
-
-def test_import_export_panel_follows_eqs_1_2():
-    p = L.import_export_panel()
-    p.set(mb=2300.0, mounts=13, searches=2, interference="peak_write")
-    e = float(ie.export_minutes(2300.0, 13, 2, interference="peak_write"))
-    i = float(ie.import_minutes(2300.0, 13, 2, interference="peak_write"))
-    assert (
-        p.readout_values["export"] == f"{number(e)} min" and p.readout_values["import"] == f"{number(i)} min"
-    )
-    bars = p.figure("task_parts")["data"]
-    assert sum(t["x"][0] for t in bars) == pytest.approx(e)  # the parts add up to the task time
-    assert sum(t["x"][1] for t in bars) == pytest.approx(i)
-    ex = trace_named(p.figure("task_time"), "export (Eq. 1)")
-    np.testing.assert_allclose(
-        ex["y"], quiet(ie.export_minutes, np.array(ex["x"]), 13, 2, interference="peak_write")
-    )
-    assert mark(p.figure("task_time"), "export, this task") == (2300.0, pytest.approx(e))
-
-
 def test_notebook_numbers_are_labelled():
     for text in (
         L.table4_numbers(),
         L.paf_fit_numbers(),
         L.binding_numbers(),
-        L.read_numbers(),
-        L.task_numbers(),
     ):
         for line in text.splitlines():
             assert line.strip() and not line.strip().replace(".", "").replace(" ", "").isdigit()

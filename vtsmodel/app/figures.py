@@ -31,8 +31,16 @@ from vtsmodel.app.text import plain_math
 __all__ = [
     "COLORS",
     "Plot",
+    "alert_note",
     "base_spec",
     "compose",
+    "frame_validated",
+    "html_table",
+    "inputs_table_html",
+    "line_mark",
+    "off_scale_note",
+    "padded",
+    "slow_value",
     "figure_json",
     "path_mark",
     "point_mark",
@@ -377,6 +385,31 @@ def base_spec(plot: Plot) -> dict:
     return spec
 
 
+_values: OrderedDict = OrderedDict()
+
+
+def slow_value(func: Callable, **args):
+    """``func(**args)``, computed once per arguments and kept like the figure bases (LRU).
+
+    For a value that depends only on a figure's slow inputs and that its view needs too (a
+    calibration solved for the curves, then read out beside them): the base and the view
+    both call ``slow_value(func, **args)`` and the solve runs once per setting. ``args`` are
+    hashable (floats, strings, tuples); an exception is not kept (the next call raises it
+    again). Extrapolation warnings are the base's, not the operating point's: silenced.
+    """
+    key = (func, tuple(sorted(args.items())))
+    if key in _values:
+        _values.move_to_end(key)
+        return _values[key]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExtrapolationWarning)
+        value = func(**args)
+    _values[key] = value
+    if len(_values) > BASE_CACHE_SIZE:
+        _values.popitem(last=False)
+    return value
+
+
 def compose(base: Mapping, moving: Mapping) -> dict:
     """The figure JSON of a base with a moving part drawn over it (a new dict; inputs unchanged).
 
@@ -441,12 +474,16 @@ def point_mark(
     xref: str = "x",
     yref: str = "y",
     showlegend: bool = True,
+    y_range: tuple[float, float] | None = None,
 ) -> dict:
     """An operating point drawn as a layout shape: a marker of ``size`` pixels at data ``(x, y)``.
 
     A shape moves without recomputing the figure's traces (a trace would), which keeps a
     slider's redraw to a few milliseconds. Non-finite coordinates hide the mark.
     ``symbol`` is ``"diamond"``, ``"circle"``, ``"square"`` or ``"triangle"``.
+    With ``y_range=(lo, hi)`` (a linear axis's range, or a narrower one the mark must stay
+    in), a ``y`` beyond it is drawn on that edge as a triangle pointing out, its tip on the
+    edge: say its true value with :func:`off_scale_note`.
     """
     h = size / 2.0
     paths = {
@@ -458,9 +495,16 @@ def point_mark(
     if symbol not in paths:
         raise ValueError(f"symbol={symbol!r} is not valid; choose one of {', '.join(map(repr, paths))}")
     finite = bool(np.isfinite(x) and np.isfinite(y))
+    path = paths[symbol]
+    side = _off_scale(y, y_range) if finite else 0
+    if side:
+        y = y_range[1] if side > 0 else y_range[0]
+        path = (
+            f"M 0,0 L {h},{-side * 1.6 * h} L {-h},{-side * 1.6 * h} Z"  # the tip on the edge, pointing out
+        )
     mark = {
         "type": "path",
-        "path": paths[symbol],
+        "path": path,
         "xref": xref,
         "yref": yref,
         "xsizemode": "pixel",
@@ -476,6 +520,79 @@ def point_mark(
     if name:
         mark.update(name=name, showlegend=showlegend)
     return mark
+
+
+def _off_scale(y: float, y_range: tuple[float, float] | None) -> int:
+    """1 above ``y_range``, -1 below it, 0 inside it (or no range, or ``y`` not finite)."""
+    if y_range is None or not np.isfinite(y):
+        return 0
+    return 1 if y > y_range[1] else -1 if y < y_range[0] else 0
+
+
+def off_scale_note(x: float, y: float, y_range: tuple[float, float], text: str, *, stack: int = 0,
+                   xref: str = "x", yref: str = "y") -> list[dict]:  # fmt: skip
+    """The annotation that gives a mark's true value where :func:`point_mark` drew it on the edge of ``y_range``.
+
+    An arrow to the mark from ``text``, placed inside the plot (the ``stack``-th note at this
+    point sits one line further in); an empty list when ``y`` lies in the range or is not finite.
+    """
+    side = _off_scale(y, y_range) if np.isfinite(x) else 0
+    if not side:
+        return []
+    edge = y_range[1] if side > 0 else y_range[0]
+    return [{"x": float(x), "y": float(edge), "xref": xref, "yref": yref, "ax": -40, "ay": side * (30 + 22 * stack),
+             "showarrow": True, "arrowhead": 2, "xanchor": "right", "text": text}]  # fmt: skip
+
+
+def line_mark(
+    *, x: float | None = None, y: float | None = None, color: str = "#777", dash: str = "dot", width: float = 1.0,
+    xref: str = "x", yref: str = "y", name: str = "", visible: bool = True,
+) -> dict:  # fmt: skip
+    """A line across the plot as a layout shape: vertical at data ``x``, or horizontal at data ``y``.
+
+    It spans its axis's whole domain (``"y domain"`` for a vertical line, ``"x domain"`` for a
+    horizontal one) and moves without recomputing the traces, like :func:`point_mark`.
+    """
+    if (x is None) == (y is None):
+        raise ValueError("line_mark: give x (a vertical line) or y (a horizontal one), not both")
+    at = x if x is not None else y
+    span = {"x0": at, "x1": at, "xref": xref, "y0": 0, "y1": 1, "yref": f"{yref} domain"} if x is not None else (
+        {"y0": at, "y1": at, "yref": yref, "x0": 0, "x1": 1, "xref": f"{xref} domain"})  # fmt: skip
+    shape = {"type": "line", **span, "line": {"color": color, "dash": dash, "width": width}, "opacity": 1,
+             "visible": visible}  # fmt: skip
+    if name:
+        shape["name"] = name
+    return shape
+
+
+def alert_note(
+    x: float, text: str, *, x_max: float, y: float = 0.55, xref: str = "x", yref: str = "y"
+) -> dict:
+    """A red note at ``x`` (at most ``x_max``, the axis's end), ``y`` of the way up, on the side with more room.
+
+    For what a mark cannot show: a saturated queue, a load beyond the capacity (the mark is hidden).
+    """
+    return {"x": min(float(x), float(x_max)), "y": y, "xref": xref, "yref": f"{yref} domain", "text": text,
+            "showarrow": False, "font": {"color": "#B00020"}, "bgcolor": "rgba(255,255,255,0.85)",
+            "xanchor": "right" if x > x_max / 2 else "left"}  # fmt: skip
+
+
+def padded(hi: float, lo: float = 0.0, spare: float = 0.02) -> list[float]:
+    """An axis range from ``lo`` to ``hi`` with ``spare`` of the span to spare each side: a mark at either end stays whole."""
+    pad = spare * (hi - lo)
+    return [lo - pad, hi + pad]
+
+
+def frame_validated(fig: go.Figure, axis, valid: tuple[float, float]) -> None:
+    """Shade the x beyond the range a source validated (grey) and fix the x axis to ``axis``'s span, 1 % to spare.
+
+    Fixed axes: the marks a slider moves never rescale the plot.
+    """
+    lo, hi = float(np.min(axis)), float(np.max(axis))
+    for x0, x1 in ((lo, valid[0]), (valid[1], hi)):
+        if x1 > x0:
+            fig.add_vrect(x0=x0, x1=x1, fillcolor="#999999", opacity=0.08, line_width=0)
+    fig.update_xaxes(range=padded(hi, lo, 0.01))
 
 
 def validated_curve(
@@ -557,6 +674,35 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
         "<table class='vtsmodel-sources' style='border-collapse:collapse'><thead><tr>" + head + "</tr></thead><tbody>"
         + "".join(body) + "</tbody></table>"
     )  # fmt: skip
+
+
+_CELL = "style='text-align:left;vertical-align:top;padding:2px 8px'"
+
+
+def html_table(head: Sequence[str], rows: Iterable[Sequence[str]], *, css_class: str = "") -> str:
+    """Rows of text cells as an HTML table, each cell escaped, left- and top-aligned, under ``head``."""
+    th = "".join(f"<th {_CELL}>{html.escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td {_CELL}>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+    )
+    return f"<table class='{css_class}'><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def inputs_table_html(inputs, *, what: str = "input", css_class: str = "vtsmodel-inputs") -> str:
+    """Inputs (:class:`~vtsmodel.Input`) as a page offers them: label, unit, default, the control's range, its source.
+
+    A choice of more than four options says how many (the list is on the page).
+    """
+
+    def rng(inp) -> str:
+        return (
+            f"one of {len(inp.options)} (the list on the page)" if len(inp.options) > 4 else inp.range_text()
+        )
+
+    rows = [
+        (i.label, i.unit, i.format(i.default), rng(i), " ".join(i.source.split())) for i in inputs.values()
+    ]
+    return html_table((what, "unit", "default", "range on the page", "source"), rows, css_class=css_class)
 
 
 def trace_named(spec: Mapping, name: str) -> dict:

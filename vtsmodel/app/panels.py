@@ -34,7 +34,7 @@ from vtsmodel.app.controls import control
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 
-__all__ = ["Panel", "PlotPane", "View", "caption_values"]
+__all__ = ["Panel", "PlotPane", "View", "caption_values", "compute", "merge_views"]
 
 
 @dataclass
@@ -65,6 +65,21 @@ class View:
     notes: tuple[str, ...] = ()
     caption_values: dict[str, object] = field(default_factory=dict)
     citations: tuple = ()
+
+
+def merge_views(*views: View) -> View:
+    """One view of several panels' views (a lesson's ``scenario_view``): every figure and readout.
+
+    The binding sentences are joined; notes and citations kept once each, in order.
+    """
+    return View(
+        figures={k: f for v in views for k, f in v.figures.items()},
+        readouts={k: r for v in views for k, r in v.readouts.items()},
+        binding=" ".join(v.binding for v in views if v.binding),
+        notes=tuple(dict.fromkeys(n for v in views for n in v.notes)),
+        caption_values={k: x for v in views for k, x in v.caption_values.items()},
+        citations=tuple(dict.fromkeys(c for v in views for c in v.citations)),
+    )
 
 
 def caption_values(inputs: Mapping[str, Input], values: Mapping[str, object]) -> dict[str, str]:

@@ -4,8 +4,9 @@ One row per scenario (:class:`~vtsmodel.app.scenarios.ScenarioSheet` holds and c
 them) in a :class:`~vtsmodel.app.grids.GridEditor`: the name and the inputs are editable,
 the computed columns are grey. The selected row drives the bound panels' controls and the
 controls edit the selected row; every plot of a bound panel overlays the other scenarios,
-dashed, one legend entry per scenario. Save and Export CSV download the sheet in the
-browser; Load reads a file the person picks, with the same checks as any scenario file.
+dashed, one legend entry per scenario. Its file bar (:class:`~vtsmodel.app.downloads.FileBar`):
+Save and Export CSV download the sheet in the browser; Load reads a file the person picks,
+with the same checks as any scenario file.
 
 This module imports ipywidgets and ipydatagrid; ``import vtsmodel`` does not.
 """
@@ -19,7 +20,7 @@ from collections.abc import Iterable
 import ipywidgets as w
 
 from vtsmodel._inputs import Input, number
-from vtsmodel.app.downloads import Downloader, upload_control, uploaded_file
+from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.panels import Panel, View, compute
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, NAME_COLUMN, ScenarioSheet, parse_scenario_bytes
@@ -122,10 +123,9 @@ class ScenarioSheetWidget:
         self.grid.widget.add_class("vtsmodel-sheet")
         self.summary = w.HTML(layout=w.Layout(width="100%"))
         self.summary.add_class("vtsmodel-sheet-summary")
-        self.downloader = Downloader()
         self._build_controls()
         self.widget = w.VBox(
-            [self.grid.widget, self.summary, self._buttons, self._files, self.downloader],
+            [self.grid.widget, self.summary, self._buttons, self.files.widget],
             layout=w.Layout(width="100%", max_width="1240px"),
         )
         for p in [panels] if isinstance(panels, Panel) else list(panels):
@@ -252,31 +252,18 @@ class ScenarioSheetWidget:
 
     def save(self) -> str:
         """Download the scenarios as JSON; return the file name."""
-        return self.downloader.send_file(f"{self.file_stem}.json", self.sheet.to_json(), "json")
+        return self.files.deliver("save", lambda: (f"{self.file_stem}.json", self.sheet.to_json()))
 
     def export_csv(self) -> str:
         """Download the sheet as CSV; return the file name."""
-        return self.downloader.send_file(f"{self.file_stem}.csv", self.sheet.to_csv(), "csv")
+        return self.files.deliver("export", lambda: (f"{self.file_stem}.csv", self.sheet.to_csv()))
 
-    def load_bytes(self, data: bytes, name: str = "the file") -> None:
+    def load_bytes(self, data: bytes, name: str = "the file") -> str:
         """Replace the scenarios with a scenario file's bytes; a bad file changes nothing."""
         self.sheet.load_dict(parse_scenario_bytes(data, name))
         self.selected = 0
         self._refresh()
-
-    def _on_upload(self, _change) -> None:
-        try:
-            got = uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)
-            if got is None:
-                return
-            name, data = got
-            self.load_bytes(data, name)
-        except ValueError as exc:
-            self.grid.say(f"load failed: {exc}", error=True)
-        else:
-            self.grid.say(f"loaded {len(self.sheet)} scenarios from {name}")
-        finally:
-            self._upload.value = ()
+        return f"loaded {len(self.sheet)} scenarios from <b>{html.escape(name)}</b>"
 
     def _build_controls(self) -> None:
         def button(text, tip, fn):
@@ -302,14 +289,11 @@ class ScenarioSheetWidget:
              button("Delete", "Delete the selected scenario", lambda: self._do(self.delete, "deleted {result!r}"))],
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )  # fmt: skip
-        self._upload = upload_control(".json", description="Load…", tooltip="Load scenarios from a JSON file")
-        self._upload.observe(self._on_upload, names="value")
-        self._files = w.HBox(
-            [button("Save", "Download the scenarios as JSON", lambda: self._do(self.save, "downloaded {result}")),
-             self._upload,
-             button("Export CSV", "Download the sheet as CSV", lambda: self._do(self.export_csv, "downloaded {result}"))],
-            layout=w.Layout(flex_flow="row wrap", align_items="center"),
-        )  # fmt: skip
+        self.files = FileBar("sheet")
+        self.files.button("Save", self.save, "Download the scenarios as JSON")
+        self.files.upload("Load…", self.load_bytes, accept=".json", max_bytes=MAX_FILE_BYTES,
+                          tooltip="Load scenarios from a JSON file")  # fmt: skip
+        self.files.button("Export CSV", self.export_csv, "Download the sheet as CSV")
 
     def _on_choice(self, change) -> None:
         if not self._syncing and change["new"] in self.sheet.names:

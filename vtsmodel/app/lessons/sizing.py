@@ -2,11 +2,12 @@
 
 The CERN sizing rule (cern-tape-sizing-2005, Summary, sample calculation): each flow needs
 ``rate · factor / efficiency / drive speed`` drives, the site the sum. The page has one
-table of flows (:class:`~vtsmodel.app.grids.GridEditor`); each row names its scenario, and
-the flows of a scenario add up. Scenarios are compared side by side: drives per flow on
-the chosen drive, and a dot plot of every catalog drive for each scenario. An efficiency
-left empty comes from the flow's access pattern. The note's worked example (50 drives) is
-the first scenario.
+table of flows (:class:`~vtsmodel.app.grids.GridEditor`: this module holds its inputs, its
+file and the workbench); each row names its scenario, and the flows of a scenario add up.
+Scenarios are compared side by side (:mod:`~vtsmodel.app.lessons.drive_counts`): drives per
+flow on the chosen drive, and a dot plot of every catalog drive for each scenario. An
+efficiency left empty comes from the flow's access pattern. The note's worked example (50
+drives) is the first scenario.
 """
 
 from __future__ import annotations
@@ -14,55 +15,40 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
-import math
 
 import ipywidgets as w
 
 from vtsmodel import quantities as q
 from vtsmodel._inputs import Input
 from vtsmodel._tables import cite
-from vtsmodel.app.downloads import Downloader, upload_control, uploaded_file
+from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
-from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
 from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.lessons import scenario_values
+from vtsmodel.app.lessons.drive_counts import (
+    DEFAULT_DRIVE,
+    DRIVES,
+    EXAMPLE,
+    MAX_ROWS,
+    example_table,
+    label_of,
+    scenarios,
+    speed_of,
+    view_sizing,
+)
 from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, parse_scenario_bytes
-from vtsmodel.app.text import number, percent
-from vtsmodel.catalog import drive_options, drive_spec
-from vtsmodel.drives import drive_efficiency
-from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
+from vtsmodel.app.text import number
+from vtsmodel.catalog import drive_spec
+from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
 
 LESSON_ID = "05"
 TITLE = "Sizing workbench: tape drives for a site's data flows"
 NOTEBOOK = "05_sizing_workbench.ipynb"
 
 
-@dataclasses.dataclass(frozen=True)
-class MaybeEmpty(Input):
-    """An input whose cell may be left empty: an empty cell, ``None`` or NaN parses to ``None``."""
-
-    def parse(self, name: str, value):
-        """``None`` for an empty value, else :meth:`Input.parse`."""
-        empty = value is None or (isinstance(value, str) and not value.strip())
-        return None if empty or (isinstance(value, float) and math.isnan(value)) else super().parse(name, value)  # fmt: skip
-
-    @classmethod
-    def of(cls, inp: Input) -> MaybeEmpty:
-        """``inp`` as an input that may be left empty."""
-        return cls(**{f.name: getattr(inp, f.name) for f in dataclasses.fields(inp)})
-
-
 _RULE = "cern-tape-sizing-2005, Summary, sample calculation"
 _BOUND = f"{_RULE}; the bound a project assumption"
-#: The catalog's drives, grouped by family in order of generation: (label, key).
-DRIVES = tuple(drive_options())
-#: The catalog drive of the worked example's "Tape drive maxspeed = 40 MB/s" (the 3592A).
-DEFAULT_DRIVE = next(k for _l, k in DRIVES if drive_spec(k).speed_mb_s == cern_example_drive_speed())
-EXAMPLE = "worked example"
-#: The most rows the flows table holds.
-MAX_ROWS = 100
-
 INPUTS = {
     "drive": Input("drive", "", DEFAULT_DRIVE, choices=DRIVES, source="data/drive_catalog.csv, each row cited",
                    help="Catalog drive to size for, at its speed: measured where a source measured it, else its "
@@ -72,11 +58,11 @@ INPUTS = {
     "rate_mb_s": Input("rate", "MB/s", 100.0, lo=0.0, hi=1e5, source=_BOUND, help="Average data rate of the flow."),
     "peak_factor": Input("factor", "-", 2.0, lo=1.0, hi=100.0, source=_BOUND,
                          help="Factor for peaks, backlogs and failures (the note: 2)."),
-    "efficiency": MaybeEmpty.of(Input("efficiency", "-", 0.5, lo=0.001, hi=1.0, source=_BOUND,
+    "efficiency": Input("efficiency", "-", 0.5, lo=0.001, hi=1.0, source=_BOUND, optional=True,
         help="Fraction of the drive's speed the flow gets (the note: about 0.5 organised, 0.1 chaotic); "
-             "empty: from the access pattern.")),
-    "file_mb": MaybeEmpty.of(q.FILE_MB.but(default=None)),
-    "files_per_mount": MaybeEmpty.of(q.FILES_PER_MOUNT.but(default=None)),
+             "empty: from the access pattern."),
+    "file_mb": q.FILE_MB.but(default=None, optional=True),
+    "files_per_mount": q.FILES_PER_MOUNT.but(default=None, optional=True),
 }  # fmt: skip
 SCENARIO = ("drive",)
 #: A row of the flows table: its scenario and the fields of :class:`~vtsmodel.sizing.Flow`.
@@ -84,135 +70,6 @@ ROW_KEYS = ("scenario", "name", "rate_mb_s", "peak_factor", "efficiency", "file_
 COLUMNS = [Column.of(k, INPUTS[k]) for k in ROW_KEYS] + [
     Column("used", "efficiency used [-]"), Column("drives", "drives [-]"), Column("share", "share [%]")]  # fmt: skip
 FILE_SCHEMA = "vtsmodel-flows"
-
-
-def _speed(drive: str) -> float:
-    return drive_spec(drive).speed_mb_s
-
-
-def _label(drive: str) -> str:
-    return INPUTS["drive"].label_of(drive)
-
-
-def _esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def example_table() -> tuple[tuple[str, Flow], ...]:
-    """The worked example's flows as rows of the table: ``(scenario, Flow)``."""
-    return tuple((EXAMPLE, f) for f in cern_example_flows())
-
-
-def scenarios(table) -> dict[str, tuple[Flow, ...]]:
-    """The table's flows by scenario, in order of first appearance; ``ValueError`` for a bad table."""
-    out: dict[str, list] = {}
-    for sc, f in table:
-        if not isinstance(f, Flow):
-            raise ValueError(f"flow={f!r:.60} is not a vtsmodel.sizing.Flow")
-        if f.name in [g.name for g in out.get(sc, ())]:
-            raise ValueError(f"flow={f.name!r} appears twice in scenario {sc!r}; each flow needs its own name")  # fmt: skip
-        out.setdefault(sc, []).append(f)
-    if not out or len(table) > MAX_ROWS:
-        raise ValueError(f"the table holds {len(table)} flows; give 1 to {MAX_ROWS}")
-    return {sc: tuple(fs) for sc, fs in out.items()}
-
-
-# --- figures --------------------------------------------------------------------------------
-
-
-def split_base(table: tuple, drive: str) -> dict:
-    """Drives each flow needs on ``drive``, grouped by scenario, labelled with share and efficiency."""
-    y, x, text, colors = [[], []], [], [], []
-    for j, (sc, flows) in enumerate(scenarios(table).items()):
-        s = drives_needed(flows, drive_speed_mb_s=_speed(drive))
-        for n, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
-            y[0].append(f"{_esc(sc)}: {number(s.total)}, buy {s.whole_drives}")
-            y[1].append(_esc(n))
-            x.append(float(d))
-            text.append(f"{number(d)} ({percent(sh)}) at efficiency {number(e)}")
-            colors.append(COLORS[j % len(COLORS)])
-    fig = new_figure(title=f"Drives per flow on {_esc(_label(drive))}, {number(_speed(drive))} MB/s",
-                     xaxis_title="drives needed [-]", height=150 + 34 * len(x))  # fmt: skip
-    fig.add_bar(y=y, x=x, orientation="h", text=text, textposition="auto", marker_color=colors, showlegend=False,
-                hoverinfo="text", hovertext=[f"{a} · {b}: {t}" for a, b, t in zip(*y, text, strict=True)])  # fmt: skip
-    fig.update_xaxes(range=[0.0, max(x) * 1.08 or 1.0])
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_layout(margin={"t": 50, "r": 20, "b": 55, "l": 20})
-    return figure_json(fig)
-
-
-def compare_base(table: tuple) -> dict:
-    """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths).
-
-    The dots of a single scenario carry their numbers; with several, the hover does (labels would overlap).
-    """
-    rows = [f"{_esc(label)}, {number(_speed(k))} MB/s" for label, k in DRIVES]
-    fig = new_figure(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
-                     xaxis_title="drives needed [-] (log scale)")  # fmt: skip
-    values, groups = [], scenarios(table)
-    for j, (sc, flows) in enumerate(groups.items()):
-        sizes = [drives_needed(flows, drive_speed_mb_s=_speed(k)) for _l, k in DRIVES]
-        x = [s.total if s.total > 0 else None for s in sizes]
-        values += [v for v in x if v]
-        hover = [
-            f"{r}<br>{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}"
-            for r, s in zip(rows, sizes, strict=True)
-        ]
-        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(groups) == 1 else "markers", name=_esc(sc), hoverinfo="text",
-                        text=[number(s.total) for s in sizes], textposition="middle right", textfont={"size": 10},
-                        marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
-                                "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
-    family = [drive_spec(k).family for _l, k in DRIVES]
-    for i in range(1, len(DRIVES)):
-        if family[i] != family[i - 1]:
-            fig.add_hline(y=i - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
-    lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
-    fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
-    fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
-                      margin={"t": 80, "r": 75, "b": 55, "l": 20})  # fmt: skip
-    return figure_json(fig)
-
-
-# --- the view -------------------------------------------------------------------------------
-
-
-def _term(f: Flow, e: float, d: float, speed: float) -> str:
-    """One flow's term as the note writes it: ``100 MB/s × 2 / 0.5 (efficiency) / 40 MB/s = 10 drives``."""
-    how = "" if f.efficiency is not None else f" from {number(f.file_mb)} MB files, {number(f.files_per_mount)} per mount"  # fmt: skip
-    return (f"{number(f.rate_mb_s)} MB/s × {number(f.peak_factor)} / {number(e)} (efficiency{how}) / "
-            f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
-
-
-def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
-    """The workbench for a table of ``(scenario, Flow)`` rows (default the worked example) on ``drive``."""
-    table = tuple(example_table() if table is None else table)
-    spec = drive_spec(drive)
-    row = [k for _l, k in DRIVES].index(drive)
-    band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
-            "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below", "name": "chosen drive"}  # fmt: skip
-    mark = {"xref": "paper", "x": 1.0, "xanchor": "left", "xshift": 4, "yref": "y", "y": row, "text": "◀ chosen",
-            "showarrow": False, "font": {"size": 11, "color": COLORS[1]}}  # fmt: skip
-    readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
-    binding, terms = [], {}
-    for sc, flows in scenarios(table).items():
-        s = drives_needed(flows, drive_speed_mb_s=spec.speed_mb_s)
-        readouts[f"{sc}: drives"] = f"{number(s.total)} needed, buy {s.whole_drives}"
-        i = int(s.drives.argmax())
-        binding.append(f"{sc}: {s.names[i]} needs the most drives, {number(s.drives[i])} of {number(s.total)} "
-                       f"({percent(s.shares[i])}), at efficiency {number(s.efficiencies[i])}.")  # fmt: skip
-        terms |= {f"{sc} · {f.name}": _term(f, e, d, spec.speed_mb_s)
-                  for f, e, d in zip(flows, s.efficiencies, s.drives, strict=True)}  # fmt: skip
-        terms[f"{sc}: drives needed"] = f"{number(s.total)}, buy {s.whole_drives}"
-    patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in table) else ()
-    return View(
-        figures={"split": Plot(split_base, {"table": table, "drive": drive}),
-                 "compare": Plot(compare_base, {"table": table}, shapes=[band], annotations=[mark])},
-        readouts=readouts, binding=" ".join(binding),
-        caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
-                        "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
-        citations=(drives_needed, *patterns, *spec.primary_sources),
-    )  # fmt: skip
 
 
 # --- the table's file -----------------------------------------------------------------------
@@ -266,10 +123,7 @@ class SizingWorkbench:
                                      "are computed for the chosen drive)")  # fmt: skip
         self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 120, "flow": 110}
         self.grid.widget.add_class("vtsmodel-flows")
-        self.downloader = Downloader()
         self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
-        self._upload = upload_control(".json", tooltip="Load a flows table saved from this page")
-        self._upload.observe(self._on_upload, names="value")
 
         def button(text, tip, fn):
             b = w.Button(description=text, tooltip=tip, layout=w.Layout(width="auto"))
@@ -279,11 +133,16 @@ class SizingWorkbench:
         bar = [button("Add flow", "Add a copy of the selected flow to its scenario", self.add_flow),
                button("Remove flow", "Remove the selected flow", self.remove_flow), self._name,
                button("Copy scenario", "Copy the selected flow's scenario under the new name",
-                      lambda: self.copy_scenario(self._name.value)),
-               button("Save", "Download the table and the drive as JSON", self.save), self._upload,
-               button("Export CSV", "Download the table with its computed columns as CSV", self.export_csv)]  # fmt: skip
+                      lambda: self.copy_scenario(self._name.value))]  # fmt: skip
+        self.files = FileBar("flows")
+        self.files.button("Save", self.save, "Download the table and the drive as JSON")
+        self.files.upload("Load…", self.load_bytes, accept=".json", max_bytes=MAX_FILE_BYTES,
+                          tooltip="Load a flows table saved from this page")  # fmt: skip
+        self.files.button(
+            "Export CSV", self.export_csv, "Download the table with its computed columns as CSV"
+        )
         self.widget = w.VBox([self.grid.widget, w.HBox(bar, layout=w.Layout(flex_flow="row wrap")),
-                              self.downloader, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
+                              self.files.widget, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
 
     def _do(self, fn, text: str) -> None:
         try:
@@ -300,7 +159,7 @@ class SizingWorkbench:
         return f"{34 + 26 * (len(self.table) + 1)}px"
 
     def _rows(self) -> list[dict]:
-        sized = {sc: drives_needed(fs, drive_speed_mb_s=_speed(self.drive)) for sc, fs in scenarios(self.table).items()}  # fmt: skip
+        sized = {sc: drives_needed(fs, drive_speed_mb_s=speed_of(self.drive)) for sc, fs in scenarios(self.table).items()}  # fmt: skip
         out = []
         for sc, f in self.table:
             s = sized[sc]
@@ -366,28 +225,25 @@ class SizingWorkbench:
     # --- files --------------------------------------------------------------------------------
     def save(self) -> str:
         """Download the table and the drive as JSON; return the file name."""
-        return self.downloader.send_file(f"flows_{LESSON_ID}.json", table_json(self.table, self.drive), "json")  # fmt: skip
+        return self.files.deliver(
+            "save", lambda: (f"flows_{LESSON_ID}.json", table_json(self.table, self.drive))
+        )
 
     def export_csv(self) -> str:
         """Download the table with its computed columns, and the sources, as CSV; return the file name."""
         rows = [{c.header: r.get(c.key) for c in COLUMNS} for r in self._rows()]
-        caption = (f"{TITLE}, on {_label(self.drive)} at {number(_speed(self.drive))} MB/s: drives = Σ rate × factor"
+        caption = (f"{TITLE}, on {label_of(self.drive)} at {number(speed_of(self.drive))} MB/s: drives = Σ rate × factor"
                    f" / efficiency / drive speed ({_RULE}).\n{cite(drives_needed, *drive_spec(self.drive).primary_sources)}")  # fmt: skip
-        return self.downloader.send_file(f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption), "csv")
+        return self.files.deliver(
+            "export", lambda: (f"flows_{LESSON_ID}.csv", csv_text(rows, caption=caption))
+        )
 
     def load_bytes(self, data: bytes, name: str = "the file") -> str:
         """Replace the table and the drive with a saved file's; a bad file changes nothing."""
         table, drive = read_table(data, name)
         self._show(table)
         self.panel.set(drive=drive)
-        return f"{len(table)} flows from {name}"
-
-    def _on_upload(self, _change) -> None:
-        if self._upload.value:  # a file too large is refused by uploaded_file, like a bad one
-            self._do(
-                lambda: self.load_bytes(*uploaded_file(self._upload, max_bytes=MAX_FILE_BYTES)[::-1]), "load"
-            )
-            self._upload.value = ()
+        return f"loaded {len(table)} flows from <b>{html.escape(name)}</b>"
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -406,7 +262,7 @@ def sizing_panel(table=None, drive: str | None = None) -> SizingWorkbench:
 def scenario_outputs(flows=None, **values) -> dict[str, float]:
     """Drives needed (total, to buy, per flow) for ``flows`` (default the worked example's) on a drive."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    s = drives_needed(cern_example_flows() if flows is None else flows, drive_speed_mb_s=_speed(v["drive"]))
+    s = drives_needed(cern_example_flows() if flows is None else flows, drive_speed_mb_s=speed_of(v["drive"]))
     out = {"drives needed [-]": s.total, "drives to buy [-]": float(s.whole_drives)}
     return out | {f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)}
 
@@ -420,17 +276,3 @@ def scenario_view(table=None, **values) -> View:
 SOURCE_ROWS = (("cern_sizing_example", "drive_speed"),) + tuple(
     ("cern_sizing_example", f"{k}_{p}") for k in ("t0_to_t1", "reprocessing", "t2_analysis")
     for p in ("rate", "factor", "efficiency", "drives")) + (("cern_sizing_example", "drives_needed_total"),)  # fmt: skip
-
-
-def key_numbers() -> str:
-    """The worked example term by term, and its flows on every catalog drive: labelled lines with units."""
-    speed, flows = cern_example_drive_speed(), cern_example_flows()
-    s = drives_needed(flows, drive_speed_mb_s=speed)
-    lines = [f"worked example at {number(speed)} MB/s: {number(s.total)} drives needed, buy {s.whole_drives}"]
-    lines += [f"  {f.name}: {_term(f, e, d, speed)} ({percent(sh)})"
-              for f, e, d, sh in zip(flows, s.efficiencies, s.drives, s.shares, strict=True)]  # fmt: skip
-    lines.append("the same flows on each catalog drive:")
-    for label, k in DRIVES:
-        c = drives_needed(flows, drive_speed_mb_s=_speed(k))
-        lines.append(f"  {label}, {number(_speed(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}")  # fmt: skip
-    return "\n".join(lines)

@@ -123,6 +123,16 @@ def _filters(text_tip: str) -> tuple[w.Text, w.Dropdown]:
     return text, src
 
 
+def _browser(filters: tuple, count: w.HTML, out: w.HTML, refresh) -> w.VBox:
+    """The filters in a row, the count and the table under them; ``refresh`` runs on every change of a filter."""
+    for ctl in filters:
+        ctl.observe(refresh, names="value")
+    refresh()
+    box = w.VBox([w.HBox(list(filters), layout=w.Layout(flex_flow="row wrap")), count, out])
+    box.add_class("vtsmodel-panel")
+    return box
+
+
 def ledger_browser() -> w.VBox:
     """A filterable view of the statement ledger: words, status and source filters."""
     text, src = _filters("Show statements whose quote, claim, model or note contain every word")
@@ -137,12 +147,7 @@ def ledger_browser() -> w.VBox:
         )
         out.value = ledger_html(hits)
 
-    for ctl in (text, status, src):
-        ctl.observe(refresh, names="value")
-    refresh()
-    box = w.VBox([w.HBox([text, status, src], layout=w.Layout(flex_flow="row wrap")), count, out])
-    box.add_class("vtsmodel-panel")
-    return box
+    return _browser((text, status, src), count, out, refresh)
 
 
 # --- the data catalogue ----------------------------------------------------------------------
@@ -184,9 +189,4 @@ def catalogue_browser() -> w.VBox:
         count.value = f"<span class='vtsmodel-catalogue-count'>{len(hits)} of {len(rows)} rows</span>"
         out.value = catalogue_html(hits)
 
-    for ctl in (text, src, tab):
-        ctl.observe(refresh, names="value")
-    refresh()
-    box = w.VBox([w.HBox([text, src, tab], layout=w.Layout(flex_flow="row wrap")), count, out])
-    box.add_class("vtsmodel-panel")
-    return box
+    return _browser((text, src, tab), count, out, refresh)

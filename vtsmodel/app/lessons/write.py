@@ -1,10 +1,12 @@
 """Lesson 01: sustained vs peak write of the VTS B18, and which resource limits it.
 
 Three panels: :func:`write_panel` (peak and sustained write vs CF, and the bottleneck
-view), :func:`read_panel` (read hit, recall and the typical mix) and
-:func:`import_export_panel` (Eqs. 1 and 2). Each figure is a cached base (the curves and
+view: this module), :func:`read_panel` (read hit, recall and the typical mix:
+:mod:`~vtsmodel.app.lessons.reads`) and :func:`import_export_panel` (Eqs. 1 and 2:
+:mod:`~vtsmodel.app.lessons.import_export`). Each figure is a cached base (the curves and
 the cited points, built by a ``*_base`` function from the slow inputs) and the operating
-point that CF moves. Source: ibm-vts-b18-2000.
+point that CF moves. This module holds the lesson's contract and the inputs its panels
+share. Source: ibm-vts-b18-2000.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import bottleneck as bn
-from vtsmodel import import_export as ie
 from vtsmodel import quantities as q
 from vtsmodel import throughput as tp
 from vtsmodel import tvc
@@ -22,25 +23,23 @@ from vtsmodel.app.figures import (
     COLORS,
     Plot,
     figure_json,
+    frame_validated,
     new_figure,
     point_mark,
     source_markers,
     validated_curve,
 )
-from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.lessons import import_export, reads, scenario_values
+from vtsmodel.app.lessons.import_export import view_import_export
+from vtsmodel.app.lessons.reads import CF_AXIS, view_reads
+from vtsmodel.app.lessons.reads import FEATURE_NAMES as _FEATURE
+from vtsmodel.app.panels import Panel, View, compute, merge_views
 from vtsmodel.app.text import number
 from vtsmodel.tvc import hours_at_peak
 
 LESSON_ID = "01"
 TITLE = "Sustained vs peak write of the VTS"
 NOTEBOOK = "01_sustained_vs_peak_write.ipynb"
-
-#: CF axis of the curves: the validated 1 to 4, and on to 6 drawn as an extrapolation. [-]
-CF_AXIS = np.round(np.linspace(1.0, 6.0, 101), 6)
-#: Data moved, axis of the import/export figure. [MB]
-MB_AXIS = np.linspace(0.0, 4000.0, 81)
-_READ_CF_VALID = (1.0, 2.66)  # Table 1 measured CF 1 and 2.66
 
 INPUTS = {
     "cf": q.CF.but(hi=6.0, step=0.02),  # on its grid: the default 3 and Table 1's 2.66
@@ -49,15 +48,10 @@ INPUTS = {
     "block_kb": q.BLOCK_KB.but(choices=(("32 KB (QSAM limit)", 32.0), ("48 KB", 48.0), ("64 KB", 64.0))),
     "escon_km": q.ESCON_KM.but(hi=25.0, step=0.5),
     "view_mode": q.MODE.but(label="bottleneck view of", help="Which write mode the resource figure shows."),
-    "write_fraction": q.WRITE_FRACTION.but(step=0.05),
-    "read_hit_ratio": q.READ_HIT.but(step=0.05),
-    "mb": q.DATA_MB.but(hi=4000.0, step=50.0),
-    "mounts": q.MOUNTS.but(lo=2, hi=30),
-    "searches": q.SEARCHES.but(hi=20),
-    "interference": q.INTERFERENCE,
+    **reads.INPUTS,
+    **import_export.INPUTS,
 }
 SCENARIO = ("cf", "tvc_config", "feature", "block_kb", "escon_km")
-_FEATURE = {v: label.split(" ")[0] for label, v in q.FEATURE.options}
 _MODE_COLORS = {"peak": COLORS[1], "sustained": COLORS[0]}
 _GREY = "#9A9A9A"
 _RESOURCE_COLORS = dict(zip(bn.RESOURCES, (COLORS[4], COLORS[3], COLORS[2], COLORS[5]), strict=True))
@@ -102,16 +96,6 @@ def write_sources(feature: str = "paf", block_kb: float = 32.0, tvc_config: str 
     return out
 
 
-def _read_sources(block_kb: float):
-    t1 = load("vts_read_rates")
-    pts = [(float(t1["cf"][i]), float(t1["value"][i]), t1.provenance(r), str(t1["operation"][i]))
-           for i, r in enumerate(t1["id"])]  # fmt: skip
-    if float(block_kb) == 64.0:
-        t2 = load("vts_block_size")
-        pts.append((2.66, t2.value("read_hit_64kb"), t2.provenance("read_hit_64kb"), "hit"))
-    return pts
-
-
 #: The data rows the lesson's source table shows, in reading order.
 SOURCE_ROWS = (
     *[("vts_ehpo_coefficients", r) for r in load("vts_ehpo_coefficients")["id"]],
@@ -132,22 +116,12 @@ SOURCE_ROWS = (
 # --- figure bases: slow inputs in, figure JSON out (cached by the panel) ----------------------
 
 
-def _figure(title: str, xaxis: str, yaxis: str, height: int = 400) -> go.Figure:
-    return new_figure(title=title, xaxis_title=xaxis, yaxis_title=yaxis, height=height)
-
-
-def _cf_frame(fig: go.Figure, valid: tuple[float, float]) -> None:
-    """Shade CF beyond the validated range and fix the CF axis (marks never rescale it)."""
-    fig.add_vrect(x0=valid[1], x1=float(CF_AXIS[-1]), fillcolor="#999999", opacity=0.08, line_width=0)
-    fig.update_xaxes(range=[float(CF_AXIS[0]) - 0.05, float(CF_AXIS[-1]) + 0.05])
-
-
 def write_base(feature: str, tvc_config: str, block_kb: float, escon_km: float) -> dict:
     """Peak and sustained write vs CF for ``feature`` (bold) and the other features (grey), cited points."""
     kw = {"block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
     label = _FEATURE[feature]
-    fig = _figure(f"Write throughput, {label}: peak and sustained", "data compressibility CF [-]",
-                  "host write rate [MB/s]")  # fmt: skip
+    fig = new_figure(title=f"Write throughput, {label}: peak and sustained", height=400,
+                     xaxis_title="data compressibility CF [-]", yaxis_title="host write rate [MB/s]")  # fmt: skip
     valid = tp.EQ3_CF_RANGE
     for f in (x for x in tp.FEATURES if x != feature):
         for mode in ("peak", "sustained"):
@@ -167,7 +141,7 @@ def write_base(feature: str, tvc_config: str, block_kb: float, escon_km: float) 
             fig.add_trace(
                 source_markers(x, y, prov, name=f"stated, {mode}", color=_MODE_COLORS[mode], symbol=symbol)
             )
-    _cf_frame(fig, valid)
+    frame_validated(fig, CF_AXIS, valid)
     top = max(float(np.max(tp.write_rate(CF_AXIS, feature=f, mode="peak", **kw))) for f in tp.FEATURES)
     fig.update_yaxes(range=[0, 1.08 * top])
     return figure_json(fig)
@@ -184,9 +158,8 @@ def resources_base(feature: str, tvc_config: str, block_kb: float, escon_km: flo
     }
     caps = bn.write_capacities(CF_AXIS, **kw)
     achieved = np.asarray(bn.bottleneck_rate(CF_AXIS, **kw))
-    fig = _figure(
-        f"Which resource binds ({mode} write)", "data compressibility CF [-]", "capacity, host write [MB/s]"
-    )
+    fig = new_figure(title=f"Which resource binds ({mode} write)", xaxis_title="data compressibility CF [-]",
+                     yaxis_title="capacity, host write [MB/s]", height=400)  # fmt: skip
     for name, cap in caps.items():
         cap = np.asarray(cap, float)
         used = bool(np.any(np.isfinite(cap)))
@@ -198,80 +171,8 @@ def resources_base(feature: str, tvc_config: str, block_kb: float, escon_km: flo
         ))  # fmt: skip
     fig.add_trace(go.Scatter(x=CF_AXIS, y=achieved, mode="lines", name="write rate (least capacity)",
                              line={"color": "black", "width": 1.5, "dash": "dash"}))  # fmt: skip
-    _cf_frame(fig, tp.EQ3_CF_RANGE)
+    frame_validated(fig, CF_AXIS, tp.EQ3_CF_RANGE)
     fig.update_yaxes(range=[0, 2.2 * float(np.max(achieved)) * 1.05])
-    return figure_json(fig)
-
-
-def reads_base(block_kb: float, escon_km: float) -> dict:
-    """Read hit and read recall vs CF with Table 1 (and Table 2) as cited markers."""
-    fig = _figure(
-        "Read hit and read recall (8 ESCON, PAF)", "data compressibility CF [-]", "host read rate [MB/s]"
-    )
-    sources = _read_sources(block_kb)
-    for kind, color in (("hit", COLORS[2]), ("recall", COLORS[3])):
-        y = tp.read_rate(CF_AXIS, kind=kind, block_kb=block_kb, escon_km=escon_km)
-        fig.add_traces(validated_curve(CF_AXIS, y, name=f"read {kind}", color=color, valid=_READ_CF_VALID))
-        x, yy, prov, _ = zip(*[s for s in sources if s[3] == kind], strict=True)
-        fig.add_trace(source_markers(x, yy, prov, name=f"Table 1/2, {kind}", color=color))
-    _cf_frame(fig, _READ_CF_VALID)
-    fig.update_yaxes(rangemode="tozero")
-    return figure_json(fig)
-
-
-def mix_base(tvc_config: str, feature: str, block_kb: float, escon_km: float, w: float, h: float) -> dict:
-    """Total host rate of the write/read mix vs CF, one curve per feature (the Fig. 9 question)."""
-    fig = _figure(
-        "Typical mix: writes and reads together", "data compressibility CF [-]", "host rate, total [MB/s]"
-    )
-    kw = {"write_fraction": w, "read_hit_ratio": h, "block_kb": block_kb, "escon_km": escon_km}
-    for i, f in enumerate(tp.FEATURES):
-        y = tp.typical_mix_rate(CF_AXIS, feature=f, tvc_config=tvc_config, **kw)
-        valid = _READ_CF_VALID if f == "paf" else tp.EQ3_CF_RANGE
-        fig.add_traces(validated_curve(CF_AXIS, y, name=_FEATURE[f], color=COLORS[i], valid=valid,
-                                       width=3.0 if f == feature else 1.5))  # fmt: skip
-    _cf_frame(fig, tp.EQ3_CF_RANGE)
-    fig.update_yaxes(rangemode="tozero")
-    return figure_json(fig)
-
-
-def task_time_base(mounts: int, searches: int, interference: str) -> dict:
-    """Import and export task time vs data moved (Eqs. 1 and 2), the fitted range shaded."""
-    facts = load("vts_facts")
-    fitted_mb = facts.value("ie_trend_data_gb") * (1.0 + facts.value("ie_outlier_extra_data")) * 1000.0
-    fig = _figure("Import/export task time", "data moved, compressed [MB]", "task time [min]")
-    fig.add_vrect(x0=0, x1=fitted_mb, fillcolor=COLORS[2], opacity=0.07, line_width=0)
-    for func, name, color in (
-        (ie.export_minutes, "export (Eq. 1)", COLORS[0]),
-        (ie.import_minutes, "import (Eq. 2)", COLORS[1]),
-    ):
-        y = func(MB_AXIS, mounts, searches, interference=interference)
-        fig.add_trace(go.Scatter(x=MB_AXIS, y=y, mode="lines", name=name, line={"color": color, "width": 3}))
-    fig.update_xaxes(range=[0, float(MB_AXIS[-1])])
-    fig.update_yaxes(
-        range=[0, 1.05 * float(ie.import_minutes(MB_AXIS[-1], mounts, searches, interference=interference))]
-    )
-    return figure_json(fig)
-
-
-def task_parts_base(mb: float, mounts: int, searches: int, interference: str) -> dict:
-    """Stacked bars: where each task's time goes (data, mounts, searches, other work)."""
-    fig = _figure("Where the time goes", "task time [min]", "", height=260)
-    parts = {}
-    for task, func in (("export", ie.export_minutes), ("import", ie.import_minutes)):
-        base = {
-            "data": float(func(mb, 2, 0)) - float(func(0.0, 2, 0)),
-            "mounts": float(func(0.0, mounts, 0)),
-            "searches": float(func(0.0, 2, searches)) - float(func(0.0, 2, 0)),
-        }
-        factor = float(ie.interference_factor(task, interference, mounts=mounts))
-        base["other work"] = (factor - 1.0) * sum(base.values())
-        parts[task] = base
-    for i, term in enumerate(parts["export"]):
-        fig.add_trace(go.Bar(y=list(parts), x=[parts[t][term] for t in parts], name=term, orientation="h",
-                             marker_color=COLORS[(i + 2) % len(COLORS)],
-                             hovertemplate=f"{term}: %{{x:.3g}} min<extra>%{{y}}</extra>"))  # fmt: skip
-    fig.update_layout(barmode="stack")
     return figure_json(fig)
 
 
@@ -293,15 +194,22 @@ def _reason(name: str, feature: str, mode: str) -> str:
     return f"the copy to tape at {number(res.drives_mb_s)} compressed MB/s"
 
 
+def write_point(cf, tvc_config, feature, block_kb, escon_km) -> tuple[dict[str, float], float]:
+    """Peak and sustained write at ``cf`` [MB/s] by mode, and the hours of peak the configuration's cache buys [h]."""
+    kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
+    rate = {m: float(tp.write_rate(cf, mode=m, **kw)) for m in ("peak", "sustained")}
+    hours = float(hours_at_peak(tvc.configuration(tvc_config).tvc_gb, cf, feature=feature, tvc_config=tvc_config,
+                                peak_mb_s=rate["peak"], sustained_mb_s=rate["sustained"]))  # fmt: skip
+    return rate, hours
+
+
 def view_write(
     cf=3.0, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0, view_mode="sustained"
 ) -> View:
     """The write panel: peak and sustained at ``cf``, the binding resource, the hours of peak."""
     kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
-    rate = {m: float(tp.write_rate(cf, mode=m, **kw)) for m in ("peak", "sustained")}
+    rate, hours = write_point(cf, **kw)
     binds = {m: bn.binding_resource(cf, mode=m, **kw) for m in rate}
-    hours = float(hours_at_peak(tvc.configuration(tvc_config).tvc_gb, cf, feature=feature, tvc_config=tvc_config,
-                                peak_mb_s=rate["peak"], sustained_mb_s=rate["sustained"]))  # fmt: skip
     achieved = float(bn.bottleneck_rate(cf, mode=view_mode, **kw))
     slow = {"feature": feature, "tvc_config": tvc_config, "block_kb": block_kb, "escon_km": escon_km}
     figures = {
@@ -315,79 +223,12 @@ def view_write(
         f"{m.capitalize()} {number(rate[m])} MB/s: the {binds[m]} ({_reason(binds[m], feature, m)})."
         for m in ("sustained", "peak")
     )
-    return View(
-        figures=figures,
-        readouts={
-            "peak write": f"{number(rate['peak'])} MB/s",
-            "sustained write": f"{number(rate['sustained'])} MB/s",
-            "peak ÷ sustained": number(rate["peak"] / rate["sustained"]),
-            "hours of peak the cache buys": "no limit (copying keeps up)"
-            if not np.isfinite(hours)
-            else f"{number(hours)} h",
-            "binds in peak": binds["peak"],
-            "binds in sustained": binds["sustained"],
-        },  # fmt: skip
-        binding=binding,
-        citations=(tp.write_rate, bn.write_capacities, tp.escon_distance_factor, hours_at_peak),
-    )
-
-
-def view_reads(cf=2.66, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0,
-               write_fraction=0.6, read_hit_ratio=0.5) -> View:  # fmt: skip
-    """The read panel: read hit and recall at ``cf`` (Table 1) and the typical mix."""
-    kw = {"block_kb": block_kb, "escon_km": escon_km}
-    hit, recall = (float(tp.read_rate(cf, kind=k, **kw)) for k in ("hit", "recall"))
-    w, h = write_fraction, read_hit_ratio
-    mix = float(tp.typical_mix_rate(cf, feature=feature, write_fraction=w, read_hit_ratio=h, tvc_config=tvc_config,
-                                    **kw))  # fmt: skip
-    figures = {
-        "reads": Plot(reads_base, kw, shapes=[point_mark(cf, hit, color=COLORS[2], name="hit at this CF"),
-                                              point_mark(cf, recall, color=COLORS[3], name="recall at this CF")]),
-        "mix": Plot(mix_base, {"tvc_config": tvc_config, "feature": feature, "w": w, "h": h, **kw},
-                    shapes=[point_mark(cf, mix, name=f"{_FEATURE[feature]} at this CF")]),
-    }  # fmt: skip
-    binding = (
-        f"The mix shares one machine: {w:.0%} of the bytes at the sustained write rate, {(1 - w) * h:.0%} at "
-        f"the read hit rate and {(1 - w) * (1 - h):.0%} at the recall rate (a weighted harmonic mean); "
-        "recalls are bound by the tape drives, hits by the channels."
-    )
-    return View(
-        figures=figures,
-        readouts={
-            "read hit": f"{number(hit)} MB/s",
-            "read recall": f"{number(recall)} MB/s",
-            "typical mix, total": f"{number(mix)} MB/s",
-            "of which writes": f"{number(w * mix)} MB/s",
-            "of which reads": f"{number((1 - w) * mix)} MB/s",
-        },  # fmt: skip
-        binding=binding,
-        citations=(tp.read_rate, tp.typical_mix_rate),
-    )
-
-
-def view_import_export(mb=2300.0, mounts=10, searches=0, interference="none") -> View:
-    """The import/export calculator: task times (Eqs. 1 and 2) and where the time goes."""
-    kw = {"interference": interference}
-    e = float(ie.export_minutes(mb, mounts, searches, **kw))
-    i = float(ie.import_minutes(mb, mounts, searches, **kw))
-    slow = {"mounts": mounts, "searches": searches, **kw}
-    figures = {
-        "task_time": Plot(task_time_base, slow, shapes=[point_mark(mb, e, color=COLORS[0], name="export, this task"),
-                                                        point_mark(mb, i, color=COLORS[1], name="import, this task")]),
-        "task_parts": Plot(task_parts_base, {"mb": mb, **slow}),
-    }  # fmt: skip
-    return View(
-        figures=figures,
-        readouts={
-            "export": f"{number(e)} min",
-            "import": f"{number(i)} min",
-            "export data rate": f"{number(mb / (e * 60.0))} MB/s",
-            "import data rate": f"{number(mb / (i * 60.0))} MB/s",
-            "recall rate meanwhile": f"× {number(ie.RECALL_RATE_FACTOR)}",
-        },  # fmt: skip
-        binding=f"Export {number(e)} min, import {number(i)} min for {number(mb)} MB and {mounts} mounts.",
-        citations=(ie.export_minutes, ie.import_minutes),
-    )
+    readouts = {"peak write": f"{number(rate['peak'])} MB/s", "sustained write": f"{number(rate['sustained'])} MB/s",
+                "peak ÷ sustained": number(rate["peak"] / rate["sustained"]),
+                "hours of peak the cache buys": f"{number(hours)} h" if np.isfinite(hours) else "no limit (copying keeps up)",
+                "binds in peak": binds["peak"], "binds in sustained": binds["sustained"]}  # fmt: skip
+    return View(figures=figures, readouts=readouts, binding=binding,
+                citations=(tp.write_rate, bn.write_capacities, tp.escon_distance_factor, hours_at_peak))  # fmt: skip
 
 
 # --- panels --------------------------------------------------------------------------------
@@ -423,41 +264,21 @@ def import_export_panel(**values) -> Panel:
 def scenario_outputs(**values) -> dict[str, float]:
     """Peak and sustained write, hours of peak, reads and the typical mix of one scenario."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    cf, cfg = v["cf"], v["tvc_config"]
+    (rate, hours), cf = write_point(**v), v["cf"]
     kw = {"block_kb": v["block_kb"], "escon_km": v["escon_km"]}
-    peak = float(tp.write_rate(cf, feature=v["feature"], mode="peak", tvc_config=cfg, **kw))
-    sus = float(tp.write_rate(cf, feature=v["feature"], mode="sustained", tvc_config=cfg, **kw))
     return {
-        "peak write [MB/s]": peak,
-        "sustained write [MB/s]": sus,
-        "peak ÷ sustained [-]": peak / sus,
-        "hours at peak [h]": float(
-            hours_at_peak(
-                tvc.configuration(cfg).tvc_gb,
-                cf,
-                feature=v["feature"],
-                tvc_config=cfg,
-                peak_mb_s=peak,
-                sustained_mb_s=sus,
-            )
-        ),  # fmt: skip
+        "peak write [MB/s]": rate["peak"], "sustained write [MB/s]": rate["sustained"],
+        "peak ÷ sustained [-]": rate["peak"] / rate["sustained"], "hours at peak [h]": hours,
         "read hit [MB/s]": float(tp.read_rate(cf, kind="hit", **kw)),
         "read recall [MB/s]": float(tp.read_rate(cf, kind="recall", **kw)),
-        "typical mix [MB/s]": float(tp.typical_mix_rate(cf, feature=v["feature"], tvc_config=cfg, **kw)),
-    }
+        "typical mix [MB/s]": float(tp.typical_mix_rate(cf, feature=v["feature"], tvc_config=v["tvc_config"], **kw)),
+    }  # fmt: skip
 
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario (import/export at its defaults)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    views = (compute(view_write, v), compute(view_reads, v), compute(view_import_export, {}))
-    return View(
-        figures={k: f for view in views for k, f in view.figures.items()},
-        readouts={k: r for view in views for k, r in view.readouts.items()},
-        binding=views[0].binding,
-        notes=tuple(dict.fromkeys(n for view in views for n in view.notes)),
-        citations=tuple(dict.fromkeys(c for view in views for c in view.citations)),
-    )
+    return merge_views(compute(view_write, v), compute(view_reads, v), compute(view_import_export, {}))
 
 
 # --- the numbers the notebook prints ----------------------------------------------------------
@@ -491,26 +312,4 @@ def binding_numbers() -> str:
                 f"CF {c}: {bn.binding_resource(c, tvc_gb, feature=feature, mode=mode)}" for c in (1, 2, 3, 4)
             )
             lines.append(f"binds, {_FEATURE[feature]} {tvc_gb:g} GB {mode}: {binds}")
-    return "\n".join(lines)
-
-
-def read_numbers() -> str:
-    """Table 1's reads from the fitted curves, and the typical mix at CF 2.66: labelled lines."""
-    lines = [
-        f"read {k} at CF {c:g}: {number(tp.read_rate(c, kind=k))} MB/s"
-        for k in ("hit", "recall")
-        for c in (1, 2.66)
-    ]
-    lines.append(f"typical mix (60/40, 50 % hits), PAF, CF 2.66: {number(tp.typical_mix_rate(2.66))} MB/s")
-    return "\n".join(lines)
-
-
-def task_numbers(mb: float = 2300.0) -> str:
-    """Eqs. 1 and 2 for the paper's Fig. 14 example sizes, alone and with the host in peak write."""
-    lines = []
-    for task, func, mounts in (("export", ie.export_minutes, 13), ("import", ie.import_minutes, 6)):
-        for other in ("none", "peak_write"):
-            label = INPUTS["interference"].label_of(other)
-            lines.append(f"{task} of {number(mb)} MB with {mounts} mounts, other work {label}: "
-                         f"{number(func(mb, mounts, interference=other))} min")  # fmt: skip
     return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""Lesson 05's drives needed (vtsmodel.app.lessons.drive_counts) without a browser: the figures and the numbers.
+
+The worked example is cern-tape-sizing-2005, Summary, sample calculation (see test_sizing.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vtsmodel import cite
+from vtsmodel.app.lessons import drive_counts
+from vtsmodel.app.lessons import sizing as L
+from vtsmodel.app.text import number
+from vtsmodel.catalog import drive_options, drive_spec
+from vtsmodel.sizing import cern_example_flows
+
+from .test_sizing import EXAMPLE, sized
+
+
+def test_key_numbers_are_labelled_with_units():
+    text = drive_counts.key_numbers()
+    assert text.splitlines()[0] == "worked example at 40 MB/s: 50 drives needed, buy 50"
+    assert "  T2, analysis: 50 MB/s × 2 / 0.1 (efficiency) / 40 MB/s = 25 drives (50 %)" in text
+    lto9 = sized(cern_example_flows(), "LTO9")
+    assert f"LTO-9 (Ultrium 9), 400 MB/s: {lto9.total:g} drives needed, buy {lto9.whole_drives}" in text
+    assert "e+" not in text and "e-" not in text
+
+
+def test_drive_choice_offers_the_catalog_by_family_and_generation():
+    wb = L.sizing_panel()
+    assert list(wb.panel.controls["drive"].options) == drive_options()
+    labels = [label for label, _k in drive_options()]
+    assert labels.index("LTO-1 (Ultrium 1)") < labels.index("LTO-10 (Ultrium 10)")
+    compare = wb.panel.figure("compare")
+    assert compare["data"][0]["y"] == [
+        f"{lab}, {number(drive_spec(k).speed_mb_s)} MB/s" for lab, k in drive_options()
+    ]
+
+
+def test_drive_choice_moves_only_the_band_of_the_comparison():
+    wb = L.sizing_panel()
+    pane = wb.panel.plots["compare"]
+    base = pane._base
+    wb.panel.set(drive="LTO9")
+    assert pane._base is base  # the comparison's dots stay; only the chosen drive's band moved
+    s = sized(cern_example_flows(), "LTO9")
+    assert wb.panel.readout_values[EXAMPLE] == f"{s.total:g} needed, buy {s.whole_drives}"
+    assert wb.panel.readout_values["drive speed"] == "400 MB/s (spec)"
+    band = wb.panel.figure("compare")["layout"]["shapes"][-1]
+    row = [k for _label, k in drive_options()].index("LTO9")
+    assert (band["y0"], band["y1"]) == (row - 0.5, row + 0.5) and band["name"] == "chosen drive"
+    assert wb.panel.figure("compare")["layout"]["annotations"][-1]["y"] == row
+    assert wb.panel.figure("split")["data"][0]["x"] == pytest.approx(list(s.drives))
+
+
+def test_comparison_is_a_dot_plot_on_a_log_axis_not_stacked_bars():
+    compare = L.sizing_panel().panel.figure("compare")
+    assert {t["type"] for t in compare["data"]} == {"scatter"}
+    assert "barmode" not in compare["layout"] and compare["layout"]["xaxis"]["type"] == "log"
+    totals = [sized(cern_example_flows(), k).total for _label, k in drive_options()]
+    assert compare["data"][0]["x"] == pytest.approx(totals)
+    lo, hi = compare["layout"]["xaxis"]["range"]
+    assert 10**lo < min(totals) and 10**hi > max(totals)  # every dot inside the fixed axis
+    # legends at the top, never over an export's caption
+    assert compare["layout"]["showlegend"] is True and compare["layout"]["legend"]["yanchor"] == "bottom"
+    assert compare["layout"]["legend"]["y"] >= 1.0
+    assert L.sizing_panel().panel.figure("split")["data"][0]["showlegend"] is False
+
+
+def test_caption_names_the_efficiencies_and_cites_the_drives_own_sources():
+    wb = L.sizing_panel()
+    caption = " ".join(wb.panel.caption().split())
+    for f in cern_example_flows():
+        assert (
+            f"{f.name} = {f.rate_mb_s:g} MB/s × {f.peak_factor:g} / {f.efficiency:g} (efficiency)" in caption
+        )
+    assert cite(*drive_spec(L.DEFAULT_DRIVE).primary_sources).splitlines()[0].split("]")[0] in caption
+    assert "[ibm-ts4500-drives]" not in caption  # a source of other drives only, not the 3592A's
+    wb.panel.set(drive="LTO9")
+    assert "[ibm-ts4500-drives]" in wb.panel.caption()
+
+
+def test_numbers_read_plainly():
+    wb = L.sizing_panel()
+    wb.panel.set(drive="STK3480")  # 1.28 MB/s: over a thousand drives
+    text = " ".join([*wb.panel.readout_values.values(), wb.panel.view.binding, wb.panel.caption()])
+    assert "e+" not in text and "1,5" in wb.panel.readout_values[EXAMPLE]
+    texts = [x for t in wb.panel.figure("compare")["data"] for x in t.get("text", [])]
+    assert texts and not any("e+" in x for x in texts)

@@ -1,0 +1,171 @@
+"""Lesson 05, drives needed: each flow's drives on the chosen drive, and every catalog drive compared.
+
+The CERN sizing rule (cern-tape-sizing-2005, Summary, sample calculation), ``rate · factor /
+efficiency / drive speed`` per flow, summed per scenario: the figures, the view and the worked
+example term by term. The flows table and the panel are in :mod:`vtsmodel.app.lessons.sizing`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.panels import View
+from vtsmodel.app.text import number, percent
+from vtsmodel.catalog import drive_options, drive_spec
+from vtsmodel.drives import drive_efficiency
+from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
+
+#: The catalog's drives, grouped by family in order of generation: (label, key).
+DRIVES = tuple(drive_options())
+#: The catalog drive of the worked example's "Tape drive maxspeed = 40 MB/s" (the 3592A).
+DEFAULT_DRIVE = next(k for _l, k in DRIVES if drive_spec(k).speed_mb_s == cern_example_drive_speed())
+EXAMPLE = "worked example"
+#: The most rows the flows table holds.
+MAX_ROWS = 100
+
+
+def speed_of(drive: str) -> float:
+    """The catalog drive's speed: measured where a source measured it, else its native rate. [MB/s]"""
+    return drive_spec(drive).speed_mb_s
+
+
+def label_of(drive: str) -> str:
+    """The catalog drive's label."""
+    return dict((k, label) for label, k in DRIVES)[drive]
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def example_table() -> tuple[tuple[str, Flow], ...]:
+    """The worked example's flows as rows of the table: ``(scenario, Flow)``."""
+    return tuple((EXAMPLE, f) for f in cern_example_flows())
+
+
+def scenarios(table) -> dict[str, tuple[Flow, ...]]:
+    """The table's flows by scenario, in order of first appearance; ``ValueError`` for a bad table."""
+    out: dict[str, list] = {}
+    for sc, f in table:
+        if not isinstance(f, Flow):
+            raise ValueError(f"flow={f!r:.60} is not a vtsmodel.sizing.Flow")
+        if f.name in [g.name for g in out.get(sc, ())]:
+            raise ValueError(f"flow={f.name!r} appears twice in scenario {sc!r}; each flow needs its own name")  # fmt: skip
+        out.setdefault(sc, []).append(f)
+    if not out or len(table) > MAX_ROWS:
+        raise ValueError(f"the table holds {len(table)} flows; give 1 to {MAX_ROWS}")
+    return {sc: tuple(fs) for sc, fs in out.items()}
+
+
+# --- figures --------------------------------------------------------------------------------
+
+
+def split_base(table: tuple, drive: str) -> dict:
+    """Drives each flow needs on ``drive``, grouped by scenario, labelled with share and efficiency."""
+    y, x, text, colors = [[], []], [], [], []
+    for j, (sc, flows) in enumerate(scenarios(table).items()):
+        s = drives_needed(flows, drive_speed_mb_s=speed_of(drive))
+        for n, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
+            y[0].append(f"{_esc(sc)}: {number(s.total)}, buy {s.whole_drives}")
+            y[1].append(_esc(n))
+            x.append(float(d))
+            text.append(f"{number(d)} ({percent(sh)}) at efficiency {number(e)}")
+            colors.append(COLORS[j % len(COLORS)])
+    fig = new_figure(title=f"Drives per flow on {_esc(label_of(drive))}, {number(speed_of(drive))} MB/s",
+                     xaxis_title="drives needed [-]", height=150 + 34 * len(x))  # fmt: skip
+    fig.add_bar(y=y, x=x, orientation="h", text=text, textposition="auto", marker_color=colors, showlegend=False,
+                hoverinfo="text", hovertext=[f"{a} · {b}: {t}" for a, b, t in zip(*y, text, strict=True)])  # fmt: skip
+    fig.update_xaxes(range=[0.0, max(x) * 1.08 or 1.0])
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_layout(margin={"t": 50, "r": 20, "b": 55, "l": 20})
+    return figure_json(fig)
+
+
+def compare_base(table: tuple) -> dict:
+    """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths).
+
+    The dots of a single scenario carry their numbers; with several, the hover does (labels would overlap).
+    """
+    rows = [f"{_esc(label)}, {number(speed_of(k))} MB/s" for label, k in DRIVES]
+    fig = new_figure(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
+                     xaxis_title="drives needed [-] (log scale)")  # fmt: skip
+    values, groups = [], scenarios(table)
+    for j, (sc, flows) in enumerate(groups.items()):
+        sizes = [drives_needed(flows, drive_speed_mb_s=speed_of(k)) for _l, k in DRIVES]
+        x = [s.total if s.total > 0 else None for s in sizes]
+        values += [v for v in x if v]
+        hover = [
+            f"{r}<br>{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}"
+            for r, s in zip(rows, sizes, strict=True)
+        ]
+        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(groups) == 1 else "markers", name=_esc(sc), hoverinfo="text",
+                        text=[number(s.total) for s in sizes], textposition="middle right", textfont={"size": 10},
+                        marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
+                                "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
+    family = [drive_spec(k).family for _l, k in DRIVES]
+    for i in range(1, len(DRIVES)):
+        if family[i] != family[i - 1]:
+            fig.add_hline(y=i - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
+    lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
+    fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
+                      margin={"t": 80, "r": 75, "b": 55, "l": 20})  # fmt: skip
+    return figure_json(fig)
+
+
+# --- the view -------------------------------------------------------------------------------
+
+
+def _term(f: Flow, e: float, d: float, speed: float) -> str:
+    """One flow's term as the note writes it: ``100 MB/s × 2 / 0.5 (efficiency) / 40 MB/s = 10 drives``."""
+    how = "" if f.efficiency is not None else f" from {number(f.file_mb)} MB files, {number(f.files_per_mount)} per mount"  # fmt: skip
+    return (f"{number(f.rate_mb_s)} MB/s × {number(f.peak_factor)} / {number(e)} (efficiency{how}) / "
+            f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
+
+
+def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
+    """The workbench for a table of ``(scenario, Flow)`` rows (default the worked example) on ``drive``."""
+    table = tuple(example_table() if table is None else table)
+    spec = drive_spec(drive)
+    row = [k for _l, k in DRIVES].index(drive)
+    band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
+            "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below", "name": "chosen drive"}  # fmt: skip
+    mark = {"xref": "paper", "x": 1.0, "xanchor": "left", "xshift": 4, "yref": "y", "y": row, "text": "◀ chosen",
+            "showarrow": False, "font": {"size": 11, "color": COLORS[1]}}  # fmt: skip
+    readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
+    binding, terms = [], {}
+    for sc, flows in scenarios(table).items():
+        s = drives_needed(flows, drive_speed_mb_s=spec.speed_mb_s)
+        readouts[f"{sc}: drives"] = f"{number(s.total)} needed, buy {s.whole_drives}"
+        i = int(s.drives.argmax())
+        binding.append(f"{sc}: {s.names[i]} needs the most drives, {number(s.drives[i])} of {number(s.total)} "
+                       f"({percent(s.shares[i])}), at efficiency {number(s.efficiencies[i])}.")  # fmt: skip
+        terms |= {f"{sc} · {f.name}": _term(f, e, d, spec.speed_mb_s)
+                  for f, e, d in zip(flows, s.efficiencies, s.drives, strict=True)}  # fmt: skip
+        terms[f"{sc}: drives needed"] = f"{number(s.total)}, buy {s.whole_drives}"
+    patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in table) else ()
+    return View(
+        figures={"split": Plot(split_base, {"table": table, "drive": drive}),
+                 "compare": Plot(compare_base, {"table": table}, shapes=[band], annotations=[mark])},
+        readouts=readouts, binding=" ".join(binding),
+        caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
+                        "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
+        citations=(drives_needed, *patterns, *spec.primary_sources),
+    )  # fmt: skip
+
+
+def key_numbers() -> str:
+    """The worked example term by term, and its flows on every catalog drive: labelled lines with units."""
+    speed, flows = cern_example_drive_speed(), cern_example_flows()
+    s = drives_needed(flows, drive_speed_mb_s=speed)
+    lines = [f"worked example at {number(speed)} MB/s: {number(s.total)} drives needed, buy {s.whole_drives}"]
+    lines += [f"  {f.name}: {_term(f, e, d, speed)} ({percent(sh)})"
+              for f, e, d, sh in zip(flows, s.efficiencies, s.drives, s.shares, strict=True)]  # fmt: skip
+    lines.append("the same flows on each catalog drive:")
+    for label, k in DRIVES:
+        c = drives_needed(flows, drive_speed_mb_s=speed_of(k))
+        lines.append(f"  {label}, {number(speed_of(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}")  # fmt: skip
+    return "\n".join(lines)
