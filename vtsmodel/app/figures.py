@@ -49,8 +49,6 @@ __all__ = [
     "validated_curve",
     "STYLES",
     "caption_text",
-    "figure_from_json",
-    "fixed_json",
     "new_figure",
     "operating_point",
     "source_markers",
@@ -192,36 +190,6 @@ def source_markers(
         hoverinfo="text",
         showlegend=showlegend,
     )
-
-
-def fixed_json(fig: go.Figure) -> dict:
-    """The data and layout of a (validated) figure without its template, for :func:`figure_from_json`.
-
-    Arrays stay numpy arrays, as in a figure built directly.
-    """
-    layout = fig.layout.to_plotly_json()
-    return {
-        "data": [t.to_plotly_json() for t in fig.data],
-        "layout": {k: v for k, v in layout.items() if k != "template"},
-    }
-
-
-def figure_from_json(spec: Mapping, traces: Iterable = (), *, copy_spec: bool = True) -> go.Figure:
-    """A Figure from :func:`fixed_json` output plus ``traces``, without validating it again.
-
-    For figures whose fixed part (curves, source points) is built once and cached while a
-    slider moves only an operating point: plotly checks every property when it builds a
-    Figure, most of an update's time, and JSON that came out of a validated Figure needs
-    no second check. ``traces`` (plotly traces, checked when made, or their JSON) are
-    appended in order. The result equals building the whole figure with validation.
-    ``copy_spec=False`` uses ``spec`` as it is, for a spec made for this one figure (a
-    cached spec must be copied, the default).
-    """
-    take = copy.deepcopy if copy_spec else (lambda x: x)
-    data = take(list(spec.get("data", [])))
-    data += [t.to_plotly_json() if hasattr(t, "to_plotly_json") else copy.deepcopy(dict(t)) for t in traces]
-    layout = take(dict(spec.get("layout", {})))
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 
 def operating_point(x: float, y: float, *, name: str = "this setting", color: str = "#D55E00") -> go.Scatter:
@@ -460,7 +428,13 @@ def _json(obj):
 
 def figure_json(fig: go.Figure) -> dict:
     """A validated figure as plain JSON without its template: what a base builder returns."""
-    return _json(fixed_json(fig))
+    layout = fig.layout.to_plotly_json()
+    return _json(
+        {
+            "data": [t.to_plotly_json() for t in fig.data],
+            "layout": {k: v for k, v in layout.items() if k != "template"},
+        }
+    )
 
 
 def point_mark(
