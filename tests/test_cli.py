@@ -363,3 +363,32 @@ def test_hits_sort_and_an_empty_log(capsys, tmp_path):
     path.write_text("time_s,volume,compressed_mb,access\n")
     code, out, _ = run(capsys, "hits", str(path))
     assert code == 0 and "n/a" in out
+
+
+@pytest.mark.parametrize(
+    ("browser", "says"),
+    [
+        ("/no/such/browser", "no such file"),
+        ("/bin/true", "not a Chromium-family browser"),
+        ("hangs", "did not answer `--version` within 2 s"),
+    ],
+)
+def test_figures_with_a_broken_browser_path_fail_in_one_line(capsys, tmp_path, monkeypatch, browser, says):
+    # Before: the check was skipped whenever BROWSER_PATH was set, and the export then
+    # waited for ever. Now the browser is checked (and started) before any figure is built.
+    from vtsmodel.app import _browser, export
+
+    if browser == "hangs":
+        script = tmp_path / "hangs"
+        script.write_text("#!/bin/sh\nsleep 1000\n")
+        script.chmod(0o755)
+        browser = str(script)
+    monkeypatch.setattr(_browser, "PROBE_TIMEOUT_S", 2.0)
+    monkeypatch.setenv("BROWSER_PATH", browser)
+    export.stop_browser()
+    out = tmp_path / "out"
+    code, stdout, err = run(capsys, "figures", str(out), "--format", "png,html", "--lessons", "04")
+    assert code == 1 and stdout == ""
+    assert err.count("\n") == 1 and says in err and browser in err
+    assert "PNG, SVG and PDF need a working Chromium browser" in err
+    assert not out.exists()

@@ -221,3 +221,165 @@ def test_export_spec_styles_as_style_figure_does(fig, style):
     assert got.pop("title") == {**want.pop("title"), "x": 0, "xref": "paper", "xanchor": "left"}
     assert got.pop("margin")["t"] >= 50 and "margin" not in want
     assert got == want
+
+
+# --- a missing, broken or stuck browser: one clear error, in bounded time ---------------------
+from vtsmodel.app import _browser  # noqa: E402
+
+#: Longest a failing export may take in these tests (a hang fails the test, not the run). [s]
+DEADLINE_S = 60.0
+
+
+def _script(folder, name, body):
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+def _export_failing(fig, target):
+    """export_figure(fig, target) run under a deadline; the exception it raised."""
+    import threading
+
+    box = {}
+
+    def run():
+        try:
+            export.export_figure(fig, target)
+        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+            box["exc"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(DEADLINE_S)
+    assert not t.is_alive(), f"export did not end within {DEADLINE_S} s"
+    assert "exc" in box, "export succeeded with a broken browser"
+    return box["exc"]
+
+
+@pytest.fixture
+def short_limits(monkeypatch):
+    monkeypatch.setattr(_browser, "PROBE_TIMEOUT_S", 2.0)
+    monkeypatch.setattr(export, "START_TIMEOUT_S", 4.0)
+    export.stop_browser()  # a browser a previous test started must not serve these
+    yield
+    export.stop_browser()
+
+
+def _broken_browsers(tmp_path):
+    pids = tmp_path / "pids"
+    version = 'if [ "$1" = "--version" ]; then echo "Chromium 999.0.1 (a test stand-in)"; exit 0; fi\n'
+    plain = tmp_path / "plain.txt"
+    plain.write_text("not a program")
+    plain.chmod(0o644)
+    return {
+        "missing": (str(tmp_path / "no-such-browser"), "no such file"),
+        "a folder": (str(tmp_path), "is a folder"),
+        "not executable": (str(plain), "is not executable"),
+        "/bin/true": ("/bin/true", "not a Chromium-family browser"),
+        "exits with an error": (
+            str(_script(tmp_path, "fails", "echo 'cannot open display' >&2; exit 3\n")),
+            "exited with status 3: cannot open display",
+        ),
+        "hangs on everything": (
+            str(_script(tmp_path, "hangs", f"echo $$ >> {pids}\nsleep 1000 &\necho $! >> {pids}\nwait\n")),
+            "did not answer `--version` within 2 s and was stopped",
+        ),
+        "closes when started": (str(_script(tmp_path, "closes", version + "exit 1\n")), "failed to start"),
+        "hangs when started": (
+            str(
+                _script(
+                    tmp_path, "stuck", version + f"echo $$ >> {pids}\nsleep 1000 &\necho $! >> {pids}\nwait\n"
+                )
+            ),
+            "did not start within 4 s and was stopped",
+        ),
+    }
+
+
+CASES = (
+    "missing",
+    "a folder",
+    "not executable",
+    "/bin/true",
+    "exits with an error",
+    "hangs on everything",
+    "closes when started",
+    "hangs when started",
+)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_broken_browser_gives_one_clear_error_no_file_no_process(case, fig, tmp_path, monkeypatch,
+                                                                   short_limits, capfd):  # fmt: skip
+    # Before: every case but "missing" waited for ever (kaleido's server thread died and its
+    # queue was never answered), printed a traceback from that thread, and left the hung
+    # browser running; a missing BROWSER_PATH silently fell back to another browser.
+    browser, says = _broken_browsers(tmp_path)[case]
+    monkeypatch.setenv("BROWSER_PATH", browser)
+    out = tmp_path / "out"
+    out.mkdir()
+    exc = _export_failing(fig, out / "f.png")
+    assert isinstance(exc, _browser.BrowserError), repr(exc)
+    assert says in str(exc) and browser in str(exc)
+    assert list(out.iterdir()) == []  # no file, no partial file, no temp file
+    pids = tmp_path / "pids"
+    if pids.exists():
+        started = [int(p) for p in pids.read_text().split()]
+        assert started and not [p for p in started if _alive(p)]  # no orphaned process
+    assert "Traceback" not in capfd.readouterr().err
+    assert not export._renderer.running  # the next export starts afresh
+
+
+def test_no_browser_anywhere_says_how_to_get_one(fig, tmp_path, monkeypatch, short_limits):
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(_browser, "PATHS", ())
+    monkeypatch.setattr(_browser, "_downloaded_chrome", lambda: None)
+    exc = _export_failing(fig, tmp_path / "f.svg")
+    assert isinstance(exc, _browser.BrowserError) and str(exc) == _browser.HOW_TO_GET
+    assert not (tmp_path / "f.svg").exists()
+
+
+def test_a_browser_that_dies_is_replaced_on_the_next_export(fig, tmp_path):
+    export.start_browser()
+    _browser.kill_group(export._renderer.kaleido.subprocess)
+    with pytest.raises(_browser.BrowserError, match="stopped while rendering"):
+        export.figure_bytes(fig, "svg")
+    assert export.figure_bytes(fig, "svg").lstrip().startswith(b"<svg")  # a new browser
+
+
+def test_the_panel_export_reports_a_broken_browser(tmp_path, monkeypatch, short_limits):
+    from vtsmodel.app.lessons import efficiency
+
+    monkeypatch.setenv("BROWSER_PATH", "/bin/true")
+    panel = efficiency.efficiency_panel()
+    with pytest.raises(_browser.BrowserError, match="not a Chromium-family browser"):
+        panel.export("png", path=tmp_path / "p.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("fig_arg", "path", "match"),
+    [
+        (None, "f.png", "fig=None is not a figure"),
+        ("a string", "f.png", "fig='a string' is not a figure"),
+        ("fig", None, "path=None is not valid"),
+        ("fig", 3, "path=3 is not valid"),
+    ],
+)
+def test_wrong_arguments_are_value_errors(fig, tmp_path, fig_arg, path, match):
+    # Before: AttributeError ('NoneType' object has no attribute 'to_dict') or TypeError.
+    with pytest.raises(ValueError, match=match):
+        export.export_figure(
+            fig if fig_arg == "fig" else fig_arg, tmp_path / path if isinstance(path, str) else path
+        )
+    assert list(tmp_path.iterdir()) == []

@@ -116,10 +116,15 @@ def _cmd_figures(args) -> int:
     if outdir.exists() and not outdir.is_dir():
         raise ValueError(f"OUTDIR={str(outdir)!r} exists and is not a folder")
     if any(f != "html" for f in formats):
-        from vtsmodel.app._browser import HOW_TO_GET, find_chromium
+        # Start the export browser first: a missing, broken or stuck one (BROWSER_PATH
+        # included) is one error line, in bounded time, before any figure is built.
+        from vtsmodel.app import export
+        from vtsmodel.app._browser import BrowserError
 
-        if not os.environ.get("BROWSER_PATH") and find_chromium() is None:
-            raise ValueError(f"PNG, SVG and PDF need a Chromium browser. {HOW_TO_GET}")
+        try:
+            export.start_browser()
+        except BrowserError as exc:
+            raise ValueError(f"PNG, SVG and PDF need a working Chromium browser: {exc}") from None
     notes: list[str] = []
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
@@ -169,13 +174,19 @@ def _cmd_figures(args) -> int:
     written, skipped, failed = [], [], []
     start = time.perf_counter()
     _progress(0, len(items), "starting")
-    results = export.export_many(
-        items,
-        size=args.size,
-        style=args.style,
-        overwrite=args.overwrite,
-        progress=lambda done, total, path: _progress(done, total, Path(path).name),
-    )
+    from vtsmodel.app._browser import BrowserError
+
+    try:
+        results = export.export_many(
+            items,
+            size=args.size,
+            style=args.style,
+            overwrite=args.overwrite,
+            progress=lambda done, total, path: _progress(done, total, Path(path).name),
+        )
+    except BrowserError as exc:
+        sys.stderr.write("\n")
+        raise ValueError(str(exc)) from None
     for path, res in results:
         if isinstance(res, FileExistsError):
             skipped.append(path)

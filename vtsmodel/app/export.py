@@ -5,19 +5,28 @@ then renamed over the target, so a failure never leaves a half-written file or d
 the previous one. An existing file is never overwritten unless ``overwrite=True``.
 
 Static images go through kaleido with one browser per Python session, started on first
-use and reused (about 0.2 s per image instead of 2.5 s). HTML embeds plotly.js, so the
-file works offline.
+use and reused (about 0.2 s per image instead of 2.5 s). Nothing waits for ever on it:
+the browser is checked before it starts, its start and every render have a time limit,
+and a browser that is missing, broken or stuck ends the export with one
+:class:`~vtsmodel.app._browser.BrowserError` (what was tried, how to fix it), its process
+group killed and no file written. HTML embeds plotly.js, so the file works offline. A
+missing folder is created (the path returned, and shown by the panel and the CLI, names
+it); new files get the usual permissions (``0o666`` less the umask). See
+:func:`vtsmodel._files.atomic_write`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import concurrent.futures
 import copy
 import csv
 import html
 import io
+import logging
+import math
 import os
-import tempfile
 import textwrap
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -49,40 +58,197 @@ PAGE_SIZES = {"slide": (1280, 720), "page": (960, 640), "screen": (1000, 560)}
 #: this many at a time; one figure uses one tab).
 EXPORT_TABS = 2
 
-_server_lock = threading.Lock()
-_server_started = False
+#: Seconds the export browser may take to start and open its tabs (about 1-7 s). [s]
+START_TIMEOUT_S = 60.0
+#: Seconds one figure may take to render (about 0.2 s). [s]
+RENDER_TIMEOUT_S = 60.0
 
 
-def _ensure_browser() -> None:
-    """Start kaleido's shared browser once per session."""
-    global _server_started
-    with _server_lock:
-        if _server_started:
+class _Renderer:
+    """One headless browser for exports, driven by kaleido on its own event-loop thread.
+
+    Every wait is bounded: the browser is checked first (:func:`~vtsmodel.app._browser.check_browser`),
+    its start must finish within :data:`START_TIMEOUT_S` and each batch within
+    :data:`RENDER_TIMEOUT_S` per figure; past a limit, or when the browser fails, its
+    whole process group is killed and :class:`~vtsmodel.app._browser.BrowserError` says
+    what was tried and how to fix it. The next export starts a new browser.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.kaleido = None
+        self.path = ""
+
+    @property
+    def running(self) -> bool:
+        return self.kaleido is not None
+
+    def _call(self, coro, timeout: float):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def start(self) -> None:
+        from vtsmodel.app._browser import BrowserError, check_browser
+
+        if self.running:
             return
-        import kaleido
+        path, version = check_browser()
+        self.path = path
+        for name in ("choreographer", "kaleido"):  # their failures reach the caller as one error
+            if logging.getLogger(name).level == logging.NOTSET:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        self.thread = threading.Thread(target=loop.run_forever, name="vtsmodel-export-browser", daemon=True)
+        self.thread.start()
+        holder: dict = {}
 
-        from vtsmodel.app._browser import find_chromium
+        async def open_browser():
+            import kaleido
 
-        browser = find_chromium()
-        if browser and not os.environ.get("BROWSER_PATH"):
-            os.environ["BROWSER_PATH"] = browser
-        kaleido.start_sync_server(n=EXPORT_TABS, silence_warnings=True)
-        _server_started = True
-        atexit.register(stop_browser)
+            # mathjax=False: kaleido would load MathJax from a CDN (the app runs offline).
+            k = kaleido.Kaleido(n=EXPORT_TABS, timeout=RENDER_TIMEOUT_S, path=path, mathjax=False)
+            holder["k"] = k
+            try:
+                await k.open()
+            except Exception as exc:  # noqa: BLE001 - returned, so that no task exception goes unread
+                return exc
+            return k
+
+        future = asyncio.run_coroutine_threadsafe(open_browser(), loop)
+        try:
+            opened = future.result(START_TIMEOUT_S)
+            if isinstance(opened, Exception):
+                raise opened
+            self.kaleido = opened
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            self._teardown(holder.get("k"))
+            raise BrowserError(
+                f"the browser {path!r} ({version}) did not start within {START_TIMEOUT_S:g} s and was "
+                "stopped; check that it runs headless here (`chromium --headless --no-sandbox "
+                "--dump-dom about:blank`), or point BROWSER_PATH at another Chromium"
+            ) from None
+        except BaseException as exc:
+            self._teardown(holder.get("k"))
+            if not isinstance(exc, Exception):
+                raise  # KeyboardInterrupt: the browser is stopped, the interrupt goes on
+            first = str(exc.args[0]) if exc.args else str(exc)
+            raise BrowserError(
+                f"the browser {path!r} ({version}) failed to start ({type(exc).__name__}: {first}); "
+                "check that it runs headless here (`chromium --headless --no-sandbox --dump-dom "
+                "about:blank`), or point BROWSER_PATH at another Chromium"
+            ) from None
+
+    def _teardown(self, k=None) -> None:
+        """Kill the browser's process group, close kaleido's side and stop the loop thread."""
+        from vtsmodel.app._browser import kill_group
+
+        k = self.kaleido if k is None else k
+        self.kaleido = None
+        loop, thread = self.loop, self.thread
+        self.loop = self.thread = None
+        proc = getattr(k, "subprocess", None)
+        if proc is not None:
+            kill_group(proc)  # choreographer starts the browser in its own session
+        if loop is None:
+            return
+        if k is not None:
+            try:
+                asyncio.run_coroutine_threadsafe(k.close(), loop).result(10)
+            except BaseException:  # noqa: BLE001, S110 - the browser is already killed
+                pass
+
+        async def cancel_rest():
+            rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in rest:
+                t.cancel()
+            await asyncio.gather(*rest, return_exceptions=True)
+
+        try:
+            asyncio.run_coroutine_threadsafe(cancel_rest(), loop).result(10)
+        except BaseException:  # noqa: BLE001, S110 - stopping anyway
+            pass
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(10)
+        if not loop.is_running():
+            loop.close()
+
+    def stop(self) -> None:
+        """Close the browser (killed if it does not close within 10 s)."""
+        k, loop = self.kaleido, self.loop
+        if k is not None and loop is not None:
+            try:
+                self._call(k.close(), 10)
+            except BaseException:  # noqa: BLE001, S110 - the teardown kills it
+                pass
+        self._teardown(k)
+
+    def render(self, jobs: Sequence[tuple[dict, str]], scale: float) -> list[bytes | Exception]:
+        """``(spec, fmt)`` jobs rendered at once (kaleido spreads them over its tabs)."""
+        from vtsmodel.app._browser import BrowserError
+
+        self.start()
+        k = self.kaleido
+
+        async def batch():
+            calls = (k.calc_fig(spec, opts=_opts(fmt, scale)) for spec, fmt in jobs)
+            return await asyncio.gather(*calls, return_exceptions=True)
+
+        limit = RENDER_TIMEOUT_S * math.ceil(len(jobs) / EXPORT_TABS) + 5.0
+        future = asyncio.run_coroutine_threadsafe(batch(), self.loop)
+        try:
+            out = future.result(limit)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            self._teardown()
+            raise BrowserError(
+                f"the browser {self.path!r} did not render {len(jobs)} figure(s) within {limit:g} s and "
+                "was stopped; try again (a new browser starts), or export as HTML"
+            ) from None
+        proc = getattr(k, "subprocess", None)
+        died = proc is not None and proc.poll() is not None
+        if died:  # start afresh next time
+            self._teardown()
+        results: list[bytes | Exception] = []
+        for r in out:
+            if died and isinstance(r, BaseException):
+                r = BrowserError(
+                    f"the browser {self.path!r} stopped while rendering ({type(r).__name__}); try again"
+                )
+            elif isinstance(r, BaseException) and not isinstance(r, Exception):  # cancelled
+                r = RuntimeError(f"the figure was not rendered ({type(r).__name__})")
+            results.append(r)
+        return results
+
+
+_renderer = _Renderer()
+atexit.register(lambda: _renderer.stop())
+
+
+def start_browser() -> None:
+    """Start the shared export browser now (it starts on first use otherwise).
+
+    Raises
+    ------
+    vtsmodel.app._browser.BrowserError
+        No working browser; the message says what was tried and how to fix it.
+    """
+    with _renderer.lock:
+        _renderer.start()
+
+
+def _render(jobs: Sequence[tuple[dict, str]], scale: float) -> list[bytes | Exception]:
+    with _renderer.lock:
+        return _renderer.render(jobs, scale)
 
 
 def stop_browser() -> None:
     """Stop the shared export browser, if one was started."""
-    global _server_started
-    with _server_lock:
-        if not _server_started:
-            return
-        import kaleido
-
-        try:
-            kaleido.stop_sync_server(silence_warnings=True)
-        finally:
-            _server_started = False
+    with _renderer.lock:
+        _renderer.stop()
 
 
 def _merge(base: dict, extra: Mapping) -> dict:
@@ -130,8 +296,14 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
     style : {"light", "print"}, optional
         See :data:`vtsmodel.app.figures.STYLES`; None keeps the figure's own.
     """
+    from plotly.basedatatypes import BaseFigure
+
     from vtsmodel.app.figures import _check_style, _style_layout, template_json
 
+    if not isinstance(fig, Mapping | BaseFigure):
+        raise ValueError(
+            f"fig={_short(fig)} is not a figure; give a plotly Figure, FigureWidget or figure dict"
+        )
     spec = copy.deepcopy(dict(fig)) if isinstance(fig, Mapping) else fig.to_dict()
     layout = spec.setdefault("layout", {})
     if style:
@@ -191,6 +363,17 @@ def _pdf_with_title(data: bytes, title: str, subject: str) -> bytes:
     return out.getvalue()
 
 
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _path(path) -> Path:
+    if not isinstance(path, str | os.PathLike) or not os.fspath(path):
+        raise ValueError(f"path={_short(path)} is not valid; give a file name such as 'figure.png'")
+    return Path(path)
+
+
 def _size(size):
     if isinstance(size, str):
         if size not in PAGE_SIZES:
@@ -220,10 +403,9 @@ def figure_bytes(
         spec = export_spec(fig, "", size=_size(size), style=style)
         return _html_page(spec, caption).encode("utf-8")
     spec = export_spec(fig, caption, size=_size(size), style=style)
-    import kaleido
-
-    _ensure_browser()
-    data = kaleido.calc_fig_sync(spec, opts=_opts(fmt, scale))
+    data = _render([(spec, fmt)], scale)[0]
+    if isinstance(data, Exception):
+        raise data
     if fmt == "pdf":
         data = _pdf_with_title(data, _title_of(spec), caption.splitlines()[0] if caption else "")
     return data
@@ -271,41 +453,27 @@ def export_figure(
     overwrite : bool
         Replace an existing file.
     """
-    path = Path(path)
+    path = _path(path)
     fmt = fmt or path.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
         raise ValueError(f"fmt={fmt!r} is not valid; choose one of {', '.join(FORMATS)}")
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
     data = figure_bytes(fig, fmt, caption=caption, size=size, style=style)
-    return atomic_write(path, data, overwrite=overwrite)
+    return atomic_write(path, data, overwrite=overwrite, parents=True)
 
 
 def render_static(jobs: Sequence[tuple[dict, str]], *, scale: float = 2.0):
-    """Render ``(export_spec, fmt)`` jobs to image bytes, :data:`EXPORT_TABS` at a time.
+    """Render ``(export_spec, fmt)`` jobs to image bytes, a few at a time in the shared browser.
 
     Yields ``(index, bytes)`` in order, or ``(index, exception)`` for a job that failed;
-    the others go on. One shared browser draws them all.
+    the others go on. A browser that is missing, broken or stuck raises
+    :class:`~vtsmodel.app._browser.BrowserError` (within bounded time) instead.
     """
-    import kaleido
-
-    _ensure_browser()
     chunk = 2 * EXPORT_TABS
-    with tempfile.TemporaryDirectory(prefix="vtsmodel-export-") as tmp:
-        for start in range(0, len(jobs), chunk):
-            batch = [
-                (i, {"fig": spec, "path": os.path.join(tmp, f"{i}.{fmt}"), "opts": _opts(fmt, scale)})
-                for i, (spec, fmt) in enumerate(jobs[start : start + chunk], start=start)
-            ]
-            errors = kaleido.write_fig_from_object_sync([job for _i, job in batch], cancel_on_error=False)
-            for i, job in batch:
-                out = Path(job["path"])
-                if out.exists():
-                    yield i, out.read_bytes()
-                    out.unlink()
-                else:
-                    why = "; ".join(str(e) for e in errors or ()) or "no image was written"
-                    yield i, RuntimeError(f"the figure was not rendered: {why}")
+    for start in range(0, len(jobs), chunk):
+        batch = list(jobs[start : start + chunk])
+        yield from enumerate(_render(batch, scale), start=start)
 
 
 def export_many(
@@ -345,8 +513,8 @@ def export_many(
             if path.exists() and not overwrite:
                 raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
             if fmt == "html":
-                finish(i, atomic_write(path, figure_bytes(fig, fmt, caption=caption, size=size, style=style),
-                                       overwrite=overwrite))  # fmt: skip
+                data = figure_bytes(fig, fmt, caption=caption, size=size, style=style)
+                finish(i, atomic_write(path, data, overwrite=overwrite, parents=True))
             else:
                 static.append((i, export_spec(fig, caption, size=size, style=style), fmt))
         except Exception as exc:  # noqa: BLE001 - returned for this item; the others go on
@@ -360,7 +528,7 @@ def export_many(
                 if fmt == "pdf":
                     caption = items[i][2]
                     data = _pdf_with_title(data, _title_of(spec), caption.splitlines()[0] if caption else "")
-                finish(i, atomic_write(items[i][1], data, overwrite=overwrite))
+                finish(i, atomic_write(items[i][1], data, overwrite=overwrite, parents=True))
             except Exception as exc:  # noqa: BLE001 - returned for this item; the others go on
                 finish(i, exc)
     return [(path, res) for (_fig, path, _caption), res in zip(items, results, strict=True)]
@@ -411,4 +579,6 @@ def export_csv(
     overwrite: bool = False,
 ) -> Path:
     """Write rows (mappings) as CSV (:func:`csv_text`), atomically."""
-    return atomic_write(path, csv_text(rows, columns=columns, caption=caption), overwrite=overwrite)
+    return atomic_write(
+        path, csv_text(rows, columns=columns, caption=caption), overwrite=overwrite, parents=True
+    )
