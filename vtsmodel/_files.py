@@ -1,52 +1,196 @@
 """Files the package writes: atomically, never over an existing file unless asked.
 
 Used by the scenario sheets, plan files and exports (:mod:`vtsmodel.app.export`).
+
+The rules :func:`atomic_write` keeps:
+
+- **Atomic.** The bytes go to a temporary file beside the target (``.NAME.XXXXXXXX.tmp``),
+  flushed to disk, then linked or renamed onto the target: a failure, even a kill, never
+  leaves a half-written target or destroys the previous one.
+- **Permissions as any other file.** A new file gets ``0o666`` less the umask, as
+  ``open(path, "w")`` gives; a replaced file keeps its mode.
+- **Symbolic links are written through**, as ``open(path, "w")`` does: with
+  ``overwrite=True`` the file the link points at is replaced (atomically, in its own
+  folder) and the link stays a link. Replacing the link by a plain file would silently
+  cut whatever shares the target; refusing would break a folder linked on purpose.
+- **Missing folders are refused** unless ``parents=True``: a typing error in a folder
+  name then fails instead of writing the file somewhere unexpected. The exports pass
+  ``parents=True`` and return the path written, which the panel and the CLI show.
+- **Temporary files a killed save left** (``SIGKILL`` cannot be caught) are removed by
+  the next save of the same target: only files of exactly that name pattern, regular,
+  at least :data:`STALE_AFTER_S` old, and not locked by a live writer (each writer holds
+  an ``flock`` on its temporary file while it writes; the kernel drops it when the
+  writer dies).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
 
-__all__ = ["atomic_write", "example_file"]
+try:  # POSIX: a writer locks its temporary file; a dead writer's lock is gone
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
+__all__ = ["STALE_AFTER_S", "atomic_write", "example_file"]
+
+#: A temporary file of the same target this old (and unlocked) is a killed save's. [s]
+STALE_AFTER_S = 5.0
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, *, overwrite: bool = False) -> Path:
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # no getter elsewhere: read it by setting it, then restore
+    os.umask(mask)
+    return mask
+
+
+def _stale_pattern(name: str) -> re.Pattern:
+    # tempfile.mkstemp names: prefix + 8 characters of [a-z0-9_] + suffix
+    return re.compile(re.escape(f".{name}.") + r"[a-z0-9_]{8}" + re.escape(".tmp"))
+
+
+def _remove_stale(folder: Path, name: str) -> list[Path]:
+    """Remove the temporary files killed saves of ``folder / name`` left; return them."""
+    pattern = _stale_pattern(name)
+    removed = []
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STALE_AFTER_S:
+            continue  # not ours, or perhaps a writer that has just started
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    continue  # a live writer holds it
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
+
+
+def atomic_write(
+    path: str | os.PathLike, data: bytes | str, *, overwrite: bool = False, parents: bool = False
+) -> Path:
     """Write ``data`` to ``path`` atomically; refuse to replace a file unless asked.
+
+    See the module docstring for the rules (permissions, symbolic links, folders,
+    temporary files left by a killed save).
+
+    Parameters
+    ----------
+    path : path-like
+        The target file; a symbolic link is written through.
+    data : bytes or str
+        The content (text is written as UTF-8).
+    overwrite : bool
+        Replace an existing file.
+    parents : bool
+        Create missing folders; otherwise a missing folder is an error.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path`` as given.
 
     Raises
     ------
     FileExistsError
         When ``path`` exists and ``overwrite`` is false.
+    FileNotFoundError
+        When the folder does not exist and ``parents`` is false.
+    IsADirectoryError
+        When ``path`` is a folder.
     """
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    given = Path(path)
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
+    if target.is_dir():
+        raise IsADirectoryError(f"{given} is a folder; give a file name")
+    if not overwrite and (target.exists() or given.is_symlink()):
+        raise FileExistsError(f"{given} exists; pass overwrite=True to replace it")
+    folder = target.parent
+    if not folder.is_dir():
+        if not parents:
+            raise FileNotFoundError(
+                f"folder {folder} does not exist; create it first (or pass parents=True) to write {given.name}"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+    _remove_stale(folder, target.name)
     payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode) if overwrite else None
+    except FileNotFoundError:
+        mode = None
+    if mode is None:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX)  # released when closed, or when we die
             fh.write(payload)
             fh.flush()
+            os.chmod(tmp, mode)
             os.fsync(fh.fileno())
         if not overwrite:
             # os.link fails if the target appeared meanwhile: no silent replacement.
             try:
-                os.link(tmp, path)
+                os.link(tmp, target)
             except FileExistsError:
-                raise FileExistsError(f"{path} exists; pass overwrite=True to replace it") from None
+                raise FileExistsError(f"{given} exists; pass overwrite=True to replace it") from None
             except OSError:
-                if path.exists():
-                    raise FileExistsError(f"{path} exists; pass overwrite=True to replace it") from None
-                os.replace(tmp, path)
+                if target.exists():
+                    raise FileExistsError(f"{given} exists; pass overwrite=True to replace it") from None
+                os.replace(tmp, target)
         else:
-            os.replace(tmp, path)
+            os.replace(tmp, target)
+        _sync_folder(folder)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    return path
+    return given
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the folder entry of the rename to disk (POSIX; a no-op where unsupported)."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def example_file(name: str) -> Path:

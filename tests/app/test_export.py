@@ -27,7 +27,9 @@ def _leftovers(folder):
 # --- atomic_write ----------------------------------------------------------------------------
 def test_atomic_write_writes_text_and_bytes(tmp_path):
     assert export.atomic_write(tmp_path / "a.txt", "héllo").read_text(encoding="utf-8") == "héllo"
-    assert export.atomic_write(tmp_path / "sub" / "b.bin", b"\x00\x01").read_bytes() == b"\x00\x01"
+    assert (
+        export.atomic_write(tmp_path / "sub" / "b.bin", b"\x00\x01", parents=True).read_bytes() == b"\x00\x01"
+    )
     assert _leftovers(tmp_path) == []
 
 
