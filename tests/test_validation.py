@@ -22,7 +22,7 @@ def test_valid_input_becomes_a_float_array():
         (0.0, {"lo": 0, "lo_open": True}, r"tvc_gb=0.0 is outside the valid range \(0, inf\)"),
         (math.nan, {"lo": 0}, r"tvc_gb=nan must be finite"),
         (np.inf, {}, r"tvc_gb=inf must be finite"),
-        ("abc", {}, r"tvc_gb='abc' must be a number"),
+        ("abc", {}, r"tvc_gb='abc' is text; model functions take numbers"),
         (True, {}, r"tvc_gb=True must be a number, not a boolean"),
         ([], {}, r"tvc_gb is empty"),
         (2.5, {"integer": True, "lo": 1}, r"tvc_gb=2.5 must be a whole number in \[1, inf\)"),
@@ -53,3 +53,61 @@ def test_warn_outside_names_the_source_and_range():
 def test_result_unwraps_scalars_only():
     assert isinstance(result(np.asarray(2.0)), np.floating)
     assert isinstance(result(np.asarray([2.0])), np.ndarray)
+
+
+# --- one rule for text, and the other inputs that are not numbers -----------------------------
+@pytest.mark.parametrize(
+    ("value", "pattern"),
+    [
+        ("3", r"tvc_gb='3' is text; model functions take numbers"),
+        (" 2.5 ", r"tvc_gb=' 2.5 ' is text"),
+        (b"3", r"tvc_gb=b'3' is text"),
+        (np.str_("3"), r"tvc_gb=np.str_\('3'\) is text|tvc_gb='3' is text"),
+        (np.array(["1", "2"]), r"is text"),
+        (["1", 2.0], r"is text"),
+        (np.array([True, False]), r"must hold numbers, not booleans"),
+        (1 + 2j, r"must hold real numbers"),
+        (None, r"tvc_gb=None must be a number in \[0, inf\)"),
+        (object(), r"must be a number or an array of numbers"),
+        ([[1.0, 2.0], [3.0]], r"must be a number or an array of numbers"),
+        (10**400, r"tvc_gb=1000.* is outside the valid range \[0, inf\)"),
+    ],
+)
+def test_text_and_non_numbers_are_refused_with_the_name_and_range(value, pattern):
+    # Before: "3" and b"3" became 3.0 here while other functions refused them; a list of
+    # strings passed too; 10**400 raised OverflowError; None read "must be finite".
+    with pytest.raises(ValueError, match=pattern):
+        as_float_array("tvc_gb", value, lo=0)
+
+
+def test_whole_numbers_stop_where_floats_stop_being_exact():
+    # Before: recall_drives(1e19, 2) returned -9223372036854775808 (an int64 wrap-around).
+    from vtsmodel._validation import MAX_WHOLE
+
+    assert as_float_array("servers", MAX_WHOLE, lo=1, integer=True) == MAX_WHOLE
+    with pytest.raises(ValueError, match=r"servers=1e\+19 is too large for a whole number \(at most 2\*\*53"):
+        as_float_array("servers", 1e19, lo=1, integer=True)
+
+
+def test_broadcast_names_the_inputs_whose_shapes_do_not_fit():
+    from vtsmodel._validation import broadcast
+
+    assert broadcast(cf=np.ones(3), tvc_gb=np.ones((2, 1)), block_kb=2.0) == (2, 3)
+    with pytest.raises(ValueError, match=r"block_kb has shape \(2,\), cf has shape \(3,\)"):
+        broadcast(cf=np.ones(3), tvc_gb=1.0, block_kb=np.ones(2))
+
+
+def test_as_scalar_refuses_arrays_by_name():
+    from vtsmodel._validation import as_scalar
+
+    assert as_scalar("threshold", np.array([0.5])) == 0.5
+    with pytest.raises(ValueError, match=r"threshold must be a single number, not an array of shape \(2,\)"):
+        as_scalar("threshold", np.array([0.5, 0.6]))
+
+
+def test_an_unknown_name_is_both_a_key_error_and_a_value_error():
+    from vtsmodel._validation import UnknownName
+
+    exc = UnknownName("no drive named 'x'; valid names: a, b")
+    assert isinstance(exc, KeyError) and isinstance(exc, ValueError)
+    assert str(exc) == "no drive named 'x'; valid names: a, b"  # not quoted as KeyError does

@@ -13,9 +13,14 @@ from collections.abc import Iterable
 import numpy as np
 
 __all__ = [
+    "MAX_WHOLE",
+    "ConstraintError",
     "ExtrapolationWarning",
+    "UnknownName",
     "VtsModelWarning",
     "as_float_array",
+    "as_scalar",
+    "broadcast",
     "check_choice",
     "result",
     "warn_outside",
@@ -50,6 +55,39 @@ def _describe(value) -> str:
     return f"array with values {np.array2string(arr.ravel()[:6], threshold=6)}"
 
 
+#: Largest whole number an integer input may take: every whole number up to it is exact in
+#: a float64 (2**53), so counts never wrap around when converted to integers.
+MAX_WHOLE = 2.0**53
+
+
+class ConstraintError(ValueError):
+    """Inputs each in their range whose combination has no meaning.
+
+    For example a utilisation ``arrival_rate * service_s / servers`` of 1 or more (no
+    steady state), or more copy drives than drives. The message names the parameters
+    and the condition; the function's docstring lists it under *Raises*.
+    """
+
+
+class UnknownName(KeyError, ValueError):
+    """A name that is not in a catalog or a table; the message lists the valid names.
+
+    A ``KeyError`` (a lookup failed) and a ``ValueError`` (bad input), so that either
+    ``except`` catches it.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _text_error(name: str, value, rng: str) -> ValueError:
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return ValueError(
+        f"{name}={shown} is text; model functions take numbers (convert text with float() where a "
+        f"person typed it); valid range {rng}"
+    )
+
+
 def as_float_array(
     name: str,
     value,
@@ -61,6 +99,12 @@ def as_float_array(
     integer: bool = False,
 ) -> np.ndarray:
     """Return ``value`` as a float array, or raise ``ValueError`` naming ``name``.
+
+    One rule for text everywhere: model functions take numbers and numpy arrays, never
+    text (``"3"``, ``b"3"``, an array of strings); text is parsed only where a person types
+    it, by :meth:`vtsmodel.Input.parse`. Booleans, complex numbers, ``None`` and objects
+    that are not numbers are rejected too; whole numbers (``integer=True``) may not exceed
+    :data:`MAX_WHOLE`.
 
     Parameters
     ----------
@@ -80,13 +124,30 @@ def as_float_array(
     numpy.ndarray
         The value as a float64 array (0-d for a scalar).
     """
-    if isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name}={value!r} must be a number, not a boolean")
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}={value!r} must be a number or an array of numbers") from None
     rng = _fmt_range(lo, hi, lo_open, hi_open)
+    if isinstance(value, str | bytes | np.str_ | np.bytes_):
+        raise _text_error(name, value, rng)
+    if value is None:
+        raise ValueError(f"{name}=None must be a number in {rng}")
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name}={value!r} must be a number, not a boolean; valid range {rng}")
+    try:
+        raw = value if isinstance(value, np.ndarray) else np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name}={value!r} must be a number or an array of numbers in {rng}") from None
+    kind = raw.dtype.kind
+    if kind in "US" or (kind == "O" and any(isinstance(v, str | bytes) for v in raw.ravel().tolist())):
+        raise _text_error(name, value, rng)
+    if kind == "b":
+        raise ValueError(f"{name}={_describe(raw)} must hold numbers, not booleans; valid range {rng}")
+    if kind in "cmMV" or (kind == "O" and any(isinstance(v, complex) for v in raw.ravel().tolist())):
+        raise ValueError(f"{name}={_describe(raw)} must hold real numbers; valid range {rng}")
+    try:
+        arr = np.asarray(raw, dtype=float)
+    except OverflowError:
+        raise ValueError(f"{name}={value!r} is outside the valid range {rng}") from None
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={value!r} must be a number or an array of numbers in {rng}") from None
     if arr.size == 0:
         raise ValueError(f"{name} is empty; it must hold at least one number in {rng}")
     if not np.all(np.isfinite(arr)):
@@ -101,14 +162,56 @@ def as_float_array(
         raise ValueError(f"{name}={_describe(value)} is outside the valid range {rng} (e.g. {first:g})")
     if integer and not np.all(arr == np.round(arr)):
         raise ValueError(f"{name}={_describe(value)} must be a whole number in {rng}")
+    if integer and np.any(np.abs(arr) > MAX_WHOLE):
+        raise ValueError(
+            f"{name}={_describe(value)} is too large for a whole number (at most 2**53 = {MAX_WHOLE:.0f}); "
+            f"valid range {rng}"
+        )
     return arr
+
+
+def as_scalar(name: str, arr) -> float:
+    """``arr`` (checked) as one float; ``ValueError`` naming ``name`` for an array of several values."""
+    a = np.asarray(arr, dtype=float)
+    if a.size != 1:
+        raise ValueError(f"{name} must be a single number, not an array of shape {a.shape}")
+    return float(a.reshape(()))
+
+
+def broadcast(**arrays) -> tuple[int, ...]:
+    """The shape the arrays broadcast to; ``ValueError`` naming the parameters that do not fit.
+
+    Examples
+    --------
+    >>> broadcast(cf=np.ones(3), tvc_gb=np.ones((2, 1)))
+    (2, 3)
+    """
+    shapes = {k: np.shape(v) for k, v in arrays.items()}
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        pass
+    shape: tuple[int, ...] = ()
+    seen: list[str] = []
+    for k, sh in shapes.items():
+        try:
+            shape = np.broadcast_shapes(shape, sh)
+            seen.append(k)
+        except ValueError:
+            others = ", ".join(f"{o} has shape {shapes[o]}" for o in seen if shapes[o] != ())
+            raise ValueError(
+                f"the shapes of the inputs do not match: {k} has shape {sh}, {others}; give arrays "
+                "of one shape, or shapes that broadcast (numpy's rules: scalars, or axes of length 1)"
+            ) from None
+    return shape  # pragma: no cover - the loop raises
 
 
 def check_choice(name: str, value, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ``ValueError``."""
     options = tuple(choices)
     if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name}={value!r} is not valid; choose one of {', '.join(map(repr, options))}")
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"{name}={shown} is not valid; choose one of {', '.join(map(repr, options))}")
     return value
 
 
