@@ -132,3 +132,62 @@ def test_bad_input():
         wait_percentile(LAM, S, C, 1.0)
     with pytest.raises(ValueError, match="n="):
         simulate_recalls(LAM, S, C, 10)
+
+
+# --- nothing hangs, nothing nonsensical comes back -------------------------------------------------
+def test_erlang_family_is_fast_and_exact_for_a_billion_servers():
+    # Before: the Erlang B recursion took one step per server: 10^9 servers hung.
+    c = 1e9
+    lam = 0.999 * c / S  # 99.9 % busy: waiting is rare with so many servers
+    for f in (erlang_c, wait_mmc, wait_mdc):
+        assert 0.0 <= float(f(lam, S, c)) < 1e-6
+    assert 0.0 <= float(wait_mgc(lam, S, c, 2.0)) < 1e-6
+    assert 0.0 <= float(wait_percentile(lam, S, c, 0.999, service_cv=0.0)) < 1e-3
+    # and the same as the recursion it replaces, where the recursion can run
+    from vtsmodel.queueing import _erlang_b
+
+    for c, rho in [(1, 0.5), (4, 0.8), (37, 0.95), (400, 0.999)]:
+        b = 1.0
+        for k in range(1, c + 1):
+            b = rho * c * b / (k + rho * c * b)
+        assert float(_erlang_b(rho * c, c)) == pytest.approx(b, rel=1e-10)
+
+
+def test_drives_needed_searches_by_bisection():
+    # Before: one evaluation per drive up to max_drives (not validated either).
+    lam = 1e6 / S
+    n = recall_drives_needed(lam, S, 10.0, max_drives=10**9)
+    assert wait_percentile(lam, S, n, 0.95, service_cv=0.0) <= 10.0
+    assert wait_percentile(lam, S, n - 1, 0.95, service_cv=0.0) > 10.0
+    for bad, match in [(0, r"max_drives=0 is outside"), (2.5, "whole number"), ("64", "is text")]:
+        with pytest.raises(ValueError, match=match):
+            recall_drives_needed(LAM, S, 300.0, max_drives=bad)
+    with pytest.raises(ValueError, match="max_drives=4 is not enough"):
+        recall_drives_needed(LAM, S, 1.0, max_drives=4)
+
+
+def test_tiny_load_gives_zero_not_nan():
+    # Before: wait_mdc(1e-310, 1, 2) returned nan (0 * inf in the Cosmetatos term).
+    assert wait_mdc(1e-310, 1, 2) == 0.0
+    assert wait_percentile(1e-310, 1, 2, 0.99, service_cv=0.0) == 0.0
+
+
+def test_huge_service_cv_is_refused_not_infinite():
+    # Before: wait_mgc and wait_percentile returned inf for service_cv = 1e200.
+    for call in (lambda: wait_mgc(LAM, S, C, 1e200), lambda: wait_percentile(LAM, S, C, service_cv=1e200)):
+        with pytest.raises(ValueError, match=r"service_cv=1e\+200 is outside the valid range \[0, 100\]"):
+            call()
+
+
+def test_seed_and_simulation_size_are_checked():
+    # Before: any seed numpy took (or its TypeError), and any n (memory without limit).
+    for seed, match in [(-1, r"seed=-1 is outside"), (1.5, "whole number"), ("0", "is text")]:
+        with pytest.raises(ValueError, match=match):
+            simulate_recalls(LAM, S, C, 1000, seed=seed)
+    with pytest.raises(ValueError, match=r"n=100000000.0 is outside the valid range \[1, 1e\+07\]"):
+        simulate_recalls(LAM, S, C, 1e8)
+
+
+def test_mismatched_shapes_name_the_inputs():
+    with pytest.raises(ValueError, match=r"servers has shape \(3,\), arrival_rate has shape \(2,\)"):
+        wait_mmc([LAM, LAM / 2], S, [4, 5, 6])

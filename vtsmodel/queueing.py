@@ -13,6 +13,12 @@ and, for identical deterministic service, an exact vectorized form (customer k t
 drive that customer k - c freed: a running maximum over each residue class mod c).
 Steady-state formulas need rho < 1 and raise ``ValueError`` otherwise; the simulation
 still runs and reports a growing queue.
+
+Cost does not grow with the input: Erlang B is computed from the Poisson distribution,
+``B(c, a) = P(X = c) / P(X <= c)`` for ``X ~ Poisson(a)`` (the regularized incomplete
+gamma function), so a billion servers take as long as four; the fewest drives for a
+target are found by bisection; the simulation is limited to :data:`MAX_SIMULATED`
+recalls.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vtsmodel._validation import as_float_array, result
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import MAX_WHOLE, ConstraintError, as_scalar, broadcast, result
+from vtsmodel.quantities import ARRIVAL_RATE, BIG_COUNT, BIG_S, SERVERS, SERVICE_CV, SERVICE_S
 
 __all__ = [
     "RecallSimulation",
@@ -38,21 +46,64 @@ __all__ = [
     "wait_percentile",
 ]
 
+#: Most recalls :func:`simulate_recalls` runs (about 3 s and 0.5 GB at the limit). [count]
+MAX_SIMULATED = 10_000_000
+
+QUANTILE = Input(
+    "quantile",
+    "-",
+    0.95,
+    lo=0.0,
+    hi=1.0,
+    lo_open=True,
+    hi_open=True,
+    help="Share of waits at or below the answer.",
+)
+TARGET_WAIT_S = Input(
+    "target wait", "s", 300.0, lo=0.0, hi=BIG_S, help="Largest acceptable wait at the quantile."
+)
+MAX_DRIVES = Input(
+    "most drives searched", "-", 64, lo=1, hi=BIG_COUNT, integer=True, help="Search limit of the sizing."
+)
+SIMULATED = Input(
+    "recalls simulated", "-", 100_000, lo=1, hi=MAX_SIMULATED, integer=True,
+    source="practical limit (time and memory grow with it)", help="Recalls the simulation runs.",
+)  # fmt: skip
+SEED = Input(
+    "random seed", "-", 0, lo=0, hi=MAX_WHOLE, integer=True, help="Seed of numpy's default generator."
+)
+WARMUP = Input(
+    "warm-up share",
+    "-",
+    0.1,
+    lo=0.0,
+    hi=1.0,
+    hi_open=True,
+    help="Share of the recalls left out at the start.",
+)
+BATCHES = Input("batches", "-", 30, lo=2, hi=1e6, integer=True, help="Batches of the batch-means interval.")
+CONFIDENCE = Input(
+    "confidence level", "-", 0.95, lo=0.0, hi=1.0, lo_open=True, hi_open=True, help="Of the intervals."
+)
+_POSITIVE_RATE = ARRIVAL_RATE.but(lo_open=True)
+
 
 def _inputs(arrival_rate, service_s, servers, *, steady=True):
-    lam = as_float_array("arrival_rate", arrival_rate, lo=0.0)
-    s = as_float_array("service_s", service_s, lo=0.0, lo_open=True)
-    c = as_float_array("servers", servers, lo=1.0, integer=True)
+    lam = ARRIVAL_RATE.check("arrival_rate", arrival_rate)
+    s = SERVICE_S.check("service_s", service_s)
+    c = SERVERS.check("servers", servers)
+    broadcast(arrival_rate=lam, service_s=s, servers=c)
     rho = lam * s / c
     if steady and np.any(rho >= 1.0):
         bad = np.broadcast_to(rho, np.broadcast_shapes(rho.shape))[rho >= 1.0].ravel()[0]
-        raise ValueError(
+        raise ConstraintError(
             f"utilisation = arrival_rate * service_s / servers = {bad:.4g} must be below 1 for a steady "
             f"state (valid range [0, 1)); the queue grows without bound: add servers or lower the load"
         )
     return lam, s, c, rho
 
 
+@declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS)
 def utilisation(arrival_rate, service_s, servers):
     """Offered utilisation of each drive, rho = lambda * S / c. [-]
 
@@ -68,25 +119,35 @@ def utilisation(arrival_rate, service_s, servers):
     return result(_inputs(arrival_rate, service_s, servers, steady=False)[3])
 
 
+def _erlang_b(a, c) -> np.ndarray:
+    """Erlang B for offered load a and c servers: ``P(X = c) / P(X <= c)``, X ~ Poisson(a).
+
+    The same number as the recursion B(k) = a B(k-1) / (k + a B(k-1)) (to about 1e-11
+    relative), at a cost that does not grow with c. Accurate for a < c (rho < 1), where
+    P(X <= c) is not small.
+    """
+    from scipy.special import gammaincc, gammaln  # imported here, not at package import
+
+    a, c = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(c, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        log_pmf = np.where(a > 0, c * np.log(np.where(a > 0, a, 1.0)) - a - gammaln(c + 1.0), -np.inf)
+        return np.exp(log_pmf) / gammaincc(c + 1.0, a)
+
+
 def _erlang_c(a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Erlang C for offered load a = lambda * S and c servers, via the Erlang B recursion."""
-    a, c = np.broadcast_arrays(a, c)
-    out = np.empty(a.shape)
-    for idx in np.ndindex(a.shape):
-        ai, ci = float(a[idx]), int(c[idx])
-        b = 1.0
-        for k in range(1, ci + 1):  # Erlang B: B(k) = a B(k-1) / (k + a B(k-1))
-            b = ai * b / (k + ai * b)
-        rho = ai / ci
-        out[idx] = b / (1.0 - rho + rho * b)
-    return out
+    """Erlang C for offered load a = lambda * S and c servers, from Erlang B."""
+    b = _erlang_b(a, c)
+    rho = np.asarray(a, dtype=float) / np.asarray(c, dtype=float)
+    return b / (1.0 - rho + rho * b)
 
 
+@declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS)
 def erlang_c(arrival_rate, service_s, servers):
     """Probability that an arriving recall waits in M/M/c (Erlang C). [-]
 
     C(c, a) = B(c, a) / (1 - rho + rho B(c, a)), with a = lambda S and B the Erlang B
-    formula (B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1))).
+    formula (B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)), computed in closed form from
+    the Poisson distribution: :func:`_erlang_b`).
 
     Parameters
     ----------
@@ -105,6 +166,7 @@ def erlang_c(arrival_rate, service_s, servers):
 prob_wait = erlang_c
 
 
+@declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS)
 def wait_mmc(arrival_rate, service_s, servers):
     """Mean wait in queue of M/M/c (Erlang C), before a drive starts the recall. [s]
 
@@ -123,23 +185,31 @@ def wait_mmc(arrival_rate, service_s, servers):
     return result(_erlang_c(lam * s, c) * s / (c * (1.0 - rho)))
 
 
+@declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS)
 def wait_mdc(arrival_rate, service_s, servers):
     """Mean wait in queue of M/D/c by Cosmetatos' approximation. [s]
 
     Wq(M/D/c) = 1/2 Wq(M/M/c) [1 + (1 - rho)(c - 1)(sqrt(4 + 5c) - 2) / (16 rho c)]
-    (G. P. Cosmetatos, 1975). Exact for c = 1 (Pollaczek-Khinchine).
+    (G. P. Cosmetatos, 1975). Exact for c = 1 (Pollaczek-Khinchine). The correction term
+    is computed as (C / rho) S (c - 1)(sqrt(4 + 5c) - 2) / (16 c^2), which stays finite
+    (and tends to 0) as the load tends to 0.
 
     Parameters as :func:`wait_mmc`; ``service_s`` is the (identical) service time. [s]
     """
     lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
-    wq = _erlang_c(lam * s, c) * s / (c * (1.0 - rho))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        corr = np.where(
-            rho > 0, (1.0 - rho) * (c - 1.0) * (np.sqrt(4.0 + 5.0 * c) - 2.0) / (16.0 * rho * c), 0.0
-        )
-    return result(0.5 * wq * (1.0 + corr))
+    return result(_mdc(lam * s, s, c, rho))
 
 
+def _mdc(a, s, c, rho):
+    pw = _erlang_c(a, c)
+    wq = pw * s / (c * (1.0 - rho))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        c_over_rho = np.where(rho > 0, pw / np.where(rho > 0, rho, 1.0), 0.0)
+    extra = c_over_rho * s * (c - 1.0) * (np.sqrt(4.0 + 5.0 * c) - 2.0) / (16.0 * c * c)
+    return 0.5 * (wq + extra)
+
+
+@declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS, service_cv=SERVICE_CV)
 def wait_mgc(arrival_rate, service_s, servers, service_cv):
     """Mean wait in queue of M/G/c by Allen-Cunneen's approximation. [s]
 
@@ -153,10 +223,16 @@ def wait_mgc(arrival_rate, service_s, servers, service_cv):
     service_cv : float or array_like
         Coefficient of variation of the service time (0 deterministic, 1 exponential). [-]
     """
-    cv = as_float_array("service_cv", service_cv, lo=0.0)
-    return result(np.asarray(wait_mmc(arrival_rate, service_s, servers)) * (1.0 + cv**2) / 2.0)
+    cv = SERVICE_CV.check("service_cv", service_cv)
+    lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
+    broadcast(arrival_rate=lam, service_s=s, servers=c, service_cv=cv)
+    return result(_erlang_c(lam * s, c) * s / (c * (1.0 - rho)) * (1.0 + cv**2) / 2.0)
 
 
+@declare(
+    arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS, q=QUANTILE,
+    service_cv=SERVICE_CV.but(default=1.0),
+)  # fmt: skip
 def wait_percentile(arrival_rate, service_s, servers, q=0.95, *, service_cv=1.0):
     """The q-quantile of the wait in queue. [s]
 
@@ -171,28 +247,37 @@ def wait_percentile(arrival_rate, service_s, servers, q=0.95, *, service_cv=1.0)
         As :func:`wait_mmc`.
     q : float or array_like
         Quantile, 0 < q < 1. [-]
-    service_cv : float
+    service_cv : float or array_like
         Coefficient of variation of the service time. [-]
     """
-    qa = as_float_array("q", q, lo=0.0, hi=1.0, lo_open=True, hi_open=True)
-    cv = as_float_array("service_cv", service_cv, lo=0.0)
+    qa = QUANTILE.check("q", q)
+    cv = SERVICE_CV.check("service_cv", service_cv)
     lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
+    broadcast(arrival_rate=lam, service_s=s, servers=c, q=qa, service_cv=cv)
     pw = _erlang_c(lam * s, c)
     mmc = pw * s / (c * (1.0 - rho))
     if np.all(cv == 1.0):
         wq = mmc
     else:
-        mdc = np.asarray(wait_mdc(lam, s, c))
-        wq = np.where(cv == 0.0, mdc, mmc * (1.0 + cv**2) / 2.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where((pw > 0) & (qa > 1.0 - pw), wq / pw * np.log(pw / (1.0 - qa)), 0.0)
+        wq = np.where(cv == 0.0, _mdc(lam * s, s, c, rho), mmc * (1.0 + cv**2) / 2.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = np.where(
+            (pw > 0) & (qa > 1.0 - pw), wq / np.where(pw > 0, pw, 1.0) * np.log(pw / (1.0 - qa)), 0.0
+        )
     return result(t)
 
 
+@declare(
+    arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, target_wait_s=TARGET_WAIT_S, q=QUANTILE,
+    service_cv=SERVICE_CV, max_drives=MAX_DRIVES,
+)  # fmt: skip
 def recall_drives_needed(
     arrival_rate, service_s, target_wait_s, q=0.95, *, service_cv=0.0, max_drives=64
 ) -> int:
     """Fewest drives whose q-quantile wait (:func:`wait_percentile`) is at most the target.
+
+    Found by bisection between the fewest drives with rho < 1 and ``max_drives`` (the
+    wait falls as drives are added), so the cost grows with log(max_drives) only.
 
     Parameters
     ----------
@@ -207,17 +292,37 @@ def recall_drives_needed(
     service_cv : float
         Coefficient of variation of the service time. [-]
     max_drives : int
-        Search limit; ``ValueError`` if not enough. [count]
+        Search limit. [count]
+
+    Raises
+    ------
+    ConstraintError
+        (a ``ValueError``) when ``max_drives`` drives do not meet the target.
     """
-    lam = float(as_float_array("arrival_rate", arrival_rate, lo=0.0))
-    s = float(as_float_array("service_s", service_s, lo=0.0, lo_open=True))
-    target = float(as_float_array("target_wait_s", target_wait_s, lo=0.0))
-    c = max(1, math.floor(lam * s) + 1)  # fewest drives with rho < 1
-    while c <= max_drives:
-        if float(wait_percentile(lam, s, c, q, service_cv=service_cv)) <= target:
-            return c
-        c += 1
-    raise ValueError(f"max_drives={max_drives} is not enough for target_wait_s={target_wait_s!r}; raise it")
+    lam = as_scalar("arrival_rate", ARRIVAL_RATE.check("arrival_rate", arrival_rate))
+    s = as_scalar("service_s", SERVICE_S.check("service_s", service_s))
+    target = as_scalar("target_wait_s", TARGET_WAIT_S.check("target_wait_s", target_wait_s))
+    qa = as_scalar("q", QUANTILE.check("q", q))
+    cv = as_scalar("service_cv", SERVICE_CV.check("service_cv", service_cv))
+    top = int(as_scalar("max_drives", MAX_DRIVES.check("max_drives", max_drives)))
+
+    def meets(c: int) -> bool:
+        return float(wait_percentile(lam, s, c, qa, service_cv=cv)) <= target
+
+    lo = max(1, math.floor(lam * s) + 1)  # fewest drives with rho < 1
+    if lo > top or not meets(top):
+        raise ConstraintError(
+            f"max_drives={max_drives!r} is not enough for target_wait_s={target_wait_s!r} at "
+            f"arrival_rate={arrival_rate!r}, service_s={service_s!r}: raise max_drives or the target"
+        )
+    hi = top  # meets(hi); find the fewest
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if meets(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 @dataclass
@@ -333,6 +438,10 @@ def _heap_starts(arr: np.ndarray, svc: np.ndarray, c: int) -> np.ndarray:
     return starts
 
 
+@declare(
+    arrival_rate=_POSITIVE_RATE, service_s=SERVICE_S, servers=SERVERS, n=SIMULATED, seed=SEED,
+    service_cv=SERVICE_CV, warmup=WARMUP, batches=BATCHES, confidence=CONFIDENCE,
+)  # fmt: skip
 def simulate_recalls(
     arrival_rate,
     service_s,
@@ -362,9 +471,10 @@ def simulate_recalls(
     servers : int
         Drives. [count]
     n : int
-        Recalls simulated (at least 10 per batch after the warm-up). [count]
+        Recalls simulated (at least 10 per batch after the warm-up, at most
+        :data:`MAX_SIMULATED`). [count]
     seed : int
-        Seed of numpy's default generator.
+        Seed of numpy's default generator, a whole number >= 0.
     service_cv : float
         Coefficient of variation of the service time. [-]
     warmup : float
@@ -378,17 +488,21 @@ def simulate_recalls(
     -------
     RecallSimulation
     """
-    lam = float(as_float_array("arrival_rate", arrival_rate, lo=0.0, lo_open=True))
-    s = float(as_float_array("service_s", service_s, lo=0.0, lo_open=True))
-    c = int(as_float_array("servers", servers, lo=1.0, integer=True))
-    batches = int(as_float_array("batches", batches, lo=2.0, integer=True))
-    fw = float(as_float_array("warmup", warmup, lo=0.0, hi=1.0, hi_open=True))
-    n = int(as_float_array("n", n, lo=1.0, integer=True))
+    lam = as_scalar("arrival_rate", _POSITIVE_RATE.check("arrival_rate", arrival_rate))
+    s = as_scalar("service_s", SERVICE_S.check("service_s", service_s))
+    c = int(as_scalar("servers", SERVERS.check("servers", servers)))
+    batches = int(as_scalar("batches", BATCHES.check("batches", batches)))
+    fw = as_scalar("warmup", WARMUP.check("warmup", warmup))
+    n = int(as_scalar("n", SIMULATED.check("n", n)))
+    seed = int(as_scalar("seed", SEED.check("seed", seed)))
     skip = int(n * fw)
     if (n - skip) < 10 * batches:
-        raise ValueError(f"n={n} is too small: need at least {10 * batches} recalls after the warm-up")
-    cv = float(as_float_array("service_cv", service_cv, lo=0.0))
-    conf = float(as_float_array("confidence", confidence, lo=0.0, hi=1.0, lo_open=True, hi_open=True))
+        raise ConstraintError(
+            f"n={n} is too small for batches={batches} and warmup={fw:g}: need at least "
+            f"{10 * batches} recalls after the warm-up"
+        )
+    cv = as_scalar("service_cv", SERVICE_CV.check("service_cv", service_cv))
+    conf = as_scalar("confidence", CONFIDENCE.check("confidence", confidence))
     rng = np.random.default_rng(seed)
     arr = np.cumsum(rng.exponential(1.0 / lam, n))
     if cv == 0.0:
