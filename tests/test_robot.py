@@ -54,3 +54,18 @@ def test_mount_time_grows_with_sessions(n, think):
 def test_bad_sessions():
     with pytest.raises(ValueError, match="sessions"):
         mount_response_s(0)
+
+
+def test_sessions_beyond_the_limit_are_refused_at_once():
+    # Before: mva_robot(1e8, ...) ran the recursion 10^8 times (24 s).
+    from vtsmodel.quantities import MAX_SESSIONS
+
+    with pytest.raises(ValueError, match=r"sessions=100000000.0 is outside the valid range \[1, 100000\]"):
+        mva_robot(1e8, robot_s=9.0, fixed_s=19.0)
+    assert np.isfinite(mva_robot(MAX_SESSIONS, robot_s=9.0, fixed_s=19.0)["mount_s"])
+
+
+def test_calib_sessions_is_named_as_such():
+    # Before: the message said "sessions=1 ...", a parameter of another function.
+    with pytest.raises(ValueError, match=r"^calib_sessions=1 is outside"):
+        mount_response_s(2, calib_sessions=1)

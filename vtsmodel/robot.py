@@ -34,8 +34,31 @@ import functools
 
 import numpy as np
 
+from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, result
+from vtsmodel._validation import ConstraintError, as_scalar, result
+from vtsmodel.quantities import BIG_S, ROBOT_S, SESSIONS
+
+_STK = "stk-acs4400-cray"
+FIXED_S = Input(
+    "mount time away from the robot", "s", None, lo=0.0, hi=BIG_S,
+    help="Mount time not spent at the robot (drive load, software): no contention.",
+)  # fmt: skip
+THINK_S = Input(
+    "time between mounts", "s", 0.0, lo=0.0, hi=BIG_S, source="project assumption (0: back to back)",
+    help="A session's time between one mount and its next request.",
+)  # fmt: skip
+SINGLE_S = Input(
+    "mount time, one session", "s", None, lo=0.0, lo_open=True, hi=BIG_S, source=f"{_STK}, Discussion a. (28 s)",
+    help="Mean mount time of a session alone.",
+)  # fmt: skip
+MULTI_S = Input(
+    "mount time, sessions together", "s", None, lo=0.0, lo_open=True, hi=BIG_S,
+    source=f"{_STK}, Test Results a. (52.15 s)", help="Mean mount time with several sessions; above the single time.",
+)  # fmt: skip
+CALIB_SESSIONS = SESSIONS.but(
+    label="sessions behind the contended time", lo=2, default=None, source=f"{_STK}, Test Results f. (four)"
+)
 
 __all__ = ["calibrate_robot", "mva_robot", "mount_response_s"]
 
@@ -54,13 +77,26 @@ def _mva(n_max: int, robot_s: float, fixed_s: float, think_s: float):
     return mount, thr, thr * robot_s
 
 
+def _mva_mount(n: int, robot_s: float, fixed_s: float, think_s: float) -> float:
+    """Mount time at N = n only (the same recursion, floats only: for calibration)."""
+    q = 0.0
+    z = fixed_s + think_s
+    r = robot_s
+    for k in range(1, n + 1):
+        r = robot_s * (1.0 + q)
+        q = k * r / (r + z)
+    return r + fixed_s
+
+
+@declare(sessions=SESSIONS, robot_s=ROBOT_S.but(lo_open=True), fixed_s=FIXED_S, think_s=THINK_S)
 def mva_robot(sessions, *, robot_s, fixed_s, think_s=0.0) -> dict[str, np.ndarray]:
     """Mean value analysis of ``sessions`` sharing one robot.
 
     Parameters
     ----------
     sessions : int or array_like
-        Concurrent mount sessions, N >= 1. [count]
+        Concurrent mount sessions, 1 <= N <= :data:`~vtsmodel.quantities.MAX_SESSIONS`
+        (the exact recursion takes one step per session). [count]
     robot_s : float
         Robot demand per mount. [s]
     fixed_s : float
@@ -74,10 +110,10 @@ def mva_robot(sessions, *, robot_s, fixed_s, think_s=0.0) -> dict[str, np.ndarra
         ``mount_s`` mean mount time [s], ``mounts_per_hour`` throughput [1/h] and
         ``robot_utilisation`` [-], each shaped like ``sessions``.
     """
-    n = as_float_array("sessions", sessions, lo=1.0, integer=True)
-    rs = float(as_float_array("robot_s", robot_s, lo=0.0, lo_open=True))
-    fs = float(as_float_array("fixed_s", fixed_s, lo=0.0))
-    zs = float(as_float_array("think_s", think_s, lo=0.0))
+    n = SESSIONS.check("sessions", sessions)
+    rs = as_scalar("robot_s", ROBOT_S.but(lo_open=True).check("robot_s", robot_s))
+    fs = as_scalar("fixed_s", FIXED_S.check("fixed_s", fixed_s))
+    zs = as_scalar("think_s", THINK_S.check("think_s", think_s))
     mount, thr, util = _mva(int(n.max()), rs, fs, zs)
     idx = n.astype(int) - 1
     return {
@@ -90,13 +126,13 @@ def mva_robot(sessions, *, robot_s, fixed_s, think_s=0.0) -> dict[str, np.ndarra
 @functools.cache
 def _calibrate(single_s: float, multi_s: float, sessions: int, think_s: float) -> tuple[float, float]:
     def gap(rs):
-        return _mva(sessions, rs, single_s - rs, think_s)[0][-1] - multi_s
+        return _mva_mount(sessions, rs, single_s - rs, think_s) - multi_s
 
     lo, hi = 1e-9 * single_s, single_s
     if gap(hi) < 0:
-        raise ValueError(
+        raise ConstraintError(
             f"multi_s={multi_s!r} cannot be reached with {sessions} sessions and think_s={think_s!r}: "
-            f"even a robot taking the whole {single_s:g} s gives {gap(hi) + multi_s:.4g} s; "
+            f"even a robot taking the whole single_s={single_s:g} s gives {gap(hi) + multi_s:.4g} s; "
             "use more sessions or less think time"
         )
     from scipy import optimize  # imported here, not at package import
@@ -106,6 +142,7 @@ def _calibrate(single_s: float, multi_s: float, sessions: int, think_s: float) -
 
 
 @cites("stk_facts")
+@declare(single_s=SINGLE_S, multi_s=MULTI_S, sessions=CALIB_SESSIONS, think_s=THINK_S)
 def calibrate_robot(*, single_s=None, multi_s=None, sessions=None, think_s=0.0) -> dict[str, float]:
     """Split the single-session mount time into robot and fixed parts to match contention.
 
@@ -128,24 +165,29 @@ def calibrate_robot(*, single_s=None, multi_s=None, sessions=None, think_s=0.0) 
         ``robot_s`` and ``fixed_s``. [s]
     """
     stk = load("stk_facts")
-    single = float(
-        as_float_array(
-            "single_s",
-            stk.value("mount_time_single_session") if single_s is None else single_s,
-            lo=0.0,
-            lo_open=True,
-        )
+    single = as_scalar(
+        "single_s",
+        SINGLE_S.check("single_s", stk.value("mount_time_single_session") if single_s is None else single_s),
     )
-    multi = stk.value("mount_time_avg") if multi_s is None else multi_s
-    multi = float(as_float_array("multi_s", multi, lo=single, lo_open=True))
+    multi = as_scalar(
+        "multi_s", MULTI_S.check("multi_s", stk.value("mount_time_avg") if multi_s is None else multi_s)
+    )
     n = stk.value("mount_sessions_concurrent_max") if sessions is None else sessions
-    n = int(as_float_array("sessions", n, lo=2.0, integer=True))
-    z = float(as_float_array("think_s", think_s, lo=0.0))
+    n = int(as_scalar("sessions", CALIB_SESSIONS.check("sessions", n)))
+    z = as_scalar("think_s", THINK_S.check("think_s", think_s))
+    if multi <= single:
+        raise ConstraintError(
+            f"multi_s={multi:g} must be above single_s={single:g}: contention lengthens the mount time"
+        )
     rs, fs = _calibrate(single, multi, n, z)
     return {"robot_s": rs, "fixed_s": fs}
 
 
 @cites("stk_facts")
+@declare(
+    sessions=SESSIONS, think_s=THINK_S, single_s=SINGLE_S, multi_s=MULTI_S,
+    calib_sessions=CALIB_SESSIONS.but(label="calibration sessions"),
+)  # fmt: skip
 def mount_response_s(sessions, *, think_s=0.0, single_s=None, multi_s=None, calib_sessions=None):
     """Mean mount time with ``sessions`` sharing one robot, calibrated to StorageTek. [s]
 
@@ -158,8 +200,13 @@ def mount_response_s(sessions, *, think_s=0.0, single_s=None, multi_s=None, cali
         Concurrent mount sessions. [count]
     think_s : float
         A session's time between mounts (assumption: 0). [s]
-    single_s, multi_s, calib_sessions
-        Calibration points, as :func:`calibrate_robot` (defaults from stk_facts).
+    single_s, multi_s : float, optional
+        Calibration points, as :func:`calibrate_robot` (defaults from stk_facts). [s]
+    calib_sessions : int, optional
+        Sessions behind ``multi_s``, as ``sessions`` of :func:`calibrate_robot`. [count]
     """
+    n = SESSIONS.check("sessions", sessions)
+    if calib_sessions is not None:
+        calib_sessions = as_scalar("calib_sessions", CALIB_SESSIONS.check("calib_sessions", calib_sessions))
     cal = calibrate_robot(single_s=single_s, multi_s=multi_s, sessions=calib_sessions, think_s=think_s)
-    return mva_robot(sessions, robot_s=cal["robot_s"], fixed_s=cal["fixed_s"], think_s=think_s)["mount_s"]
+    return mva_robot(n, robot_s=cal["robot_s"], fixed_s=cal["fixed_s"], think_s=think_s)["mount_s"]
