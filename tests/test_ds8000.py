@@ -262,3 +262,34 @@ def test_public_names_and_citations():
     assert vtsmodel.disk_response_ms is dc.disk_response_ms
     assert vtsmodel.ride_through_s is dc.ride_through_s
     assert "ibm-ds8000-tpf" in vtsmodel.cite(dc.disk_response_ms)
+
+
+# --- bad input: a clear error, never a number that means nothing ---------------------------------
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        # Before: -163000.0 (a negative rate), and nan/inf passed through.
+        (lambda: dc.copy_saturation_io_per_s(io_per_s_ref=-1), r"io_per_s_ref=-1 is outside the valid range"),
+        (lambda: dc.copy_saturation_io_per_s(io_per_s_ref=float("nan")), r"io_per_s_ref=nan must be finite"),
+        (lambda: dc.copy_saturation_io_per_s(io_per_s_ref=float("inf")), r"io_per_s_ref=inf must be finite"),
+        # Before: scipy's "f(a) and f(b) must have different signs".
+        (lambda: dc.calibrate_copy_load(target_ms=1e300), r"target_ms=1e\+300 is outside the valid range"),
+        (lambda: dc.calibrate_copy_load(target_ms=1.5), r"target_ms=1.5 must be above response_ref_ms=2"),
+        # Before: the message named staged_kb for a bad track_kb.
+        (lambda: dc.staging_gain(100.0, track_kb=-5.0), r"^track_kb=-5.0 is outside"),
+        (lambda: dc.calibrate_staging_load(track_kb=0.0), r"^track_kb=0.0 is outside"),
+        (lambda: dc.staging_gain(1e4, track_kb=57.0), r"saturates the HDDs with track_kb"),
+        (lambda: dc.calibrate_staging_load(gain=0.999999999999999), r"not reached below saturation"),
+        (lambda: dc.staging_gain(100.0, disk_kb=3), r"unknown argument\(s\) 'disk_kb'"),
+    ],
+)
+def test_bad_input_is_a_clear_value_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_copy_load_closed_form_matches_the_model():
+    c = dc.calibrate_copy_load(target_ms=1e6)  # a huge target: the copy takes the spare capacity
+    assert 0 < c < 1 - dc.COPY_UTILISATION_REF
+    r = dc.background_copy_response_ms(163_000, copy_load=dc.calibrate_copy_load(target_ms=3.0))
+    assert float(r) == pytest.approx(3.0, rel=1e-12)

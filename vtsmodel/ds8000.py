@@ -34,8 +34,10 @@ import functools
 
 import numpy as np
 
+from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, result
+from vtsmodel._validation import ConstraintError, as_scalar, broadcast, result
+from vtsmodel.quantities import BIG_COUNT, BIG_RATE, BIG_S
 
 __all__ = [
     "COPY_LOAD",
@@ -90,6 +92,90 @@ COPY_TARGET_POSITION = 0.5
 #: system" (ibm-ds8000-tpf, Performance with FlashCopy); 0.8 is this project's reading.
 COPY_UTILISATION_REF = 0.8
 
+# --- the inputs (see vtsmodel.quantities for the practical limits) ------------------------------
+_SRC = "ibm-ds8000-tpf"
+IO_PER_S = Input("I/O rate", "IO/s", 100.0, lo=0.0, hi=BIG_RATE, help="Requests per second.")
+STAGED_KB = Input(
+    "staged per read miss", "KB", None, lo=0.0, lo_open=True, hi=1e6,
+    source=f"{_SRC}, Adaptive Record Caching (57 KB track, 21 KB adaptive)",
+    help="Data staged from the HDD per read miss.",
+)  # fmt: skip
+TRACK_KB = STAGED_KB.but(
+    label="staged per miss, track caching", help="Data staged per miss with track staging."
+)
+RECORD_KB_INPUT = STAGED_KB.but(
+    label="record size", default=RECORD_KB, source="modelling choice (the largest standard TPF record)",
+    help="Data staged per miss with record staging.",
+)  # fmt: skip
+POSITIONING = Input(
+    "positioning per miss", "ms", POSITIONING_MS, lo=0.0, hi=1e3, source="modelling choice (POSITIONING_MS)",
+    help="Mean seek plus rotational latency of a read miss.",
+)  # fmt: skip
+MEDIA = Input(
+    "HDD media rate", "MB/s", MEDIA_MB_S, lo=0.0, lo_open=True, hi=1e5, source="modelling choice (MEDIA_MB_S)",
+    help="Media transfer rate of one HDD while staging.",
+)  # fmt: skip
+N_HDD = Input("HDDs", "-", 1, lo=1, hi=BIG_COUNT, integer=True, help="HDDs sharing the read misses evenly.")
+CS2 = Input(
+    "service time SCV",
+    "-",
+    1.0,
+    lo=0.0,
+    hi=100.0,
+    help="Squared coefficient of variation of the service time.",
+)
+GAIN = Input(
+    "response reduction", "-", None, lo=0.0, hi=1.0, lo_open=True, hi_open=True,
+    source=f"{_SRC}, Adaptive Record Caching (19 %)", help="Fractional reduction of the read-miss response.",
+)  # fmt: skip
+SPATIAL_LOCALITY = Input(
+    "spatial locality",
+    "-",
+    0.1,
+    lo=0.0,
+    hi=1.0,
+    help="Probability that a read is on the track of the read before.",
+)
+TEMPORAL_HIT = Input(
+    "temporal hit ratio", "-", 0.0, lo=0.0, hi=1.0, help="Share of reads hit by reuse of records."
+)
+COPY_LOAD_INPUT = Input(
+    "background copy load", "-", 0.0, lo=0.0, hi=1.0, hi_open=True,
+    help="Share of the disk system's capacity a background copy uses.",
+)  # fmt: skip
+UTILISATION_REF = Input(
+    "utilisation at the reference rate", "-", COPY_UTILISATION_REF, lo=0.0, hi=1.0, lo_open=True, hi_open=True,
+    source="modelling choice (COPY_UTILISATION_REF)", help="Disk-system utilisation at io_per_s_ref without copy.",
+)  # fmt: skip
+RESPONSE_REF_MS = Input(
+    "response at the reference rate", "ms", None, lo=0.0, lo_open=True, hi=BIG_S,
+    source=f"{_SRC}, Performance with FlashCopy (2 ms)", help="Host I/O response at io_per_s_ref without copy.",
+)  # fmt: skip
+IO_PER_S_REF = Input(
+    "reference host rate", "IO/s", None, lo=0.0, lo_open=True, hi=BIG_RATE,
+    source=f"{_SRC}, Performance with FlashCopy (163K IO/s)", help="The host rate the reference response was measured at.",
+)  # fmt: skip
+TARGET_MS = Input(
+    "response during the copy", "ms", None, lo=0.0, lo_open=True, hi=BIG_S,
+    source=f"{_SRC}, Performance with FlashCopy (above 4, below 5 ms)", help="Host response to calibrate the copy to.",
+)  # fmt: skip
+TRANSACTIONS_PER_S = Input(
+    "transactions per second", "1/s", 1000.0, lo=0.0, lo_open=True, hi=BIG_RATE,
+    help="Transactions arriving during a pause in disk access.",
+)  # fmt: skip
+BLOCKS = Input(
+    "blocks", "-", 10_000.0, lo=0.0, lo_open=True, hi=BIG_COUNT, help="Blocks (ECBs, frames) available."
+)
+SHUTDOWN_THRESHOLD = Input(
+    "shutdown threshold", "-", None, lo=0.0, lo_open=True, hi=1.0,
+    source=f"{_SRC}, Error Handling Behavior Performance (about 70 %)", help="Share of the blocks at which shutdown starts.",
+)  # fmt: skip
+PAUSE_S = Input(
+    "pause in disk access", "s", 6.0, lo=0.0, hi=BIG_S,
+    source=f"{_SRC}, Error Handling Behavior Performance (under six seconds)",
+    help="Length of a pause (failover, failback, warmstart).",
+)  # fmt: skip
+
 
 @functools.cache
 def _facts():
@@ -108,6 +194,7 @@ def _transfer_ms(staged_kb, media_mb_s):
     return staged_kb * KB_BYTES / (media_mb_s * 1e3)
 
 
+@declare(staged_kb=STAGED_KB, positioning_ms=POSITIONING, media_mb_s=MEDIA)
 def disk_service_ms(staged_kb, *, positioning_ms=POSITIONING_MS, media_mb_s=MEDIA_MB_S):
     """Service time of one read miss on one HDD: positioning plus transfer of the stage.
 
@@ -127,12 +214,18 @@ def disk_service_ms(staged_kb, *, positioning_ms=POSITIONING_MS, media_mb_s=MEDI
     numpy.ndarray or numpy.float64
         Mean service time per read miss. [ms]
     """
-    kb = as_float_array("staged_kb", staged_kb, lo=0.0, lo_open=True, hi=1e6)
-    pos = as_float_array("positioning_ms", positioning_ms, lo=0.0, hi=1e3)
-    rate = as_float_array("media_mb_s", media_mb_s, lo=0.0, lo_open=True, hi=1e5)
-    return result(pos + _transfer_ms(kb, rate))
+    return result(_service(staged_kb, positioning_ms, media_mb_s))
 
 
+def _service(staged_kb, positioning_ms, media_mb_s, *, name: str = "staged_kb"):
+    kb = STAGED_KB.check(name, staged_kb)
+    pos = POSITIONING.check("positioning_ms", positioning_ms)
+    rate = MEDIA.check("media_mb_s", media_mb_s)
+    broadcast(**{name: kb}, positioning_ms=pos, media_mb_s=rate)
+    return pos + _transfer_ms(kb, rate)
+
+
+@declare(io_per_s=IO_PER_S, staged_kb=STAGED_KB, positioning_ms=POSITIONING, media_mb_s=MEDIA, n_hdd=N_HDD)
 def disk_utilisation(io_per_s, *, staged_kb, positioning_ms=POSITIONING_MS, media_mb_s=MEDIA_MB_S, n_hdd=1):
     """Utilisation of one HDD by read misses: ``rho = (io_per_s / n_hdd) * s``.
 
@@ -152,13 +245,21 @@ def disk_utilisation(io_per_s, *, staged_kb, positioning_ms=POSITIONING_MS, medi
     numpy.ndarray or numpy.float64
         Offered utilisation per HDD; 1 or more means the HDD cannot keep up. [-]
     """
-    lam = as_float_array("io_per_s", io_per_s, lo=0.0)
-    n = as_float_array("n_hdd", n_hdd, lo=1.0, integer=True)
-    s = disk_service_ms(staged_kb, positioning_ms=positioning_ms, media_mb_s=media_mb_s)
-    return result(lam / n * s * 1e-3)
+    return result(_utilisation(io_per_s, staged_kb, positioning_ms, media_mb_s, n_hdd)[1])
+
+
+def _utilisation(io_per_s, staged_kb, positioning_ms, media_mb_s, n_hdd, *, name: str = "staged_kb"):
+    lam = IO_PER_S.check("io_per_s", io_per_s)
+    n = N_HDD.check("n_hdd", n_hdd)
+    s = _service(staged_kb, positioning_ms, media_mb_s, name=name)
+    broadcast(io_per_s=lam, n_hdd=n, **{name: s})
+    return s, lam / n * s * 1e-3
 
 
 @cites("ibm-ds8000-tpf")
+@declare(
+    io_per_s=IO_PER_S, staged_kb=STAGED_KB, positioning_ms=POSITIONING, media_mb_s=MEDIA, n_hdd=N_HDD, cs2=CS2
+)
 def disk_response_ms(
     io_per_s,
     *,
@@ -201,20 +302,21 @@ def disk_response_ms(
         For invalid input, and where an HDD is saturated (utilisation of 1 or more): the
         queue then grows without bound and there is no steady-state response time.
     """
-    c2 = as_float_array("cs2", cs2, lo=0.0, hi=100.0)
-    s = disk_service_ms(staged_kb, positioning_ms=positioning_ms, media_mb_s=media_mb_s)
-    rho = disk_utilisation(
-        io_per_s, staged_kb=staged_kb, positioning_ms=positioning_ms, media_mb_s=media_mb_s, n_hdd=n_hdd
-    )
-    rho = np.asarray(rho)
+    return result(_response(io_per_s, staged_kb, positioning_ms, media_mb_s, n_hdd, cs2))
+
+
+def _response(io_per_s, staged_kb, positioning_ms, media_mb_s, n_hdd, cs2, *, name: str = "staged_kb"):
+    c2 = CS2.check("cs2", cs2)
+    s, rho = _utilisation(io_per_s, staged_kb, positioning_ms, media_mb_s, n_hdd, name=name)
+    broadcast(io_per_s=rho, cs2=c2)
     if np.any(rho >= 1.0):
         worst = float(np.max(rho))
-        raise ValueError(
-            f"io_per_s={_first(io_per_s, rho >= 1.0):g} saturates the HDDs: utilisation {worst:.3g} "
+        raise ConstraintError(
+            f"io_per_s={_first(io_per_s, rho >= 1.0):g} saturates the HDDs with {name}: utilisation {worst:.3g} "
             f"(valid range [0, 1) per HDD; service {float(np.max(s)):.3g} ms per miss, "
             f"at most {1e3 / float(np.max(s)):.4g} misses per second per HDD)"
         )
-    return result(s + rho * s * (1.0 + c2) / (2.0 * (1.0 - rho)))
+    return s + rho * s * (1.0 + c2) / (2.0 * (1.0 - rho))
 
 
 def _first(value, mask) -> float:
@@ -222,7 +324,23 @@ def _first(value, mask) -> float:
     return float(arr[np.asarray(mask)].ravel()[0]) if np.any(mask) else float(np.ravel(arr)[0])
 
 
+_DISK = {"positioning_ms": POSITIONING, "media_mb_s": MEDIA, "n_hdd": N_HDD, "cs2": CS2}
+
+
+def _disk(disk: dict) -> dict:
+    unknown = set(disk) - set(_DISK)
+    if unknown:
+        raise ValueError(
+            f"unknown argument(s) {', '.join(sorted(map(repr, unknown)))}; the disk takes "
+            f"{', '.join(map(repr, _DISK))}"
+        )
+    out = {"positioning_ms": POSITIONING_MS, "media_mb_s": MEDIA_MB_S, "n_hdd": 1, "cs2": 1.0}
+    out.update(disk)
+    return out
+
+
 @cites("ibm-ds8000-tpf")
+@declare(io_per_s=IO_PER_S, staged_kb=STAGED_KB, track_kb=TRACK_KB, **_DISK)
 def staging_gain(io_per_s, *, staged_kb=None, track_kb=None, **disk):
     """Fractional reduction of the read-miss response from staging less per miss.
 
@@ -243,16 +361,24 @@ def staging_gain(io_per_s, *, staged_kb=None, track_kb=None, **disk):
     Returns
     -------
     numpy.ndarray or numpy.float64
-        Response-time reduction as a fraction. [-]
+        Response-time reduction as a fraction (negative where ``staged_kb`` exceeds
+        ``track_kb``). [-]
     """
-    small = _fact("staged_per_read_adaptive") if staged_kb is None else staged_kb
-    big = _fact("staged_per_read_track") if track_kb is None else track_kb
-    r_big = disk_response_ms(io_per_s, staged_kb=big, **disk)
-    r_small = disk_response_ms(io_per_s, staged_kb=small, **disk)
-    return result(1.0 - np.asarray(r_small) / np.asarray(r_big))
+    d = _disk(disk)
+    small = STAGED_KB.check(
+        "staged_kb", _fact("staged_per_read_adaptive") if staged_kb is None else staged_kb
+    )
+    big = TRACK_KB.check("track_kb", _fact("staged_per_read_track") if track_kb is None else track_kb)
+    broadcast(io_per_s=IO_PER_S.check("io_per_s", io_per_s), staged_kb=small, track_kb=big)
+    r_big = _response(
+        io_per_s, big, d["positioning_ms"], d["media_mb_s"], d["n_hdd"], d["cs2"], name="track_kb"
+    )
+    r_small = _response(io_per_s, small, d["positioning_ms"], d["media_mb_s"], d["n_hdd"], d["cs2"])
+    return result(1.0 - r_small / r_big)
 
 
 @cites("ibm-ds8000-tpf")
+@declare(gain=GAIN, staged_kb=STAGED_KB, track_kb=TRACK_KB, **_DISK)
 def calibrate_staging_load(*, gain=None, staged_kb=None, track_kb=None, **disk) -> float:
     """The read-miss rate at which staging ``staged_kb`` instead of ``track_kb`` gains ``gain``.
 
@@ -281,30 +407,47 @@ def calibrate_staging_load(*, gain=None, staged_kb=None, track_kb=None, **disk) 
         If the gain is already exceeded with no load (positioning too short for the
         transfer to matter so little): no load gives it.
     """
-    g = float(as_float_array("gain", _fact("arc_hdd_read_response_reduction") if gain is None else gain,
-                             lo=0.0, lo_open=True, hi=1.0, hi_open=True))  # fmt: skip
-    small = _fact("staged_per_read_adaptive") if staged_kb is None else staged_kb
-    big = _fact("staged_per_read_track") if track_kb is None else track_kb
-    disk_keys = {k: disk[k] for k in ("positioning_ms", "media_mb_s") if k in disk}
-    s_big = float(disk_service_ms(big, **disk_keys))
-    s_small = float(disk_service_ms(small, **disk_keys))
+    g = as_scalar(
+        "gain", GAIN.check("gain", _fact("arc_hdd_read_response_reduction") if gain is None else gain)
+    )
+    d = _disk(disk)
+    small = as_scalar(
+        "staged_kb",
+        STAGED_KB.check("staged_kb", _fact("staged_per_read_adaptive") if staged_kb is None else staged_kb),
+    )
+    big = as_scalar(
+        "track_kb",
+        TRACK_KB.check("track_kb", _fact("staged_per_read_track") if track_kb is None else track_kb),
+    )
+    pos = as_scalar("positioning_ms", POSITIONING.check("positioning_ms", d["positioning_ms"]))
+    media = as_scalar("media_mb_s", MEDIA.check("media_mb_s", d["media_mb_s"]))
+    n = as_scalar("n_hdd", N_HDD.check("n_hdd", d["n_hdd"]))
+    c2 = as_scalar("cs2", CS2.check("cs2", d["cs2"]))
+    s_big = float(_service(big, pos, media, name="track_kb"))
+    s_small = float(_service(small, pos, media))
     if s_small >= s_big:
-        raise ValueError(f"staged_kb={small!r} must be smaller than track_kb={big!r} for a gain")
+        raise ConstraintError(f"staged_kb={small!r} must be smaller than track_kb={big!r} for a gain")
     g0 = 1.0 - s_small / s_big
     if g0 >= g:
-        raise ValueError(
+        raise ConstraintError(
             f"gain={g:g} is already exceeded at zero load ({g0:.3g} with service {s_small:.3g} ms vs "
             f"{s_big:.3g} ms): lengthen positioning_ms or raise media_mb_s; no load gives it"
         )
-    n = float(as_float_array("n_hdd", disk.get("n_hdd", 1), lo=1.0, integer=True))
     top = n * 1e3 / s_big
 
     def f(lam):
-        return float(staging_gain(lam, staged_kb=small, track_kb=big, **disk)) - g
+        r_big = _response(lam, big, pos, media, n, c2, name="track_kb")
+        return float(1.0 - _response(lam, small, pos, media, n, c2) / r_big) - g
 
+    edge = top * (1.0 - 1e-12)
+    if f(edge) < 0:
+        raise ConstraintError(
+            f"gain={g:g} is not reached below saturation (at most {f(edge) + g:.12g} with "
+            f"staged_kb={small:g} and track_kb={big:g}): choose a smaller gain"
+        )
     from scipy.optimize import brentq  # imported here: scipy.optimize costs ~0.5 s at import
 
-    return float(brentq(f, 0.0, top * (1.0 - 1e-12), xtol=1e-12, rtol=1e-13))
+    return float(brentq(f, 0.0, edge, xtol=1e-12, rtol=1e-13))
 
 
 #: Read misses per second per HDD at which the model gives the measured 19% (21 KB vs
@@ -318,6 +461,10 @@ STAGING_LOAD_IO_PER_S = 119.1732
 
 
 @cites("ibm-ds8000-tpf")
+@declare(
+    read_per_s=IO_PER_S, spatial_locality=SPATIAL_LOCALITY, temporal_hit=TEMPORAL_HIT, record_kb=RECORD_KB_INPUT,
+    track_kb=TRACK_KB, positioning_ms=POSITIONING, media_mb_s=MEDIA, n_hdd=N_HDD,
+)  # fmt: skip
 def staging_modes(
     read_per_s,
     *,
@@ -370,19 +517,20 @@ def staging_modes(
         ``{mode: {"hit_ratio": [-], "staged_kb": [KB], "utilisation": [-]}}`` for each of
         :data:`STAGING_MODES`, arrays broadcast over the inputs.
     """
-    lam = as_float_array("read_per_s", read_per_s, lo=0.0)
-    p = as_float_array("spatial_locality", spatial_locality, lo=0.0, hi=1.0)
-    h0 = as_float_array("temporal_hit", temporal_hit, lo=0.0, hi=1.0)
-    n = as_float_array("n_hdd", n_hdd, lo=1.0, integer=True)
+    lam = IO_PER_S.check("read_per_s", read_per_s)
+    p = SPATIAL_LOCALITY.check("spatial_locality", spatial_locality)
+    h0 = TEMPORAL_HIT.check("temporal_hit", temporal_hit)
+    n = N_HDD.check("n_hdd", n_hdd)
     track = _fact("staged_per_read_track") if track_kb is None else track_kb
-    rec = as_float_array("record_kb", record_kb, lo=0.0, lo_open=True)
-    trk = as_float_array("track_kb", track, lo=0.0, lo_open=True)
+    rec = RECORD_KB_INPUT.check("record_kb", record_kb)
+    trk = TRACK_KB.check("track_kb", track)
+    s_rec = _service(rec, positioning_ms, media_mb_s, name="record_kb")
+    s_trk = _service(trk, positioning_ms, media_mb_s, name="track_kb")
+    broadcast(read_per_s=lam, spatial_locality=p, temporal_hit=h0, n_hdd=n, record_kb=s_rec, track_kb=s_trk)
     if np.any(rec > trk):
-        raise ValueError(
+        raise ConstraintError(
             f"record_kb={record_kb!r} must not exceed track_kb={track!r} (a record is on a track)"
         )
-    s_rec = disk_service_ms(rec, positioning_ms=positioning_ms, media_mb_s=media_mb_s)
-    s_trk = disk_service_ms(trk, positioning_ms=positioning_ms, media_mb_s=media_mb_s)
     lam, p, h0, rec, trk, s_rec, s_trk = np.broadcast_arrays(lam, p, h0, rec, trk, s_rec, s_trk)
     per_hdd = lam / n * 1e-3  # reads per ms per HDD
 
@@ -411,6 +559,10 @@ def _copy_ref():
 
 
 @cites("ibm-ds8000-tpf")
+@declare(
+    io_per_s=IO_PER_S, copy_load=COPY_LOAD_INPUT, utilisation_ref=UTILISATION_REF,
+    response_ref_ms=RESPONSE_REF_MS, io_per_s_ref=IO_PER_S_REF,
+)  # fmt: skip
 def background_copy_response_ms(
     io_per_s,
     *,
@@ -455,22 +607,24 @@ def background_copy_response_ms(
     ref_rate, ref_ms = _copy_ref()
     ref_rate = ref_rate if io_per_s_ref is None else io_per_s_ref
     ref_ms = ref_ms if response_ref_ms is None else response_ref_ms
-    lam = as_float_array("io_per_s", io_per_s, lo=0.0)
-    c = as_float_array("copy_load", copy_load, lo=0.0, hi=1.0, hi_open=True)
-    u = as_float_array("utilisation_ref", utilisation_ref, lo=0.0, lo_open=True, hi=1.0, hi_open=True)
-    r_ref = as_float_array("response_ref_ms", ref_ms, lo=0.0, lo_open=True)
-    l_ref = as_float_array("io_per_s_ref", ref_rate, lo=0.0, lo_open=True)
+    lam = IO_PER_S.check("io_per_s", io_per_s)
+    c = COPY_LOAD_INPUT.check("copy_load", copy_load)
+    u = UTILISATION_REF.check("utilisation_ref", utilisation_ref)
+    r_ref = RESPONSE_REF_MS.check("response_ref_ms", ref_ms)
+    l_ref = IO_PER_S_REF.check("io_per_s_ref", ref_rate)
+    broadcast(io_per_s=lam, copy_load=c, utilisation_ref=u, response_ref_ms=r_ref, io_per_s_ref=l_ref)
     rho = u * lam / l_ref + c
     if np.any(rho >= 1.0):
-        raise ValueError(
+        raise ConstraintError(
             f"io_per_s={_first(io_per_s, rho >= 1.0):g} saturates the disk system: utilisation "
             f"{float(np.max(rho)):.3g} with copy_load={float(np.max(c)):g} (valid range [0, 1); at most "
-            f"{float(np.min(copy_saturation_io_per_s(copy_load=c, utilisation_ref=u, io_per_s_ref=l_ref))):.4g} IO/s)"
+            f"{float(np.min(l_ref * (1.0 - c) / u)):.4g} IO/s)"
         )
     r0 = r_ref * (1.0 - u)
     return result(r0 / (1.0 - rho))
 
 
+@declare(copy_load=COPY_LOAD_INPUT, utilisation_ref=UTILISATION_REF, io_per_s_ref=IO_PER_S_REF)
 def copy_saturation_io_per_s(*, copy_load=0.0, utilisation_ref=COPY_UTILISATION_REF, io_per_s_ref=None):
     """Host rate at which the disk system saturates: ``io_per_s_ref * (1 - copy_load) / utilisation_ref``.
 
@@ -484,10 +638,11 @@ def copy_saturation_io_per_s(*, copy_load=0.0, utilisation_ref=COPY_UTILISATION_
     numpy.ndarray or numpy.float64
         Host I/O rate of utilisation 1. [IO/s]
     """
-    l_ref = _copy_ref()[0] if io_per_s_ref is None else io_per_s_ref
-    c = as_float_array("copy_load", copy_load, lo=0.0, hi=1.0, hi_open=True)
-    u = as_float_array("utilisation_ref", utilisation_ref, lo=0.0, lo_open=True, hi=1.0, hi_open=True)
-    return result(np.asarray(l_ref, dtype=float) * (1.0 - c) / u)
+    l_ref = IO_PER_S_REF.check("io_per_s_ref", _copy_ref()[0] if io_per_s_ref is None else io_per_s_ref)
+    c = COPY_LOAD_INPUT.check("copy_load", copy_load)
+    u = UTILISATION_REF.check("utilisation_ref", utilisation_ref)
+    broadcast(copy_load=c, utilisation_ref=u, io_per_s_ref=l_ref)
+    return result(l_ref * (1.0 - c) / u)
 
 
 @cites("ibm-ds8000-tpf")
@@ -519,17 +674,26 @@ def copy_response_target_ms(position=None) -> float:
 
 
 @cites("ibm-ds8000-tpf")
+@declare(
+    target_ms=TARGET_MS,
+    utilisation_ref=UTILISATION_REF,
+    response_ref_ms=RESPONSE_REF_MS,
+    io_per_s_ref=IO_PER_S_REF,
+)
 def calibrate_copy_load(*, target_ms=None, utilisation_ref=COPY_UTILISATION_REF, response_ref_ms=None,
                         io_per_s_ref=None) -> float:  # fmt: skip
     """The background copy's share of capacity that gives ``target_ms`` at the reference rate.
 
-    Solves ``background_copy_response_ms(io_per_s_ref, copy_load=c) = target_ms`` for ``c``
-    with Brent's method on ``[0, 1 - utilisation_ref)``.
+    Solves ``background_copy_response_ms(io_per_s_ref, copy_load=c) = target_ms`` for ``c``;
+    at the reference rate ``R = R_ref (1 - u) / (1 - u - c)``, so in closed form
+    ``c = (1 - u) (1 - R_ref / target_ms)``: in ``[0, 1 - u)`` for any target above
+    ``R_ref``, the copy taking all the spare capacity as the target grows without bound.
 
     Parameters
     ----------
     target_ms : float, optional
-        Response during the copy; default :func:`copy_response_target_ms` (4.5 ms). [ms]
+        Response during the copy, above ``response_ref_ms``; default
+        :func:`copy_response_target_ms` (4.5 ms). [ms]
     utilisation_ref, response_ref_ms, io_per_s_ref
         As for :func:`background_copy_response_ms`.
 
@@ -537,22 +701,30 @@ def calibrate_copy_load(*, target_ms=None, utilisation_ref=COPY_UTILISATION_REF,
     -------
     float
         Added load of the background copy, as a share of capacity. [-]
+
+    Raises
+    ------
+    ConstraintError
+        (a ``ValueError``) when ``target_ms`` is not above ``response_ref_ms``.
     """
     ref_rate, ref_ms = _copy_ref()
-    l_ref = ref_rate if io_per_s_ref is None else io_per_s_ref
-    r_ref = ref_ms if response_ref_ms is None else response_ref_ms
-    target = copy_response_target_ms() if target_ms is None else target_ms
-    t = float(as_float_array("target_ms", target, lo=float(r_ref), lo_open=True))
-    u = float(as_float_array("utilisation_ref", utilisation_ref, lo=0.0, lo_open=True, hi=1.0, hi_open=True))
-
-    def f(c):
-        r = background_copy_response_ms(l_ref, copy_load=c, utilisation_ref=u, response_ref_ms=r_ref,
-                                        io_per_s_ref=l_ref)  # fmt: skip
-        return float(r) - t
-
-    from scipy.optimize import brentq
-
-    return float(brentq(f, 0.0, (1.0 - u) * (1.0 - 1e-12), xtol=1e-14, rtol=1e-13))
+    as_scalar(
+        "io_per_s_ref", IO_PER_S_REF.check("io_per_s_ref", ref_rate if io_per_s_ref is None else io_per_s_ref)
+    )
+    r_ref = as_scalar(
+        "response_ref_ms",
+        RESPONSE_REF_MS.check("response_ref_ms", ref_ms if response_ref_ms is None else response_ref_ms),
+    )
+    t = as_scalar(
+        "target_ms",
+        TARGET_MS.check("target_ms", copy_response_target_ms() if target_ms is None else target_ms),
+    )
+    u = as_scalar("utilisation_ref", UTILISATION_REF.check("utilisation_ref", utilisation_ref))
+    if t <= r_ref:
+        raise ConstraintError(
+            f"target_ms={t:g} must be above response_ref_ms={r_ref:g}: a background copy only adds load"
+        )
+    return (1.0 - u) * (1.0 - r_ref / t)
 
 
 #: Share of disk capacity the FlashCopy background copy takes in the model: the output
@@ -566,6 +738,7 @@ COPY_LOAD = 0.1111111
 
 
 @cites("ibm-ds8000-tpf")
+@declare(arrival_per_s=TRANSACTIONS_PER_S, resources=BLOCKS, threshold=SHUTDOWN_THRESHOLD)
 def ride_through_s(arrival_per_s, resources, *, threshold=None):
     """Longest pause in disk access a system rides through before shutdown.
 
@@ -593,13 +766,15 @@ def ride_through_s(arrival_per_s, resources, *, threshold=None):
         Pause length survived. [s]
     """
     thr = _fact("shutdown_threshold") if threshold is None else threshold
-    lam = as_float_array("arrival_per_s", arrival_per_s, lo=0.0, lo_open=True)
-    res = as_float_array("resources", resources, lo=0.0, lo_open=True)
-    th = as_float_array("threshold", thr, lo=0.0, lo_open=True, hi=1.0)
+    lam = TRANSACTIONS_PER_S.check("arrival_per_s", arrival_per_s)
+    res = BLOCKS.check("resources", resources)
+    th = SHUTDOWN_THRESHOLD.check("threshold", thr)
+    broadcast(arrival_per_s=lam, resources=res, threshold=th)
     return result(th * res / lam)
 
 
 @cites("ibm-ds8000-tpf")
+@declare(arrival_per_s=TRANSACTIONS_PER_S, pause_s=PAUSE_S, threshold=SHUTDOWN_THRESHOLD)
 def resources_for_pause(arrival_per_s, pause_s, *, threshold=None):
     """Blocks needed to ride through a pause: ``arrival_per_s * pause_s / threshold``.
 
@@ -621,7 +796,8 @@ def resources_for_pause(arrival_per_s, pause_s, *, threshold=None):
         Blocks needed. [count]
     """
     thr = _fact("shutdown_threshold") if threshold is None else threshold
-    lam = as_float_array("arrival_per_s", arrival_per_s, lo=0.0, lo_open=True)
-    t = as_float_array("pause_s", pause_s, lo=0.0)
-    th = as_float_array("threshold", thr, lo=0.0, lo_open=True, hi=1.0)
+    lam = TRANSACTIONS_PER_S.check("arrival_per_s", arrival_per_s)
+    t = PAUSE_S.check("pause_s", pause_s)
+    th = SHUTDOWN_THRESHOLD.check("threshold", thr)
+    broadcast(arrival_per_s=lam, pause_s=t, threshold=th)
     return result(lam * t / th)
