@@ -88,3 +88,26 @@ def test_monotonic_in_every_input(r, dr, k, dk, e, s, ds):
     assert total([Flow("x", r, k + dk, e), *base[1:]]) >= t
     assert total([Flow("x", r, k, min(1.0, e * 1.5)), *base[1:]]) <= t
     assert total(base, s + ds) <= t
+
+
+@pytest.mark.parametrize(
+    ("flows", "kw", "match"),
+    [
+        # Before: rates near the float limit gave nan shares, and sizing_table then failed
+        # converting nan; now the rate has a practical limit and an overflow is named.
+        (
+            lambda: [Flow("big", 1e300, 1.0, 0.5)],
+            {},
+            r"big: rate_mb_s=1e\+300 is outside the valid range \[0, 1e\+09\]",
+        ),
+        (lambda: [Flow("chaotic", 1e9, 1e6, 1e-300)], {}, r"the drives needed overflow: flow 'chaotic'"),
+        (None, {}, "flows=None must be a list of flows"),
+        ([{"rate_mb_s": 10, "efficency": 0.5}], {}, r"unknown field\(s\) 'efficency'"),
+        ([Flow("a", 10, 1, 0.5)], {"t_mount": 120}, r"unknown argument\(s\) 't_mount'"),
+        ([Flow("a", 10, 1, 0.5)], {"drive_speed_mb_s": "40"}, r"drive_speed_mb_s='40' is text"),
+    ],
+)
+def test_sizing_bad_input_is_a_clear_value_error(flows, kw, match):
+    kw = {"drive_speed_mb_s": 40.0, **kw}
+    with pytest.raises(ValueError, match=match):
+        sizing_table(flows() if callable(flows) else flows, **kw)

@@ -21,9 +21,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array
+from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.drives import drive_efficiency
+from vtsmodel.quantities import BIG_RATE, FILE_MB, FILES_PER_MOUNT, SPEED_MB_S, T_MOUNT_S, T_OVERHEAD_S
+
+_CERN = "cern-tape-sizing-2005, Summary, sample calculation"
+FLOW_RATE = Input(
+    "flow rate", "MB/s", 100.0, lo=0.0, hi=BIG_RATE, source=_CERN, help="Average data rate of a flow."
+)
+PEAK_FACTOR = Input(
+    "peak factor", "-", 2.0, lo=1.0, hi=1e6, source=f"{_CERN} ('a factor 2')",
+    help="Factor for peaks, backlogs and failures.",
+)  # fmt: skip
+EFFICIENCY = Input(
+    "efficiency", "-", 0.5, lo=0.0, lo_open=True, hi=1.0, source=f"{_CERN} (about 50 %)",
+    help="Fraction of the drive's speed the flow gets.",
+)  # fmt: skip
 
 __all__ = [
     "Flow",
@@ -65,10 +80,13 @@ class Flow:
     files_per_mount: float | None = None
 
     def __post_init__(self):
-        as_float_array(f"{self.name}: rate_mb_s", self.rate_mb_s, lo=0)
-        as_float_array(f"{self.name}: peak_factor", self.peak_factor, lo=1)
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"name={self.name!r} must be the flow's name, as text")
+        n = self.name
+        as_scalar(f"{n}: rate_mb_s", FLOW_RATE.check(f"{n}: rate_mb_s", self.rate_mb_s))
+        as_scalar(f"{n}: peak_factor", PEAK_FACTOR.check(f"{n}: peak_factor", self.peak_factor))
         if self.efficiency is not None:
-            as_float_array(f"{self.name}: efficiency", self.efficiency, lo=0, hi=1, lo_open=True)
+            as_scalar(f"{n}: efficiency", EFFICIENCY.check(f"{n}: efficiency", self.efficiency))
         elif self.file_mb is None or self.files_per_mount is None:
             raise ValueError(
                 f"flow {self.name!r} needs an efficiency in (0, 1] or an access pattern "
@@ -76,8 +94,10 @@ class Flow:
                 f"file_mb={self.file_mb!r}, files_per_mount={self.files_per_mount!r}"
             )
         else:
-            as_float_array(f"{self.name}: file_mb", self.file_mb, lo=0, lo_open=True)
-            as_float_array(f"{self.name}: files_per_mount", self.files_per_mount, lo=1)
+            as_scalar(f"{n}: file_mb", FILE_MB.check(f"{n}: file_mb", self.file_mb))
+            as_scalar(
+                f"{n}: files_per_mount", FILES_PER_MOUNT.check(f"{n}: files_per_mount", self.files_per_mount)
+            )
 
     def efficiency_for(self, drive_speed_mb_s: float, **formula) -> float:
         """The flow's efficiency on a drive of ``drive_speed_mb_s`` [MB/s].
@@ -134,11 +154,41 @@ def _as_flow(item, i: int) -> Flow:
     if isinstance(item, Flow):
         return item
     if isinstance(item, Mapping):
+        fields = {"name", "rate_mb_s", "peak_factor", "efficiency", "file_mb", "files_per_mount"}
+        unknown = set(item) - fields
+        if unknown:
+            raise ValueError(
+                f"flows[{i}] has unknown field(s) {', '.join(sorted(map(repr, unknown)))}; "
+                f"a flow has {', '.join(sorted(fields))}"
+            )
+        if "rate_mb_s" not in item:
+            raise ValueError(f"flows[{i}] lacks rate_mb_s, the flow's average data rate [MB/s]")
         return Flow(**{"name": f"flow {i + 1}", **item})
     raise ValueError(f"flows[{i}]={item!r} must be a Flow or a mapping of Flow's fields")
 
 
+def _flows(flows) -> list[Flow]:
+    if isinstance(flows, str | bytes | Mapping | Flow) or not isinstance(flows, Iterable):
+        raise ValueError(
+            f"flows={flows!r} must be a list of flows (Flow objects or mappings of their fields)"
+        )
+    out = [_as_flow(f, i) for i, f in enumerate(flows)]
+    if not out:
+        raise ValueError("flows is empty; give at least one flow")
+    return out
+
+
+def _formula(formula: dict) -> dict:
+    unknown = set(formula) - {"t_mount_s", "t_overhead_s"}
+    if unknown:
+        raise ValueError(
+            f"unknown argument(s) {', '.join(sorted(map(repr, unknown)))}; the formula takes t_mount_s, t_overhead_s"
+        )
+    return formula
+
+
 @cites("cern_sizing_example", "cern_facts")
+@declare(drive_speed_mb_s=SPEED_MB_S, t_mount_s=T_MOUNT_S, t_overhead_s=T_OVERHEAD_S)
 def drives_needed(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> Sizing:
     """Tape drives needed for a set of data flows, and each flow's share.
 
@@ -159,19 +209,34 @@ def drives_needed(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> Siz
     -------
     Sizing
         Per-flow drives, efficiencies, the total and the shares.
+
+    Raises
+    ------
+    ConstraintError
+        (a ``ValueError``) when the count overflows (an efficiency so small that
+        ``rate / efficiency`` is not a finite number).
     """
-    flows = [_as_flow(f, i) for i, f in enumerate(flows)]
-    if not flows:
-        raise ValueError("flows is empty; give at least one flow")
-    speed = float(as_float_array("drive_speed_mb_s", drive_speed_mb_s, lo=0, lo_open=True))
+    flows = _flows(flows)
+    formula = _formula(formula)
+    speed = as_scalar("drive_speed_mb_s", SPEED_MB_S.check("drive_speed_mb_s", drive_speed_mb_s))
     eff = np.array([f.efficiency_for(speed, **formula) for f in flows])
     rate = np.array([f.rate_mb_s for f in flows], dtype=float)
     factor = np.array([f.peak_factor for f in flows], dtype=float)
-    drives = rate * factor / eff / speed  # Summary, sample calculation
-    return Sizing(tuple(f.name for f in flows), drives, eff, float(drives.sum()), speed)
+    with np.errstate(over="ignore"):
+        drives = rate * factor / eff / speed  # Summary, sample calculation
+        total = float(drives.sum())
+    if not np.isfinite(total):
+        worst = flows[int(np.argmax(np.where(np.isfinite(drives), drives, np.inf)))]
+        raise ConstraintError(
+            f"the drives needed overflow: flow {worst.name!r} (rate_mb_s={worst.rate_mb_s!r}, "
+            f"efficiency {float(worst.efficiency_for(speed, **formula)):.3g}) needs more drives than a "
+            "number can hold; check its rate, efficiency or access pattern"
+        )
+    return Sizing(tuple(f.name for f in flows), drives, eff, total, speed)
 
 
 @cites("cern_sizing_example", "cern_facts")
+@declare(drive_speed_mb_s=SPEED_MB_S, t_mount_s=T_MOUNT_S, t_overhead_s=T_OVERHEAD_S)
 def sizing_table(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> list[dict]:
     """The sizing as rows to print or export: one per flow, then a total.
 
@@ -182,7 +247,7 @@ def sizing_table(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> list
 
     Parameters are those of :func:`drives_needed`.
     """
-    flows = [_as_flow(f, i) for i, f in enumerate(flows)]
+    flows = _flows(flows)
     s = drives_needed(flows, drive_speed_mb_s=drive_speed_mb_s, **formula)
     rows = [
         {
