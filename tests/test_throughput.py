@@ -540,3 +540,55 @@ def test_public_names():
     assert tp.EQ3_CF_RANGE == (fact("eq3_cf_min"), fact("eq3_cf_max"))
     assert tp.EQ3_HOST_MBS_MAX == fact("eq3_host_mbs_max")
     assert tp.TVC_RANGE == (72.0, 1728.0)
+
+
+# --- bad input, names and shapes -------------------------------------------------------------------
+def test_the_distance_is_named_as_the_caller_spells_it():
+    # Before: write_rate(3, escon_km=-1) said "km=-1 ...", a parameter of another function.
+    from vtsmodel.bottleneck import write_capacities
+
+    for call in (
+        lambda: tp.write_rate(3, escon_km=-1.0),
+        lambda: tp.read_rate(2, escon_km=-1.0),
+        lambda: tp.typical_mix_rate(2, escon_km=-1.0),
+        lambda: write_capacities(2, escon_km=-1.0),
+    ):
+        with pytest.raises(ValueError, match=r"^escon_km=-1.0 is outside the valid range \[0, 1000\]"):
+            call()
+    with pytest.raises(ValueError, match=r"^escon_km=50 leaves no read throughput"):
+        tp.read_rate(2, escon_km=50.0)
+    with pytest.raises(ValueError, match=r"^km=50 leaves no read throughput"):
+        tp.escon_distance_factor(50.0, direction="read")
+
+
+def test_soft_min_refuses_rates_that_are_not_positive():
+    # Before: soft_min(0, 5) returned nan, and soft_min(-1, 5) a negative number.
+    from vtsmodel.throughput import soft_min
+
+    for a in (0.0, -1.0):
+        with pytest.raises(ValueError, match=rf"^a={a!r} is outside the valid range \(0, 1e\+09\]"):
+            soft_min(a, 5.0)
+    assert 0 < soft_min(4.0, 5.0) < 4.0
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 1)])
+def test_the_bottleneck_view_broadcasts_2d_like_the_rest(shape):
+    # Before: binding_resource and bottleneck_rate raised "all input arrays must have the
+    # same shape" when block_kb or escon_km had a shape cf and tvc_gb did not.
+    from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
+
+    km = np.linspace(0.0, 5.0, int(np.prod(shape))).reshape(shape)
+    names = binding_resource(2.5, escon_km=km)
+    rates = bottleneck_rate(2.5, escon_km=km, block_kb=48.0)
+    assert names.shape == shape and rates.shape == shape
+    caps = write_capacities(np.full(shape[-1], 2.5), escon_km=km)
+    assert all(np.shape(v) == shape for v in caps.values())
+
+
+def test_write_capacities_warns_where_write_rate_does():
+    # Before: write_rate(10) warned (CF beyond 4, Appendix B); write_capacities(10) did not.
+    from vtsmodel.bottleneck import binding_resource, write_capacities
+
+    for f in (tp.write_rate, write_capacities, binding_resource):
+        with pytest.warns(ExtrapolationWarning, match=r"cf=10 is outside the range the source validated"):
+            f(10.0)

@@ -17,20 +17,29 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result
+from vtsmodel._validation import ExtrapolationWarning, broadcast, result
+from vtsmodel.quantities import (
+    BLOCK_KB,
+    CF,
+    CHANNELS,
+    ESCON_KM,
+    FEATURE,
+    MODE,
+    PAF_SMALL_TVC_REDUCTION_INPUT,
+    TVC_GB,
+)
 from vtsmodel.throughput import (
-    FEATURES,
-    MODES,
     PAF_KNEE_SHARPNESS,
     PAF_PARAMS,
     _check_cf,
+    _distance_factor,
     _ehpo_rate,
+    _small_tvc_factor,
+    _soft_min,
     block_size_factor,
-    escon_distance_factor,
-    paf_small_tvc_factor,
     resolve_tvc,
-    soft_min,
 )
 
 __all__ = [
@@ -121,9 +130,9 @@ class Resources:
 def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resources):
     # ``tvc`` is the capacity on Table 4's axis (throughput.resolve_tvc).
     c = np.asarray(cf, dtype=float)
-    ones = np.ones(np.broadcast(c, tvc).shape)
+    ones = np.ones(np.broadcast_shapes(c.shape, np.shape(tvc), np.shape(block_kb), np.shape(escon_km)))
     g = 1.0 if np.ndim(block_kb) == 0 and float(block_kb) == 32.0 else block_size_factor(block_kb)
-    chan = channels * res.channel_mb_s * g * escon_distance_factor(escon_km) * ones
+    chan = channels * res.channel_mb_s * g * _distance_factor(escon_km, "write", "escon_km") * ones
     proc = (res.processor_peak_mb_s if mode == "peak" else res.processor_sustained_mb_s) * ones
     if feature == "paf":
         disk = res.paf_disk_mb_s * c * ones
@@ -135,7 +144,14 @@ def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resou
     return dict(zip(RESOURCES, (chan, proc, disk, drives), strict=True))
 
 
+_INPUTS = {
+    "cf": CF, "tvc_gb": TVC_GB.but(default=None), "feature": FEATURE, "mode": MODE, "channels": CHANNELS,
+    "block_kb": BLOCK_KB, "escon_km": ESCON_KM,
+}  # fmt: skip
+
+
 @cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
+@declare(**_INPUTS)
 def write_capacities(
     cf,
     tvc_gb=None,
@@ -190,17 +206,32 @@ def write_capacities(
     -------
     dict of str to numpy.ndarray
         Resource name (:data:`RESOURCES`) to host write capacity. [MB/s]
+
+    Warns
+    -----
+    ExtrapolationWarning
+        As :func:`~vtsmodel.throughput.write_rate`: CF above 4 with EHPO or PAF, a TVC
+        outside Table 3, a block size outside 32 to 64 KB, a distance beyond 25 km.
     """
-    check_choice("feature", feature, FEATURES)
-    check_choice("mode", mode, MODES)
+    FEATURE.check("feature", feature)
+    MODE.check("mode", mode)
     c = _check_cf(cf)
     _, axis = resolve_tvc(tvc_gb, tvc_config, feature)
-    most = load("vts_facts").value("escon_channels_max")  # Sec. 1: "up to eight"
-    n = float(as_float_array("channels", channels, lo=1, hi=most, integer=True))
+    n = CHANNELS.check("channels", channels)  # Sec. 1: "up to eight" (escon_channels_max; a test checks)
+    b = BLOCK_KB.check("block_kb", block_kb)
+    d = ESCON_KM.check("escon_km", escon_km)
+    broadcast(cf=c, tvc_gb=axis, channels=n, block_kb=b, escon_km=d)
+    if feature != "base":
+        CF.warn("cf", c)  # as write_rate: Eq. 3 and the PAF curves were measured up to CF 4
+    if resources is not None and not isinstance(resources, Resources):
+        raise ValueError(
+            f"resources={resources!r} must be a Resources (the capacities), or None for the defaults"
+        )
     res = Resources() if resources is None else resources
-    return {k: result(v) for k, v in _capacities(c, axis, feature, mode, n, block_kb, escon_km, res).items()}
+    return {k: result(v) for k, v in _capacities(c, axis, feature, mode, n, b, d, res).items()}
 
 
+@declare(**_INPUTS)
 def binding_resource(cf, tvc_gb=None, *, feature: str = "paf", mode: str = "sustained", **kwargs):
     """Name of the resource that limits the write rate: the one of least capacity.
 
@@ -220,6 +251,7 @@ def binding_resource(cf, tvc_gb=None, *, feature: str = "paf", mode: str = "sust
     return str(names) if np.ndim(names) == 0 else names
 
 
+@declare(**_INPUTS, paf_small_tvc_reduction=PAF_SMALL_TVC_REDUCTION_INPUT)
 def bottleneck_rate(
     cf, tvc_gb=None, *, feature: str = "paf", mode: str = "sustained", paf_small_tvc_reduction=None, **kwargs
 ):
@@ -256,10 +288,10 @@ def bottleneck_rate(
         return result(np.min(np.stack(list(arrays.values())), axis=0))
     grows = np.min(np.stack([arrays[k] for k in _PROPORTIONAL]), axis=0)
     flat = np.min(np.stack([arrays[k] for k in RESOURCES if k not in _PROPORTIONAL]), axis=0)
-    rate = soft_min(grows, flat, PAF_KNEE_SHARPNESS)
+    rate = _soft_min(grows, flat, PAF_KNEE_SHARPNESS)
     if mode == "sustained":
         with warnings.catch_warnings():  # write_capacities has warned about this TVC
             warnings.simplefilter("ignore", ExtrapolationWarning)
             tvc, _ = resolve_tvc(tvc_gb, kwargs.get("tvc_config"), feature)
-        rate = rate * paf_small_tvc_factor(tvc, reduction=paf_small_tvc_reduction)
+        rate = rate * _small_tvc_factor(tvc, paf_small_tvc_reduction, "paf_small_tvc_reduction")
     return result(rate)

@@ -645,7 +645,15 @@ def copy_saturation_io_per_s(*, copy_load=0.0, utilisation_ref=COPY_UTILISATION_
     return result(l_ref * (1.0 - c) / u)
 
 
+COPY_POSITION = Input(
+    "target between the bounds", "-", COPY_TARGET_POSITION, lo=0.0, hi=1.0,
+    source="project assumption (COPY_TARGET_POSITION: the midpoint)",
+    help="Where the calibration target lies between 4 ms (0) and 5 ms (1).",
+)  # fmt: skip
+
+
 @cites("ibm-ds8000-tpf")
+@declare(position=COPY_POSITION)
 def copy_response_target_ms(position=None) -> float:
     """The response during the copy this project calibrates to: a point between the stated bounds.
 
@@ -667,7 +675,7 @@ def copy_response_target_ms(position=None) -> float:
         Target response. [ms]
     """
     pos = COPY_TARGET_POSITION if position is None else position
-    pos = float(as_float_array("position", pos, lo=0.0, hi=1.0))
+    pos = as_scalar("position", COPY_POSITION.check("position", pos))
     lo = _fact("flashcopy_response_before") * _fact("flashcopy_response_factor_min")
     hi = _fact("flashcopy_response_max")
     return lo + pos * (hi - lo)

@@ -46,6 +46,7 @@ __all__ = [
     "LOCATE_S",
     "OFFERED_MB_S",
     "OVERHEAD_S",
+    "PAF_SMALL_TVC_REDUCTION_INPUT",
     "PEAK_MB_S",
     "RATE_MB_S",
     "READ_KIND",
@@ -334,6 +335,11 @@ KNEE_SHARPNESS = Input(
     "knee sharpness", "-", 10.0, lo=0.0, lo_open=True, hi=1e6,
     source="modelling choice (vtsmodel.throughput.PAF_KNEE_SHARPNESS)",
     help="How sharply a soft minimum of two rates turns: large is close to min(a, b).",
+)  # fmt: skip
+PAF_SMALL_TVC_REDUCTION_INPUT = Input(
+    "PAF reduction at 216 GB", "-", None, lo=0.0, hi=1.0, hi_open=True,
+    source=f"project assumption ({_VTS}, Sec. 3.5.3: 'somewhat reduced'; vtsmodel.throughput.PAF_SMALL_TVC_REDUCTION)",
+    help="How much lower the PAF sustained rate is with a 216 GB cache than with 1728 GB.",
 )  # fmt: skip
 RATE_MB_S = Input("rate", "MB/s", 10.0, lo=0.0, lo_open=True, hi=BIG_RATE, help="A data rate, above 0.")
 PEAK_MB_S = Input(

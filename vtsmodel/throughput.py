@@ -70,9 +70,33 @@ import warnings
 import numpy as np
 
 from vtsmodel import tvc as _tvc
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import (
+    ConstraintError,
+    ExtrapolationWarning,
+    as_scalar,
+    broadcast,
+    result,
+    warn_outside,
+)
 from vtsmodel.fit import Fit, fit_curve
+from vtsmodel.quantities import (
+    ADAPTERS,
+    BLOCK_KB,
+    CF,
+    DIRECTION,
+    ESCON_KM,
+    FEATURE,
+    KNEE_SHARPNESS,
+    MODE,
+    PAF_SMALL_TVC_REDUCTION_INPUT,
+    RATE_MB_S,
+    READ_HIT,
+    READ_KIND,
+    TVC_GB,
+    WRITE_FRACTION,
+)
 
 __all__ = [
     "FEATURES",
@@ -178,13 +202,24 @@ PAF_ANCHOR_PROVENANCE = {
 }
 
 
+@declare(a=RATE_MB_S, b=RATE_MB_S, n=KNEE_SHARPNESS)
 def soft_min(a, b, n: float = PAF_KNEE_SHARPNESS):
     """Smooth minimum of two positive rates, ``(a**-n + b**-n) ** (-1/n)``.
 
     Always below ``min(a, b)``, by at most a factor ``2 ** (-1/n)`` where ``a == b``;
     tends to ``min(a, b)`` as ``n`` grows. It is how two resources in series combine
-    when neither is far below the other.
+    when neither is far below the other. Rates must be above 0 (``soft_min(0, 5)`` has
+    no meaning: the formula divides by the smaller rate).
     """
+    a = RATE_MB_S.check("a", a)
+    b = RATE_MB_S.check("b", b)
+    n = KNEE_SHARPNESS.check("n", n)
+    broadcast(a=a, b=b, n=n)
+    return _soft_min(a, b, n)
+
+
+def _soft_min(a, b, n=PAF_KNEE_SHARPNESS):
+    """:func:`soft_min` of checked (or internal, positive) rates."""
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     lo = np.minimum(a, b)
@@ -193,7 +228,7 @@ def soft_min(a, b, n: float = PAF_KNEE_SHARPNESS):
 
 
 def _paf_curve(cf, s, c):
-    return soft_min(s * np.asarray(cf, dtype=float), c)
+    return _soft_min(s * np.asarray(cf, dtype=float), c)
 
 
 def _cell(table, row_id: str, column: str) -> float:
@@ -223,6 +258,7 @@ def _paf_points(mode: str):
     ]
 
 
+@declare(mode=MODE)
 @functools.cache
 def paf_fit(mode: str = "sustained") -> Fit:
     """Fit the PAF write curve of ``mode`` to the paper's stated points.
@@ -255,7 +291,7 @@ def paf_fit(mode: str = "sustained") -> Fit:
         Parameters ``s`` [MB/s per unit CF] and ``C`` [MB/s], their standard errors, the
         residuals and the ids of the data rows.
     """
-    check_choice("mode", mode, MODES)
+    MODE.check("mode", mode)
     pts = _paf_points(mode)
     x, y, ids = zip(*pts, strict=True)
     return fit_curve(
@@ -283,6 +319,7 @@ def _table4() -> dict[str, np.ndarray]:
 
 
 @cites("vts_ehpo_coefficients")
+@declare(tvc_gb=TVC_GB.but(default=1152.0), mode=MODE)
 def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str | None = None):
     """Eq. 3's slope m and intercept b for a TVC capacity, from Table 4.
 
@@ -312,10 +349,10 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str
     -----
     ibm-vts-b18-2000, Appendix B, Eq. 3 and Table 4.
     """
-    check_choice("mode", mode, MODES)
+    MODE.check("mode", mode)
     if tvc_config is not None:
         tvc_gb = _tvc.table4_column(tvc_config) or _tvc.configuration(tvc_config).tvc_gb
-    tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
+    tvc = TVC_GB.check("tvc_gb", tvc_gb)
     t4 = _table4()
     xp = np.log2(_t4_tvc())
     lx = np.log2(tvc)
@@ -325,7 +362,7 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str
 
 
 def _check_tvc(tvc_gb, stacklevel=4):
-    tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
+    tvc = TVC_GB.check("tvc_gb", tvc_gb)
     lo, hi = _limits()["TVC_RANGE"]
     warn_outside(
         "tvc_gb", tvc, lo, hi, source=f"{_SRC}, Table 3 ({lo:g} to {hi:g} GB)", stacklevel=stacklevel
@@ -333,6 +370,7 @@ def _check_tvc(tvc_gb, stacklevel=4):
     return tvc
 
 
+@declare(feature=FEATURE)
 def default_tvc_gb(feature: str = "paf") -> float:
     """The capacity a model takes when none is given: the largest Table 3 offers with ``feature``. [GB]
 
@@ -341,6 +379,7 @@ def default_tvc_gb(feature: str = "paf") -> float:
     return float(np.max(_tvc.product_configurations(feature)))
 
 
+@declare(tvc_gb=TVC_GB.but(default=None), feature=FEATURE)
 def resolve_tvc(tvc_gb, tvc_config, feature: str, *, stacklevel: int = 4):
     """The capacity, and the capacity on Table 4's axis, of a TVC given by size or by configuration.
 
@@ -375,7 +414,7 @@ def resolve_tvc(tvc_gb, tvc_config, feature: str, *, stacklevel: int = 4):
         the largest base/EHPO configuration (1152 GB) or equal to a PAF-only one (432, 864,
         1728 GB); for PAF on a configuration Table 3 offers only without it.
     """
-    check_choice("feature", feature, FEATURES)
+    FEATURE.check("feature", feature)
     src = f"{_SRC}, Table 3"
     if tvc_config is None:
         tvc = _check_tvc(default_tvc_gb(feature) if tvc_gb is None else tvc_gb, stacklevel=stacklevel + 1)
@@ -393,9 +432,9 @@ def resolve_tvc(tvc_gb, tvc_config, feature: str, *, stacklevel: int = 4):
         return tvc, tvc
     cfg = _tvc.configuration(tvc_config)
     if tvc_gb is not None:
-        given = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
+        given = TVC_GB.check("tvc_gb", tvc_gb)
         if np.any(given != cfg.tvc_gb):
-            raise ValueError(
+            raise ConstraintError(
                 f"tvc_gb={tvc_gb!r} does not match tvc_config={tvc_config!r} ({cfg.tvc_gb:g} GB); give one of them"
             )
     if not cfg.offered_with(feature):
@@ -419,6 +458,7 @@ def _warn_config(message: str, stacklevel: int) -> None:
 
 
 @cites("vts_facts")
+@declare(tvc_gb=TVC_GB, reduction=PAF_SMALL_TVC_REDUCTION_INPUT)
 def paf_small_tvc_factor(tvc_gb, *, reduction=None):
     """Multiplier on the PAF sustained rate for a cache smaller than 1728 GB (a project assumption).
 
@@ -439,17 +479,22 @@ def paf_small_tvc_factor(tvc_gb, *, reduction=None):
     numpy.ndarray or numpy.float64
         Multiplier in ``[1 - r, 1]``. [-]
     """
-    r = float(as_float_array("paf_small_tvc_reduction", PAF_SMALL_TVC_REDUCTION if reduction is None else reduction,
-                             lo=0.0, hi=1.0, hi_open=True))  # fmt: skip
-    tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True)
+    return result(_small_tvc_factor(tvc_gb, reduction, "reduction"))
+
+
+def _small_tvc_factor(tvc_gb, reduction, name: str):
+    """:func:`paf_small_tvc_factor`, the reduction checked under the caller's ``name``."""
+    r = as_scalar(name, PAF_SMALL_TVC_REDUCTION_INPUT.check(name, PAF_SMALL_TVC_REDUCTION if reduction is None
+                                                              else reduction))  # fmt: skip
+    tvc = TVC_GB.check("tvc_gb", tvc_gb)
     f = load("vts_facts")
     small, large = f.value("tvc_capacity_216"), f.value("tvc_capacity_1728")  # Sec. 2
     share = np.clip(np.log2(large / tvc) / np.log2(large / small), 0.0, 1.0)
-    return result(1.0 - r * share)
+    return 1.0 - r * share
 
 
 def _check_cf(cf):
-    return as_float_array("cf", cf, lo=1.0)
+    return CF.check("cf", cf)
 
 
 def _ehpo_rate(cf, tvc, mode):
@@ -484,6 +529,7 @@ def _reference_block_kb() -> float:
 
 
 @cites("vts_block_size")
+@declare(block_kb=BLOCK_KB, operation=DIRECTION)
 def block_size_factor(block_kb, *, operation: str = "write"):
     """Gain of a channel-bound host rate from larger blocks, relative to 32 KB blocks.
 
@@ -514,8 +560,8 @@ def block_size_factor(block_kb, *, operation: str = "write"):
     -----
     ibm-vts-b18-2000, Table 2 and Sec. 3.5.7 ("more than 25%").
     """
-    check_choice("operation", operation, ("write", "read"))
-    b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    DIRECTION.check("operation", operation)
+    b = BLOCK_KB.check("block_kb", block_kb)
     t2 = load("vts_block_size")["block_kb"]
     warn_outside(
         "block_kb", b, float(np.min(t2)), float(np.max(t2)), source=f"{_SRC}, Table 2 (32 and 64 KB)"
@@ -527,6 +573,7 @@ def block_size_factor(block_kb, *, operation: str = "write"):
 
 
 @cites("vts_facts")
+@declare(km=ESCON_KM, direction=DIRECTION)
 def escon_distance_factor(km, *, direction: str = "write"):
     """Host throughput multiplier for the ESCON distance between host and VTS.
 
@@ -549,8 +596,8 @@ def escon_distance_factor(km, *, direction: str = "write"):
     Raises
     ------
     ValueError
-        For a negative distance, or one at which the linear rule leaves no throughput
-        (``km >= 1 / loss``: 43 km for reads).
+        For a negative distance; a ``ConstraintError`` for one at which the linear rule
+        leaves no throughput (``km >= 1 / loss``: 43 km for reads, 167 km for writes).
 
     Warns
     -----
@@ -561,12 +608,24 @@ def escon_distance_factor(km, *, direction: str = "write"):
     -----
     ibm-vts-b18-2000, Sec. 8.2.
     """
-    check_choice("direction", direction, ("write", "read"))
+    DIRECTION.check("direction", direction)
+    return result(_distance_factor(ESCON_KM.check("km", km), direction, "km", stacklevel=4))
+
+
+def _distance_factor(d, direction: str, name: str, *, stacklevel: int = 5):
+    """The Sec. 8.2 factor of a checked distance ``d``; ``name`` is the caller's parameter."""
     facts = load("vts_facts")
     loss = facts.value(f"escon_distance_{direction}_loss")  # Sec. 8.2, per km
-    d = as_float_array("km", km, lo=0.0, hi=1.0 / loss, hi_open=True)
-    warn_outside("km", d, 0.0, facts.value("escon_distance_rule_max"), source=f"{_SRC}, Sec. 8.2 (25 km)")
-    return result(1.0 - loss * d)  # Sec. 8.2
+    if np.any(d >= 1.0 / loss):
+        raise ConstraintError(
+            f"{name}={float(np.max(d)):g} leaves no {direction} throughput: the rule of Sec. 8.2 "
+            f"(-{100 * loss:.2g} % per km) reaches 0 at {1.0 / loss:.4g} km (valid range [0, {1.0 / loss:.4g}))"
+        )
+    warn_outside(
+        name, d, 0.0, facts.value("escon_distance_rule_max"), source=f"{_SRC}, Sec. 8.2 (25 km)",
+        stacklevel=stacklevel,
+    )  # fmt: skip
+    return 1.0 - loss * d  # Sec. 8.2
 
 
 def _block_gain(block_kb, operation: str | None):
@@ -577,7 +636,7 @@ def _block_gain(block_kb, operation: str | None):
         and float(block_kb) == _reference_block_kb()
     ):
         return np.asarray(1.0)
-    b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    b = BLOCK_KB.check("block_kb", block_kb)
     if operation is None:
         return np.ones_like(b)
     return np.asarray(block_size_factor(b, operation=operation))
@@ -586,13 +645,17 @@ def _block_gain(block_kb, operation: str | None):
 def _distance(escon_km, direction: str):
     if np.ndim(escon_km) == 0 and isinstance(escon_km, int | float) and float(escon_km) == 0.0:
         return np.asarray(1.0)
-    return np.asarray(escon_distance_factor(escon_km, direction=direction))
+    return _distance_factor(ESCON_KM.check("escon_km", escon_km), direction, "escon_km")
 
 
 # --- write --------------------------------------------------------------------------
 
 
 @cites("vts_ehpo_coefficients", "vts_facts", "vts_block_size")
+@declare(
+    cf=CF, tvc_gb=TVC_GB.but(default=None), feature=FEATURE, mode=MODE, block_kb=BLOCK_KB, escon_km=ESCON_KM,
+    paf_small_tvc_reduction=PAF_SMALL_TVC_REDUCTION_INPUT,
+)  # fmt: skip
 def write_rate(
     cf,
     tvc_gb=None,
@@ -673,10 +736,18 @@ def write_rate(
     >>> round(float(write_rate(3, 1152, feature="ehpo")), 2)
     19.51
     """
-    check_choice("feature", feature, FEATURES)
-    check_choice("mode", mode, MODES)
+    FEATURE.check("feature", feature)
+    MODE.check("mode", mode)
     c = _check_cf(cf)
     tvc, axis = resolve_tvc(tvc_gb, tvc_config, feature)
+    broadcast(
+        cf=c,
+        tvc_gb=tvc,
+        block_kb=BLOCK_KB.check("block_kb", block_kb),
+        escon_km=ESCON_KM.check("escon_km", escon_km),
+    )
+    if paf_small_tvc_reduction is not None:
+        PAF_SMALL_TVC_REDUCTION_INPUT.check("paf_small_tvc_reduction", paf_small_tvc_reduction)
     g = _block_gain(block_kb, "write") if mode == "peak" else _block_gain(block_kb, None)
     dist = _distance(escon_km, "write")
     if feature == "base":
@@ -703,7 +774,7 @@ def _paf_write(c, tvc, mode, g=1.0, reduction=None):
     s, cap = PAF_PARAMS[mode]
     rate = _paf_curve(c, s, cap * g) + 0.0 * tvc
     if mode == "sustained":
-        rate = rate * paf_small_tvc_factor(tvc, reduction=reduction)
+        rate = rate * _small_tvc_factor(tvc, reduction, "paf_small_tvc_reduction")
     return rate
 
 
@@ -720,6 +791,7 @@ READ_PARAMS = {
 }
 
 
+@declare(kind=READ_KIND)
 @functools.cache
 def read_fit(kind: str = "hit") -> Fit:
     """Fit the read curve of ``kind`` to Table 1 (8-ESCON VTS with PAF).
@@ -740,7 +812,7 @@ def read_fit(kind: str = "hit") -> Fit:
     -------
     Fit
     """
-    check_choice("kind", kind, READ_KINDS)
+    READ_KIND.check("kind", kind)
     t1 = load("vts_read_rates").where(operation=kind)
     x, y, ids = t1["cf"], t1["value"], tuple(t1["id"])
     return fit_curve(
@@ -756,6 +828,12 @@ def read_fit(kind: str = "hit") -> Fit:
 
 
 @cites("vts_read_rates", "vts_block_size")
+@declare(
+    cf=CF.but(valid=(1.0, 2.66), source=f"{_SRC}, Table 1"),
+    kind=READ_KIND,
+    block_kb=BLOCK_KB,
+    escon_km=ESCON_KM,
+)
 def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
     """Host read throughput of the VTS B18 with PAF: read hit or read recall, by CF.
 
@@ -793,8 +871,11 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
     ibm-vts-b18-2000, Table 1 (64 active virtual drives, 800 MB volumes; the TVC capacity
     "does not appear to be a significant factor"), Table 2, Secs. 3.5.4, 3.5.5.
     """
-    check_choice("kind", kind, READ_KINDS)
+    READ_KIND.check("kind", kind)
     c = _check_cf(cf)
+    broadcast(
+        cf=c, block_kb=BLOCK_KB.check("block_kb", block_kb), escon_km=ESCON_KM.check("escon_km", escon_km)
+    )
     t1 = load("vts_read_rates")["cf"]
     warn_outside("cf", c, float(np.min(t1)), float(np.max(t1)), source=f"{_SRC}, Table 1 (CF 1 and 2.66)")
     s, cap = READ_PARAMS[kind]
@@ -803,6 +884,11 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
 
 
 @cites("vts_facts", "vts_read_rates", "vts_ehpo_coefficients")
+@declare(
+    cf=CF, tvc_gb=TVC_GB.but(default=None), feature=FEATURE, write_fraction=WRITE_FRACTION.but(default=None),
+    read_hit_ratio=READ_HIT.but(default=None), block_kb=BLOCK_KB, escon_km=ESCON_KM,
+    paf_small_tvc_reduction=PAF_SMALL_TVC_REDUCTION_INPUT,
+)  # fmt: skip
 def typical_mix_rate(
     cf,
     tvc_gb=None,
@@ -865,12 +951,18 @@ def typical_mix_rate(
     ibm-vts-b18-2000, Sec. 3.5.6 ("a 60/40 mix of writes/reads ... a 50% hit ratio"),
     Fig. 9 caption (1728 GB), Table 1, Sec. 3.5.4.
     """
-    check_choice("feature", feature, FEATURES)
+    FEATURE.check("feature", feature)
     facts = load("vts_facts")
-    w = as_float_array("write_fraction", facts.value("typical_mix_write_fraction") if write_fraction is None
-                       else write_fraction, lo=0.0, hi=1.0)  # fmt: skip
-    h = as_float_array("read_hit_ratio", facts.value("typical_mix_read_hit_ratio") if read_hit_ratio is None
-                       else read_hit_ratio, lo=0.0, hi=1.0)  # fmt: skip
+    w = WRITE_FRACTION.check("write_fraction", facts.value("typical_mix_write_fraction") if write_fraction is None
+                             else write_fraction)  # fmt: skip
+    h = READ_HIT.check("read_hit_ratio", facts.value("typical_mix_read_hit_ratio") if read_hit_ratio is None
+                       else read_hit_ratio)  # fmt: skip
+    arrays = {"cf": _check_cf(cf), "write_fraction": w, "read_hit_ratio": h}
+    if tvc_gb is not None:
+        arrays["tvc_gb"] = TVC_GB.check("tvc_gb", tvc_gb)
+    broadcast(
+        **arrays, block_kb=BLOCK_KB.check("block_kb", block_kb), escon_km=ESCON_KM.check("escon_km", escon_km)
+    )
     kw = {"block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
     big_w = write_rate(cf, tvc_gb, feature=feature, mode="sustained", paf_small_tvc_reduction=paf_small_tvc_reduction,
                        **kw)  # fmt: skip
@@ -909,6 +1001,7 @@ def _scsi_block_curve() -> tuple[float, float]:
 
 
 @cites("vts_facts")
+@declare(block_kb=BLOCK_KB, cf=CF.but(default=2.7), adapters=ADAPTERS, direction=DIRECTION)
 def scsi_rate(block_kb, cf=2.7, *, adapters: int = 1, direction: str = "write"):
     """Host throughput through the SCSI attachment (peak/fill), by block size and CF.
 
@@ -948,18 +1041,19 @@ def scsi_rate(block_kb, cf=2.7, *, adapters: int = 1, direction: str = "write"):
     ibm-vts-b18-2000, Sec. 6 (Figs. 11 to 13: EHPO, 288 GB TVC, no ESCON load). The
     ESCON and SCSI inputs "share an aggregate maximum" of about 47 MB/s.
     """
-    check_choice("direction", direction, ("write", "read"))
+    DIRECTION.check("direction", direction)
     facts = load("vts_facts")
-    n = as_float_array("adapters", adapters, lo=1, hi=facts.value("scsi_adapters_max"), integer=True)
-    b = as_float_array("block_kb", block_kb, lo=0.0, lo_open=True)
+    n = ADAPTERS.check("adapters", adapters)  # its hi is scsi_adapters_max (a test checks)
+    b = BLOCK_KB.check("block_kb", block_kb)
     c = _check_cf(cf)
+    broadcast(block_kb=b, cf=c, adapters=n)
     lo_b, hi_b = facts.value("scsi_write_4kb_block"), facts.value("scsi_write_256kb_block")
     warn_outside("block_kb", b, lo_b, hi_b, source=f"{_SRC}, Sec. 6 ({lo_b:g} to {hi_b:g} KB)")
     warn_outside("cf", c, *_limits()["EQ3_CF_RANGE"], source=f"{_SRC}, Secs. 3.5.1, 6")
     t0, per_kb = _scsi_block_curve()
     per_block = b / (t0 + b * per_kb)  # Sec. 6: 1 MB/s at 4 KB, 23 MB/s at 256 KB
     if direction == "write":
-        per_adapter = soft_min(per_block, SCSI_COMPRESSED_MBS * c)
+        per_adapter = _soft_min(per_block, SCSI_COMPRESSED_MBS * c)
     else:
         lo_kb = facts.value("scsi_cf_insensitive_block_max")
         hi_kb = facts.value("scsi_write_256kb_block")
