@@ -134,3 +134,31 @@ def test_a_live_writers_temporary_file_is_left_alone(tmp_path, monkeypatch):
         assert busy.exists()
     atomic_write(target, "{}", overwrite=True)
     assert not busy.exists()  # unlocked now: a dead writer's
+
+
+# --- read_file: a regular file only, never blocking ------------------------------------------------
+def test_read_file_reads_a_regular_file_up_to_a_size(tmp_path):
+    from vtsmodel._files import read_file
+
+    path = tmp_path / "a.json"
+    path.write_bytes(b"12345")
+    assert read_file(path, max_bytes=5) == b"12345"
+    with pytest.raises(ValueError, match="is larger than 4 bytes; not a scenario file"):
+        read_file(path, max_bytes=4, what="scenario file")
+    with pytest.raises(ValueError, match="no such file"):
+        read_file(tmp_path / "missing.json", max_bytes=5)
+    with pytest.raises(ValueError, match="is a folder, not a file"):
+        read_file(tmp_path, max_bytes=5)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_read_file_refuses_a_fifo_and_a_device_without_blocking(tmp_path):
+    from vtsmodel._files import read_file
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a file"):
+        read_file(fifo, max_bytes=10)
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(ValueError, match="is a character device"):
+            read_file("/dev/zero", max_bytes=10)

@@ -16,6 +16,8 @@ The rules :func:`atomic_write` keeps:
 - **Missing folders are refused** unless ``parents=True``: a typing error in a folder
   name then fails instead of writing the file somewhere unexpected. The exports pass
   ``parents=True`` and return the path written, which the panel and the CLI show.
+- **Reading never blocks**: :func:`read_file` refuses anything but a regular file (a
+  FIFO, a device, a socket, a folder) before it reads, and reads at most a given size.
 - **Temporary files a killed save left** (``SIGKILL`` cannot be caught) are removed by
   the next save of the same target: only files of exactly that name pattern, regular,
   at least :data:`STALE_AFTER_S` old, and not locked by a live writer (each writer holds
@@ -38,7 +40,7 @@ try:  # POSIX: a writer locks its temporary file; a dead writer's lock is gone
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-__all__ = ["STALE_AFTER_S", "atomic_write", "example_file"]
+__all__ = ["STALE_AFTER_S", "atomic_write", "example_file", "read_file"]
 
 #: A temporary file of the same target this old (and unlocked) is a killed save's. [s]
 STALE_AFTER_S = 5.0
@@ -191,6 +193,68 @@ def _sync_folder(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_a_file(path, mode: int, what: str) -> ValueError:
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return ValueError(f"{path} is {kind}, not a {what}; give the path of a file")
+
+
+def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") -> bytes:
+    """The bytes of a regular file, at most ``max_bytes``; ``ValueError`` for anything else.
+
+    The file type is checked before the file is opened, and again on the open file (it is
+    opened non-blocking, so a FIFO swapped in meanwhile cannot block): a FIFO would wait
+    for ever for a writer, a device could stream without end.
+
+    Raises
+    ------
+    ValueError
+        Missing, not a regular file, unreadable, or larger than ``max_bytes``; the
+        message names the path and ``what`` it should have been.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_a_file(path, st.st_mode, what)
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    )
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_a_file(path, mode, what)
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise ValueError(f"{path} is larger than {max_bytes} bytes; not a {what}")
+    return b"".join(chunks)
 
 
 def example_file(name: str) -> Path:

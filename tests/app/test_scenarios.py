@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 import vtsmodel
 import vtsmodel.app.export
 from vtsmodel import Input
-from vtsmodel.app.scenarios import MAX_FILE_BYTES, MAX_SCENARIOS, SCHEMA, SCHEMA_VERSION, ScenarioSheet
+from vtsmodel.app.scenarios import (
+    MAX_FILE_BYTES,
+    MAX_SCENARIOS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    ScenarioSheet,
+    read_scenario_file,
+)
 
 
 def _lesson():
@@ -342,3 +349,12 @@ def test_property_any_valid_sheet_survives_a_round_trip(rows, tmp_path_factory):
     other.load(path)
     assert other.rows() == sheet.rows()
     os.unlink(path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    # Before: load() of a FIFO waited for ever for a writer.
+    fifo = tmp_path / "scenarios.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a scenario file"):
+        read_scenario_file(fifo)

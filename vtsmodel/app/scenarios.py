@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
-from vtsmodel._files import atomic_write
+from vtsmodel._files import atomic_write, read_file
 from vtsmodel.app.export import csv_text
 
 __all__ = [
@@ -460,15 +460,8 @@ def _reject_constant(token: str):
 def read_scenario_file(path: str | os.PathLike):
     """Parse a scenario file safely: size-limited, strict JSON, no NaN/inf; ``ValueError`` if bad."""
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path} is a folder, not a scenario file") from None
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    # a regular file only, checked before it is opened: a FIFO would block for ever
+    raw = read_file(path, max_bytes=MAX_FILE_BYTES, what="scenario file")
     return parse_scenario_bytes(raw, str(path))
 
 
