@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 
 import numpy as np
 import pytest
@@ -425,3 +426,48 @@ def test_public_names():
 
     for module, name in ((tvc, "hours_at_peak"), (tvc, "tvc_needed"), (tvc_day, "simulate_tvc")):
         assert getattr(vtsmodel, name) is getattr(module, name)
+
+
+# --- bad input: named, bounded, never an AttributeError ----------------------------------------------
+def test_a_tiny_step_is_refused_at_once(monkeypatch):
+    # Before: step_minutes=1e-6 ran 1.44e9 steps (hours, and memory without limit).
+    from vtsmodel import tvc_day
+
+    with pytest.raises(
+        ValueError, match=r"step_minutes=1e-06 takes 1.44e\+09 steps over the profile's 24 h; at most"
+    ):
+        simulate_tvc("steady day", tvc_gb=864, cf=3, step_minutes=1e-6)
+    monkeypatch.setattr(tvc_day, "MAX_STEPS", 48)  # the limit itself is allowed
+    assert simulate_tvc("steady day", tvc_gb=864, cf=3, step_minutes=30).time_hours.size == 49
+    with pytest.raises(ValueError, match="at most 48: choose a step of at least 30 min"):
+        simulate_tvc("steady day", tvc_gb=864, cf=3, step_minutes=29.9)
+
+
+@pytest.mark.parametrize("profile", [None, 3, b"steady day", ["steady day"]])
+def test_a_profile_that_is_not_one_is_a_value_error(profile):
+    # Before: simulate_tvc(None, ...) raised AttributeError ('NoneType' has no attribute 'duration_hours').
+    with pytest.raises(ValueError, match=r"profile=.* must be a Profile"):
+        simulate_tvc(profile, tvc_gb=864, cf=3)
+
+
+def test_scalar_inputs_refuse_arrays_by_name():
+    # Before: TypeError "only length-1 arrays can be converted to Python scalars".
+    with pytest.raises(ValueError, match=r"^threshold must be a single number"):
+        hours_at_peak(864, 3, threshold=[0.9, 0.95])
+    with pytest.raises(ValueError, match=r"^tvc_gb must be a single number"):
+        simulate_tvc("steady day", tvc_gb=[864, 1728], cf=3)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_profile_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "day.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a profile CSV file"):
+        read_profile_csv(fifo)
+
+
+def test_profile_rows_that_are_not_rows_are_value_errors():
+    for rows, match in [(None, "must be a list of"), ("0,10,5", "must be a list of"), ([5], "row 1: expected 3 values"),
+                        ([(0, 10**400, 5)], r"row 1: write_mb_s=1000.* is outside")]:  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            make_profile(rows)

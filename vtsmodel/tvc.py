@@ -57,8 +57,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import (
+    ConstraintError,
+    ExtrapolationWarning,
+    as_scalar,
+    broadcast,
+    check_choice,
+    result,
+    warn_outside,
+)
+from vtsmodel.quantities import (
+    ABOVE_864_FRACTION,
+    BACKLOG_GB,
+    BURST_HOURS,
+    CF,
+    FEATURE,
+    OFFERED_MB_S,
+    PEAK_COPY_FRACTION,
+    PEAK_MB_S,
+    SUSTAINED_MB_S,
+    THRESHOLD,
+    TVC_GB,
+)
+
+#: A capacity of 0 GB has a meaning here (no room: no time at peak), unlike in write_rate.
+_CAPACITY = TVC_GB.but(lo_open=False)
+_NEEDED = _CAPACITY.but(label="capacity needed", valid=None)
 
 __all__ = [
     "DEFAULT_PEAK_COPY_FRACTION",
@@ -137,6 +163,7 @@ def above_864_fraction_default() -> float:
 
 
 @cites("vts_tvc_configs")
+@declare(feature=FEATURE)
 def product_configurations(feature: str = "paf") -> np.ndarray:
     """The TVC capacities Table 3 offers with ``feature``, ascending, unique.
 
@@ -150,7 +177,7 @@ def product_configurations(feature: str = "paf") -> np.ndarray:
     numpy.ndarray
         Capacities. [GB]
     """
-    check_choice("feature", feature, FEATURES)
+    FEATURE.check("feature", feature)
     t = load("vts_tvc_configs")
     want = "paf" if feature == "paf" else "base_ehpo"
     return np.unique(np.asarray(t["tvc_gb"], dtype=float)[np.asarray(t["features"]) == want])
@@ -215,6 +242,7 @@ def _configurations() -> tuple[Configuration, ...]:
 
 
 @cites("vts_tvc_configs")
+@declare(feature=FEATURE.but(default=None))
 def configurations(feature: str | None = None) -> tuple[Configuration, ...]:
     """The TVC configurations of Table 3, in table order; only those offered with ``feature``.
 
@@ -230,7 +258,7 @@ def configurations(feature: str | None = None) -> tuple[Configuration, ...]:
     """
     if feature is None:
         return _configurations()
-    check_choice("feature", feature, FEATURES)
+    FEATURE.check("feature", feature)
     return tuple(c for c in _configurations() if c.offered_with(feature))
 
 
@@ -282,6 +310,7 @@ def table4_column(tvc_config: str) -> float | None:
     return c.raid_groups * per_group
 
 
+@declare(tvc_gb=_NEEDED, feature=FEATURE)
 def smallest_configuration(tvc_gb, feature: str = "paf"):
     """The smallest Table 3 capacity with ``feature`` that is at least ``tvc_gb``.
 
@@ -297,13 +326,14 @@ def smallest_configuration(tvc_gb, feature: str = "paf"):
     numpy.ndarray or numpy.float64
         The configuration's capacity, NaN where even the largest is too small. [GB]
     """
-    need = as_float_array("tvc_gb", tvc_gb, lo=0.0)
+    need = _NEEDED.check("tvc_gb", tvc_gb)
     configs = product_configurations(feature)
     idx = np.searchsorted(configs, need * (1 - 1e-12), side="left")
     out = np.where(idx < configs.size, configs[np.minimum(idx, configs.size - 1)], np.nan)
     return result(out)
 
 
+@declare(cf=CF, feature=FEATURE)
 def cache_cf(cf, feature: str = "paf"):
     """The factor by which host data shrinks on its way into the cache.
 
@@ -323,11 +353,12 @@ def cache_cf(cf, feature: str = "paf"):
     numpy.ndarray or numpy.float64
         Host MB per physical MB in the cache. [-]
     """
-    check_choice("feature", feature, FEATURES)
-    c = as_float_array("cf", cf, lo=1.0)
+    FEATURE.check("feature", feature)
+    c = CF.check("cf", cf)
     return result(np.ones_like(c) if feature == "base" else c)
 
 
+@declare(tvc_gb=_CAPACITY, above_864_fraction=ABOVE_864_FRACTION)
 def effective_capacity_gb(tvc_gb, *, above_864_fraction: float | None = None):
     """Capacity that counts toward time at peak, with the algorithm change above 864 GB.
 
@@ -346,7 +377,7 @@ def effective_capacity_gb(tvc_gb, *, above_864_fraction: float | None = None):
     numpy.ndarray or numpy.float64
         Effective capacity. [GB]
     """
-    c = as_float_array("tvc_gb", tvc_gb, lo=0.0)
+    c = _CAPACITY.check("tvc_gb", tvc_gb)
     f = _fraction(above_864_fraction)
     knee = _algorithm_change_gb()
     return result(np.minimum(c, knee) + f * np.maximum(c - knee, 0.0))
@@ -355,7 +386,7 @@ def effective_capacity_gb(tvc_gb, *, above_864_fraction: float | None = None):
 def _fraction(above_864_fraction):
     if above_864_fraction is None:
         return above_864_fraction_default()
-    return float(as_float_array("above_864_fraction", above_864_fraction, lo=0.0, hi=1.0))
+    return as_scalar("above_864_fraction", ABOVE_864_FRACTION.check("above_864_fraction", above_864_fraction))
 
 
 def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s, tvc_config=None):
@@ -369,18 +400,18 @@ def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s, tvc_config=None):
     p = (
         write_rate(cf, tvc_gb, mode="peak", **kw)
         if peak_mb_s is None
-        else as_float_array("peak_mb_s", peak_mb_s, lo=0.0, lo_open=True)
+        else PEAK_MB_S.check("peak_mb_s", peak_mb_s)
     )
     with warnings.catch_warnings():  # the TVC warned once, for the peak rate
         warnings.filterwarnings("ignore", message=".*offered", category=ExtrapolationWarning)
         s = (
             write_rate(cf, tvc_gb, mode="sustained", **kw)
             if sustained_mb_s is None
-            else as_float_array("sustained_mb_s", sustained_mb_s, lo=0.0, lo_open=True)
+            else SUSTAINED_MB_S.check("sustained_mb_s", sustained_mb_s)
         )
     p, s = np.asarray(p, dtype=float), np.asarray(s, dtype=float)
     if np.any(s > p * (1 + 1e-12)):
-        raise ValueError(
+        raise ConstraintError(
             f"sustained_mb_s={_first(s)} must not exceed peak_mb_s={_first(p)}; "
             "the sustained rate is the lower of the two (ibm-vts-b18-2000, Sec. 3.1.2)"
         )
@@ -394,8 +425,8 @@ def _capacity(tvc_gb, tvc_config):
             raise ValueError("tvc_gb=None: give a TVC capacity [GB] or a tvc_config")
         return tvc_gb
     cap = configuration(tvc_config).tvc_gb
-    if tvc_gb is not None and np.any(as_float_array("tvc_gb", tvc_gb, lo=0.0, lo_open=True) != cap):
-        raise ValueError(
+    if tvc_gb is not None and np.any(_CAPACITY.check("tvc_gb", tvc_gb) != cap):
+        raise ConstraintError(
             f"tvc_gb={tvc_gb!r} does not match tvc_config={tvc_config!r} ({cap:g} GB); give one of them"
         )
     return cap
@@ -431,7 +462,34 @@ def _net_fill_mb_s(accepted, peak, sustained, cfc, peak_copy_fraction):
     return accepted / cfc - d * _copy_share(accepted, peak, sustained, peak_copy_fraction)
 
 
+_TVC_INPUTS = {
+    "cf": CF, "feature": FEATURE, "threshold": THRESHOLD, "peak_copy_fraction": PEAK_COPY_FRACTION,
+    "backlog_gb": BACKLOG_GB, "above_864_fraction": ABOVE_864_FRACTION, "offered_mb_s": OFFERED_MB_S,
+    "peak_mb_s": PEAK_MB_S, "sustained_mb_s": SUSTAINED_MB_S,
+}  # fmt: skip
+
+
+def _check_common(cf, tvc_gb, threshold, peak_copy_fraction, backlog_gb, offered_mb_s, peak_mb_s, sustained_mb_s,
+                  *, first: dict):  # fmt: skip
+    """Check the inputs hours_at_peak and tvc_needed share; scalars and shapes by name."""
+    theta = as_scalar("threshold", THRESHOLD.check("threshold", threshold))
+    f = as_scalar("peak_copy_fraction", PEAK_COPY_FRACTION.check("peak_copy_fraction", peak_copy_fraction))
+    arrays = {**first, "cf": CF.check("cf", cf), "backlog_gb": BACKLOG_GB.check("backlog_gb", backlog_gb)}
+    if tvc_gb is not None:
+        arrays["tvc_gb"] = _CAPACITY.check("tvc_gb", tvc_gb)
+    for name, inp, value in (
+        ("offered_mb_s", OFFERED_MB_S, offered_mb_s),
+        ("peak_mb_s", PEAK_MB_S, peak_mb_s),
+        ("sustained_mb_s", SUSTAINED_MB_S, sustained_mb_s),
+    ):
+        if value is not None:
+            arrays[name] = inp.check(name, value)
+    broadcast(**arrays)
+    return theta, f
+
+
 @cites("vts_facts", "vts_tvc_configs")
+@declare(tvc_gb=_CAPACITY, **_TVC_INPUTS)
 def hours_at_peak(
     tvc_gb,
     cf,
@@ -479,7 +537,13 @@ def hours_at_peak(
     Returns
     -------
     numpy.ndarray or numpy.float64
-        Time at peak. [h]
+        Time at peak; infinite where copying keeps up. [h]
+
+    Raises
+    ------
+    ConstraintError
+        (a ``ValueError``) where ``sustained_mb_s`` exceeds ``peak_mb_s``, or ``tvc_gb``
+        is not ``tvc_config``'s capacity.
 
     Notes
     -----
@@ -487,15 +551,16 @@ def hours_at_peak(
     (no un-migrated data at the start), Fig. 10 caption and Sec. 4 (864 GB), Sec. 3.1.2
     (sustained: input equals copying).
     """
-    check_choice("feature", feature, FEATURES)
-    theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
-    f = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
-    cfc = np.asarray(cache_cf(cf, feature), dtype=float)
+    FEATURE.check("feature", feature)
     cap = _capacity(tvc_gb, tvc_config)
+    theta, f = _check_common(
+        cf, cap, threshold, peak_copy_fraction, backlog_gb, offered_mb_s, peak_mb_s, sustained_mb_s, first={}
+    )
+    cfc = np.asarray(cache_cf(cf, feature), dtype=float)
     eff = np.asarray(effective_capacity_gb(cap, above_864_fraction=above_864_fraction))
-    b = as_float_array("backlog_gb", backlog_gb, lo=0.0)
+    b = BACKLOG_GB.check("backlog_gb", backlog_gb)
     p, s = _rates(cf, cap, feature, peak_mb_s, sustained_mb_s, tvc_config)
-    a = p if offered_mb_s is None else np.minimum(as_float_array("offered_mb_s", offered_mb_s, lo=0.0), p)
+    a = p if offered_mb_s is None else np.minimum(OFFERED_MB_S.check("offered_mb_s", offered_mb_s), p)
     room_mb = np.maximum(theta * eff - b, 0.0) * _MB_PER_GB
     net = _net_fill_mb_s(a, p, s, cfc, f)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -504,6 +569,7 @@ def hours_at_peak(
 
 
 @cites("vts_facts", "vts_tvc_configs")
+@declare(hours=BURST_HOURS.but(lo_open=False), **_TVC_INPUTS)
 def tvc_needed(
     hours,
     cf,
@@ -540,17 +606,19 @@ def tvc_needed(
         Physical capacity needed; infinite where the effective capacity above 864 GB
         cannot supply it (``above_864_fraction`` = 0). [GB]
     """
-    check_choice("feature", feature, FEATURES)
-    t = as_float_array("hours", hours, lo=0.0)
-    theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
-    pf = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
+    FEATURE.check("feature", feature)
+    t = BURST_HOURS.but(lo_open=False).check("hours", hours)
+    theta, pf = _check_common(
+        cf, None, threshold, peak_copy_fraction, backlog_gb, offered_mb_s, peak_mb_s, sustained_mb_s,
+        first={"hours": t},
+    )  # fmt: skip
     cfc = np.asarray(cache_cf(cf, feature), dtype=float)
-    b = as_float_array("backlog_gb", backlog_gb, lo=0.0)
+    b = BACKLOG_GB.check("backlog_gb", backlog_gb)
     frac = _fraction(above_864_fraction)
     knee = _algorithm_change_gb()
 
     def solve(p, s):
-        a = p if offered_mb_s is None else np.minimum(as_float_array("offered_mb_s", offered_mb_s, lo=0.0), p)
+        a = p if offered_mb_s is None else np.minimum(OFFERED_MB_S.check("offered_mb_s", offered_mb_s), p)
         net = np.maximum(_net_fill_mb_s(a, p, s, cfc, pf), 0.0)
         eff = (t * _S_PER_H * net / _MB_PER_GB + b) / theta
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -21,14 +21,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result
+from vtsmodel._validation import ConstraintError, ExtrapolationWarning, as_scalar, result
+from vtsmodel.quantities import (
+    ABOVE_864_FRACTION,
+    BACKLOG_GB,
+    CF,
+    FEATURE,
+    PEAK_COPY_FRACTION,
+    PEAK_MB_S,
+    READ_HIT,
+    STEP_MINUTES,
+    SUSTAINED_MB_S,
+    THRESHOLD,
+    TVC_GB,
+)
 from vtsmodel.tvc import (
     _MB_PER_GB,
     _S_PER_H,
     DEFAULT_PEAK_COPY_FRACTION,
     DEFAULT_THRESHOLD,
-    FEATURES,
     _capacity,
     _copy_share,
     _rates,
@@ -37,7 +50,11 @@ from vtsmodel.tvc import (
 )
 from vtsmodel.workload import PROFILES, Profile
 
-__all__ = ["TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
+__all__ = ["MAX_STEPS", "TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
+
+#: Most time steps one simulation takes (the period over the step): about 3 s of work,
+#: one step every 0.9 s over a day. [-]
+MAX_STEPS = 100_000
 
 
 def default_read_hit() -> float:
@@ -51,6 +68,7 @@ def default_read_hit() -> float:
 
 
 @cites("vts_read_rates", "vts_ehpo_coefficients")
+@declare(cf=CF, feature=FEATURE, sustained_mb_s=SUSTAINED_MB_S)
 def recall_ceiling_mb_s(cf, *, feature: str = "paf", sustained_mb_s=None):
     """Most host MB/s of read misses (recalls) the VTS serves. [MB/s]
 
@@ -75,13 +93,16 @@ def recall_ceiling_mb_s(cf, *, feature: str = "paf", sustained_mb_s=None):
     """
     from vtsmodel.throughput import read_rate, write_rate  # lazy: throughput imports tvc
 
-    check_choice("feature", feature, FEATURES)
+    FEATURE.check("feature", feature)
+    c = CF.check("cf", cf)
+    if sustained_mb_s is not None:
+        SUSTAINED_MB_S.check("sustained_mb_s", sustained_mb_s)
     if feature == "paf":
         with warnings.catch_warnings():  # Table 1 stops at CF 2.66; its curve is flat beyond
             warnings.filterwarnings("ignore", message="cf=", category=ExtrapolationWarning)
             return read_rate(cf, kind="recall")
     if sustained_mb_s is not None:
-        return result(as_float_array("sustained_mb_s", sustained_mb_s, lo=0.0, lo_open=True))
+        return result(SUSTAINED_MB_S.check("sustained_mb_s", sustained_mb_s) + 0.0 * c)
     return write_rate(cf, feature=feature)
 
 
@@ -201,6 +222,12 @@ class TvcRun:
 
 
 @cites("vts_facts", "vts_tvc_configs")
+@declare(
+    tvc_gb=TVC_GB.but(default=None), cf=CF, feature=FEATURE, threshold=THRESHOLD,
+    peak_copy_fraction=PEAK_COPY_FRACTION, backlog_gb=BACKLOG_GB, above_864_fraction=ABOVE_864_FRACTION,
+    read_hit=READ_HIT.but(default=None), step_minutes=STEP_MINUTES, peak_mb_s=PEAK_MB_S,
+    sustained_mb_s=SUSTAINED_MB_S,
+)  # fmt: skip
 def simulate_tvc(
     profile: Profile | str,
     *,
@@ -252,7 +279,8 @@ def simulate_tvc(
         Default :func:`default_read_hit`, the typical mix's 50 % (Sec. 3.5.6); a
         workload's own ratio "depends on specific workload characteristics" (Sec. 4). [-]
     step_minutes : float
-        Time step. [min]
+        Time step, at most 60 min; the period over the step is at most :data:`MAX_STEPS`
+        steps. [min]
     peak_mb_s, sustained_mb_s : float, optional
         Peak and sustained host write rates; default from ``write_rate``. [MB/s]
     tvc_config : str, optional
@@ -262,6 +290,12 @@ def simulate_tvc(
     -------
     TvcRun
         Time series and summary numbers.
+
+    Raises
+    ------
+    ConstraintError
+        (a ``ValueError``) for a backlog above the effective capacity, a sustained rate
+        above the peak rate, or more than :data:`MAX_STEPS` steps.
     """
     if isinstance(profile, str):
         if profile not in PROFILES:
@@ -269,17 +303,38 @@ def simulate_tvc(
                 f"profile={profile!r} is not valid; choose one of {', '.join(map(repr, PROFILES))}"
             )
         profile = PROFILES[profile]
-    check_choice("feature", feature, FEATURES)
-    tvc = float(as_float_array("tvc_gb", _capacity(tvc_gb, tvc_config), lo=0.0, lo_open=True))
-    cf_ = float(as_float_array("cf", cf, lo=1.0))
-    theta = float(as_float_array("threshold", threshold, lo=0.0, hi=1.0, lo_open=True))
-    f = float(as_float_array("peak_copy_fraction", peak_copy_fraction, lo=0.0, hi=1.0))
-    hit = float(
-        as_float_array("read_hit", default_read_hit() if read_hit is None else read_hit, lo=0.0, hi=1.0)
+    if not isinstance(profile, Profile):
+        raise ValueError(
+            f"profile={profile!r} must be a Profile (make_profile, read_profile_csv) or the name of a built-in "
+            f"one: {', '.join(map(repr, PROFILES))}"
+        )
+    FEATURE.check("feature", feature)
+    tvc = as_scalar("tvc_gb", TVC_GB.check("tvc_gb", _capacity(tvc_gb, tvc_config)))
+    cf_ = as_scalar("cf", CF.check("cf", cf))
+    theta = as_scalar("threshold", THRESHOLD.check("threshold", threshold))
+    f = as_scalar("peak_copy_fraction", PEAK_COPY_FRACTION.check("peak_copy_fraction", peak_copy_fraction))
+    hit = as_scalar(
+        "read_hit", READ_HIT.check("read_hit", default_read_hit() if read_hit is None else read_hit)
     )
-    dt_min = float(as_float_array("step_minutes", step_minutes, lo=0.0, hi=60.0, lo_open=True))
+    dt_min = as_scalar("step_minutes", STEP_MINUTES.check("step_minutes", step_minutes))
+    steps_needed = profile.duration_hours * 60.0 / dt_min
+    if steps_needed > MAX_STEPS:
+        raise ConstraintError(
+            f"step_minutes={dt_min:g} takes {steps_needed:.3g} steps over the profile's {profile.duration_hours:g} h; "
+            f"at most {MAX_STEPS:,}: choose a step of at least {profile.duration_hours * 60.0 / MAX_STEPS:.3g} min"
+        )
+    for name, inp, value in (
+        ("peak_mb_s", PEAK_MB_S, peak_mb_s),
+        ("sustained_mb_s", SUSTAINED_MB_S, sustained_mb_s),
+    ):
+        if value is not None:
+            as_scalar(name, inp.check(name, value))
     cap = float(effective_capacity_gb(tvc, above_864_fraction=above_864_fraction))
-    b0 = float(as_float_array("backlog_gb", backlog_gb, lo=0.0, hi=cap))
+    b0 = as_scalar("backlog_gb", BACKLOG_GB.check("backlog_gb", backlog_gb))
+    if b0 > cap:
+        raise ConstraintError(
+            f"backlog_gb={b0:g} exceeds the effective capacity, {cap:g} GB (tvc_gb={tvc:g})"
+        )
     p_arr, s_arr = _rates(cf_, tvc, feature, peak_mb_s, sustained_mb_s, tvc_config)
     P, S = float(p_arr), float(s_arr)
     cfc = float(cache_cf(cf_, feature))

@@ -12,13 +12,21 @@ import csv
 import io
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from vtsmodel._validation import as_float_array
+from vtsmodel._files import read_file
+from vtsmodel._inputs import declare
+from vtsmodel._validation import as_scalar
+from vtsmodel.quantities import DURATION_HOURS
+
+#: Largest profile file read (a day of one-minute rows is about 40 KB). [bytes]
+MAX_CSV_BYTES = 10_000_000
+#: Most rows a profile may have. [-]
+MAX_ROWS = 100_000
 
 __all__ = ["PROFILES", "Profile", "make_profile", "read_profile_csv"]
 
@@ -64,6 +72,7 @@ class Profile:
         return self.write_mb_s[idx], self.read_mb_s[idx]
 
 
+@declare(duration_hours=DURATION_HOURS)
 def make_profile(
     rows: Sequence[Sequence[float]],
     *,
@@ -88,21 +97,25 @@ def make_profile(
     row_offset : int
         Number of the first row in error messages (a CSV's line number).
     """
-    dur = float(as_float_array("duration_hours", duration_hours, lo=0.0, lo_open=True))
+    dur = as_scalar("duration_hours", DURATION_HOURS.check("duration_hours", duration_hours))
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Sequence | np.ndarray):
+        raise ValueError(f"rows={rows!r} must be a list of (start_hours, write_mb_s, read_mb_s) rows")
     if len(rows) == 0:
         raise ValueError("profile has no rows; give at least one (start_hours, write_mb_s, read_mb_s)")
+    if len(rows) > MAX_ROWS:
+        raise ValueError(f"profile has {len(rows)} rows; at most {MAX_ROWS:,}")
     starts, writes, reads = [], [], []
     names = ("start_hours", "write_mb_s", "read_mb_s")
     for i, row in enumerate(rows):
         n = i + row_offset
-        if len(row) != 3:
-            raise ValueError(
-                f"row {n}: expected 3 values (start_hours, write_mb_s, read_mb_s), got {len(row)}"
-            )
+        if isinstance(row, str | bytes) or not hasattr(row, "__len__") or len(row) != 3:
+            raise ValueError(f"row {n}: expected 3 values (start_hours, write_mb_s, read_mb_s), got {row!r}")
         vals = []
         for key, raw in zip(names, row, strict=True):
             try:
                 v = float(raw)
+            except OverflowError:
+                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, inf)") from None
             except (TypeError, ValueError):
                 raise ValueError(f"row {n}: {key}={raw!r} is not a number") from None
             if not math.isfinite(v) or v < 0:
@@ -134,6 +147,7 @@ def make_profile(
 _CSV_COLUMNS = ("start_hours", "write_mb_s", "read_mb_s")
 
 
+@declare(duration_hours=DURATION_HOURS)
 def read_profile_csv(source, *, duration_hours: float = 24.0, name: str | None = None) -> Profile:
     """Read a workload profile from a CSV file (or a file-like object, or CSV text).
 
@@ -144,19 +158,31 @@ def read_profile_csv(source, *, duration_hours: float = 24.0, name: str | None =
     Parameters
     ----------
     source : path-like, file-like or str
-        The file, an open text file, or CSV text containing a newline.
+        The file (a regular file of at most :data:`MAX_CSV_BYTES`: a FIFO or a device is
+        refused before it is read), an open text file, or CSV text containing a newline.
     duration_hours : float
         End of the last interval. [h]
     name : str, optional
         The profile's name; default the file's stem.
     """
     if hasattr(source, "read"):
-        text, label = source.read(), name or "profile"
+        text, label = source.read(MAX_CSV_BYTES + 1), name or "profile"
+        if not isinstance(text, str):
+            raise ValueError("source must be opened as text (open(path, encoding='utf-8')), not bytes")
+        if len(text) > MAX_CSV_BYTES:
+            raise ValueError(f"the profile is longer than {MAX_CSV_BYTES} characters; not a profile")
     elif isinstance(source, str) and "\n" in source:
         text, label = source, name or "profile"
-    else:
+    elif isinstance(source, str | os.PathLike):
         path = Path(os.fspath(source))
-        text, label = path.read_text(encoding="utf-8-sig"), name or path.stem
+        raw = read_file(path, max_bytes=MAX_CSV_BYTES, what="profile CSV file")
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{path} is not UTF-8 text; not a profile CSV file") from None
+        label = name or path.stem
+    else:
+        raise ValueError(f"source={source!r} must be a path, an open text file or CSV text")
     reader = csv.reader(io.StringIO(text))
     lines = [(i + 1, r) for i, r in enumerate(reader) if any(cell.strip() for cell in r)]
     if not lines:
