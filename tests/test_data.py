@@ -428,3 +428,71 @@ def test_malformed_ledger_rows_are_located_errors(scratch_data):
     with pytest.raises(data.DataError, match="field 'data_rows': no data row 'cern_sizing_example:nope'"):
         data.statements()
     assert any("statements.csv" in p for p in data.check())
+
+
+# --- what the data check missed before ---------------------------------------------------------------
+def _row_of(path: Path, row_id: str) -> int:
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith(row_id + ","):
+            return n
+    raise AssertionError(row_id)
+
+
+def test_a_locator_of_only_whitespace_is_an_error(scratch_data):
+    path = scratch_data / "vts_facts.csv"
+    n = _row_of(path, "search_time_avg")
+    _edit_csv(path, n, ",Sec. 7,", ",   ,")
+    with pytest.raises(
+        data.DataError,
+        match=r"vts_facts\.csv, row \d+ \(id 'search_time_avg'\), field 'locator': only whitespace",
+    ):
+        data.load("vts_facts")
+
+
+@pytest.mark.parametrize("written", ["2_1", " 21", "21 ", "inf", "nan", "0x15", "2,1"])
+def test_a_number_must_be_written_plainly(scratch_data, written):
+    # Before: float() took "2_1" as 21 (and " 21", "inf", "nan" reached other checks).
+    path = scratch_data / "vts_facts.csv"
+    n = _row_of(path, "search_time_avg")
+    cell = f'"{written}"' if "," in written else written
+    _edit_csv(path, n, ",21,s,", f",{cell},s,")
+    with pytest.raises(data.DataError, match=r"row \d+ \(id 'search_time_avg'\), field 'value': .* is not"):
+        data.load("vts_facts")
+
+
+def test_ids_that_differ_only_in_case_are_an_error(scratch_data):
+    path = scratch_data / "vts_read_rates.csv"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(
+        "".join(lines + [lines[1].replace(lines[1].split(",")[0], lines[1].split(",")[0].upper(), 1)])
+    )
+    with pytest.raises(data.DataError, match=r"field 'id': id '.*' differs only in case from"):
+        data.load("vts_read_rates")
+
+
+@pytest.mark.parametrize(
+    ("table", "row_id", "old", "new", "match"),
+    [
+        # Before: a -21 s search time loaded, then surfaced as the user's error,
+        # "search_s=-21.0 is outside ...".
+        ("vts_facts", "search_time_avg", ",21,s,", ",-21,s,", r"field 'value': -21 is below the minimum 0"),
+        (
+            "cern_facts",
+            "toverhead",
+            ",4.4,s,",
+            ",0,s,",
+            r"field 'value': 0 is not above the exclusive minimum 0",
+        ),
+        ("vts_read_rates", None, ",2.66,", ",0.5,", r"field 'cf': 0.5 is below the minimum 1"),
+    ],
+)
+def test_quantities_that_cannot_be_negative_or_zero_are_refused(scratch_data, table, row_id, old, new, match):
+    path = scratch_data / f"{table}.csv"
+    n = (
+        _row_of(path, row_id)
+        if row_id
+        else next(i for i, line in enumerate(path.read_text().splitlines(), start=1) if old in line)
+    )
+    _edit_csv(path, n, old, new)
+    with pytest.raises(data.DataError, match=rf"{table}\.csv, row {n} .*{match}"):
+        data.load(table)

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vtsmodel._validation import UnknownName, cached
+
 __all__ = [
     "COMMON_FIELDS",
     "UNITS",
@@ -111,6 +113,10 @@ class Field:
     required: bool = False
     unique: bool = False
     enum: tuple = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    exclusive_maximum: float | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -315,7 +321,8 @@ def _resource(name: str) -> dict:
     for res in _package()["resources"]:
         if res.get("name") == name:
             return res
-    raise KeyError(f"no table named {name!r}; tables: {', '.join(tables())}")
+    shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+    raise UnknownName(f"no table named {shown}; tables: {', '.join(tables())}")
 
 
 def _parse_fields(res: dict, where: str) -> tuple[Field, ...]:
@@ -335,6 +342,10 @@ def _parse_fields(res: dict, where: str) -> tuple[Field, ...]:
                 required=bool(cons.get("required", False)),
                 unique=bool(cons.get("unique", False)),
                 enum=tuple(cons.get("enum", ())),
+                minimum=cons.get("minimum"),
+                maximum=cons.get("maximum"),
+                exclusive_minimum=cons.get("exclusiveMinimum"),
+                exclusive_maximum=cons.get("exclusiveMaximum"),
             )
         )
     names = [f.name for f in out]
@@ -347,20 +358,45 @@ def _parse_fields(res: dict, where: str) -> tuple[Field, ...]:
     return tuple(out)
 
 
+#: How a number is written in a data file: digits, an optional point and exponent. Python's
+#: ``float`` also takes ``1_000``, ``" 5"``, ``inf`` and ``nan``; a data file may not.
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def _check_bounds(val: float, fld: Field, where: str) -> None:
+    """The field's datapackage constraints ``minimum``, ``exclusiveMinimum``, ... (if any)."""
+    for bound, bad, words in (
+        (fld.minimum, lambda b: val < b, "below the minimum"),
+        (fld.exclusive_minimum, lambda b: val <= b, "not above the exclusive minimum"),
+        (fld.maximum, lambda b: val > b, "above the maximum"),
+        (fld.exclusive_maximum, lambda b: val >= b, "not below the exclusive maximum"),
+    ):
+        if bound is not None and bad(bound):
+            raise DataError(
+                f"{where}, field {fld.name!r}: {val:g} is {words} {bound:g} (datapackage.json constraints); "
+                "this quantity cannot take it"
+            )
+
+
 def _convert(text: str, fld: Field, where: str):
     if fld.type == "number":
-        try:
-            val = float(text)
-        except ValueError:
-            raise DataError(f"{where}, field {fld.name!r}: {text!r} is not a number") from None
+        if not _NUMBER.fullmatch(text):
+            raise DataError(
+                f"{where}, field {fld.name!r}: {text!r} is not a number as a data file writes one "
+                "(digits, an optional point and exponent: no spaces, underscores, inf or nan)"
+            )
+        val = float(text)
         if not math.isfinite(val):
             raise DataError(f"{where}, field {fld.name!r}: {text!r} is not a finite number")
+        _check_bounds(val, fld, where)
         return val
     if fld.type == "integer":
-        try:
-            return int(text)
-        except ValueError:
-            raise DataError(f"{where}, field {fld.name!r}: {text!r} is not an integer") from None
+        if not _INTEGER.fullmatch(text):
+            raise DataError(f"{where}, field {fld.name!r}: {text!r} is not an integer (digits only)")
+        val = int(text)
+        _check_bounds(val, fld, where)
+        return val
     if fld.type == "boolean":
         low = text.strip().lower()
         if low in ("true", "1", "yes"):
@@ -375,7 +411,7 @@ def _missing(fld: Field):
     return {"number": math.nan, "integer": -1, "boolean": False}.get(fld.type, "")
 
 
-@functools.cache
+@cached
 def load(name: str) -> Table:
     """Load and validate one table by name.
 
@@ -397,7 +433,7 @@ def load(name: str) -> Table:
     """
     res = _resource(name)
     if _is_ledger(res):
-        raise KeyError(f"{name!r} is the statement ledger, not a data table: use statements()")
+        raise UnknownName(f"{name!r} is the statement ledger, not a data table: use statements()")
     path = data_dir() / res.get("path", f"{name}.csv")
     fields = _parse_fields(res, str(path))
     known_sources = set(sources())
@@ -420,6 +456,7 @@ def load(name: str) -> Table:
                     f"schema {','.join(names)}"
                 )
             seen: set[str] = set()
+            folded: dict[str, str] = {}
             for lineno, row in enumerate(reader, start=2):
                 if not row or all(not c.strip() for c in row):
                     continue
@@ -430,9 +467,10 @@ def load(name: str) -> Table:
                 rec = dict(zip(names, row, strict=True))
                 for fld in fields:
                     text = rec[fld.name]
-                    if text == "":
+                    if not text.strip():
                         if fld.required:
-                            raise DataError(f"{where}, field {fld.name!r}: empty but required")
+                            blank = "empty" if text == "" else "only whitespace"
+                            raise DataError(f"{where}, field {fld.name!r}: {blank} but required")
                         values[fld.name].append(_missing(fld))
                         continue
                     if fld.enum and text not in fld.enum:
@@ -442,7 +480,13 @@ def load(name: str) -> Table:
                     values[fld.name].append(_convert(text, fld, where))
                 if rid in seen:
                     raise DataError(f"{where}, field 'id': duplicate id {rid!r}")
+                if rid.casefold() in folded:
+                    raise DataError(
+                        f"{where}, field 'id': id {rid!r} differs only in case from {folded[rid.casefold()]!r}; "
+                        "ids must differ in more than case"
+                    )
                 seen.add(rid)
+                folded[rid.casefold()] = rid
                 if rec["source"] not in known_sources:
                     raise DataError(
                         f"{where}, field 'source': unknown source id {rec['source']!r}; "
@@ -513,7 +557,7 @@ def _source_ids(items: Iterable) -> list[str]:
             elif item in table_names:
                 ids = list(load(item).sources)
             else:
-                raise KeyError(
+                raise UnknownName(
                     f"{item!r} is neither a table nor a source id; tables: "
                     f"{', '.join(sorted(table_names))}; sources: {', '.join(known)}"
                 )
@@ -522,7 +566,7 @@ def _source_ids(items: Iterable) -> list[str]:
         elif isinstance(item, Table):
             ids = list(item.sources)
         else:
-            raise TypeError(f"cannot cite {item!r}: give a table name, source id or model function")
+            raise ValueError(f"cannot cite {item!r}: give a table name, source id or model function")
         out.extend(i for i in ids if i not in out)
     return out
 
