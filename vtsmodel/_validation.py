@@ -7,6 +7,7 @@ outside what a source validated raises an :class:`ExtrapolationWarning`.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Iterable
 
@@ -21,6 +22,7 @@ __all__ = [
     "as_float_array",
     "as_scalar",
     "broadcast",
+    "cached",
     "check_choice",
     "result",
     "warn_outside",
@@ -252,3 +254,25 @@ def result(arr):
     """Return a numpy scalar for a 0-d result, the array otherwise."""
     arr = np.asarray(arr)
     return arr[()] if arr.ndim == 0 else arr
+
+
+def cached(func):
+    """``functools.cache`` that lets unhashable arguments reach the function's own checks.
+
+    ``functools.cache`` hashes the arguments first, so ``paf_fit(["peak"])`` would raise
+    ``TypeError: unhashable type`` before the function could say which values are valid;
+    here such a call runs uncached and the function's check raises its ``ValueError``.
+    """
+    inner = functools.cache(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            hash((args, tuple(kwargs.items())))
+        except TypeError:
+            return func(*args, **kwargs)
+        return inner(*args, **kwargs)
+
+    wrapper.cache_clear = inner.cache_clear
+    wrapper.cache_info = inner.cache_info
+    return wrapper

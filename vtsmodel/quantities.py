@@ -42,6 +42,7 @@ __all__ = [
     "DURATION_HOURS",
     "KNEE_SHARPNESS",
     "MAX_SESSIONS",
+    "MOUNT_EQUATION",
     "LOAD_S",
     "LOCATE_S",
     "OFFERED_MB_S",
@@ -414,6 +415,10 @@ RECALL_DRIVE = Input(
     "drive", "", "3590B", choices=(("IBM 3590B", "3590B"), ("IBM 3590E", "3590E"), ("STK 3480", "STK3480")),
     source=f"{_VTS}, Sec. 2; stk-acs4400-cray",
     help="Drive whose preset fills the parts of a recall (any catalog drive is accepted too).",
+)  # fmt: skip
+MOUNT_EQUATION = Input(
+    "mount cycle from", "", "export", choices=(("Eq. 1 (export, 2.36 min)", "export"), ("Eq. 2 (import, 3.75 min)", "import")),
+    source=f"{_VTS}, Sec. 7", help="Whose per-mount term is one 3494 mount cycle.",
 )  # fmt: skip
 TOTAL_DRIVES = Input(
     "drives in the VTS", "-", 6, lo=1, hi=BIG_COUNT, integer=True, source=f"{_VTS}, Sec. 2 (up to six 3590)",

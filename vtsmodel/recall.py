@@ -50,13 +50,30 @@ adds rewind/unload.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import ConstraintError, broadcast, cached, result, warn_outside
 from vtsmodel.catalog import drive_names, drive_spec, mount_parts, resolve_drive
+from vtsmodel.quantities import (
+    CF,
+    COPY_DRIVES,
+    LOAD_S,
+    LOCATE_S,
+    MOUNT_EQUATION,
+    OVERHEAD_S,
+    QUEUE_LENGTH,
+    RECALL_DRIVE,
+    REWIND_UNLOAD_S,
+    ROBOT_S,
+    SPEED_MB_S,
+    TOTAL_DRIVES,
+    VOLUME_MB,
+)
+from vtsmodel.quantities import (
+    DRIVES as RECALL_DRIVES,
+)
 
 __all__ = [
     "DRIVES",
@@ -88,7 +105,8 @@ _CATALOG_ID = {
 }
 
 
-@functools.cache
+@declare(drive=RECALL_DRIVE, mount_equation=MOUNT_EQUATION)
+@cached
 def drive_preset(drive: str = "3590B", mount_equation: str = "export") -> dict[str, float]:
     """Default parts of a recall for a drive model, each from a data row or derived.
 
@@ -131,7 +149,7 @@ def drive_preset(drive: str = "3590B", mount_equation: str = "export") -> dict[s
     the rate is the drive's native rate (its observed rate where no native rate is
     stated, the STK 9940B).
     """
-    check_choice("mount_equation", mount_equation, MOUNT_EQUATIONS)
+    MOUNT_EQUATION.check("mount_equation", mount_equation)
     if drive not in DRIVES:
         return _catalog_preset(_check_drive(drive))
     cern = load("cern_facts")
@@ -192,28 +210,47 @@ def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_
            mount_equation="export"):  # fmt: skip
     drive = _check_drive(drive)
     preset = drive_preset(drive, mount_equation)
-    vol = as_float_array("volume_mb", volume_mb, lo=0.0)
-    cf_a = as_float_array("cf", load("vts_facts").value("fig6_cf") if cf is None else cf, lo=1.0)
+    vol = _VOLUME.check("volume_mb", volume_mb)
+    cf_a = CF.check("cf", load("vts_facts").value("fig6_cf") if cf is None else cf)
     if drive.startswith("3590"):
         vts = load("vts_facts")
         lo, hi = vts.value("eq3_cf_min"), vts.value("eq3_cf_max")
         warn_outside("cf", cf_a, lo, hi, source="ibm-vts-b18-2000, Appendix B: 1 <= CF <= 4")
 
-    def pick(name, value, **kw):
-        return as_float_array(name, preset[name] if value is None else value, **kw)
+    def pick(name, value):
+        return _PARTS[name].check(name, preset[name] if value is None else value)
 
     parts = {
-        "robot": pick("robot_s", robot_s, lo=0.0),
-        "load": pick("load_s", load_s, lo=0.0),
-        "overhead": pick("overhead_s", overhead_s, lo=0.0),
-        "search": pick("search_s", search_s, lo=0.0),
-        "read": vol / cf_a / pick("rate_mb_s", rate_mb_s, lo=0.0, lo_open=True),
-        "rewind_unload": pick("rewind_unload_s", rewind_unload_s, lo=0.0),
+        "robot": pick("robot_s", robot_s),
+        "load": pick("load_s", load_s),
+        "overhead": pick("overhead_s", overhead_s),
+        "search": pick("search_s", search_s),
+        "read": pick("rate_mb_s", rate_mb_s),
+        "rewind_unload": pick("rewind_unload_s", rewind_unload_s),
     }
+    broadcast(
+        volume_mb=vol, cf=cf_a, **{f"{k}_s" if k != "read" else "rate_mb_s": v for k, v in parts.items()}
+    )
+    parts["read"] = vol / cf_a / parts["read"]
     return parts
 
 
+_VOLUME = VOLUME_MB.but(lo_open=False)
+#: The parts of a recall as inputs (``None`` takes the drive's preset).
+_PARTS = {
+    "robot_s": ROBOT_S,
+    "load_s": LOAD_S,
+    "overhead_s": OVERHEAD_S,
+    "search_s": LOCATE_S.but(label="search"),
+    "rate_mb_s": SPEED_MB_S.but(label="drive read rate", default=None),
+    "rewind_unload_s": REWIND_UNLOAD_S,
+}
+_RECALL_INPUTS = {"volume_mb": _VOLUME, "cf": CF.but(default=None), "drive": RECALL_DRIVE, **_PARTS,
+                  "mount_equation": MOUNT_EQUATION}  # fmt: skip
+
+
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+@declare(**_RECALL_INPUTS)
 def recall_parts(
     volume_mb,
     *,
@@ -264,6 +301,7 @@ def recall_parts(
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+@declare(**_RECALL_INPUTS)
 def recall_ready_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
     """Time from a recall's start on a free drive until the volume is ready. [s]
 
@@ -277,6 +315,7 @@ def recall_ready_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+@declare(**_RECALL_INPUTS)
 def recall_service_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
     """Time one recall keeps a drive busy: ready time plus rewind and unload. [s]
 
@@ -304,6 +343,7 @@ def recall_service_s(volume_mb, *, cf=None, drive: str = "3590B", **parts):
 
 
 @cites("vts_facts")
+@declare(total_drives=TOTAL_DRIVES, copy_drives=COPY_DRIVES)
 def recall_drives(total_drives, copy_drives):
     """Drives left for recall when some copy the cache to tape. [count]
 
@@ -320,11 +360,12 @@ def recall_drives(total_drives, copy_drives):
         Drives busy copying from the cache to tape. [count]
     """
     most = load("vts_facts").value("library_3590_drives_max")
-    total = as_float_array("total_drives", total_drives, lo=1.0, integer=True)
+    total = TOTAL_DRIVES.check("total_drives", total_drives)
     warn_outside("total_drives", total, 1, most, source="ibm-vts-b18-2000, Sec. 2: up to six 3590 drives")
-    copy = as_float_array("copy_drives", copy_drives, lo=0.0, integer=True)
+    copy = COPY_DRIVES.check("copy_drives", copy_drives)
+    broadcast(total_drives=total, copy_drives=copy)
     if np.any(copy >= total):
-        raise ValueError(
+        raise ConstraintError(
             f"copy_drives={copy_drives!r} must be below total_drives={total_drives!r}: "
             "at least one drive must be left for recall"
         )
@@ -332,6 +373,7 @@ def recall_drives(total_drives, copy_drives):
 
 
 @cites("cern_facts", "vts_facts", "drive_catalog", "vts_import_export", "stk_facts")
+@declare(queue_length=QUEUE_LENGTH, drives=RECALL_DRIVES.but(default=None), **_RECALL_INPUTS)
 def recall_response_s(queue_length, volume_mb, *, cf=None, drives=None, drive: str = "3590B", **parts):
     """Time until ready for a recall that arrives behind ``queue_length`` recalls. [s]
 
@@ -366,13 +408,11 @@ def recall_response_s(queue_length, volume_mb, *, cf=None, drives=None, drive: s
     numpy value
         Time until ready. [s]
     """
-    n = as_float_array("queue_length", queue_length, lo=0.0, integer=True)
-    d = as_float_array(
-        "drives",
-        load("vts_facts").value("fig6_recall_drives") if drives is None else drives,
-        lo=1.0,
-        integer=True,
+    n = QUEUE_LENGTH.check("queue_length", queue_length)
+    d = RECALL_DRIVES.check(
+        "drives", load("vts_facts").value("fig6_recall_drives") if drives is None else drives
     )
+    broadcast(queue_length=n, drives=d, volume_mb=_VOLUME.check("volume_mb", volume_mb))
     ready = np.asarray(recall_ready_s(volume_mb, cf=cf, drive=drive, **parts))
     service = np.asarray(recall_service_s(volume_mb, cf=cf, drive=drive, **parts))
     return result(np.floor(n / d) * service + ready)
