@@ -28,8 +28,15 @@ import functools
 
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import broadcast, result, warn_outside
+from vtsmodel.quantities import DATA_MB, MOUNTS, SEARCHES, TASK
+from vtsmodel.quantities import INTERFERENCE as INTERFERENCE_INPUT
+
+#: At least two mounts, "two physical tape cartridge mounts" for a single volume (Sec. 7,
+#: data row ie_min_mounts_per_volume; a test checks).
+_MOUNTS = MOUNTS.but(lo=2, default=None)
 
 __all__ = [
     "INTERFERENCE",
@@ -90,6 +97,7 @@ def _terms(task: str) -> tuple[float, float, float]:
 
 
 @cites("vts_facts")
+@declare(task=TASK, interference=INTERFERENCE_INPUT, mounts=_MOUNTS)
 def interference_factor(task: str = "export", interference: str = "none", *, mounts=None):
     """Multiplier on an import or export task's time for what else the VTS is doing.
 
@@ -120,12 +128,12 @@ def interference_factor(task: str = "export", interference: str = "none", *, mou
     ibm-vts-b18-2000, Sec. 7 (a ten-volume export with 13 mounts and a ten-volume import
     with 6 mounts, 2.3 GB each).
     """
-    check_choice("task", task, ("export", "import"))
-    check_choice("interference", interference, INTERFERENCE)
+    TASK.check("task", task)
+    INTERFERENCE_INPUT.check("interference", interference)
     facts = load("vts_facts")
     if mounts is None:
         mounts = facts.value(f"ie_load_test_{task}_mounts")  # the measured task
-    m = as_float_array("mounts", mounts, lo=facts.value("ie_min_mounts_per_volume"))
+    m = _MOUNTS.check("mounts", mounts)
     if interference == "none":
         return result(np.ones_like(m))
     if interference == "recall":
@@ -135,10 +143,12 @@ def interference_factor(task: str = "export", interference: str = "none", *, mou
 
 def _task_minutes(task, mb, mounts, searches, interference):
     facts = load("vts_facts")
-    mb_ = as_float_array("mb", mb, lo=0.0)
-    min_mounts = facts.value("ie_min_mounts_per_volume")
-    m = as_float_array("mounts", mounts, lo=min_mounts, integer=True)
-    s = as_float_array("searches", searches, lo=0.0, integer=True)
+    TASK.check("task", task)
+    INTERFERENCE_INPUT.check("interference", interference)
+    mb_ = DATA_MB.check("mb", mb)
+    m = _MOUNTS.check("mounts", mounts)
+    s = SEARCHES.check("searches", searches)
+    broadcast(mb=mb_, mounts=m, searches=s)
     k = interference_factor(task, interference, mounts=m)
     max_mb = facts.value("ie_trend_data_gb") * (1.0 + facts.value("ie_outlier_extra_data")) * 1000.0
     src = f"{_SRC}, Sec. 7 (fitted on 18 mounts or less, about 2.3 GB; outliers 64 % more)"
@@ -149,6 +159,7 @@ def _task_minutes(task, mb, mounts, searches, interference):
 
 
 @cites("vts_import_export", "vts_facts")
+@declare(mb=DATA_MB, mounts=_MOUNTS, searches=SEARCHES, interference=INTERFERENCE_INPUT)
 def export_minutes(mb, mounts, searches=0, *, interference: str = "none"):
     """Time of an export task, Eq. 1, stretched by concurrent work.
 
@@ -191,6 +202,7 @@ def export_minutes(mb, mounts, searches=0, *, interference: str = "none"):
 
 
 @cites("vts_import_export", "vts_facts")
+@declare(mb=DATA_MB, mounts=_MOUNTS, searches=SEARCHES, interference=INTERFERENCE_INPUT)
 def import_minutes(mb, mounts, searches=0, *, interference: str = "none"):
     """Time of an import task, Eq. 2, stretched by concurrent work.
 
