@@ -21,10 +21,32 @@ import functools
 
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import broadcast, cached, result, warn_outside
 from vtsmodel.catalog import mount_parts
 from vtsmodel.fit import Fit, fit_curve
+from vtsmodel.quantities import (
+    BLOCK_KB,
+    BUS_MB_S,
+    COMPRESSION_RATIO,
+    CONTROLLER_BUFFER_KB,
+    DIRECTION,
+    DRIVES_PER_BUS,
+    DRIVES_SHARING,
+    FILE_MB,
+    FILES_PER_MOUNT,
+    LOAD_S,
+    LOCATE_S,
+    REWIND_UNLOAD_S,
+    ROBOT_MOVES_PER_HOUR,
+    SPEED_MB_S,
+    STREAM_MB_S,
+    T_MOUNT_S,
+    T_OVERHEAD_S,
+)
+
+_RATE = SPEED_MB_S.but(lo_open=False, default=None)  # a rate of 0 MB/s means something here
 
 __all__ = [
     "compressed_rate",
@@ -64,6 +86,10 @@ def _default(value, id_: str) -> float:
 
 
 @cites("cern_facts", "drive_catalog")
+@declare(
+    robot_moves_per_hour=ROBOT_MOVES_PER_HOUR.but(default=None), load_s=LOAD_S, position_s=LOCATE_S,
+    rewind_unload_s=REWIND_UNLOAD_S,
+)  # fmt: skip
 def mount_cycle_s(
     *, robot_moves_per_hour=None, load_s=None, position_s=None, rewind_unload_s=None, drive: str | None = None
 ):
@@ -117,17 +143,18 @@ def mount_cycle_s(
     22.5 + 17 + 45 + 85 = 169.5 s. The 3592 family, the T10000s and LTO-1 to LTO-4 have
     no times of their own in the catalog and still borrow all three CERN parts.
     """
-    moves = as_float_array(
-        "robot_moves_per_hour", _default(robot_moves_per_hour, "robot_moves_normal"), lo=0, lo_open=True
+    moves = ROBOT_MOVES_PER_HOUR.check(
+        "robot_moves_per_hour", _default(robot_moves_per_hour, "robot_moves_normal")
     )
     if drive is not None:
         parts = mount_parts(drive)
         load_s = parts["load"].seconds if load_s is None else load_s
         position_s = parts["locate"].seconds if position_s is None else position_s
         rewind_unload_s = parts["rewind_unload"].seconds if rewind_unload_s is None else rewind_unload_s
-    load_ = as_float_array("load_s", _default(load_s, "tmount_mount"), lo=0)
-    pos = as_float_array("position_s", _default(position_s, "tmount_positioning"), lo=0)
-    rew = as_float_array("rewind_unload_s", _default(rewind_unload_s, "tmount_rewind_unload"), lo=0)
+    load_ = LOAD_S.check("load_s", _default(load_s, "tmount_mount"))
+    pos = LOCATE_S.check("position_s", _default(position_s, "tmount_positioning"))
+    rew = REWIND_UNLOAD_S.check("rewind_unload_s", _default(rewind_unload_s, "tmount_rewind_unload"))
+    broadcast(robot_moves_per_hour=moves, load_s=load_, position_s=pos, rewind_unload_s=rew)
     return result(3600.0 / moves + load_ + pos + rew)  # "3600 / 160 = 22.5s" + 15 + 45 + 45
 
 
@@ -137,11 +164,12 @@ def _throughput_core(f, n, t_mount, t_over, speed):
 
 
 def _check_formula_inputs(file_mb, files_per_mount, t_mount_s, t_overhead_s, speed_mb_s):
-    f = as_float_array("file_mb", file_mb, lo=0, lo_open=True)
-    n = as_float_array("files_per_mount", files_per_mount, lo=1)
-    tm = as_float_array("t_mount_s", _default(t_mount_s, "tmount_total"), lo=0)
-    to = as_float_array("t_overhead_s", _default(t_overhead_s, "toverhead"), lo=0)
-    s = as_float_array("speed_mb_s", _default(speed_mb_s, "plot_drive_speed"), lo=0, lo_open=True)
+    f = FILE_MB.check("file_mb", file_mb)
+    n = FILES_PER_MOUNT.check("files_per_mount", files_per_mount)
+    tm = T_MOUNT_S.check("t_mount_s", _default(t_mount_s, "tmount_total"))
+    to = T_OVERHEAD_S.check("t_overhead_s", _default(t_overhead_s, "toverhead"))
+    s = SPEED_MB_S.check("speed_mb_s", _default(speed_mb_s, "plot_drive_speed"))
+    broadcast(file_mb=f, files_per_mount=n, t_mount_s=tm, t_overhead_s=to, speed_mb_s=s)
     lo, hi = _cern("toverhead_test_file_size_1"), _cern("toverhead_test_file_size_1000")
     warn_outside(
         "file_mb", f, lo, hi, source=f"{_CERN}: tOverhead measured with 1-1000 MB files", stacklevel=4
@@ -150,6 +178,10 @@ def _check_formula_inputs(file_mb, files_per_mount, t_mount_s, t_overhead_s, spe
 
 
 @cites("cern_facts")
+@declare(
+    file_mb=FILE_MB, files_per_mount=FILES_PER_MOUNT, t_mount_s=T_MOUNT_S.but(default=None),
+    t_overhead_s=T_OVERHEAD_S.but(default=None), speed_mb_s=SPEED_MB_S.but(default=None),
+)  # fmt: skip
 def drive_throughput(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=None, speed_mb_s=None):
     """Throughput of a drive that writes or reads ``files_per_mount`` files per mount.
 
@@ -189,6 +221,10 @@ def drive_throughput(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=N
 
 
 @cites("cern_facts")
+@declare(
+    file_mb=FILE_MB, files_per_mount=FILES_PER_MOUNT, t_mount_s=T_MOUNT_S.but(default=None),
+    t_overhead_s=T_OVERHEAD_S.but(default=None), speed_mb_s=SPEED_MB_S.but(default=None),
+)  # fmt: skip
 def drive_efficiency(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=None, speed_mb_s=None):
     """Fraction of the drive's maximum speed a workload gets: throughput / speed.
 
@@ -213,6 +249,7 @@ def drive_efficiency(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=N
 
 
 @cites("cern_facts")
+@declare(stream_mb_s=STREAM_MB_S.but(lo_open=False), speed_mb_s=SPEED_MB_S)
 def stream_limited_efficiency(stream_mb_s, speed_mb_s):
     """Efficiency of a drive fed by a disk-pool stream slower than the drive.
 
@@ -234,12 +271,16 @@ def stream_limited_efficiency(stream_mb_s, speed_mb_s):
     numpy.float64 or numpy.ndarray
         Efficiency. [-]
     """
-    st = as_float_array("stream_mb_s", stream_mb_s, lo=0)
-    s = as_float_array("speed_mb_s", speed_mb_s, lo=0, lo_open=True)
+    st = STREAM_MB_S.but(lo_open=False).check("stream_mb_s", stream_mb_s)
+    s = SPEED_MB_S.check("speed_mb_s", speed_mb_s)
+    broadcast(stream_mb_s=st, speed_mb_s=s)
     return result(np.minimum(st, s) / s)
 
 
 @cites("lto_facts")
+@declare(
+    drive_mb_s=_RATE, drives_per_bus=DRIVES_PER_BUS.but(default=None), bus_mb_s=BUS_MB_S.but(default=None)
+)
 def scsi_bus_rate(drive_mb_s, drives_per_bus=None, *, bus_mb_s=None):
     """Rate each drive gets when ``drives_per_bus`` drives share one SCSI bus.
 
@@ -261,18 +302,17 @@ def scsi_bus_rate(drive_mb_s, drives_per_bus=None, *, bus_mb_s=None):
     numpy.float64 or numpy.ndarray
         Rate per drive. [MB/s]
     """
-    d = as_float_array("drive_mb_s", drive_mb_s, lo=0)
-    k = as_float_array(
-        "drives_per_bus", _lto("drives_per_scsi_bus") if drives_per_bus is None else drives_per_bus,
-        lo=1, integer=True,
-    )  # fmt: skip
-    bus = as_float_array(
-        "bus_mb_s", _lto("scsi_bus_rate_needed") if bus_mb_s is None else bus_mb_s, lo=0, lo_open=True
+    d = _RATE.check("drive_mb_s", drive_mb_s)
+    k = DRIVES_PER_BUS.check(
+        "drives_per_bus", _lto("drives_per_scsi_bus") if drives_per_bus is None else drives_per_bus
     )
+    bus = BUS_MB_S.check("bus_mb_s", _lto("scsi_bus_rate_needed") if bus_mb_s is None else bus_mb_s)
+    broadcast(drive_mb_s=d, drives_per_bus=k, bus_mb_s=bus)
     return result(np.minimum(d, bus / k))
 
 
 @cites("lto_facts")
+@declare(native_mb_s=_RATE, compression_ratio=COMPRESSION_RATIO, max_rate_mb_s=SPEED_MB_S.but(default=None))
 def compressed_rate(native_mb_s, compression_ratio, *, max_rate_mb_s=None):
     """Host-side rate of a drive that compresses: ``min(native · ratio, max_rate)``.
 
@@ -291,15 +331,17 @@ def compressed_rate(native_mb_s, compression_ratio, *, max_rate_mb_s=None):
     numpy.float64 or numpy.ndarray
         Rate of uncompressed host data. [MB/s]
     """
-    nat = as_float_array("native_mb_s", native_mb_s, lo=0)
-    cr = as_float_array("compression_ratio", compression_ratio, lo=1)
+    nat = _RATE.check("native_mb_s", native_mb_s)
+    cr = COMPRESSION_RATIO.check("compression_ratio", compression_ratio)
+    cap = None if max_rate_mb_s is None else SPEED_MB_S.check("max_rate_mb_s", max_rate_mb_s)
+    broadcast(native_mb_s=nat, compression_ratio=cr, **({} if cap is None else {"max_rate_mb_s": cap}))
     warn_outside(
         "compression_ratio", cr, 1.0, _lto("max_compression_ratio"),
         source="adsm-l-lto-2003: 'once, almost 4:1'",
     )  # fmt: skip
     out = nat * cr
     if max_rate_mb_s is not None:
-        out = np.minimum(out, as_float_array("max_rate_mb_s", max_rate_mb_s, lo=0, lo_open=True))
+        out = np.minimum(out, cap)
     return result(out)
 
 
@@ -319,7 +361,8 @@ def _write_curve(block_kb, rate_max, block_half, overflow_factor, share_kb):
     return _rising(block_kb, rate_max, block_half) * np.where(fits, 1.0, overflow_factor)
 
 
-@functools.cache
+@declare(direction=DIRECTION)
+@cached
 def transfer_rate_fit(direction: str = "write") -> Fit:
     """The fitted transfer-rate curve of one direction of the StorageTek tables.
 
@@ -344,7 +387,7 @@ def transfer_rate_fit(direction: str = "write") -> Fit:
         Parameters ``rate_max`` [MB/s], ``block_half`` [KB] (and ``overflow_factor`` [-]
         for write), with covariance and residuals.
     """
-    check_choice("direction", direction, DIRECTIONS)
+    DIRECTION.check("direction", direction)
     t = load("stk_transfer_rates").where(direction=direction)
     x, y, ids = np.asarray(t["block_kb"], float), np.asarray(t["value"], float), tuple(t["id"])
     if direction == "read":
@@ -365,6 +408,10 @@ def transfer_rate_fit(direction: str = "write") -> Fit:
 
 
 @cites("stk_transfer_rates", "stk_facts")
+@declare(
+    block_kb=BLOCK_KB.but(valid=(4.0, 128.0), source=_STK), direction=DIRECTION, controller_buffer_kb=CONTROLLER_BUFFER_KB.but(default=None),
+    drives_sharing=DRIVES_SHARING.but(default=None),
+)  # fmt: skip
 def transfer_rate(block_kb, direction: str = "write", *, controller_buffer_kb=None, drives_sharing=None):
     """Transfer rate vs block size of the StorageTek 3480 set-up, from the fitted tables.
 
@@ -396,15 +443,16 @@ def transfer_rate(block_kb, direction: str = "write", *, controller_buffer_kb=No
     ExtrapolationWarning
         Outside the 4-128 KB the tables measured (128 KB is the IOBB's maximum).
     """
-    check_choice("direction", direction, DIRECTIONS)
-    b = as_float_array("block_kb", block_kb, lo=0, lo_open=True)
-    buf = as_float_array(
+    DIRECTION.check("direction", direction)
+    b = BLOCK_KB.check("block_kb", block_kb)
+    buf = CONTROLLER_BUFFER_KB.check(
         "controller_buffer_kb",
         _stk("controller_buffer") * 1000.0 if controller_buffer_kb is None else controller_buffer_kb,
-        lo=0, lo_open=True,
-    )  # fmt: skip
-    k = as_float_array("drives_sharing", _stk("tested_drives") if drives_sharing is None else drives_sharing,
-                       lo=1, integer=True)  # fmt: skip
+    )
+    k = DRIVES_SHARING.check(
+        "drives_sharing", _stk("tested_drives") if drives_sharing is None else drives_sharing
+    )
+    broadcast(block_kb=b, controller_buffer_kb=buf, drives_sharing=k)
     smallest = float(np.min(load("stk_transfer_rates")["block_kb"]))  # the tables start at 4 KB
     warn_outside("block_kb", b, smallest, _stk("iobb_max_block"), source=_STK)
     p = transfer_rate_fit(direction).as_dict()
