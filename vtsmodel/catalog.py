@@ -32,8 +32,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from vtsmodel._inputs import declare
 from vtsmodel._tables import Provenance, cites, load
-from vtsmodel._validation import VtsModelWarning, as_float_array, result
+from vtsmodel._validation import UnknownName, VtsModelWarning, broadcast, result
+from vtsmodel.quantities import COMPRESSION_RATIO, STREAM_MB_S
+
+_FEED = STREAM_MB_S.but(label="feed rate", help="Rate at which data reaches the drive, as the host sees it.")
 
 __all__ = [
     "BACKHITCH_TEXT",
@@ -255,7 +259,7 @@ class DriveSpec:
         """
         if self.native_rate_mb_s is None:
             raise ValueError(f"drive {self.name!r} has no native rate in the catalog")
-        cr = as_float_array("compression_ratio", compression_ratio, lo=1.0)
+        cr = COMPRESSION_RATIO.check("compression_ratio", compression_ratio)
         out = self.native_rate_mb_s * cr
         if self.compressed_max_rate_mb_s is not None:
             out = np.minimum(out, self.compressed_max_rate_mb_s)
@@ -342,7 +346,8 @@ def resolve_drive(name: str) -> str:
     """
     key = _aliases().get(_norm(name)) if isinstance(name, str) else None
     if key is None or key not in _catalog():
-        raise KeyError(f"no drive named {name!r}; valid names: {_valid_names()}")
+        shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+        raise UnknownName(f"no drive named {shown}; valid names: {_valid_names()}")
     return key
 
 
@@ -580,6 +585,7 @@ class StreamingCheck:
 
 
 @cites("drive_catalog")
+@declare(feed_mb_s=_FEED, compression_ratio=COMPRESSION_RATIO.but(default=1.0))
 def streaming_check(drive: str, feed_mb_s, *, compression_ratio=1.0) -> StreamingCheck:
     """Compare a feed with the drive's lowest speed-matching rate.
 
@@ -614,8 +620,9 @@ def streaming_check(drive: str, feed_mb_s, *, compression_ratio=1.0) -> Streamin
     StreamingCheck
     """
     spec = drive_spec(drive)
-    feed = as_float_array("feed_mb_s", feed_mb_s, lo=0.0, lo_open=True)
-    cr = as_float_array("compression_ratio", compression_ratio, lo=1.0)
+    feed = _FEED.check("feed_mb_s", feed_mb_s)
+    cr = COMPRESSION_RATIO.check("compression_ratio", compression_ratio)
+    broadcast(feed_mb_s=feed, compression_ratio=cr)
     native = feed / cr
     prov = spec.provenance("min_speed_matching_rate")
     if prov is None:
@@ -636,6 +643,7 @@ def streaming_check(drive: str, feed_mb_s, *, compression_ratio=1.0) -> Streamin
     return StreamingCheck(spec.name, result(feed), result(native), floor, result(streams), text, (prov,))
 
 
+@declare(feed_mb_s=_FEED, compression_ratio=COMPRESSION_RATIO.but(default=1.0))
 def warn_streaming(drive: str, feed_mb_s, *, compression_ratio=1.0, stacklevel: int = 2) -> StreamingCheck:
     """:func:`streaming_check`, warning with :class:`StreamingWarning` when a feed is too slow.
 
