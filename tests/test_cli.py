@@ -100,7 +100,7 @@ def test_size_with_a_drive_speed(capsys):
     [
         (["size", "--flow", "a,100,2"], 1, ["NAME,RATE,FACTOR,EFFICIENCY"]),
         (["size", "--flow", "a,fast,2,0.5"], 1, ["RATE", "'fast'"]),
-        (["size", "--flow", "a,100,2,0"], 1, ["efficiency", "(0, 1]"]),
+        (["size", "--flow", "a,100,2,0"], 1, ["efficiency", "[1e-09, 1]"]),
         (["size", "--flow", "a,100,0.5,0.5"], 1, ["peak_factor"]),
         (["size", "--drive", "NOPE"], 1, ["'NOPE'", "LTO2"]),
         (["size", "--drive-speed", "-3"], 2, ["--drive-speed", "> 0"]),

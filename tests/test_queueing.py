@@ -191,3 +191,18 @@ def test_seed_and_simulation_size_are_checked():
 def test_mismatched_shapes_name_the_inputs():
     with pytest.raises(ValueError, match=r"servers has shape \(3,\), arrival_rate has shape \(2,\)"):
         wait_mmc([LAM, LAM / 2], S, [4, 5, 6])
+
+
+def test_a_billion_drives_simulate_in_little_memory():
+    # Before: simulate_recalls(..., servers=1e9, ...) allocated a row of 10^9 drive slots
+    # (8 GB per copy; the machine ran out of memory): only min(servers, n) can ever be busy.
+    for cv in (0.0, 1.0):
+        sim = simulate_recalls(LAM, S, 1e9, 1000, service_cv=cv)
+        assert sim.mean_wait == 0.0 and sim.utilisation == pytest.approx(LAM * S / 1e9)
+
+
+def test_no_wait_is_negative_from_rounding():
+    # Found by tests/test_properties.py: (a - j s) + j s rounded below a, and a wait came
+    # back as -4e-22 s (arrival_rate=20080398, service_s=1e-9, one server).
+    sim = simulate_recalls(20080398.0, 1e-9, 1, 333)
+    assert np.all(sim.waits >= 0.0)

@@ -100,7 +100,11 @@ def test_monotonic_in_every_input(r, dr, k, dk, e, s, ds):
             {},
             r"big: rate_mb_s=1e\+300 is outside the valid range \[0, 1e\+09\]",
         ),
-        (lambda: [Flow("chaotic", 1e9, 1e6, 1e-300)], {}, r"the drives needed overflow: flow 'chaotic'"),
+        (
+            lambda: [Flow("chaotic", 1e9, 1e6, 1e-300)],
+            {},
+            r"chaotic: efficiency=1e-300 is outside the valid range \[1e-09, 1\]",
+        ),
         (None, {}, "flows=None must be a list of flows"),
         ([{"rate_mb_s": 10, "efficency": 0.5}], {}, r"unknown field\(s\) 'efficency'"),
         ([Flow("a", 10, 1, 0.5)], {"t_mount": 120}, r"unknown argument\(s\) 't_mount'"),

@@ -566,7 +566,7 @@ def test_soft_min_refuses_rates_that_are_not_positive():
     from vtsmodel.throughput import soft_min
 
     for a in (0.0, -1.0):
-        with pytest.raises(ValueError, match=rf"^a={a!r} is outside the valid range \(0, 1e\+09\]"):
+        with pytest.raises(ValueError, match=rf"^a={a!r} is outside the valid range \[1e-09, 1e\+09\]"):
             soft_min(a, 5.0)
     assert 0 < soft_min(4.0, 5.0) < 4.0
 

@@ -130,7 +130,11 @@ class Resources:
 def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resources):
     # ``tvc`` is the capacity on Table 4's axis (throughput.resolve_tvc).
     c = np.asarray(cf, dtype=float)
-    ones = np.ones(np.broadcast_shapes(c.shape, np.shape(tvc), np.shape(block_kb), np.shape(escon_km)))
+    ones = np.ones(
+        np.broadcast_shapes(
+            c.shape, np.shape(tvc), np.shape(channels), np.shape(block_kb), np.shape(escon_km)
+        )
+    )
     g = 1.0 if np.ndim(block_kb) == 0 and float(block_kb) == 32.0 else block_size_factor(block_kb)
     chan = channels * res.channel_mb_s * g * _distance_factor(escon_km, "write", "escon_km") * ones
     proc = (res.processor_peak_mb_s if mode == "peak" else res.processor_sustained_mb_s) * ones

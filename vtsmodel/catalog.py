@@ -395,6 +395,10 @@ def drive_choices(*, having: tuple[str, ...] | list[str] = ()) -> tuple[DriveGro
     >>> drive_choices()[0].drives[8]
     DriveChoice(key='LTO9', label='LTO-9 (Ultrium 9)')
     """
+    if isinstance(having, str) or not isinstance(having, tuple | list):
+        raise ValueError(
+            f"having={having!r} must be a tuple of catalog quantities; choose from {', '.join(QUANTITIES)}"
+        )
     for q in having:
         if q not in QUANTITIES:
             raise ValueError(f"having={q!r} is not a catalog quantity; choose from {', '.join(QUANTITIES)}")

@@ -46,7 +46,7 @@ from vtsmodel.quantities import (
     T_OVERHEAD_S,
 )
 
-_RATE = SPEED_MB_S.but(lo_open=False, default=None)  # a rate of 0 MB/s means something here
+_RATE = SPEED_MB_S.but(lo=0.0, default=None)  # a rate of 0 MB/s means something here
 
 __all__ = [
     "compressed_rate",
@@ -249,7 +249,7 @@ def drive_efficiency(file_mb, files_per_mount, *, t_mount_s=None, t_overhead_s=N
 
 
 @cites("cern_facts")
-@declare(stream_mb_s=STREAM_MB_S.but(lo_open=False), speed_mb_s=SPEED_MB_S)
+@declare(stream_mb_s=STREAM_MB_S.but(lo=0.0), speed_mb_s=SPEED_MB_S)
 def stream_limited_efficiency(stream_mb_s, speed_mb_s):
     """Efficiency of a drive fed by a disk-pool stream slower than the drive.
 
@@ -271,7 +271,7 @@ def stream_limited_efficiency(stream_mb_s, speed_mb_s):
     numpy.float64 or numpy.ndarray
         Efficiency. [-]
     """
-    st = STREAM_MB_S.but(lo_open=False).check("stream_mb_s", stream_mb_s)
+    st = STREAM_MB_S.but(lo=0.0).check("stream_mb_s", stream_mb_s)
     s = SPEED_MB_S.check("speed_mb_s", speed_mb_s)
     broadcast(stream_mb_s=st, speed_mb_s=s)
     return result(np.minimum(st, s) / s)

@@ -37,7 +37,7 @@ import numpy as np
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ConstraintError, as_scalar, broadcast, result
-from vtsmodel.quantities import BIG_COUNT, BIG_RATE, BIG_S
+from vtsmodel.quantities import BIG_COUNT, BIG_RATE, BIG_S, SMALL
 
 __all__ = [
     "COPY_LOAD",
@@ -96,7 +96,7 @@ COPY_UTILISATION_REF = 0.8
 _SRC = "ibm-ds8000-tpf"
 IO_PER_S = Input("I/O rate", "IO/s", 100.0, lo=0.0, hi=BIG_RATE, help="Requests per second.")
 STAGED_KB = Input(
-    "staged per read miss", "KB", None, lo=0.0, lo_open=True, hi=1e6,
+    "staged per read miss", "KB", None, lo=SMALL, hi=1e6,
     source=f"{_SRC}, Adaptive Record Caching (57 KB track, 21 KB adaptive)",
     help="Data staged from the HDD per read miss.",
 )  # fmt: skip
@@ -112,7 +112,7 @@ POSITIONING = Input(
     help="Mean seek plus rotational latency of a read miss.",
 )  # fmt: skip
 MEDIA = Input(
-    "HDD media rate", "MB/s", MEDIA_MB_S, lo=0.0, lo_open=True, hi=1e5, source="modelling choice (MEDIA_MB_S)",
+    "HDD media rate", "MB/s", MEDIA_MB_S, lo=SMALL, hi=1e5, source="modelling choice (MEDIA_MB_S)",
     help="Media transfer rate of one HDD while staging.",
 )  # fmt: skip
 N_HDD = Input("HDDs", "-", 1, lo=1, hi=BIG_COUNT, integer=True, help="HDDs sharing the read misses evenly.")
@@ -144,30 +144,28 @@ COPY_LOAD_INPUT = Input(
     help="Share of the disk system's capacity a background copy uses.",
 )  # fmt: skip
 UTILISATION_REF = Input(
-    "utilisation at the reference rate", "-", COPY_UTILISATION_REF, lo=0.0, hi=1.0, lo_open=True, hi_open=True,
+    "utilisation at the reference rate", "-", COPY_UTILISATION_REF, lo=SMALL, hi=1.0, hi_open=True,
     source="modelling choice (COPY_UTILISATION_REF)", help="Disk-system utilisation at io_per_s_ref without copy.",
 )  # fmt: skip
 RESPONSE_REF_MS = Input(
-    "response at the reference rate", "ms", None, lo=0.0, lo_open=True, hi=BIG_S,
+    "response at the reference rate", "ms", None, lo=SMALL, hi=BIG_S,
     source=f"{_SRC}, Performance with FlashCopy (2 ms)", help="Host I/O response at io_per_s_ref without copy.",
 )  # fmt: skip
 IO_PER_S_REF = Input(
-    "reference host rate", "IO/s", None, lo=0.0, lo_open=True, hi=BIG_RATE,
+    "reference host rate", "IO/s", None, lo=SMALL, hi=BIG_RATE,
     source=f"{_SRC}, Performance with FlashCopy (163K IO/s)", help="The host rate the reference response was measured at.",
 )  # fmt: skip
 TARGET_MS = Input(
-    "response during the copy", "ms", None, lo=0.0, lo_open=True, hi=BIG_S,
+    "response during the copy", "ms", None, lo=SMALL, hi=BIG_S,
     source=f"{_SRC}, Performance with FlashCopy (above 4, below 5 ms)", help="Host response to calibrate the copy to.",
 )  # fmt: skip
 TRANSACTIONS_PER_S = Input(
-    "transactions per second", "1/s", 1000.0, lo=0.0, lo_open=True, hi=BIG_RATE,
+    "transactions per second", "1/s", 1000.0, lo=SMALL, hi=BIG_RATE,
     help="Transactions arriving during a pause in disk access.",
 )  # fmt: skip
-BLOCKS = Input(
-    "blocks", "-", 10_000.0, lo=0.0, lo_open=True, hi=BIG_COUNT, help="Blocks (ECBs, frames) available."
-)
+BLOCKS = Input("blocks", "-", 10_000.0, lo=SMALL, hi=BIG_COUNT, help="Blocks (ECBs, frames) available.")
 SHUTDOWN_THRESHOLD = Input(
-    "shutdown threshold", "-", None, lo=0.0, lo_open=True, hi=1.0,
+    "shutdown threshold", "-", None, lo=SMALL, hi=1.0,
     source=f"{_SRC}, Error Handling Behavior Performance (about 70 %)", help="Share of the blocks at which shutdown starts.",
 )  # fmt: skip
 PAUSE_S = Input(
@@ -433,11 +431,12 @@ def calibrate_staging_load(*, gain=None, staged_kb=None, track_kb=None, **disk) 
             f"gain={g:g} is already exceeded at zero load ({g0:.3g} with service {s_small:.3g} ms vs "
             f"{s_big:.3g} ms): lengthen positioning_ms or raise media_mb_s; no load gives it"
         )
-    top = n * 1e3 / s_big
+    # The gain depends on the load per HDD only: solve for one HDD, then scale by n_hdd.
+    top = 1e3 / s_big
 
     def f(lam):
-        r_big = _response(lam, big, pos, media, n, c2, name="track_kb")
-        return float(1.0 - _response(lam, small, pos, media, n, c2) / r_big) - g
+        r_big = _response(lam, big, pos, media, 1, c2, name="track_kb")
+        return float(1.0 - _response(lam, small, pos, media, 1, c2) / r_big) - g
 
     edge = top * (1.0 - 1e-12)
     if f(edge) < 0:
@@ -447,7 +446,7 @@ def calibrate_staging_load(*, gain=None, staged_kb=None, track_kb=None, **disk) 
         )
     from scipy.optimize import brentq  # imported here: scipy.optimize costs ~0.5 s at import
 
-    return float(brentq(f, 0.0, edge, xtol=1e-12, rtol=1e-13))
+    return n * float(brentq(f, 0.0, edge, xtol=1e-12, rtol=1e-13))
 
 
 #: Read misses per second per HDD at which the model gives the measured 19% (21 KB vs

@@ -13,8 +13,9 @@ Defaults that are modelling choices say so in their ``source``.
 
 Every range is finite. Where a quantity has no natural upper end (a size, a rate, a
 time, a count), its ``hi`` is a *practical limit* far beyond any tape system
-(:data:`BIG_MB`, :data:`BIG_RATE`, ...): inside it every model's result stays a finite
-number, and a typing error of a few orders of magnitude is caught instead of
+(:data:`BIG_MB`, :data:`BIG_RATE`, ...); a quantity that must be above 0 is at least
+:data:`SMALL` (10^-9 of its unit). Inside these ranges every model's result stays a
+finite number, and a typing error of a few orders of magnitude is caught instead of
 overflowing into ``inf`` or ``nan``.
 """
 
@@ -34,6 +35,7 @@ __all__ = [
     "BIG_RATE",
     "BIG_S",
     "BUS_MB_S",
+    "SMALL",
     "CONTROLLER_BUFFER_KB",
     "COPY_DRIVES",
     "DIRECTION",
@@ -98,6 +100,10 @@ _VTS = "ibm-vts-b18-2000"
 
 # --- practical limits (see the module docstring) -------------------------------------------------
 
+#: Smallest positive value of a quantity that must be above 0 (a size, a rate, a time, a
+#: share that divides): 10^-9 of its unit. Below it a quotient overflows, and no tape
+#: system has such a value. [unit of the quantity]
+SMALL = 1e-9
 #: Largest data size: 10^12 MB (an exabyte). [MB]
 BIG_MB = 1e12
 #: Largest capacity: 10^9 GB (an exabyte). [GB]
@@ -121,7 +127,7 @@ CF = Input(
     help="Host bytes per byte stored (data that does not compress has CF 1).",
 )  # fmt: skip
 TVC_GB = Input(
-    "TVC capacity", "GB", 1728.0, lo=0.0, lo_open=True, hi=BIG_GB, valid=(72.0, 1728.0), source=f"{_VTS}, Table 3",
+    "TVC capacity", "GB", 1728.0, lo=SMALL, hi=BIG_GB, valid=(72.0, 1728.0), source=f"{_VTS}, Table 3",
     help="Tape volume cache capacity, physical (Table 3 offers 72 to 1728 GB).",
 )  # fmt: skip
 
@@ -148,7 +154,7 @@ MODE = Input(
     help="Peak: the cache absorbs data with little copying to tape; sustained: copying keeps up.",
 )  # fmt: skip
 BLOCK_KB = Input(
-    "block size", "KB", 32.0, lo=0.0, lo_open=True, hi=1e6, valid=(32.0, 64.0), source=f"{_VTS}, Table 2",
+    "block size", "KB", 32.0, lo=SMALL, hi=1e6, valid=(32.0, 64.0), source=f"{_VTS}, Table 2",
     help="Host block size; the paper's rates are for 32 KB, the QSAM limit.",
 )  # fmt: skip
 ESCON_KM = Input(
@@ -171,7 +177,7 @@ READ_HIT = Input(
 # --- the tape volume cache ---------------------------------------------------------------------
 
 THRESHOLD = Input(
-    "fill threshold", "-", 0.95, lo=0.0, hi=1.0, lo_open=True,
+    "fill threshold", "-", 0.95, lo=SMALL, hi=1.0,
     source=f"project assumption ({_VTS}, Sec. 3.1.1 names a fill threshold, not its value)",
     help="Fraction of the usable cache at which the VTS starts throttling the input.",
 )  # fmt: skip
@@ -188,8 +194,7 @@ BURST_HOURS = Input(
     "burst length",
     "h",
     6.0,
-    lo=0.0,
-    lo_open=True,
+    lo=SMALL,
     hi=BIG_HOURS,
     help="A burst at the peak rate the cache must ride.",
 )
@@ -223,7 +228,7 @@ INTERFERENCE = Input(
 # --- recalls and queues -----------------------------------------------------------------------
 
 VOLUME_MB = Input(
-    "volume size", "MB", 250.0, lo=0.0, lo_open=True, hi=BIG_MB, valid=(100.0, 800.0), source=f"{_VTS}, Fig. 6 caption",
+    "volume size", "MB", 250.0, lo=SMALL, hi=BIG_MB, valid=(100.0, 800.0), source=f"{_VTS}, Fig. 6 caption",
     help="Logical volume, uncompressed (Fig. 6: 100, 250 and 800 MB).",
 )  # fmt: skip
 DRIVES = Input(
@@ -238,8 +243,7 @@ RECALLS_PER_HOUR = Input(
     "recalls per hour",
     "1/h",
     40.0,
-    lo=0.0,
-    lo_open=True,
+    lo=SMALL,
     hi=BIG_RATE,
     help="Recall requests arriving at random (Poisson).",
 )
@@ -265,8 +269,7 @@ FILE_MB = Input(
     "file size",
     "MB",
     1000.0,
-    lo=0.0,
-    lo_open=True,
+    lo=SMALL,
     hi=BIG_MB,
     source=_CERN,
     help="Average size of a file read or written.",
@@ -297,14 +300,13 @@ SPEED_MB_S = Input(
     "drive speed tSpeed",
     "MB/s",
     30.0,
-    lo=0.0,
-    lo_open=True,
+    lo=SMALL,
     hi=BIG_RATE,
     source=_CERN,
     help="The drive's streaming rate.",
 )
 STREAM_MB_S = Input(
-    "disk-pool stream", "MB/s", 2.0, lo=0.0, lo_open=True, hi=BIG_RATE, source="cern-tape-sizing-2005, ALICE example",
+    "disk-pool stream", "MB/s", 2.0, lo=SMALL, hi=BIG_RATE, source="cern-tape-sizing-2005, ALICE example",
     help="Rate at which one stream from the disk pool feeds the drive.",
 )  # fmt: skip
 COMPRESSION_RATIO = Input(
@@ -333,7 +335,7 @@ ADAPTERS = Input(
     help="SCSI host attachment features installed.",
 )  # fmt: skip
 KNEE_SHARPNESS = Input(
-    "knee sharpness", "-", 10.0, lo=0.0, lo_open=True, hi=1e6,
+    "knee sharpness", "-", 10.0, lo=SMALL, hi=1e6,
     source="modelling choice (vtsmodel.throughput.PAF_KNEE_SHARPNESS)",
     help="How sharply a soft minimum of two rates turns: large is close to min(a, b).",
 )  # fmt: skip
@@ -342,13 +344,13 @@ PAF_SMALL_TVC_REDUCTION_INPUT = Input(
     source=f"project assumption ({_VTS}, Sec. 3.5.3: 'somewhat reduced'; vtsmodel.throughput.PAF_SMALL_TVC_REDUCTION)",
     help="How much lower the PAF sustained rate is with a 216 GB cache than with 1728 GB.",
 )  # fmt: skip
-RATE_MB_S = Input("rate", "MB/s", 10.0, lo=0.0, lo_open=True, hi=BIG_RATE, help="A data rate, above 0.")
+RATE_MB_S = Input("rate", "MB/s", 10.0, lo=SMALL, hi=BIG_RATE, help="A data rate, above 0.")
 PEAK_MB_S = Input(
-    "peak write rate", "MB/s", None, lo=0.0, lo_open=True, hi=BIG_RATE, source=f"{_VTS}, Sec. 3.1.1",
+    "peak write rate", "MB/s", None, lo=SMALL, hi=BIG_RATE, source=f"{_VTS}, Sec. 3.1.1",
     help="Host write rate while the cache absorbs data with little copying (default: write_rate).",
 )  # fmt: skip
 SUSTAINED_MB_S = Input(
-    "sustained write rate", "MB/s", None, lo=0.0, lo_open=True, hi=BIG_RATE, source=f"{_VTS}, Sec. 3.1.2",
+    "sustained write rate", "MB/s", None, lo=SMALL, hi=BIG_RATE, source=f"{_VTS}, Sec. 3.1.2",
     help="Host write rate with copying to tape keeping up (default: write_rate); at most the peak rate.",
 )  # fmt: skip
 OFFERED_MB_S = Input(
@@ -360,11 +362,9 @@ ABOVE_864_FRACTION = Input(
     source=f"{_VTS}, Sec. 4 and Fig. 10 caption (default derived from the 1200 GB effective capacity)",
     help="Share of the capacity above 864 GB that counts toward time at peak (1: ignore the change).",
 )  # fmt: skip
-DURATION_HOURS = Input(
-    "period", "h", 24.0, lo=0.0, lo_open=True, hi=BIG_HOURS, help="Length of a workload profile."
-)
+DURATION_HOURS = Input("period", "h", 24.0, lo=SMALL, hi=BIG_HOURS, help="Length of a workload profile.")
 STEP_MINUTES = Input(
-    "time step", "min", 1.0, lo=0.0, lo_open=True, hi=60.0,
+    "time step", "min", 1.0, lo=SMALL, hi=60.0,
     help="Step of the day simulation; the number of steps (period / step) is limited too.",
 )  # fmt: skip
 TASK = Input(
@@ -378,7 +378,7 @@ ARRIVAL_RATE = Input(
     help="Requests (recalls) arriving per second, at random (Poisson).",
 )  # fmt: skip
 SERVICE_S = Input(
-    "service time", "s", 180.0, lo=0.0, lo_open=True, hi=BIG_S,
+    "service time", "s", 180.0, lo=SMALL, hi=BIG_S,
     help="Mean time one request keeps a server (a drive) busy.",
 )  # fmt: skip
 SERVERS = Input(
@@ -408,7 +408,7 @@ OVERHEAD_S = Input(
     help="The 3494 VTS mount cycle less robot, load and rewind/unload.",
 )  # fmt: skip
 ROBOT_MOVES_PER_HOUR = Input(
-    "robot moves per hour", "moves/h", 160.0, lo=0.0, lo_open=True, hi=BIG_RATE, source=_CERN,
+    "robot moves per hour", "moves/h", 160.0, lo=SMALL, hi=BIG_RATE, source=_CERN,
     help="Cartridge moves the library robot makes per hour.",
 )  # fmt: skip
 RECALL_DRIVE = Input(
@@ -436,11 +436,11 @@ DRIVES_PER_BUS = Input(
     help="Drives streaming at once on one SCSI bus.",
 )  # fmt: skip
 BUS_MB_S = Input(
-    "SCSI bus bandwidth", "MB/s", 60.0, lo=0.0, lo_open=True, hi=BIG_RATE, source="adsm-l-lto-2003",
+    "SCSI bus bandwidth", "MB/s", 60.0, lo=SMALL, hi=BIG_RATE, source="adsm-l-lto-2003",
     help="Bandwidth of one SCSI bus.",
 )  # fmt: skip
 CONTROLLER_BUFFER_KB = Input(
-    "controller buffer", "KB", 1000.0, lo=0.0, lo_open=True, hi=1e9, source="stk-acs4400-cray (1 MB)",
+    "controller buffer", "KB", 1000.0, lo=SMALL, hi=1e9, source="stk-acs4400-cray (1 MB)",
     help="Controller buffer, shared equally by the drives configured on it.",
 )  # fmt: skip
 DRIVES_SHARING = Input(

@@ -31,7 +31,7 @@ import numpy as np
 
 from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import MAX_WHOLE, ConstraintError, as_scalar, broadcast, result
-from vtsmodel.quantities import ARRIVAL_RATE, BIG_COUNT, BIG_S, SERVERS, SERVICE_CV, SERVICE_S
+from vtsmodel.quantities import ARRIVAL_RATE, BIG_COUNT, BIG_S, SERVERS, SERVICE_CV, SERVICE_S, SMALL
 
 __all__ = [
     "RecallSimulation",
@@ -85,7 +85,7 @@ BATCHES = Input("batches", "-", 30, lo=2, hi=1e6, integer=True, help="Batches of
 CONFIDENCE = Input(
     "confidence level", "-", 0.95, lo=0.0, hi=1.0, lo_open=True, hi_open=True, help="Of the intervals."
 )
-_POSITIVE_RATE = ARRIVAL_RATE.but(lo_open=True)
+_POSITIVE_RATE = ARRIVAL_RATE.but(lo=SMALL)
 
 
 def _inputs(arrival_rate, service_s, servers, *, steady=True):
@@ -422,7 +422,8 @@ def _deterministic_starts(arr: np.ndarray, s: float, c: int) -> np.ndarray:
     grid = pad.reshape(rows, c)
     shift = (np.arange(rows) * s)[:, None]
     starts = np.maximum.accumulate(grid - shift, axis=0) + shift
-    return starts.ravel()[:n]
+    # (a - j s) + j s can round below a: a start is never before its arrival
+    return np.maximum(starts.ravel()[:n], arr)
 
 
 def _heap_starts(arr: np.ndarray, svc: np.ndarray, c: int) -> np.ndarray:
@@ -505,12 +506,13 @@ def simulate_recalls(
     conf = as_scalar("confidence", CONFIDENCE.check("confidence", confidence))
     rng = np.random.default_rng(seed)
     arr = np.cumsum(rng.exponential(1.0 / lam, n))
-    if cv == 0.0:
-        starts = _deterministic_starts(arr, s, c)
+    c_used = min(c, n)  # more drives than recalls: the rest stay idle (and cost no memory)
+    if cv < 1e-6:  # service times within a millionth of each other: identical (1/cv**2 would overflow)
+        starts = _deterministic_starts(arr, s, c_used)
     else:
         shape = 1.0 / cv**2
         svc = rng.gamma(shape, s / shape, n)
-        starts = _heap_starts(arr, svc, c)
+        starts = _heap_starts(arr, svc, c_used)
     return RecallSimulation(
         waits=starts - arr,
         arrivals=arr,

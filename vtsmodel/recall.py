@@ -235,7 +235,7 @@ def _parts(volume_mb, cf, drive, robot_s, load_s, overhead_s, search_s, rate_mb_
     return parts
 
 
-_VOLUME = VOLUME_MB.but(lo_open=False)
+_VOLUME = VOLUME_MB.but(lo=0.0)
 #: The parts of a recall as inputs (``None`` takes the drive's preset).
 _PARTS = {
     "robot_s": ROBOT_S,

@@ -37,7 +37,7 @@ import numpy as np
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ConstraintError, as_scalar, result
-from vtsmodel.quantities import BIG_S, ROBOT_S, SESSIONS
+from vtsmodel.quantities import BIG_S, ROBOT_S, SESSIONS, SMALL
 
 _STK = "stk-acs4400-cray"
 FIXED_S = Input(
@@ -49,11 +49,11 @@ THINK_S = Input(
     help="A session's time between one mount and its next request.",
 )  # fmt: skip
 SINGLE_S = Input(
-    "mount time, one session", "s", None, lo=0.0, lo_open=True, hi=BIG_S, source=f"{_STK}, Discussion a. (28 s)",
+    "mount time, one session", "s", None, lo=SMALL, hi=BIG_S, source=f"{_STK}, Discussion a. (28 s)",
     help="Mean mount time of a session alone.",
 )  # fmt: skip
 MULTI_S = Input(
-    "mount time, sessions together", "s", None, lo=0.0, lo_open=True, hi=BIG_S,
+    "mount time, sessions together", "s", None, lo=SMALL, hi=BIG_S,
     source=f"{_STK}, Test Results a. (52.15 s)", help="Mean mount time with several sessions; above the single time.",
 )  # fmt: skip
 CALIB_SESSIONS = SESSIONS.but(
@@ -88,7 +88,7 @@ def _mva_mount(n: int, robot_s: float, fixed_s: float, think_s: float) -> float:
     return r + fixed_s
 
 
-@declare(sessions=SESSIONS, robot_s=ROBOT_S.but(lo_open=True), fixed_s=FIXED_S, think_s=THINK_S)
+@declare(sessions=SESSIONS, robot_s=ROBOT_S.but(lo=SMALL), fixed_s=FIXED_S, think_s=THINK_S)
 def mva_robot(sessions, *, robot_s, fixed_s, think_s=0.0) -> dict[str, np.ndarray]:
     """Mean value analysis of ``sessions`` sharing one robot.
 
@@ -111,7 +111,7 @@ def mva_robot(sessions, *, robot_s, fixed_s, think_s=0.0) -> dict[str, np.ndarra
         ``robot_utilisation`` [-], each shaped like ``sessions``.
     """
     n = SESSIONS.check("sessions", sessions)
-    rs = as_scalar("robot_s", ROBOT_S.but(lo_open=True).check("robot_s", robot_s))
+    rs = as_scalar("robot_s", ROBOT_S.but(lo=SMALL).check("robot_s", robot_s))
     fs = as_scalar("fixed_s", FIXED_S.check("fixed_s", fixed_s))
     zs = as_scalar("think_s", THINK_S.check("think_s", think_s))
     mount, thr, util = _mva(int(n.max()), rs, fs, zs)

@@ -25,7 +25,7 @@ from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.drives import drive_efficiency
-from vtsmodel.quantities import BIG_RATE, FILE_MB, FILES_PER_MOUNT, SPEED_MB_S, T_MOUNT_S, T_OVERHEAD_S
+from vtsmodel.quantities import BIG_RATE, FILE_MB, FILES_PER_MOUNT, SMALL, SPEED_MB_S, T_MOUNT_S, T_OVERHEAD_S
 
 _CERN = "cern-tape-sizing-2005, Summary, sample calculation"
 FLOW_RATE = Input(
@@ -36,7 +36,7 @@ PEAK_FACTOR = Input(
     help="Factor for peaks, backlogs and failures.",
 )  # fmt: skip
 EFFICIENCY = Input(
-    "efficiency", "-", 0.5, lo=0.0, lo_open=True, hi=1.0, source=f"{_CERN} (about 50 %)",
+    "efficiency", "-", 0.5, lo=SMALL, hi=1.0, source=f"{_CERN} (about 50 %)",
     help="Fraction of the drive's speed the flow gets.",
 )  # fmt: skip
 
@@ -184,7 +184,8 @@ def _formula(formula: dict) -> dict:
         raise ValueError(
             f"unknown argument(s) {', '.join(sorted(map(repr, unknown)))}; the formula takes t_mount_s, t_overhead_s"
         )
-    return formula
+    inputs = {"t_mount_s": T_MOUNT_S, "t_overhead_s": T_OVERHEAD_S}
+    return {k: None if v is None else as_scalar(k, inputs[k].check(k, v)) for k, v in formula.items()}
 
 
 @cites("cern_sizing_example", "cern_facts")
@@ -229,8 +230,8 @@ def drives_needed(flows: Iterable, *, drive_speed_mb_s: float, **formula) -> Siz
         worst = flows[int(np.argmax(np.where(np.isfinite(drives), drives, np.inf)))]
         raise ConstraintError(
             f"the drives needed overflow: flow {worst.name!r} (rate_mb_s={worst.rate_mb_s!r}, "
-            f"efficiency {float(worst.efficiency_for(speed, **formula)):.3g}) needs more drives than a "
-            "number can hold; check its rate, efficiency or access pattern"
+            f"efficiency {float(worst.efficiency_for(speed, **formula)):.3g}) at drive_speed_mb_s={speed:g} needs "
+            "more drives than a number can hold; check its rate, efficiency or access pattern"
         )
     return Sizing(tuple(f.name for f in flows), drives, eff, total, speed)
 

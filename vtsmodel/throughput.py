@@ -77,6 +77,7 @@ from vtsmodel._validation import (
     ExtrapolationWarning,
     as_scalar,
     broadcast,
+    cached,
     result,
     warn_outside,
 )
@@ -259,7 +260,7 @@ def _paf_points(mode: str):
 
 
 @declare(mode=MODE)
-@functools.cache
+@cached
 def paf_fit(mode: str = "sustained") -> Fit:
     """Fit the PAF write curve of ``mode`` to the paper's stated points.
 
@@ -792,7 +793,7 @@ READ_PARAMS = {
 
 
 @declare(kind=READ_KIND)
-@functools.cache
+@cached
 def read_fit(kind: str = "hit") -> Fit:
     """Fit the read curve of ``kind`` to Table 1 (8-ESCON VTS with PAF).
 

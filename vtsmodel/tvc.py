@@ -83,7 +83,7 @@ from vtsmodel.quantities import (
 )
 
 #: A capacity of 0 GB has a meaning here (no room: no time at peak), unlike in write_rate.
-_CAPACITY = TVC_GB.but(lo_open=False)
+_CAPACITY = TVC_GB.but(lo=0.0)
 _NEEDED = _CAPACITY.but(label="capacity needed", valid=None)
 
 __all__ = [
@@ -422,7 +422,9 @@ def _capacity(tvc_gb, tvc_config):
     """The physical capacity of a TVC given by size or by Table 3 configuration. [GB]"""
     if tvc_config is None:
         if tvc_gb is None:
-            raise ValueError("tvc_gb=None: give a TVC capacity [GB] or a tvc_config")
+            raise ConstraintError(
+                f"tvc_gb=None: give a TVC capacity in {_CAPACITY.range_text()} GB, or a tvc_config"
+            )
         return tvc_gb
     cap = configuration(tvc_config).tvc_gb
     if tvc_gb is not None and np.any(_CAPACITY.check("tvc_gb", tvc_gb) != cap):
@@ -556,6 +558,11 @@ def hours_at_peak(
     theta, f = _check_common(
         cf, cap, threshold, peak_copy_fraction, backlog_gb, offered_mb_s, peak_mb_s, sustained_mb_s, first={}
     )
+    if (peak_mb_s is None or sustained_mb_s is None) and np.any(np.asarray(cap) < TVC_GB.lo):
+        raise ConstraintError(
+            f"tvc_gb={float(np.min(cap)):g} needs peak_mb_s and sustained_mb_s: write_rate gives rates for "
+            f"capacities in {TVC_GB.range_text()} GB only"
+        )
     cfc = np.asarray(cache_cf(cf, feature), dtype=float)
     eff = np.asarray(effective_capacity_gb(cap, above_864_fraction=above_864_fraction))
     b = BACKLOG_GB.check("backlog_gb", backlog_gb)
@@ -569,7 +576,7 @@ def hours_at_peak(
 
 
 @cites("vts_facts", "vts_tvc_configs")
-@declare(hours=BURST_HOURS.but(lo_open=False), **_TVC_INPUTS)
+@declare(hours=BURST_HOURS.but(lo=0.0), **_TVC_INPUTS)
 def tvc_needed(
     hours,
     cf,
@@ -607,7 +614,7 @@ def tvc_needed(
         cannot supply it (``above_864_fraction`` = 0). [GB]
     """
     FEATURE.check("feature", feature)
-    t = BURST_HOURS.but(lo_open=False).check("hours", hours)
+    t = BURST_HOURS.but(lo=0.0).check("hours", hours)
     theta, pf = _check_common(
         cf, None, threshold, peak_copy_fraction, backlog_gb, offered_mb_s, peak_mb_s, sustained_mb_s,
         first={"hours": t},

@@ -23,7 +23,7 @@ import numpy as np
 
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ConstraintError, ExtrapolationWarning, as_scalar, result
+from vtsmodel._validation import ConstraintError, ExtrapolationWarning, as_scalar, broadcast, result
 from vtsmodel.quantities import (
     ABOVE_864_FRACTION,
     BACKLOG_GB,
@@ -96,7 +96,7 @@ def recall_ceiling_mb_s(cf, *, feature: str = "paf", sustained_mb_s=None):
     FEATURE.check("feature", feature)
     c = CF.check("cf", cf)
     if sustained_mb_s is not None:
-        SUSTAINED_MB_S.check("sustained_mb_s", sustained_mb_s)
+        broadcast(cf=c, sustained_mb_s=SUSTAINED_MB_S.check("sustained_mb_s", sustained_mb_s))
     if feature == "paf":
         with warnings.catch_warnings():  # Table 1 stops at CF 2.66; its curve is flat beyond
             warnings.filterwarnings("ignore", message="cf=", category=ExtrapolationWarning)

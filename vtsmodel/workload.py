@@ -19,9 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from vtsmodel._files import read_file
-from vtsmodel._inputs import declare
-from vtsmodel._validation import as_scalar
-from vtsmodel.quantities import DURATION_HOURS
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import ConstraintError, as_scalar
+from vtsmodel.quantities import BIG_COUNT, DURATION_HOURS
+
+ROW_OFFSET = Input(
+    "first row number", "-", 1, lo=0, hi=BIG_COUNT, integer=True, help="Number of the first row in messages."
+)
 
 #: Largest profile file read (a day of one-minute rows is about 40 KB). [bytes]
 MAX_CSV_BYTES = 10_000_000
@@ -72,7 +76,7 @@ class Profile:
         return self.write_mb_s[idx], self.read_mb_s[idx]
 
 
-@declare(duration_hours=DURATION_HOURS)
+@declare(duration_hours=DURATION_HOURS, row_offset=ROW_OFFSET)
 def make_profile(
     rows: Sequence[Sequence[float]],
     *,
@@ -98,6 +102,7 @@ def make_profile(
         Number of the first row in error messages (a CSV's line number).
     """
     dur = as_scalar("duration_hours", DURATION_HOURS.check("duration_hours", duration_hours))
+    row_offset = int(as_scalar("row_offset", ROW_OFFSET.check("row_offset", row_offset)))
     if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Sequence | np.ndarray):
         raise ValueError(f"rows={rows!r} must be a list of (start_hours, write_mb_s, read_mb_s) rows")
     if len(rows) == 0:
@@ -130,7 +135,7 @@ def make_profile(
                 "times must be sorted and distinct"
             )
         if s >= dur:
-            raise ValueError(f"row {n}: start_hours={s:g} is not before the end, duration_hours={dur:g}")
+            raise ConstraintError(f"row {n}: start_hours={s:g} is not before the end, duration_hours={dur:g}")
         starts.append(s)
         writes.append(wr)
         reads.append(rd)
@@ -204,7 +209,7 @@ def read_profile_csv(source, *, duration_hours: float = 24.0, name: str | None =
         if msg.startswith("row "):
             idx = int(msg.split(":", 1)[0][4:])
             msg = f"line {body[idx][0]}:{msg.split(':', 1)[1]}"
-        raise ValueError(msg) from None
+        raise type(exc)(msg) from None
 
 
 #: Built-in illustrative workloads (host MB/s). These are NOT source data: they are made
