@@ -206,3 +206,10 @@ def test_no_wait_is_negative_from_rounding():
     # back as -4e-22 s (arrival_rate=20080398, service_s=1e-9, one server).
     sim = simulate_recalls(20080398.0, 1e-9, 1, 333)
     assert np.all(sim.waits >= 0.0)
+
+
+def test_a_tiny_service_cv_is_identical_service_not_a_division_by_zero():
+    # Found by tests/test_properties.py: service_cv=3.9e-264 made the gamma shape 1/cv**2
+    # overflow and the simulation raised ZeroDivisionError.
+    sim = simulate_recalls(LAM, S, C, 3000, service_cv=3.9e-264)
+    assert np.array_equal(sim.waits, simulate_recalls(LAM, S, C, 3000).waits)

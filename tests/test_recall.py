@@ -190,3 +190,11 @@ def test_eq2_mount_cycle_leaves_two_to_three_minutes():
     assert cycle == pytest.approx(per_mount.value("import_per_mount") * 60)
     with pytest.raises(ValueError, match="mount_equation='both'"):
         recall_ready_s(100.0, mount_equation="both")
+
+
+def test_a_drive_count_too_large_is_refused_not_wrapped():
+    # Before: recall_drives(1e19, 2) returned -9223372036854775808 (int64 wrap-around).
+    with pytest.raises(ValueError, match=r"^total_drives=1e\+19 is outside the valid range \[1, 1e\+09\]"):
+        recall_drives(1e19, 2)
+    with pytest.raises(ValueError, match=r"copy_drives=6 must be below total_drives=6"):
+        recall_drives(6, 6)
