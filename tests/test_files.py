@@ -162,3 +162,22 @@ def test_read_file_refuses_a_fifo_and_a_device_without_blocking(tmp_path):
     if os.path.exists("/dev/zero"):
         with pytest.raises(ValueError, match="is a character device"):
             read_file("/dev/zero", max_bytes=10)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_plan_or_workload_fifo_is_refused_without_blocking(tmp_path):
+    # Before: load_plan and read_hourly_workload of a FIFO waited for ever for a writer.
+    import vtsmodel
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a plan file"):
+        vtsmodel.load_plan(fifo)
+    with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a workload file"):
+        vtsmodel.read_hourly_workload(fifo)
+
+
+def test_a_path_that_is_not_one_is_a_value_error():
+    for path in (None, 3):
+        with pytest.raises(ValueError, match=rf"path={path!r} is not a file name"):
+            atomic_write(path, "{}")

@@ -67,7 +67,7 @@ def test_every_answer_is_declared_and_the_defaults_agree():
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        ({"cf": 0.5}, ["cf=0.5", "[1, inf)"]),
+        ({"cf": 0.5}, ["cf=0.5", "[1, 100]"]),
         ({"read_hit": 1.5}, ["read_hit=1.5", "[0, 1]"]),
         ({"write_window_hours": 0}, ["write_window_hours=0", "(0, 24]"]),
         ({"vts_drive": "LTO9"}, ["vts_drive='LTO9'", "IBM 3590 model B"]),

@@ -40,7 +40,7 @@ try:  # POSIX: a writer locks its temporary file; a dead writer's lock is gone
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-__all__ = ["STALE_AFTER_S", "atomic_write", "example_file", "read_file"]
+__all__ = ["STALE_AFTER_S", "atomic_write", "check_regular_file", "example_file", "read_file"]
 
 #: A temporary file of the same target this old (and unlocked) is a killed save's. [s]
 STALE_AFTER_S = 5.0
@@ -136,6 +136,8 @@ def atomic_write(
     IsADirectoryError
         When ``path`` is a folder.
     """
+    if not isinstance(path, str | os.PathLike) or not os.fspath(path):
+        raise ValueError(f"path={path!r} is not a file name; give a path such as 'scenarios.json'")
     given = Path(path)
     target = Path(os.path.realpath(given)) if given.is_symlink() else given
     if target.is_dir():
@@ -209,6 +211,22 @@ def _not_a_file(path, mode: int, what: str) -> ValueError:
     return ValueError(f"{path} is {kind}, not a {what}; give the path of a file")
 
 
+def check_regular_file(path: str | os.PathLike, *, what: str = "file") -> os.stat_result:
+    """``os.stat(path)`` of a regular file; ``ValueError`` for a missing path, a folder, a FIFO, a device.
+
+    Call it before opening a file a person named: opening a FIFO waits for ever for a writer.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_a_file(path, st.st_mode, what)
+    return st
+
+
 def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") -> bytes:
     """The bytes of a regular file, at most ``max_bytes``; ``ValueError`` for anything else.
 
@@ -222,14 +240,7 @@ def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") ->
         Missing, not a regular file, unreadable, or larger than ``max_bytes``; the
         message names the path and ``what`` it should have been.
     """
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise _not_a_file(path, st.st_mode, what)
+    check_regular_file(path, what=what)
     flags = (
         os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     )

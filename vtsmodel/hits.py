@@ -778,6 +778,8 @@ def configuration_hits(
         One element per capacity, ascending; ``capacity_gb`` is the capacity in the
         log's size basis that was compared with the volumes. [GB]
     """
+    if not isinstance(curve, HitCurve):
+        raise ValueError(f"curve={curve!r} must be a HitCurve (lru_hit_curve, shards_hit_curve)"[:300])
     if feature is not None:
         check_choice("feature", feature, ("base", "ehpo", "paf"))
     c = float(as_float_array("cf", cf, lo=1.0))

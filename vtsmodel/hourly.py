@@ -334,15 +334,10 @@ def _lines(source) -> tuple[Iterator[tuple[int, str]], str, callable]:
     elif isinstance(source, str) and "\n" in source:
         fh, label, close = io.StringIO(source), "workload", (lambda: None)
     else:
+        from vtsmodel._files import check_regular_file
+
         path = Path(os.fspath(source))
-        try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            raise ValueError(f"{path}: no such file") from None
-        except OSError as exc:
-            raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
-        if path.is_dir():
-            raise ValueError(f"{path} is a folder, not a workload file")
+        size = check_regular_file(path, what="workload file").st_size  # a FIFO would block for ever
         if size > MAX_FILE_BYTES:
             raise ValueError(f"{path} is larger than {MAX_FILE_BYTES} bytes; a workload holds at most a week")
         fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed by the caller
@@ -439,6 +434,8 @@ def read_hourly_workload(source, *, name: str | None = None) -> HourlyWorkload:
     ValueError
         Naming the line, the column, the value and the valid range.
     """
+    if not isinstance(source, str | bytes | bytearray | os.PathLike) and not hasattr(source, "read"):
+        raise ValueError(f"source={source!r} must be a path, an open file or the workload's text")
     comments: list[str] = []
     rows = list(iter_hourly_rows(source, comments=comments))
     label = name

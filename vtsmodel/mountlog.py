@@ -221,10 +221,17 @@ def _open(source):
         return stream, str(getattr(source, "name", None) or "mount log"), False
     if isinstance(source, bytes):
         return io.StringIO(source.decode("utf-8-sig")), "mount log", True
+    if not isinstance(source, str | os.PathLike):
+        raise ValueError(f"source={source!r} must be a path, an open file or CSV text")
     path = Path(os.fspath(source))
     # Open without blocking, then check what was opened: a FIFO opened for reading would
     # otherwise wait for a writer for ever.
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -695,6 +702,8 @@ def write_mount_log(log: MountLog, path, *, comments: Sequence[str] = (), overwr
     -------
     pathlib.Path
     """
+    if not isinstance(log, MountLog):
+        raise ValueError(f"log={log!r} must be a MountLog (read_mount_log, mount_log)"[:300])
     from vtsmodel._files import atomic_write
 
     return atomic_write(path, mount_log_csv(log, comments=comments), overwrite=overwrite)

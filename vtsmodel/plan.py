@@ -456,6 +456,11 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     return doc
 
 
+def _check_plan(plan, name: str = "plan") -> None:
+    if not isinstance(plan, Plan):
+        raise ValueError(f"{name}={plan!r} must be a Plan (vtsmodel.plan.Plan, or load_plan(path))"[:300])
+
+
 def save_plan(
     plan: Plan, path: str | os.PathLike, *, overwrite: bool = False, embed: bool | None = None
 ) -> Path:
@@ -470,6 +475,7 @@ def save_plan(
     embed : bool, optional
         See :func:`plan_to_dict`.
     """
+    _check_plan(plan)
     return atomic_write(path, plan_to_json(plan, embed=embed), overwrite=overwrite)
 
 
@@ -478,16 +484,9 @@ def _reject_constant(token: str):
 
 
 def _read_json(path: Path):
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_PLAN_BYTES + 1)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path} is a folder, not a plan file") from None
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    return _parse_json(raw, str(path))
+    from vtsmodel._files import read_file  # a regular file only: a FIFO would block for ever
+
+    return _parse_json(read_file(path, max_bytes=MAX_PLAN_BYTES, what="plan file"), str(path))
 
 
 def _parse_json(raw: bytes, where: str):
@@ -653,6 +652,8 @@ def load_plan(path: str | os.PathLike) -> Plan:
         The file is missing, too large, not JSON, of another schema or version, or holds
         unknown keys or invalid values (the message names the field).
     """
+    if not isinstance(path, str | os.PathLike):
+        raise ValueError(f"path={path!r} must be the path of a plan file")
     path = Path(path)
     return plan_from_dict(_read_json(path), base_dir=path.parent)
 
@@ -1300,6 +1301,7 @@ def vts_plan(
     -------
     VtsPlan
     """
+    _check_plan(plan)
     _check_step(step_minutes)
     opts = {}
     if threshold is not None:
@@ -1470,6 +1472,8 @@ def library_plan(
     -------
     LibraryPlan
     """
+    if plan is not None:
+        _check_plan(plan)
     from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
     from vtsmodel.drives import mount_cycle_s
     from vtsmodel.queueing import recall_drives_needed
@@ -1699,6 +1703,11 @@ def sensitivity(
     Sensitivity
         Data for a tornado chart (:meth:`Sensitivity.tornado`).
     """
+    if configuration is not None and not isinstance(configuration, Configuration):
+        raise ValueError(
+            f"configuration={configuration!r} must be a Configuration (vts_configurations()) or None"
+        )
+    _check_plan(plan)
     if isinstance(fraction, bool) or not isinstance(fraction, numbers.Real) or not 0 < fraction < 1:
         raise ValueError(f"fraction={fraction!r} is outside the valid range (0, 1)")
     if configuration is None:
@@ -1763,6 +1772,7 @@ class PlanResult:
 
 def evaluate(plan: Plan, *, fraction: float | None = 0.2, step_minutes: float = 5.0) -> PlanResult:
     """The VTS plan, the tape-library plan and (unless ``fraction`` is None) the sensitivity."""
+    _check_plan(plan)
     vts = vts_plan(plan, step_minutes=step_minutes)
     lib = library_plan(plan)
     sens = None

@@ -607,4 +607,4 @@ def write_report(plan, path: str | os.PathLike, *, fmt: str | None = None, overw
         )
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
-    return atomic_write(path, report_bytes(plan, fmt, fraction=fraction), overwrite=overwrite)
+    return atomic_write(path, report_bytes(plan, fmt, fraction=fraction), overwrite=overwrite, parents=True)
