@@ -22,7 +22,14 @@ overflowing into ``inf`` or ``nan``.
 from __future__ import annotations
 
 from vtsmodel._inputs import Input
-from vtsmodel.tvc import configurations as _configurations
+from vtsmodel._tables import load as _load
+
+
+def _configurations():
+    """Table 3's configurations as records (read here, not from vtsmodel.tvc: tvc imports this module)."""
+    import types
+
+    return [types.SimpleNamespace(**r) for r in _load("vts_tvc_configs").records()]
 
 __all__ = [
     "ABOVE_864_FRACTION",

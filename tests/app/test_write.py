@@ -154,7 +154,9 @@ def test_bottleneck_figure_follows_the_view():
     p = L.write_panel()
     p.set(cf=3.5, feature="paf", view_mode="sustained")
     spec = p.figure("resources")
-    for name, cap in quiet(bn.write_capacities, L.CF_AXIS, feature="paf", tvc_config=P1728).items():  # past CF 4
+    for name, cap in quiet(
+        bn.write_capacities, L.CF_AXIS, feature="paf", tvc_config=P1728
+    ).items():  # past CF 4
         np.testing.assert_allclose(np.array(trace_named(spec, name)["y"], float), cap)
     assert "processor" in p.view.binding and "host channels" in p.view.binding
     x, y = mark(spec, "this CF: the processor bind")
