@@ -31,6 +31,7 @@ def _configurations():
 
     return [types.SimpleNamespace(**r) for r in _load("vts_tvc_configs").records()]
 
+
 __all__ = [
     "ABOVE_864_FRACTION",
     "ADAPTERS",
