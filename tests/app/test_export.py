@@ -385,3 +385,20 @@ def test_wrong_arguments_are_value_errors(fig, tmp_path, fig_arg, path, match):
             fig if fig_arg == "fig" else fig_arg, tmp_path / path if isinstance(path, str) else path
         )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_export_button_shows_a_broken_browser_in_bounded_time(monkeypatch, short_limits):
+    # Before: the lesson's Export button waited for ever (the kernel stayed busy).
+    import threading
+
+    from vtsmodel.app.lessons import efficiency
+
+    monkeypatch.setenv("BROWSER_PATH", "/bin/true")
+    panel = efficiency.efficiency_panel()
+    panel._fmt.value = "png"
+    t = threading.Thread(target=panel._on_export, daemon=True)
+    t.start()
+    t.join(DEADLINE_S)
+    assert not t.is_alive(), f"the Export button did not return within {DEADLINE_S} s"
+    status = panel._status.value
+    assert "export failed" in status and "not a Chromium-family browser" in status
