@@ -402,3 +402,12 @@ def test_the_export_button_shows_a_broken_browser_in_bounded_time(monkeypatch, s
     assert not t.is_alive(), f"the Export button did not return within {DEADLINE_S} s"
     status = panel._status.value
     assert "export failed" in status and "not a Chromium-family browser" in status
+
+
+def test_a_lessons_plot_exports_as_its_figure_json():
+    # The benchmark and the API hand a lesson's Plot (view.figures) to the export.
+    from vtsmodel.app.lessons import efficiency
+
+    plot = next(iter(efficiency.efficiency_panel().view.figures.values()))
+    assert export.export_spec(plot, "cap") == export.export_spec(plot.spec(), "cap")
+    assert b"<title>Efficiency" in export.figure_bytes(plot, "html")

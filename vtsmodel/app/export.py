@@ -288,7 +288,7 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
 
     Parameters
     ----------
-    fig : plotly Figure, FigureWidget or figure dict
+    fig : plotly Figure, FigureWidget, figure dict or :class:`vtsmodel.app.figures.Plot`
     caption : str
         Lines placed under the plot (wrapped here).
     size : (width, height), optional
@@ -300,9 +300,11 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
 
     from vtsmodel.app.figures import _check_style, _style_layout, template_json
 
+    if not isinstance(fig, Mapping | BaseFigure) and callable(getattr(fig, "spec", None)):
+        fig = fig.spec()  # a lesson's Plot: its figure JSON
     if not isinstance(fig, Mapping | BaseFigure):
         raise ValueError(
-            f"fig={_short(fig)} is not a figure; give a plotly Figure, FigureWidget or figure dict"
+            f"fig={_short(fig)} is not a figure; give a plotly Figure, FigureWidget, figure dict or Plot"
         )
     spec = copy.deepcopy(dict(fig)) if isinstance(fig, Mapping) else fig.to_dict()
     layout = spec.setdefault("layout", {})
