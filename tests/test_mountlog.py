@@ -210,7 +210,7 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     t.start()
     t.join(5)
     assert not t.is_alive(), "reading a FIFO blocked"
-    assert "not a regular file" in result["error"]
+    assert "is a FIFO (named pipe), not a mount log" in result["error"]
 
 
 def test_a_file_without_line_ends_is_not_read_whole(tmp_path):
@@ -221,7 +221,7 @@ def test_a_file_without_line_ends_is_not_read_whole(tmp_path):
 
 
 def test_a_directory_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="is a directory, not a regular file"):
+    with pytest.raises(ValueError, match="is a folder, not a mount log"):
         ml.read_mount_log(tmp_path)
 
 

@@ -1,4 +1,4 @@
-"""Files the package writes: atomically, never over an existing file unless asked.
+"""Files the package writes (atomically, never over an existing file unless asked) and reads.
 
 Used by the scenario sheets, plan files and exports (:mod:`vtsmodel.app.export`).
 
@@ -28,6 +28,7 @@ The rules :func:`atomic_write` keeps:
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import stat
@@ -40,7 +41,15 @@ try:  # POSIX: a writer locks its temporary file; a dead writer's lock is gone
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
-__all__ = ["STALE_AFTER_S", "atomic_write", "check_regular_file", "example_file", "read_file"]
+__all__ = [
+    "STALE_AFTER_S",
+    "atomic_write",
+    "check_regular_file",
+    "example_file",
+    "open_regular",
+    "parse_json_bytes",
+    "read_file",
+]
 
 #: A temporary file of the same target this old (and unlocked) is a killed save's. [s]
 STALE_AFTER_S = 5.0
@@ -227,12 +236,40 @@ def check_regular_file(path: str | os.PathLike, *, what: str = "file") -> os.sta
     return st
 
 
+def open_regular(path: str | os.PathLike, *, what: str = "file") -> int:
+    """A descriptor of regular file ``path`` opened for reading; ``ValueError`` for anything else.
+
+    Opened non-blocking, then checked on the open file, so neither a FIFO nor one swapped
+    in after a check can block; the descriptor is made blocking again before it is
+    returned. The caller closes it.
+    """
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    )
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_a_file(path, mode, what)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") -> bytes:
     """The bytes of a regular file, at most ``max_bytes``; ``ValueError`` for anything else.
 
-    The file type is checked before the file is opened, and again on the open file (it is
-    opened non-blocking, so a FIFO swapped in meanwhile cannot block): a FIFO would wait
-    for ever for a writer, a device could stream without end.
+    The file type is checked before the file is opened, and again on the open file
+    (:func:`open_regular`): a FIFO would wait for ever for a writer, a device could stream
+    without end.
 
     Raises
     ------
@@ -241,18 +278,9 @@ def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") ->
         message names the path and ``what`` it should have been.
     """
     check_regular_file(path, what=what)
-    flags = (
-        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    )
+    fd = open_regular(path, what=what)
+    chunks, size = [], 0
     try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _not_a_file(path, mode, what)
-        chunks, size = [], 0
         while size <= max_bytes:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
             if not chunk:
@@ -266,6 +294,36 @@ def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") ->
     if size > max_bytes:
         raise ValueError(f"{path} is larger than {max_bytes} bytes; not a {what}")
     return b"".join(chunks)
+
+
+def parse_json_bytes(raw: bytes, where: str, *, max_bytes: int, what: str):
+    """Strict JSON from the bytes of a file a person gave: size-limited, UTF-8, no NaN or infinities.
+
+    ``where`` names the file and ``what`` what it should be ("plan file") in the
+    ``ValueError`` every fault raises: too large, not UTF-8, not JSON (truncated or
+    corrupt), nested too deeply, ``NaN``/``Infinity``, an integer too long. Only
+    :func:`json.loads` reads it: nothing in a file is run.
+    """
+    if len(raw) > max_bytes:
+        raise ValueError(f"{where} is larger than {max_bytes} bytes; not a {what}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{where} is not UTF-8 text; not a {what}") from None
+
+    def reject(token: str):
+        raise ValueError(f"{token} is not allowed in a {what} (values must be finite numbers)")
+
+    try:
+        return json.loads(text, parse_constant=reject)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{where} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
+        ) from None
+    except RecursionError:
+        raise ValueError(f"{where} is nested too deeply; not a {what}") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def example_file(name: str) -> Path:

@@ -54,7 +54,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import stat
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -62,6 +61,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vtsmodel._files import open_regular
 from vtsmodel._validation import as_float_array, check_choice
 
 __all__ = [
@@ -224,23 +224,8 @@ def _open(source):
     if not isinstance(source, str | os.PathLike):
         raise ValueError(f"source={source!r} must be a path, an open file or CSV text")
     path = Path(os.fspath(source))
-    # Open without blocking, then check what was opened: a FIFO opened for reading would
-    # otherwise wait for a writer for ever.
+    fd = open_regular(path, what="mount log (a CSV file)")  # a FIFO would wait for a writer for ever
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
-            raise ValueError(
-                f"{path}: is {kind}, not a regular file; give the mount log as a regular CSV file"
-            )
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
         stream = open(fd, encoding="utf-8-sig", newline="", closefd=True)  # noqa: SIM115
     except BaseException:
         os.close(fd)

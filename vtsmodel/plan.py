@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 
 from vtsmodel import quantities as q
-from vtsmodel._files import atomic_write
+from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel._inputs import Input
 from vtsmodel._tables import load
 from vtsmodel._validation import VtsModelWarning
@@ -479,34 +479,13 @@ def save_plan(
     return atomic_write(path, plan_to_json(plan, embed=embed), overwrite=overwrite)
 
 
-def _reject_constant(token: str):
-    raise ValueError(f"{token} is not allowed in a plan file (values must be finite numbers)")
-
-
 def _read_json(path: Path):
-    from vtsmodel._files import read_file  # a regular file only: a FIFO would block for ever
-
+    # a regular file only: a FIFO would block for ever
     return _parse_json(read_file(path, max_bytes=MAX_PLAN_BYTES, what="plan file"), str(path))
 
 
 def _parse_json(raw: bytes, where: str):
-    """Strict JSON from bytes: size-limited, UTF-8, no NaN or infinities, no eval."""
-    if len(raw) > MAX_PLAN_BYTES:
-        raise ValueError(f"{where} is larger than {MAX_PLAN_BYTES} bytes; not a plan file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{where} is not UTF-8 text; not a plan file") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{where} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
-        ) from None
-    except RecursionError:
-        raise ValueError(f"{where} is nested too deeply; not a plan file") from None
-    except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
-        raise ValueError(f"{where}: {exc}") from None
+    return parse_json_bytes(raw, where, max_bytes=MAX_PLAN_BYTES, what="plan file")
 
 
 def plan_to_json(plan: Plan, *, embed: bool | None = None) -> str:

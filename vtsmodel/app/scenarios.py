@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
-from vtsmodel._files import atomic_write, read_file
+from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.app.export import csv_text
 
 __all__ = [
@@ -453,10 +453,6 @@ class ScenarioSheet:
         return atomic_write(path, self.to_csv(caption), overwrite=overwrite)
 
 
-def _reject_constant(token: str):
-    raise ValueError(f"{token} is not allowed in a scenario file (values must be finite numbers)")
-
-
 def read_scenario_file(path: str | os.PathLike):
     """Parse a scenario file safely: size-limited, strict JSON, no NaN/inf; ``ValueError`` if bad."""
     path = Path(path)
@@ -470,19 +466,4 @@ def parse_scenario_bytes(raw: bytes, label: str = "the file"):
 
     Size-limited, strict UTF-8 JSON, no NaN or infinities; ``label`` names the file in messages.
     """
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"{label} is larger than {MAX_FILE_BYTES} bytes; not a scenario file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{label} is not UTF-8 text; not a scenario file") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{label} is not valid JSON (truncated or corrupt): {exc.msg} at line {exc.lineno}"
-        ) from None
-    except RecursionError:
-        raise ValueError(f"{label} is nested too deeply; not a scenario file") from None
-    except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
-        raise ValueError(f"{label}: {exc}") from None
+    return parse_json_bytes(raw, label, max_bytes=MAX_FILE_BYTES, what="scenario file")
