@@ -1,50 +1,33 @@
-"""Lesson 08 (vtsmodel.app.lessons.hits) without a browser: the page follows vtsmodel.hits.
+"""Lesson 08 (vtsmodel.app.lessons.hits) without a browser: the contract, and the page its topics make.
 
-Every number the page shows is recomputed here from the core (lru_hit_curve,
-configuration_hits, recall_waits, shards_hit_curve, simulate_policy) on the same log and
-compared with the figure JSON, the readouts and the Table 3 rows.
+The topic modules are tested against vtsmodel.hits in test_hit_curve.py, test_recall_waits.py
+and test_replacement.py; here, the page shows what they compute (the panel's figures and
+readouts, the Table 3 table, the policies' table), its file bar reads a picked log as the
+browser sends it, and the lesson's contract.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import math
 
 import numpy as np
 import pytest
 
 from vtsmodel import hits, mountlog
 from vtsmodel.app.figures import trace_named
+from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.lessons import hits as L
 from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import recall_waits as R
+from vtsmodel.app.lessons import replacement as P
 from vtsmodel.app.lessons.start import LESSON_LIST
-from vtsmodel.app.text import duration, number, percent
+from vtsmodel.app.panels import compute
 
-EXAMPLE = L.EXAMPLE_LOG
+from .hits_common import core, shape
+from .uploads import browser_upload
 
-
-def browser_upload(control, name: str, data: bytes) -> None:
-    """What the browser sends when a person picks the file ``name`` in a FileUpload."""
-    js = {
-        "name": name,
-        "type": "text/csv",
-        "size": len(data),
-        "content": memoryview(data),
-        "last_modified": 0,
-    }
-    control.set_state({"value": [js]})
-
-
-def shapes(spec, name):
-    found = [s for s in spec["layout"].get("shapes", []) if s.get("name") == name]
-    assert found, f"no shape {name!r}: {[s.get('name') for s in spec['layout'].get('shapes', [])]}"
-    return found[0]
-
-
-def core(log, *, cf=3.0, feature=None, warmup_hours=0.0):
-    curve = hits.lru_hit_curve(log, warmup_hours=warmup_hours)
-    return curve, hits.configuration_hits(curve, feature=feature, cf=cf)
+EXAMPLE = C.EXAMPLE_LOG
 
 
 # --- the contract and the inputs ---------------------------------------------------------------
@@ -55,6 +38,7 @@ def test_contract():
     assert L.LESSON_ID == "08" and L.TITLE and L.NOTEBOOK == "08_read_hits_from_a_mount_log.ipynb"
     assert L.NOTEBOOK in {nb for nb, _q in LESSON_LIST}
     assert set(L.SCENARIO) <= set(L.INPUTS)
+    assert list(L.INPUTS)[4:] == [*R.INPUTS, *P.INPUTS]  # each topic's own inputs, declared there
     curve, t = core(EXAMPLE)
     out = L.scenario_outputs(capacity_gb=432.0)
     i = list(t.tvc_gb).index(432.0)
@@ -69,6 +53,8 @@ def test_contract():
     for plot in view.figures.values():
         assert plot.figure().layout.height  # a valid plotly figure
     assert view.caption_values["mount log"].startswith("example_mount_log.csv (illustrative")
+    # what the notebook calls
+    assert L.example_numbers is R.example_numbers and L.columns_html is C.columns_html
 
 
 def test_bad_scenario_input_is_rejected_with_its_name_and_range():
@@ -98,72 +84,23 @@ def test_every_default_lies_on_its_sliders_grid_and_the_controls_take_the_inputs
         hits.lru_hit_curve(EXAMPLE)).tvc_gb)  # fmt: skip
 
 
-# --- the panel follows the core ------------------------------------------------------------------
+# --- the page shows what its topics compute --------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("cf", "rule", "capacity"), [(3.0, "all", 864.0), (2.0, "base", 432.0), (4.0, "paf", 216.0)]
-)
-def test_the_curve_and_its_table3_marks_equal_the_core(cf, rule, capacity):
-    page = L.HitsPage(cf=cf, cache_rule=rule, capacity_gb=capacity)
-    feature = None if rule == "all" else rule
-    curve, t = core(EXAMPLE, cf=cf, feature=feature)
-    spec = page.panel.figure("curve")
-    k = float(hits.compared_capacity_gb(1.0, size_basis="compressed", feature=feature or "ehpo", cf=cf))
-    lru = trace_named(spec, "LRU, by count")
-    x = np.array(lru["x"], float)
-    assert np.allclose(lru["y"], curve.read_hit_ratio(x * k), equal_nan=True)
-    assert np.allclose(
-        trace_named(spec, "LRU, by bytes")["y"], curve.read_byte_hit_ratio(x * k), equal_nan=True
-    )
-    marks = trace_named(spec, "Table 3 sizes, by count")
-    assert np.array_equal(marks["x"], t.tvc_gb) and np.allclose(marks["y"], t.read_hit_ratio)
-    marks = trace_named(spec, "Table 3 sizes, by bytes")
-    assert np.array_equal(marks["x"], t.tvc_gb) and np.allclose(marks["y"], t.read_byte_hit_ratio)
-    # the marks at the slider's capacity
-    here = curve.at(capacity * k)
-    assert shapes(spec, "by count here")["yanchor"] == pytest.approx(here.read_hit_ratio[0])
-    assert shapes(spec, "by bytes here")["yanchor"] == pytest.approx(here.read_byte_hit_ratio[0])
-    assert shapes(spec, f"TVC {number(capacity)} GB")["x0"] == capacity
-    r = page.panel.readout_values
-    assert r[f"read hits at {number(capacity)} GB"] == (
-        f"{percent(here.read_hit_ratio[0])} of reads, {percent(here.read_byte_hit_ratio[0])} of bytes"
-    )
-    w = hits.recall_waits(here, size_basis="compressed", cf=cf)
-    assert r["recalls"] == f"{number(here.recalls_per_hour[0])} per hour"
-    assert (
-        r["recall ready (95th percentile)"]
-        == f"{duration(w.response_s[0])}, of which {duration(w.wait_s[0])} waiting"
-    )
-    assert r["drives for recalls"].startswith("4 (6 − 2 copying)")
-
-
-def test_the_recalls_figure_and_the_table3_rows_equal_the_core():
-    page = L.HitsPage(total_drives=5, copy_drives=3, percentile=0.9, busiest_hour=True)
-    curve, t = core(EXAMPLE)
-    w = hits.recall_waits(t, size_basis="compressed", cf=3.0, total_drives=5, copy_drives=3, percentile=0.9,
-                          busiest_hour=True)  # fmt: skip
-    spec = page.panel.figure("recalls")
-    marks = trace_named(spec, "Table 3 sizes")
-    assert np.array_equal(marks["x"], t.tvc_gb) and np.allclose(marks["y"], t.peak_hour_recalls)
-    ready = trace_named(spec, "Table 3 sizes, ready")
-    want = np.where(np.isfinite(w.response_s), w.response_s / 60.0, np.nan)
-    assert np.allclose(np.array(ready["y"], float), want, equal_nan=True)
-    assert len(page.rows) == t.tvc_gb.size
-    for row, g, o, h, b, rate, peak, u, wait, resp in zip(
-        page.rows, t.tvc_gb, t.offered_with, t.read_hit_ratio, t.read_byte_hit_ratio, t.recalls_per_hour,
-        t.peak_hour_recalls, w.utilisation, w.wait_s, w.response_s, strict=True,
-    ):  # fmt: skip
-        assert (row["TVC [GB]"], row["offered with"]) == (g, o)
-        assert row["read hits [%]"] == pytest.approx(100 * h) and row[
-            "read hits, bytes [%]"
-        ] == pytest.approx(100 * b)
-        assert row["recalls [1/h]"] == pytest.approx(rate) and row["busiest hour [recalls]"] == peak
-        assert row["utilisation [-]"] == pytest.approx(u)
-        assert row["wait at pct [s]"] == pytest.approx(wait) and row["ready at pct [s]"] == pytest.approx(
-            resp
-        )
-    assert "90th pct" in page.table.value and f"{t.tvc_gb[-1]:,.0f}" in page.table.value
+def test_the_panel_the_table_and_the_binding_are_the_topics():
+    values = {"cf": 2.0, "cache_rule": "base", "capacity_gb": 432.0, "total_drives": 5, "copy_drives": 3,
+              "percentile": 0.9, "busiest_hour": True}  # fmt: skip
+    page = L.HitsPage(**values)
+    src, slow = C.example_source(), {"cf": 2.0, "cache_rule": "base", "warmup_hours": 0.0}
+    queue = {k: values.get(k, R.INPUTS[k].default) for k in R.INPUTS}
+    curve = compute(C.view_curve, {"source": src, **slow, "capacity_gb": 432.0})
+    recalls = compute(R.view_recalls, {"source": src, **slow, "capacity_gb": 432.0, **queue})
+    assert page.panel.readout_values == {**curve.readouts, **recalls.readouts}
+    assert page.panel.view.binding == curve.binding and page.panel.view.citations == C.CITATIONS
+    assert page.panel.figure("curve") == curve.figures["curve"].spec()  # nothing asked: the curve alone
+    assert page.panel.figure("recalls") == recalls.figures["recalls"].spec()
+    assert page.rows == R.table3_rows(src, **slow, **queue)
+    assert page.table.value == R.table3_html(page.rows, 0.9) and "90th pct" in page.table.value
 
 
 def test_moving_the_capacity_sends_only_the_marks():
@@ -181,36 +118,67 @@ def test_moving_the_capacity_sends_only_the_marks():
     assert "base" in sent["curve"]
 
 
-def test_a_saturated_queue_shows_no_finite_point():
+def test_a_saturated_queue_binds_and_a_combination_the_model_refuses_keeps_the_last_view():
     page = L.HitsPage(total_drives=3, copy_drives=2, busiest_hour=True)
     r = page.panel.readout_values
     assert r["recall ready (95th percentile)"] == "no steady state (the queue grows)"
     assert "grows without bound" in page.panel.view.binding
-    ready = shapes(page.panel.figure("recalls"), "ready here")
-    assert ready["visible"] is False
+    assert shape(page.panel.figure("recalls"), "ready here")["visible"] is False
     assert "no steady state" in page.table.value
     page.set(copy_drives=3)  # not a combination the model takes: the panel says why and keeps the last view
     assert "copy_drives=3 must be below total_drives=3" in page.panel.last_error
     assert page.panel.readout_values == r
 
 
-# --- the log: upload, example, errors ------------------------------------------------------------
+def test_the_comparisons_are_drawn_on_the_curve_and_listed_under_the_panel():
+    log = mountlog.synthetic_mount_log(1500, 600, seed=8)
+    src = C.LogSource("small.csv", log)
+    page = L.HitsPage(src, policies=True, shards=True, max_volumes=256, cache_rule="paf")
+    slow = {"cf": 3.0, "cache_rule": "paf", "warmup_hours": 0.0}
+    spec = page.panel.figure("curve")
+    for tr in P.traces(src, **slow, policies=True, shards=True, max_volumes=256):
+        assert np.allclose(trace_named(spec, tr.name)["y"], tr.y, equal_nan=True)
+    assert (
+        page.panel.readout_values["SHARDS error at Table 3 sizes"]
+        == (
+            P.view_compared(src, **slow, shards=True, max_volumes=256).readouts[
+                "SHARDS error at Table 3 sizes"
+            ]
+        )
+    )
+    assert page.policies.value == P.policies_html(src, **slow) and "FIFO (libCacheSim)" in page.policies.value
+    assert not page.panel.controls["max_volumes"].disabled
+    page.set(policies=False, shards=False)
+    assert page.policies.value == "" and "FIFO (libCacheSim)" not in str(page.panel.figure("curve")["data"])
+    assert page.panel.controls["max_volumes"].disabled  # used only with the sampled curve
+
+
+def test_policies_on_a_log_beyond_the_pages_limit_are_a_note(monkeypatch):
+    monkeypatch.setattr(P, "MAX_POLICY_MOUNTS", 1000)
+    page = L.HitsPage(policies=True)
+    assert any("up to 1,000 mounts" in n for n in page.panel.view.notes)
+    assert page.policies.value == ""
+
+
+# --- the log: picked in the browser, the example, errors -------------------------------------------
 
 
 def test_uploading_the_example_shows_the_cores_numbers():
     page = L.HitsPage()
+    assert "showing <b>example_mount_log.csv</b> (synthetic, illustrative" in page.status.value
     text = EXAMPLE.read_bytes()
     browser_upload(page.upload, "my_log.csv", text)
-    assert page.upload.value == ()  # the same file can be picked again
+    assert page.upload.received == 1  # handled: the picker clears its note, the same file can come again
     assert page.source.name == "my_log.csv" and not page.source.example
     assert "showing <b>my_log.csv</b>" in page.status.value and "8,000 mounts" in page.status.value
+    assert "vtsmodel-hits-done" in page.status.value
     curve, t = core(mountlog.read_mount_log(io.BytesIO(text)))
     marks = trace_named(page.panel.figure("curve"), "Table 3 sizes, by count")
     assert np.allclose(marks["y"], t.read_hit_ratio)
     assert page.panel.readout_values["mount log"] == "my_log.csv"
     assert page.panel.view.caption_values == {"mount log": "my_log.csv"}
     page.use_example()
-    assert page.source is L.example_source() and "synthetic, illustrative" in page.status.value
+    assert page.source is C.example_source() and "synthetic, illustrative" in page.status.value
 
 
 def test_a_bad_log_is_shown_with_its_line_field_value_and_range_and_changes_nothing():
@@ -219,9 +187,9 @@ def test_a_bad_log_is_shown_with_its_line_field_value_and_range_and_changes_noth
     bad = b"time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,A,-5,read\n"
     browser_upload(page.upload, "bad.csv", bad)
     status = page.status.value
-    assert "not read: bad.csv, line 3" in status and "compressed_mb=&#x27;-5&#x27;" in status
+    assert "<b>bad.csv</b> not loaded: line 3: compressed_mb=&#x27;-5&#x27;" in status
     assert "valid range [0, 1e+08] MB" in status and "vtsmodel-hits-failed" in status
-    assert page.source is L.example_source() and page.panel.figure("curve") == before
+    assert page.source is C.example_source() and page.panel.figure("curve") == before
     browser_upload(page.upload, "late.csv", b"time_s,volume,compressed_mb,access\n60,A,1,read\n0,B,1,read\n")
     assert "line 3" in page.status.value and "earlier" in page.status.value
     browser_upload(page.upload, "cols.csv", b"time_s,volume,size_mb,access\n0,A,1,read\n")
@@ -229,12 +197,13 @@ def test_a_bad_log_is_shown_with_its_line_field_value_and_range_and_changes_noth
 
 
 def test_a_log_larger_than_the_page_reads_points_to_the_command_line():
+    """The page's script never sends it (tests/browser/test_hits_page.py); should one arrive, the same words."""
     page = L.HitsPage()
-    browser_upload(page.upload, "huge.csv", b"#" * (L.MAX_UPLOAD_BYTES + 1))
-    assert f"larger than {L.MAX_UPLOAD_BYTES:,} bytes" in page.status.value
-    assert "vtsmodel hits LOG.csv" in page.status.value
-    with pytest.raises(ValueError, match="larger than 8,000,000 bytes"):
-        L.read_upload(b"#" * (L.MAX_UPLOAD_BYTES + 1), "huge.csv")
+    assert page.upload.max_bytes == C.MAX_UPLOAD_BYTES and page.upload.larger == C.LARGER
+    browser_upload(page.upload, "huge.csv", b"#" * (C.MAX_UPLOAD_BYTES + 1))
+    assert "huge.csv</b> is 8,000,001 bytes; this page reads files up to 8,000,000 bytes" in page.status.value
+    assert "use the command line (vtsmodel hits LOG.csv) for larger ones" in page.status.value
+    assert page.source is C.example_source()
 
 
 @pytest.mark.parametrize(
@@ -253,64 +222,30 @@ def test_a_log_larger_than_the_page_reads_points_to_the_command_line():
 )
 def test_edge_logs_show_a_note_not_an_error(text, note):
     page = L.HitsPage()
-    page.load_bytes(text.encode(), "edge.csv")
+    assert page.load_bytes(text.encode(), "edge.csv").startswith("showing <b>edge.csv</b>")
     assert page.source.name == "edge.csv" and not page.panel.last_error
     assert any(note in n for n in page.panel.view.notes), page.panel.view.notes
     assert page.panel.figure("curve")["data"] and len(page.rows) == 9
 
 
-# --- the options: SHARDS, the other policies, the CSV, the export ----------------------------------
-
-
-def test_shards_is_drawn_with_its_measured_error():
-    page = L.HitsPage(shards=True, max_volumes=256)
-    curve, t = core(EXAMPLE)
-    s = hits.shards_hit_curve(L.example_source().log, max_volumes=256)
-    trace = trace_named(page.panel.figure("curve"), "SHARDS, by count (256 volumes)")
-    assert np.allclose(trace["y"], s.read_hit_ratio(np.array(trace["x"], float)), equal_nan=True)
-    err = float(np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio).max())
-    assert page.panel.readout_values["SHARDS error at Table 3 sizes"] == (
-        f"{number(err, 2)} at most (sampling rate {number(s.sampling_rate)})"
-    )
-    assert err > 0  # 256 of 2,280 volumes: a sample, not the whole log
-
-
-def test_other_policies_at_the_table3_sizes_are_libcachesims():
-    log = mountlog.synthetic_mount_log(1500, 600, seed=8)
-    source = L.LogSource("small.csv", log)
-    page = L.HitsPage(source, policies=True, cache_rule="paf")
-    t = hits.configuration_hits(hits.lru_hit_curve(log), feature="paf", cf=3.0)
-    spec = page.panel.figure("curve")
-    for policy in ("FIFO", "ARC", "GDSF"):
-        got = trace_named(spec, f"{policy} (libCacheSim)")
-        want = hits.simulate_policy(log, t.capacity_gb, policy=policy)
-        assert np.array_equal(got["x"], t.tvc_gb) and np.allclose(got["y"], want.read_hit_ratio)
-    # libCacheSim's LRU is the one-pass curve at these sizes (all above the largest volume)
-    assert np.allclose(trace_named(spec, "LRU (libCacheSim)")["y"], t.read_hit_ratio)
-    assert "FIFO (libCacheSim)" in page.policies.value and "LRU, one pass" in page.policies.value
-    page.set(policies=False)
-    assert page.policies.value == "" and "FIFO (libCacheSim)" not in str(page.panel.figure("curve")["data"])
-
-
-def test_policies_on_a_log_beyond_the_pages_limit_are_a_note(monkeypatch):
-    monkeypatch.setattr(L, "MAX_POLICY_MOUNTS", 1000)
-    page = L.HitsPage(policies=True)
-    assert any("up to 1,000 mounts" in n for n in page.panel.view.notes)
-    assert page.policies.value == ""
+# --- the downloads ---------------------------------------------------------------------------------
 
 
 def test_the_table_downloads_as_csv(monkeypatch):
     page = L.HitsPage()
     sent = {}
-    monkeypatch.setattr(page.panel.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name)  # fmt: skip
+    monkeypatch.setattr(page.files.downloader, "send_file", lambda name, data, fmt: sent.update(n=name, d=data, f=fmt) or name)  # fmt: skip
     assert page.download_table() == "08_hits_example_mount_log.csv" and sent["f"] == "csv"
-    lines = [x for x in sent["d"].splitlines() if not x.startswith("#")]
+    assert "downloaded <b>08_hits_example_mount_log.csv</b>" in page.status.value
+    lines = [x for x in sent["d"].decode().splitlines() if not x.startswith("#")]
     rows = list(csv.DictReader(lines))
     assert [float(r["TVC [GB]"]) for r in rows] == [r["TVC [GB]"] for r in page.rows]
     for got, want in zip(rows, page.rows, strict=True):
         assert float(got["read hits [%]"]) == pytest.approx(want["read hits [%]"], rel=1e-5)
         assert float(got["ready at pct [s]"]) == pytest.approx(want["ready at pct [s]"], rel=1e-5)
-    assert "illustrative" in sent["d"].splitlines()[0]
+    assert "illustrative" in sent["d"].decode().splitlines()[0]
+    page.files.controls["Download table (CSV)"].click()  # the button does the same
+    assert sent["n"] == "08_hits_example_mount_log.csv"
 
 
 def test_export_carries_the_log_and_the_sources():
@@ -320,13 +255,3 @@ def test_export_carries_the_log_and_the_sources():
     assert name == "08_hits_curve.html"
     assert "example_mount_log.csv (illustrative, synthetic)" in text and "ibm-vts-b18-2000" in text
     assert "drive_catalog" not in page.panel.caption("curve")
-
-
-def test_notebook_numbers_are_labelled():
-    text = L.example_numbers()
-    _curve, t = core(EXAMPLE)
-    assert text.splitlines()[0].startswith("example log: 8,000 mounts")
-    for line, g, h in zip(text.splitlines()[1:], t.tvc_gb, t.read_hit_ratio, strict=True):
-        assert line.startswith(f"{g:,.0f} GB: read hits {number(100 * h)} % of reads")
-    assert "<code>access</code>" in L.columns_html()
-    assert not math.isnan(t.read_hit_ratio[0])

@@ -20,6 +20,8 @@ from vtsmodel.app.grids import Column, GridEditor, header_widths
 from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.sheet import ScenarioSheetWidget, overlay_traces
 
+from .uploads import browser_upload
+
 RATE = Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0, step=10.0)
 DRIVES = Input("drives", "count", 4, lo=1, hi=16, integer=True)
 GAIN = Input("gain", "-", 1.0, lo=0.5, hi=2.0, step=0.1)
@@ -68,18 +70,6 @@ def browser_edit(sheet, row, column, value):
     index = grid._column_name_to_index(column)
     grid._DataGrid__handle_custom_msg(None, {"event_type": "cell-changed", "row": row, "column_index": index,
                                              "value": value}, None)  # fmt: skip
-
-
-def browser_upload(control, name: str, data: bytes) -> None:
-    """What the browser sends when a person picks a file in a FileUpload."""
-    js = {
-        "name": name,
-        "type": "application/json",
-        "size": len(data),
-        "content": memoryview(data),
-        "last_modified": 0,
-    }
-    control.set_state({"value": [js]})
 
 
 def cell(sheet, row, column):

@@ -9,7 +9,6 @@ note's arithmetic, not a calibration, so the 50 is a reproduction.
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
 
@@ -22,6 +21,8 @@ from vtsmodel.app.scenarios import ScenarioSheet
 from vtsmodel.catalog import drive_options, drive_spec
 from vtsmodel.drives import drive_efficiency
 from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
+
+from .uploads import browser_upload
 
 ex = data.load("cern_sizing_example")
 KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
@@ -224,15 +225,17 @@ def test_a_picked_file_loads_and_a_bad_one_is_refused_on_the_page():
     wb = L.sizing_panel()
     good = L.table_json(L.example_table() + (("other", Flow("backup", 120.0, 2.0, 0.5)),), "LTO9").encode()
     for name, content in (("flows.json", good), ("big.json", b" " * 1_000_001), ("bad.json", b"{")):
-        upload = wb.files.controls["Load…"]
-        upload.value = ({"name": name, "type": "", "size": len(content), "content": memoryview(content),
-                         "last_modified": datetime.datetime(2026, 1, 1)},)  # fmt: skip
-        assert upload.value == ()  # cleared for the next pick
+        browser_upload(wb.files.controls["Load…"], name, content)
         if name == "flows.json":
             assert "loaded 4 flows from <b>flows.json</b>" in wb.files.status.value
             assert (
                 wb.drive == "LTO9"
                 and wb.panel.readout_values["other: drives"] == f"{120 * 2 / 0.5 / 400:g} needed, buy 2"
+            )
+        elif name == "big.json":  # refused unread (the page's script does not even send it)
+            assert (
+                "<b>big.json</b> is 1,000,001 bytes; this page reads files up to 1,000,000 bytes"
+                in wb.files.status.value
             )
         else:
             assert f"<b>{name}</b> not loaded" in wb.files.status.value

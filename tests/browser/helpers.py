@@ -437,3 +437,10 @@ def move_and_check(page, panel, title: str, key: str, label: str, times: int) ->
     value = move_panel_slider(page, panel, title, key, label, times)
     wait_for_panel(page, title, panel.view)
     return value
+
+
+def pick_file(page, bar: str, label: str, files) -> None:
+    """Pick ``files`` (a path, or Playwright's ``{"name", "mimeType", "buffer"}``) in the picker ``label``
+    of the file bar ``bar`` (``FileBar(bar)``): its file input is in the page, as a person's dialog fills it."""
+    picker = page.locator(f".vtsmodel-{bar}-files .vtsmodel-upload", has_text=label)
+    picker.locator("input[type=file]").set_input_files(files)

@@ -1,6 +1,7 @@
-"""08_read_hits_from_a_mount_log in Voila: upload a mount log through the file dialog, see
+"""08_read_hits_from_a_mount_log in Voila: pick a mount log in the page's file input, see
 the curve, its Table 3 marks and the Table 3 rows match the package's numbers, move the
-capacity slider, download a figure and the table; a bad log is named by line in the page.
+capacity slider, download a figure and the table; a bad log is named by line in the page;
+a log larger than the page reads is refused in the browser, unsent, and the page works on.
 
 The expected values come from the lesson's own page built in the test process, given the
 same file and set to the same inputs as the browser: its views are what ``vtsmodel.hits``
@@ -13,7 +14,10 @@ import html
 
 import pytest
 
+from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, refusal
+from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.lessons import hits as L
+from vtsmodel.app.lessons import recall_waits as R
 
 from .helpers import (
     export_png_and_html,
@@ -22,6 +26,7 @@ from .helpers import (
     open_lesson_with_plots,
     panel_as_shown,
     panel_locator,
+    pick_file,
     wait_for_panel,
 )
 
@@ -39,10 +44,8 @@ def _status(page, text: str, kind: str = "done") -> str:
 
 
 def _upload(page, path) -> None:
-    """Pick ``path`` in the upload button's file dialog (the widget keeps its file input out of the page)."""
-    with page.expect_file_chooser() as chooser:
-        page.locator(".vtsmodel-hits-files button.widget-upload", has_text="Upload mount log").click()
-    chooser.value.set_files(str(path))
+    """Pick ``path`` in the file bar's picker, as the browser's file dialog would."""
+    pick_file(page, "hits", "Upload mount log", str(path))
 
 
 def _table_cells(page) -> list[str]:
@@ -52,7 +55,7 @@ def _table_cells(page) -> list[str]:
 
 
 def _expected_cells(rows) -> list[str]:
-    return [html.unescape(L._cell(k, v)) for r in rows for k, v in r.items()]
+    return [html.unescape(R.cell(k, v)) for r in rows for k, v in r.items()]
 
 
 def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
@@ -63,14 +66,14 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
 
     # the person picks a file in the browser's dialog: a copy of the example under another name
     log = tmp_path / "my_mount_log.csv"
-    log.write_bytes(L.EXAMPLE_LOG.read_bytes())
+    log.write_bytes(C.EXAMPLE_LOG.read_bytes())
     _upload(page, log)
     _status(page, "showing my_mount_log.csv")
     mine.load_bytes(log.read_bytes(), log.name)
     wait_for_panel(page, TITLE, mine.panel.view)  # the curve, its Table 3 marks, the readouts
     page.wait_for_function(
         "n => document.querySelectorAll('.vtsmodel-hits-table tbody td').length === n",
-        arg=len(mine.rows) * len(L._COLUMNS),
+        arg=len(mine.rows) * len(R.COLUMNS),
     )
     assert _table_cells(page) == _expected_cells(mine.rows)
 
@@ -87,7 +90,7 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
     wait_for_panel(page, TITLE, mine.panel.view)
     page.wait_for_function(
         "([first]) => document.querySelector('.vtsmodel-hits-table tbody td:nth-child(3)').innerText.trim() === first",
-        arg=[html.unescape(L._cell("compared [GB]", mine.rows[0]["compared [GB]"]))],
+        arg=[html.unescape(R.cell("compared [GB]", mine.rows[0]["compared [GB]"]))],
     )
     assert _table_cells(page) == _expected_cells(mine.rows)
 
@@ -108,13 +111,59 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
     target = tmp_path / info.value.suggested_filename
     info.value.save_as(target)
     assert target.name == "08_hits_my_mount_log.csv"
-    assert target.read_text(encoding="utf-8") == L.table3_csv(mine.rows, mine.source)
+    assert target.read_text(encoding="utf-8") == R.table3_csv(mine.rows, mine.source)
 
     # a bad log: the page names the line, the field, the value and the range, and keeps the log
     bad = tmp_path / "bad_log.csv"
     bad.write_text("time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,A,-5,read\n")
     _upload(page, bad)
-    said = _status(page, "not read: bad_log.csv, line 3", "failed")
+    said = _status(page, "bad_log.csv not loaded: line 3", "failed")
     assert "line 3" in said and "compressed_mb='-5'" in said and "valid range [0, 1e+08] MB" in said
     wait_for_panel(page, TITLE, mine.panel.view)  # still my_mount_log.csv
     assert fits_width(page)
+
+
+def test_a_log_too_large_is_refused_unsent_and_the_page_works_on(open_lesson, tmp_path):
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
+    mine = panel_as_shown(page, TITLE, L.HitsPage().panel)
+    _status(page, "showing example_mount_log.csv")
+
+    # 14.2 MB: over the page's limit (and the server's 10 MiB message limit): the browser refuses it
+    huge = tmp_path / "huge_mount_log.csv"
+    huge.write_bytes(b"#" * 14_200_000)
+    _upload(page, huge)
+    note = page.locator(".vtsmodel-hits-files .vtsmodel-upload-refused")
+    note.wait_for(timeout=30_000)
+    said = refusal(huge.name, 14_200_000, MAX_UPLOAD_BYTES, C.LARGER)
+    assert said == (
+        "huge_mount_log.csv is 14.2 MB; this page reads files up to 8 MB: use the command line "
+        "(vtsmodel hits LOG.csv) for larger ones"
+    )
+    assert note.inner_text() == f"⚠ {said}"
+
+    # nothing was sent: the connection stays, the page still shows the example and follows its slider
+    _status(page, "showing example_mount_log.csv")
+    move_and_check(page, mine, TITLE, "capacity_gb", "TVC capacity", 3)
+
+    # a file of exactly the limit travels in one message and reaches the kernel (which finds it no log)
+    edge = tmp_path / "edge_log.csv"
+    head = b"time_s,volume,compressed_mb,access\n"
+    edge.write_bytes(head + b"9" * (MAX_UPLOAD_BYTES - len(head) - 1) + b"\n")
+    assert edge.stat().st_size == MAX_UPLOAD_BYTES
+    _upload(page, edge)
+    said = _status(page, "edge_log.csv not loaded: line 2: longer than", "failed")
+    assert "is this a mount log?" in said
+    assert (
+        page.locator(".vtsmodel-hits-files .vtsmodel-upload-refused").count() == 0
+    )  # the next pick clears the note
+
+    # and a log within it is read and shown
+    small = tmp_path / "small_mount_log.csv"
+    small.write_bytes(C.EXAMPLE_LOG.read_bytes())
+    _upload(page, small)
+    _status(page, "showing small_mount_log.csv")
+    theirs = L.HitsPage(C.read_upload(small.read_bytes(), small.name), capacity_gb=mine.values["capacity_gb"])
+    wait_for_panel(page, TITLE, theirs.panel.view)
+    page.wait_for_function(  # the kernel has it: the picker's "sending…" note is cleared
+        "() => document.querySelector('.vtsmodel-hits-files .vtsmodel-upload-note').innerText === ''"
+    )

@@ -17,6 +17,7 @@ from .helpers import (
     open_lesson_with_plots,
     panel_as_shown,
     panel_plot_index,
+    pick_file,
     plot_traces,
     traces_mismatch,
     wait_for_panel,
@@ -26,13 +27,6 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = "07_plan_a_system.ipynb"
 TITLE = lesson07.TITLE
-
-
-def _upload(page, label: str, files) -> None:
-    """Pick ``files`` in the file dialog of the upload button ``label`` (its input is not in the page)."""
-    with page.expect_file_chooser() as chooser:
-        page.locator(".vtsmodel-plan-files button.widget-upload", has_text=label).click()
-    chooser.value.set_files(files)
 
 
 def _status(page, kind: str, text: str) -> str:
@@ -48,14 +42,16 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
 
     # A bad file: rejected naming the line; the page keeps the day of the answers.
     bad = lesson07.EXAMPLE_WORKLOAD.read_bytes().replace(b"\n3,250000,", b"\n3,-250000,", 1)
-    _upload(page, "Upload workload", {"name": "broken_day.csv", "mimeType": "text/csv", "buffer": bad})
+    pick_file(
+        page, "plan", "Upload workload", {"name": "broken_day.csv", "mimeType": "text/csv", "buffer": bad}
+    )
     text = _status(page, "failed", "broken_day.csv not loaded")
     with pytest.raises(ValueError) as err:
         mine.load_workload(bad, "broken_day.csv")
     assert str(err.value) in text and "line 13" in text, text
 
     # The example workload, uploaded as a person would.
-    _upload(page, "Upload workload", str(lesson07.EXAMPLE_WORKLOAD))
+    pick_file(page, "plan", "Upload workload", str(lesson07.EXAMPLE_WORKLOAD))
     _status(page, "done", "evaluating example_hourly_workload.csv")
     mine.load_workload(lesson07.EXAMPLE_WORKLOAD.read_bytes(), lesson07.EXAMPLE_WORKLOAD.name)
     wait_for_panel(page, TITLE, mine.panel.view)

@@ -1,0 +1,18 @@
+"""What the lesson 08 tests share: the core's numbers for a log, and a named shape of a figure."""
+
+from __future__ import annotations
+
+from vtsmodel import hits
+
+
+def core(log, *, cf=3.0, feature=None, warmup_hours=0.0):
+    """The exact LRU curve of ``log`` and its Table 3 hits, as :mod:`vtsmodel.hits` computes them."""
+    curve = hits.lru_hit_curve(log, warmup_hours=warmup_hours)
+    return curve, hits.configuration_hits(curve, feature=feature, cf=cf)
+
+
+def shape(spec, name):
+    """The layout shape called ``name`` in figure JSON."""
+    found = [s for s in spec["layout"].get("shapes", []) if s.get("name") == name]
+    assert found, f"no shape {name!r}: {[s.get('name') for s in spec['layout'].get('shapes', [])]}"
+    return found[0]

@@ -1,0 +1,124 @@
+"""Lesson 08, the curve (vtsmodel.app.lessons.hit_curve): the log, its LRU curve and its marks follow vtsmodel.hits."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from vtsmodel import hits, mountlog
+from vtsmodel.app.downloads import MAX_UPLOAD_BYTES
+from vtsmodel.app.figures import trace_named
+from vtsmodel.app.lessons import hit_curve as C
+from vtsmodel.app.panels import compute
+from vtsmodel.app.text import number, percent
+
+from .hits_common import core, shape
+
+EXAMPLE = C.EXAMPLE_LOG
+
+
+@pytest.mark.parametrize(
+    ("cf", "rule", "capacity"), [(3.0, "all", 864.0), (2.0, "base", 432.0), (4.0, "paf", 216.0)]
+)
+def test_the_curve_and_its_table3_marks_equal_the_core(cf, rule, capacity):
+    view = compute(
+        C.view_curve, {"source": C.example_source(), "cf": cf, "cache_rule": rule, "capacity_gb": capacity}
+    )
+    feature = None if rule == "all" else rule
+    curve, t = core(EXAMPLE, cf=cf, feature=feature)
+    spec = view.figures["curve"].spec()
+    k = float(hits.compared_capacity_gb(1.0, size_basis="compressed", feature=feature or "ehpo", cf=cf))
+    assert C.factor(C.example_source(), cf, rule) == pytest.approx(k)
+    lru = trace_named(spec, "LRU, by count")
+    x = np.array(lru["x"], float)
+    assert np.allclose(lru["y"], curve.read_hit_ratio(x * k), equal_nan=True)
+    assert np.allclose(
+        trace_named(spec, "LRU, by bytes")["y"], curve.read_byte_hit_ratio(x * k), equal_nan=True
+    )
+    marks = trace_named(spec, "Table 3 sizes, by count")
+    assert np.array_equal(marks["x"], t.tvc_gb) and np.allclose(marks["y"], t.read_hit_ratio)
+    marks = trace_named(spec, "Table 3 sizes, by bytes")
+    assert np.array_equal(marks["x"], t.tvc_gb) and np.allclose(marks["y"], t.read_byte_hit_ratio)
+    # the marks at the slider's capacity
+    here = curve.at(capacity * k)
+    assert shape(spec, "by count here")["yanchor"] == pytest.approx(here.read_hit_ratio[0])
+    assert shape(spec, "by bytes here")["yanchor"] == pytest.approx(here.read_byte_hit_ratio[0])
+    line = shape(spec, f"TVC {number(capacity)} GB")
+    assert line["x0"] == capacity and line["showlegend"] is True
+    assert view.readouts[f"read hits at {number(capacity)} GB"] == (
+        f"{percent(here.read_hit_ratio[0])} of reads, {percent(here.read_byte_hit_ratio[0])} of bytes"
+    )
+    assert view.readouts["capacity compared"] == f"{number(capacity * k)} GB of the log's compressed volumes"
+    assert (
+        view.readouts["mounts"] == f"{curve.mounts:,} of {curve.volumes:,} volumes in {number(curve.hours)} h"
+    )
+
+
+def test_the_binding_says_where_the_curve_stops_rising():
+    curve, _t = core(EXAMPLE)
+    full = float(curve.capacity_gb.max()) / C.factor(C.example_source(), 3.0, "all")
+    low = C.view_curve(C.example_source(), capacity_gb=216.0)
+    assert low.binding.startswith("At 216 GB, ") and f"at {number(full)} GB" in low.binding
+    high = C.view_curve(C.example_source(), capacity_gb=3456.0)
+    assert high.binding.startswith(f"From {number(full)} GB on, a larger cache gains nothing")
+    assert high.caption_values == {"mount log": "example_mount_log.csv (illustrative, synthetic)"}
+
+
+def test_a_picked_log_is_read_with_its_name():
+    text = EXAMPLE.read_bytes()
+    src = C.read_upload(text, "my_log.csv")
+    assert src.name == "my_log.csv" and not src.example and len(src.log) == 8000
+    _curve, t = core(mountlog.read_mount_log(io.BytesIO(text)))
+    assert np.allclose(C.table3(src, 3.0, "all", 0.0).read_hit_ratio, t.read_hit_ratio)
+    view = C.view_curve(src)
+    assert view.readouts["mount log"] == "my_log.csv" and view.caption_values == {"mount log": "my_log.csv"}
+
+
+def test_a_bad_log_names_the_file_line_field_value_and_range():
+    with pytest.raises(
+        ValueError, match=r"bad.csv, line 3: compressed_mb='-5' is outside the valid range \[0, 1e\+08\] MB"
+    ):
+        C.read_upload(b"time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,A,-5,read\n", "bad.csv")
+
+
+def test_a_log_larger_than_the_page_reads_points_to_the_command_line():
+    with pytest.raises(ValueError, match=r"huge.csv is 8,000,001 bytes; this page reads files up to 8,000,000 bytes: "
+                                         r"use the command line \(vtsmodel hits LOG.csv\) for larger ones"):  # fmt: skip
+        C.read_upload(b"#" * (MAX_UPLOAD_BYTES + 1), "huge.csv")
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("time_s,volume,compressed_mb,access\n", "no reads counted"),
+        (
+            "time_s,volume,compressed_mb,access\n0,A,1,scratch_write\n10,B,1,specific_write\n",
+            "no reads counted",
+        ),
+        (
+            "time_s,volume,compressed_mb,access\n0,A,100000,scratch_write\n60,A,100000,read\n",
+            "largest volume",
+        ),
+    ],
+)
+def test_edge_logs_give_a_note_not_an_error(text, note):
+    view = compute(C.view_curve, {"source": C.read_upload(text.encode(), "edge.csv")})
+    assert any(note in n for n in view.notes), view.notes
+    assert view.figures["curve"].spec()["data"]
+
+
+def test_the_capacity_axis_is_fixed_and_the_tables_read_right():
+    spec = C.curve_base(C.example_source(), 3.0, "all", 0.0)
+    assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["xaxis"]["range"] == pytest.approx(
+        [1.0, np.log10(5000.0)]
+    )
+    assert spec["layout"]["yaxis"]["range"] == [0, 1.02]
+    table = C.numbers_table(["name", "x"], [["a &amp; b", "1"]], "demo", label_first=True)
+    assert (
+        "<th style='text-align:left;padding:2px 6px'>name</th><th style='text-align:right;padding:2px 6px'>x</th>"
+        in table
+    )
+    assert "<td style='text-align:left;padding:2px 6px'>a &amp; b</td>" in table and "class='demo'" in table
+    assert "<code>access</code>" in C.columns_html()

@@ -1,0 +1,229 @@
+"""Lesson 08, the curve: a mount log's read-hit ratio at every cache size, the Table 3 sizes marked.
+
+The log the page shows (:class:`LogSource`: the example, or a file the person picks), its exact
+LRU curve from one pass (:func:`vtsmodel.hits.lru_hit_curve`), what one physical GB of cache
+holds in the log's sizes, each Table 3 size's hits, and the curve's figure: by count and by
+bytes against the physical capacity, on a fixed log axis that the capacity marks never
+rescale. The page is :class:`vtsmodel.app.lessons.hits.HitsPage`; what it draws over the
+curve on request is :mod:`~vtsmodel.app.lessons.replacement`'s.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import io
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vtsmodel import hits, mountlog
+from vtsmodel._files import example_file
+from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, refusal
+from vtsmodel.app.figures import COLORS, Plot, figure_json, line_mark, new_figure, point_mark
+from vtsmodel.app.panels import View
+from vtsmodel.app.text import number, percent
+
+#: The example mount log (synthetic, illustrative: not measured).
+EXAMPLE_LOG = example_file("example_mount_log.csv")
+#: What a person with a log larger than the page reads does instead.
+LARGER = "use the command line (vtsmodel hits LOG.csv) for larger ones"
+#: Capacity axis of the figures (physical TVC), log scale. [GB]
+X_RANGE = (10.0, 5000.0)
+GRID = np.geomspace(*X_RANGE, 241)
+_TICKS = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+VTS = "ibm-vts-b18-2000"
+#: What the figures draw on: the paper (cache model, Table 3, drives), CERN (the borrowed recall parts).
+CITATIONS = (VTS, "vts_tvc_configs", "cern-tape-sizing-2005")
+
+
+# --- the log and what is computed from it (pure, memoized by the log's identity) ---------------
+
+
+@dataclass(frozen=True, eq=False)
+class LogSource:
+    """A mount log the page shows: its name, the log, and whether it is the example."""
+
+    name: str
+    log: mountlog.MountLog
+    example: bool = False
+
+
+@functools.cache
+def example_source() -> LogSource:
+    """The example mount log (synthetic, illustrative)."""
+    return LogSource(EXAMPLE_LOG.name, mountlog.read_mount_log(EXAMPLE_LOG), example=True)
+
+
+def read_upload(data: bytes, name: str) -> LogSource:
+    """A mount log from a picked file's bytes; ``ValueError`` naming the line, field, value and range."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ValueError(refusal(name, len(data), MAX_UPLOAD_BYTES, LARGER))
+    stream = io.BytesIO(data)
+    stream.name = name  # errors name the file
+    return LogSource(name, mountlog.read_mount_log(stream))
+
+
+# Kept here with a small bound rather than by figures.slow_value (256 values): the curve of a
+# 200,000-mount log (the largest the page reads) holds about 50 MB.
+@functools.lru_cache(maxsize=8)
+def curve_of(source: LogSource, warmup_hours: float) -> hits.HitCurve:
+    """The exact LRU curve of the log (one pass)."""
+    return hits.lru_hit_curve(source.log, warmup_hours=warmup_hours)
+
+
+def table3(
+    source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True
+) -> hits.ConfigurationHits:
+    """Each Table 3 size's hits and recalls (:func:`vtsmodel.hits.configuration_hits`)."""
+    feature = None if cache_rule == "all" else cache_rule
+    return hits.configuration_hits(curve_of(source, warmup_hours), feature=feature, cf=cf,
+                                   recall_specific_writes=recall_specific_writes)  # fmt: skip
+
+
+def factor(source: LogSource, cf, cache_rule) -> float:
+    """GB of the log's sizes one physical GB of cache holds (:func:`vtsmodel.hits.compared_capacity_gb`)."""
+    feature = "ehpo" if cache_rule == "all" else cache_rule
+    return float(hits.compared_capacity_gb(1.0, size_basis=source.log.size_basis, feature=feature, cf=cf))
+
+
+# --- pieces the lesson's figures and tables share ------------------------------------------------
+
+
+def log_x(fig: go.Figure) -> None:
+    """The capacity axis: log scale, fixed range, plain tick labels (marks never rescale it)."""
+    fig.update_xaxes(type="log", range=[math.log10(X_RANGE[0]), math.log10(X_RANGE[1])], tickmode="array",
+                     tickvals=_TICKS, ticktext=[f"{t:,}" for t in _TICKS])  # fmt: skip
+
+
+def capacity_line(x: float, *, xref="x", yref="y", name="") -> dict:
+    """The dashed line at the capacity the slider sets (with a legend entry when named)."""
+    shape = line_mark(x=x, color=COLORS[7], dash="dash", width=1.5, xref=xref, yref=yref, name=name)
+    return shape | {"showlegend": True} if name else shape
+
+
+def pct(x: float) -> str:
+    """A ratio as a percentage, or a dash where there is none (no reads)."""
+    return "—" if math.isnan(x) else percent(x)
+
+
+def numbers_table(
+    head: list[str], rows: list[list[str]], css_class: str, *, label_first: bool = False
+) -> str:
+    """A table of numbers, right-aligned (the first column left with ``label_first``); cells are HTML."""
+
+    def style(i: int) -> str:
+        return f"text-align:{'left' if label_first and i == 0 else 'right'};padding:2px 6px"
+
+    th = "".join(f"<th style='{style(i)}'>{h}</th>" for i, h in enumerate(head))
+    body = "".join("<tr>" + "".join(f"<td style='{style(i)}'>{c}</td>" for i, c in enumerate(r)) + "</tr>" for r in rows)  # fmt: skip
+    return (f"<table class='{css_class}' style='border-collapse:collapse;font-size:13px'><thead><tr>{th}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")  # fmt: skip
+
+
+def columns_html() -> str:
+    """The mount log's columns: name, what it holds, its range."""
+    rows = (
+        ("time_s or time", "when the mount happened: seconds from any origin, or an ISO 8601 date and time "
+                           "(2026-03-01T08:15:00); lines in time order", "time_s ≥ 0 s"),
+        ("volume", "the volume serial (VOLSER)", "1 to 64 characters"),
+        ("compressed_mb or host_mb", "the volume's size after the mount, as stored after compression or as the "
+                                     "host wrote it: the column's name says which", "0 to 10⁸ MB (MB = 10⁶ bytes)"),
+        ("access", "scratch_write (a new or reused scratch serial: no physical mount), specific_write "
+                   "(an update: a recall when not cached) or read (a hit or a recall)", "one of the three"),
+    )  # fmt: skip
+    cell = "style='text-align:left;vertical-align:top;padding:2px 8px'"
+    body = "".join(f"<tr><td {cell}><code>{html.escape(a)}</code></td><td {cell}>{html.escape(b)}</td>"
+                   f"<td {cell}>{html.escape(c)}</td></tr>" for a, b, c in rows)  # fmt: skip
+    head = "".join(f"<th {cell}>{h}</th>" for h in ("column", "what it holds", "range"))
+    return f"<table class='vtsmodel-log-columns'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# --- the curve's figure --------------------------------------------------------------------------
+
+
+def _table3_hover(t: hits.ConfigurationHits, ratio, what: str) -> list[str]:
+    return [f"TVC {g:,.0f} GB ({o})<br>{what}: {percent(r)}" for g, o, r in zip(t.tvc_gb, t.offered_with, ratio, strict=True)]  # fmt: skip
+
+
+def curve_figure(source: LogSource, cf: float, cache_rule: str, warmup_hours: float) -> go.Figure:
+    """The read-hit ratio by count and by bytes vs physical TVC capacity, the Table 3 sizes marked."""
+    curve = curve_of(source, warmup_hours)
+    k = factor(source, cf, cache_rule)
+    fig = new_figure(title=f"Read hits vs cache size: {source.name}", xaxis_title="TVC capacity, physical [GB]",
+                     yaxis_title="read-hit ratio [-]", height=440)  # fmt: skip
+    for by, y, color, dash in (("by count", curve.read_hit_ratio(GRID * k), COLORS[0], "solid"),
+                               ("by bytes", curve.read_byte_hit_ratio(GRID * k), COLORS[2], "dash")):  # fmt: skip
+        fig.add_trace(go.Scatter(x=GRID, y=y, mode="lines", name=f"LRU, {by}", line={"color": color, "dash": dash, "width": 3},
+                                 hovertemplate=f"%{{x:,.0f}} GB: %{{y:.3f}} of reads, {by}<extra></extra>"))  # fmt: skip
+    t = table3(source, cf, cache_rule, warmup_hours)
+    for by, ratio, color in (("by count", t.read_hit_ratio, COLORS[0]), ("by bytes", t.read_byte_hit_ratio, COLORS[2])):  # fmt: skip
+        fig.add_trace(go.Scatter(x=t.tvc_gb, y=ratio, mode="markers", name=f"Table 3 sizes, {by}",
+                                 marker={"color": color, "size": 10, "symbol": "circle-open", "line": {"width": 2}},
+                                 hovertext=_table3_hover(t, ratio, f"read hits {by}"), hoverinfo="text"))  # fmt: skip
+    return fig
+
+
+def curve_json(fig: go.Figure) -> dict:
+    """The curve's figure laid out (its axes fixed; the title, then the legend, then the plot) as JSON."""
+    log_x(fig)
+    fig.update_yaxes(range=[0, 1.02])
+    rows = math.ceil((len(fig.data) + 1) / 3)  # three legend entries a row, the capacity line's included
+    height = 380 + 24 * rows
+    fig.update_layout(height=height, margin={"t": 56 + 24 * rows, "b": 60},
+                      title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                              "y": 1 - 42 / height, "yanchor": "top", "entrywidth": 0.33, "entrywidthmode": "fraction"})  # fmt: skip
+    return figure_json(fig)
+
+
+def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: float) -> dict:
+    """The curve alone (:func:`curve_figure`, laid out)."""
+    return curve_json(curve_figure(source, cf, cache_rule, warmup_hours))
+
+
+# --- the view --------------------------------------------------------------------------------------
+
+
+def _binding(curve: hits.HitCurve, k: float, capacity_gb: float) -> str:
+    if not curve.reads or not curve.capacity_gb.size:
+        return ""
+    full = float(curve.capacity_gb.max()) / k
+    top = float(curve.read_hit_ratio(curve.capacity_gb.max()))
+    if capacity_gb >= full:
+        return (f"From {number(full)} GB on, a larger cache gains nothing for this log: the {pct(1 - top)} of reads "
+                "that still miss are first mounts of their volumes in the log.")  # fmt: skip
+    return (f"At {number(capacity_gb)} GB, {pct(float(curve.read_hit_ratio(capacity_gb * k)))} of reads hit; the curve "
+            f"rises to {pct(top)} at {number(full)} GB, beyond which only first mounts of volumes miss.")  # fmt: skip
+
+
+def view_curve(source: LogSource, cf=3.0, cache_rule="all", capacity_gb=864.0, warmup_hours=0.0) -> View:
+    """The curve with its marks at ``capacity_gb``, the log and its hits there."""
+    curve = curve_of(source, warmup_hours)
+    k = factor(source, cf, cache_rule)
+    here = curve.at(capacity_gb * k)
+    count, byte = float(here.read_hit_ratio[0]), float(here.read_byte_hit_ratio[0])
+    label = f"{number(capacity_gb)} GB"
+    plot = Plot(curve_base, {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours},
+                shapes=[capacity_line(capacity_gb, name=f"TVC {label}"),
+                        point_mark(capacity_gb, count, color=COLORS[0], name="by count here", showlegend=False),
+                        point_mark(capacity_gb, byte, color=COLORS[2], name="by bytes here", showlegend=False)])  # fmt: skip
+    basis = "compressed" if curve.size_basis == "compressed" else "host-size"
+    readouts = {
+        "mount log": f"{source.name}{' (illustrative)' if source.example else ''}",
+        "mounts": f"{curve.mounts:,} of {curve.volumes:,} volumes in {number(curve.hours)} h",
+        "reads counted": f"{curve.reads:,.0f} ({basis} sizes)",
+        f"read hits at {label}": f"{pct(count)} of reads, {pct(byte)} of bytes",
+        "capacity compared": f"{number(capacity_gb * k)} GB of the log's {basis} volumes",
+    }
+    notes = []
+    if not curve.reads:
+        notes.append("the log has no reads counted: it gives no read-hit ratio")
+    if curve.largest_volume_gb > 72.0 * k:
+        notes.append(f"the largest volume ({number(curve.largest_volume_gb)} GB) is larger than the smallest Table 3 "
+                     "cache holds: below that size this page's LRU and libCacheSim's differ (vtsmodel.hits)")  # fmt: skip
+    return View(figures={"curve": plot}, readouts=readouts, binding=_binding(curve, k, capacity_gb),
+                notes=tuple(notes), citations=CITATIONS,
+                caption_values={"mount log": source.name + (" (illustrative, synthetic)" if source.example else "")})  # fmt: skip

@@ -1,0 +1,229 @@
+"""Lesson 08, the recalls each cache size leaves: recalls per hour and the recall wait, per Table 3 size.
+
+A read or a specific-mount write that misses the cache recalls its volume from tape
+(ibm-vts-b18-2000, Sec. 3.4); the recalls per hour the curve leaves at each capacity queue
+for the drives not copying, and :func:`vtsmodel.hits.recall_waits` gives the time to a
+recalled volume being ready at a percentile. The figure (recalls per hour and the ready
+time vs capacity), the Table 3 rows as a table and as CSV, and the notebook's numbers. The
+page is :class:`vtsmodel.app.lessons.hits.HitsPage`.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from vtsmodel import hits
+from vtsmodel._inputs import Input
+from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
+from vtsmodel.app.lessons.hit_curve import (
+    GRID,
+    VTS,
+    X_RANGE,
+    LogSource,
+    capacity_line,
+    curve_of,
+    example_source,
+    factor,
+    log_x,
+    numbers_table,
+    table3,
+)
+from vtsmodel.app.panels import View
+from vtsmodel.app.text import duration, number
+from vtsmodel.plan import answer_inputs
+
+_ASSUMED = "project assumption"
+INPUTS = {
+    "recall_specific_writes": Input("specific-write misses are recalls", "", True, source=f"{VTS}, Sec. 3.4",
+                                    help="A specific-mount write whose volume is not in the cache recalls it."),
+    "total_drives": Input("3590 drives", "-", 6, lo=3, hi=6, integer=True, source=f"{VTS}, Sec. 2 (three to six)",
+                          help="Tape drives in the VTS."),
+    "copy_drives": Input("drives copying", "-", 2, lo=0, hi=5, integer=True,
+                         source=f"{VTS}, Sec. 3.2.2 (two of six in its example)",
+                         help="Drives busy copying the cache to tape; the rest serve recalls."),
+    "vts_drive": answer_inputs()["vts_drive"].but(help="The 3590 model that reads a recalled volume."),
+    "percentile": Input("recall ready at percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, source=_ASSUMED,
+                        help="Share of the recalls that are ready within the time shown."),
+    "busiest_hour": Input("recalls of the busiest hour", "", False, source=_ASSUMED,
+                          help="Off: the log's mean recall rate; on: the recalls of its busiest clock hour."),
+}  # fmt: skip
+
+
+def waits(capacity_gb, source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
+          copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False) -> hits.RecallWaits:  # fmt: skip
+    """The recall queue at physical capacities ``capacity_gb`` (:func:`vtsmodel.hits.recall_waits`)."""
+    curve = curve_of(source, warmup_hours)
+    at = curve.at(np.asarray(capacity_gb, float) * factor(source, cf, cache_rule),
+                  recall_specific_writes=recall_specific_writes)  # fmt: skip
+    return hits.recall_waits(at, size_basis=curve.size_basis, cf=cf, total_drives=total_drives,
+                             copy_drives=copy_drives, drive=vts_drive, percentile=percentile,
+                             busiest_hour=busiest_hour)  # fmt: skip
+
+
+# --- the figure ------------------------------------------------------------------------------------
+
+
+def _minutes(seconds) -> np.ndarray:
+    return np.where(np.isfinite(seconds), np.asarray(seconds) / 60.0, np.nan)
+
+
+def recalls_base(**queue) -> dict:
+    """Recalls per hour and the recall ready time at the percentile vs physical TVC capacity.
+
+    ``queue``: the keywords of :func:`waits` but the capacity.
+    """
+    source, percentile, busiest_hour = queue["source"], queue["percentile"], queue["busiest_hour"]
+    q_grid = waits(GRID, **queue)
+    t = table3(
+        source, queue["cf"], queue["cache_rule"], queue["warmup_hours"], queue["recall_specific_writes"]
+    )
+    q3 = waits(t.tvc_gb, **queue)
+    pct = f"{100 * percentile:g}th percentile"
+    rate = "busiest hour" if busiest_hour else "mean over the log"
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        subplot_titles=(f"recalls per hour ({rate})", f"recall ready at the {pct}, on {q3.recall_drives} drive(s)"))  # fmt: skip
+    fig.update_layout(new_figure(height=600).layout)
+    fig.update_layout(
+        title={"text": f"The recalls each cache size leaves: {source.name}", "x": 0.0, "xanchor": "left"}
+    )
+    ring = {"size": 10, "symbol": "circle-open", "line": {"width": 2}}
+    fig.add_trace(go.Scatter(x=GRID, y=q_grid.recalls_per_hour, mode="lines", name="recalls per hour",
+                             line={"color": COLORS[1], "width": 3}, hovertemplate="%{x:,.0f} GB: %{y:.3g} per hour<extra></extra>"),
+                  row=1, col=1)  # fmt: skip
+    fig.add_trace(go.Scatter(x=t.tvc_gb, y=q3.recalls_per_hour, mode="markers", name="Table 3 sizes", marker={"color": COLORS[1], **ring},
+                             hovertext=[f"TVC {g:,.0f} GB: {number(r)} recalls per hour" for g, r in zip(t.tvc_gb, q3.recalls_per_hour, strict=True)],
+                             hoverinfo="text"), row=1, col=1)  # fmt: skip
+    ready, wait = _minutes(q_grid.response_s), _minutes(q_grid.wait_s)
+    for y, name, line in ((ready, f"recall ready ({pct})", {"width": 3}), (wait, "of which waiting for a drive", {"width": 2, "dash": "dot"})):  # fmt: skip
+        fig.add_trace(go.Scatter(x=GRID, y=y, mode="lines", name=name, line={"color": COLORS[4], **line},
+                                 hovertemplate="%{x:,.0f} GB: %{y:.3g} min<extra></extra>"), row=2, col=1)  # fmt: skip
+    fig.add_trace(go.Scatter(x=t.tvc_gb, y=_minutes(q3.response_s), mode="markers", name="Table 3 sizes, ready", showlegend=False,
+                             marker={"color": COLORS[4], **ring}, hoverinfo="text",
+                             hovertext=[f"TVC {g:,.0f} GB: {duration(s)}" for g, s in zip(t.tvc_gb, q3.response_s, strict=True)]),
+                  row=2, col=1)  # fmt: skip
+    saturated = GRID[np.isinf(q_grid.response_s)]
+    if saturated.size:
+        fig.add_vrect(x0=X_RANGE[0], x1=float(saturated.max()), fillcolor="#B00020", opacity=0.08, line_width=0,
+                      row=2, col=1)  # fmt: skip
+        fig.add_annotation(x=0.5, y=0.95, xref="x2 domain", yref="y2 domain", showarrow=False, font={"size": 11, "color": "#B00020"},
+                           text="shaded: no steady state (recalls arrive faster than the drives serve them)")  # fmt: skip
+    top = float(np.nanmax(ready)) if np.isfinite(ready).any() else 5.0
+    most = float(np.nanmax(q_grid.recalls_per_hour)) if np.isfinite(q_grid.recalls_per_hour).any() else 1.0
+    fig.update_yaxes(title_text="[1/h]", range=[0, 1.1 * max(most, 1e-3)], row=1, col=1)
+    fig.update_yaxes(title_text="[min]", range=[0, 1.1 * min(top, 120.0)], row=2, col=1)
+    log_x(fig)
+    fig.update_xaxes(title_text="TVC capacity, physical [GB]", row=2, col=1)
+    # the title, then the legend, then the plots (an export keeps a legend above the plots)
+    height = 600
+    fig.update_layout(height=height, margin={"t": 120, "b": 60},
+                      title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                              "y": 1 - 42 / height, "yanchor": "top"})  # fmt: skip
+    return figure_json(fig)
+
+
+# --- the view --------------------------------------------------------------------------------------
+
+
+def _ready(ready_s: float, wait_s: float) -> str:
+    if math.isnan(ready_s):
+        return "no recalls"
+    if math.isinf(ready_s):
+        return "no steady state (the queue grows)"
+    return f"{duration(ready_s)}, of which {duration(wait_s)} waiting"
+
+
+def view_recalls(source: LogSource, capacity_gb=864.0, **queue) -> View:
+    """The recalls figure with its marks at ``capacity_gb``, the recalls and their wait there.
+
+    ``queue``: the keywords of :func:`waits` but the capacity and the source.
+    """
+    queue = {"source": source, **{k: INPUTS[k].default for k in INPUTS}, **queue}
+    wq = waits([capacity_gb], **queue)
+    ready = float(wq.response_s[0])
+    plot = Plot(recalls_base, queue,
+                shapes=[capacity_line(capacity_gb), capacity_line(capacity_gb, xref="x2", yref="y2"),
+                        point_mark(capacity_gb, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
+                        point_mark(capacity_gb, ready / 60.0, xref="x2", yref="y2", color=COLORS[4],
+                                   name="ready here", showlegend=False)])  # fmt: skip
+    pct = f"{100 * queue['percentile']:g}th percentile"
+    readouts = {
+        "recalls": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
+        "mean recalled volume": f"{number(float(wq.volume_mb[0]))} MB uncompressed",
+        "drives for recalls": f"{wq.recall_drives} ({queue['total_drives']} − {queue['copy_drives']} copying)",
+        "recall drive utilisation": number(float(wq.utilisation[0])),
+        f"recall ready ({pct})": _ready(ready, float(wq.wait_s[0])),
+    }  # fmt: skip
+    binding = ""
+    if math.isinf(ready):
+        binding = (f"At {number(capacity_gb)} GB the recalls ({number(float(wq.recalls_per_hour[0]))} per hour) need more "
+                   f"than the {wq.recall_drives} drive(s) left: utilisation {number(float(wq.utilisation[0]))}, "
+                   "the queue grows without bound.")  # fmt: skip
+    return View(figures={"recalls": plot}, readouts=readouts, binding=binding)
+
+
+# --- the Table 3 rows ------------------------------------------------------------------------------
+
+COLUMNS = ("TVC [GB]", "offered with", "compared [GB]", "read hits [%]", "read hits, bytes [%]", "recalls [1/h]",
+           "busiest hour [recalls]", "recalled volume [MB]", "utilisation [-]", "wait at pct [s]", "ready at pct [s]")  # fmt: skip
+
+
+def table3_rows(
+    source: LogSource | None = None, cf=3.0, cache_rule="all", warmup_hours=0.0, **queue
+) -> list[dict]:
+    """One row per Table 3 size: hits, recalls and the recall queue (what the table and its CSV show).
+
+    ``queue``: :data:`INPUTS` (others, the page's, are ignored).
+    """
+    source = source or example_source()
+    q = {k: queue.get(k, INPUTS[k].default) for k in INPUTS}
+    t = table3(source, cf, cache_rule, warmup_hours, q["recall_specific_writes"])
+    wq = waits(t.tvc_gb, source, cf, cache_rule, warmup_hours, **q)
+    cols = (t.tvc_gb, t.offered_with, t.capacity_gb, 100 * t.read_hit_ratio, 100 * t.read_byte_hit_ratio,
+            t.recalls_per_hour, t.peak_hour_recalls, wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
+    return [dict(zip(COLUMNS, (v if isinstance(v, str) else float(v) for v in row), strict=True)) for row in zip(*cols, strict=True)]  # fmt: skip
+
+
+def cell(key: str, v) -> str:
+    """A Table 3 row's value as the table shows it (HTML)."""
+    if isinstance(v, str):
+        return html.escape(v)
+    if math.isinf(v):
+        return "no steady state"
+    if key in ("TVC [GB]", "busiest hour [recalls]") and math.isfinite(v):
+        return f"{v:,.0f}"  # whole numbers, every digit
+    return number(v, 4 if key == "compared [GB]" else 3)
+
+
+def table3_html(rows: list[dict], percentile: float) -> str:
+    """The Table 3 rows as an HTML table."""
+    head = [html.escape(h.replace("pct", f"{100 * percentile:g}th pct")) for h in COLUMNS]
+    return numbers_table(head, [[cell(k, v) for k, v in r.items()] for r in rows], "vtsmodel-hits-table")
+
+
+def table3_csv(rows: list[dict], source: LogSource) -> str:
+    """The Table 3 rows as CSV, headed by where they came from."""
+    out = io.StringIO()
+    out.write(f"# read hits and recalls by Table 3 TVC size, from the mount log {source.name}"
+              f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
+    out.write(",".join(f'"{c}"' for c in COLUMNS) + "\n")
+    for r in rows:
+        out.write(",".join(f'"{v}"' if isinstance(v, str) else ("inf" if math.isinf(v) else f"{v:.6g}") for v in r.values()) + "\n")  # fmt: skip
+    return out.getvalue()
+
+
+def example_numbers() -> str:
+    """The example log at the defaults: each Table 3 size's read hits and recalls, labelled lines."""
+    lines = [f"{r['TVC [GB]']:,.0f} GB: read hits {number(r['read hits [%]'])} % of reads, "
+             f"{number(r['read hits, bytes [%]'])} % of bytes; {number(r['recalls [1/h]'])} recalls per hour; "
+             f"ready at the 95th percentile in {duration(r['ready at pct [s]'])}" for r in table3_rows()]  # fmt: skip
+    curve = curve_of(example_source(), 0.0)
+    lines.insert(0, f"example log: {curve.mounts:,} mounts, {curve.volumes:,} volumes, {curve.reads:,.0f} reads, "
+                    f"{number(curve.hours)} h")  # fmt: skip
+    return "\n".join(lines)

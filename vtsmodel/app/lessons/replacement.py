@@ -1,0 +1,119 @@
+"""Lesson 08, the curve compared: other replacement policies, and the curve from a sample of volumes.
+
+The page's curve is LRU's, exact, from one pass. Two comparisons, each at a cost the page
+asks for: libCacheSim's other policies (FIFO, LFU, ARC, …) at the Table 3 sizes, one
+simulation per policy and size (:func:`vtsmodel.hits.simulate_policy`), drawn as marks and
+listed in a table; and SHARDS (Waldspurger et al., FAST 2015), the curve from a hashed sample
+of volumes whose memory does not grow with the log (:func:`vtsmodel.hits.shards_hit_curve`),
+drawn over the exact curve with its largest error at the Table 3 sizes. The page is
+:class:`vtsmodel.app.lessons.hits.HitsPage`.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vtsmodel import hits
+from vtsmodel._inputs import Input
+from vtsmodel.app.figures import COLORS
+from vtsmodel.app.lessons.hit_curve import GRID, LogSource, factor, numbers_table, pct, table3
+from vtsmodel.app.panels import View
+from vtsmodel.app.text import number
+
+_SHARDS = "Waldspurger et al., FAST 2015"
+INPUTS = {
+    "policies": Input("other policies (libCacheSim)", "", False, source="libCacheSim",
+                      help="FIFO, LFU, ARC, … at the Table 3 sizes: one simulation per policy and size."),
+    "shards": Input("sampled curve (SHARDS)", "", False, source=_SHARDS,
+                    help="The curve from a hashed sample of volumes, and its error against the exact one."),
+    "max_volumes": Input("SHARDS sample", "", 1024, choices=tuple((f"{n:,} volumes", n) for n in (256, 1024, 4096, 16384, 65536)),
+                         source=_SHARDS, help="Most volumes the sample tracks at once: its memory, whatever the log's length."),
+}  # fmt: skip
+#: Largest log the page runs the other policies on: each costs one libCacheSim run per Table 3
+#: size (the example log, 8,000 mounts: 7 to 11 s for 10 policies × 9 sizes on a shared 2-core machine). [mounts]
+MAX_POLICY_MOUNTS = 20_000
+#: Marker symbol and colour of each policy of :data:`vtsmodel.hits.POLICIES`, in its order.
+_POLICY_MARKS = tuple(zip(
+    ("x", "triangle-up", "square", "diamond", "star", "cross", "triangle-down", "pentagon", "hexagon", "hourglass"),
+    ("#555555", COLORS[5], COLORS[7], COLORS[0], COLORS[1], COLORS[2], COLORS[3], COLORS[4], "#8C564B", "#7F3C8D"),
+    strict=True,
+))  # fmt: skip
+
+
+@functools.lru_cache(maxsize=8)
+def sampled_curve_of(source: LogSource, warmup_hours: float, max_volumes: int) -> hits.HitCurve:
+    """The SHARDS curve of the log."""
+    return hits.shards_hit_curve(source.log, max_volumes=max_volumes, warmup_hours=warmup_hours)
+
+
+@functools.lru_cache(maxsize=4)
+def policies_of(source: LogSource, capacities: tuple, warmup_hours: float) -> dict[str, hits.CapacityHits]:
+    """Every libCacheSim policy at ``capacities`` (in the log's basis): one run per policy and size."""
+    return {p: hits.simulate_policy(source.log, capacities, policy=p, warmup_hours=warmup_hours)
+            for p in hits.POLICIES}  # fmt: skip
+
+
+def _runs(source: LogSource, cf, cache_rule, warmup_hours):
+    """Table 3's hits and each policy's at its sizes, or None for a log beyond the page's limit."""
+    if len(source.log) > MAX_POLICY_MOUNTS:
+        return None
+    t = table3(source, cf, cache_rule, warmup_hours)
+    return t, policies_of(source, tuple(t.capacity_gb), warmup_hours)
+
+
+def traces(
+    source: LogSource, cf, cache_rule, warmup_hours, policies=False, shards=False, max_volumes=1024
+) -> list:
+    """What the curve's figure draws on request: the sampled curve, the other policies' marks."""
+    out = []
+    if shards:
+        s = sampled_curve_of(source, warmup_hours, max_volumes)
+        out.append(go.Scatter(x=GRID, y=s.read_hit_ratio(GRID * factor(source, cf, cache_rule)), mode="lines",
+                              name=f"SHARDS, by count ({max_volumes:,} volumes)", line={"color": COLORS[3], "dash": "dot", "width": 2.5}))  # fmt: skip
+    runs = _runs(source, cf, cache_rule, warmup_hours) if policies else None
+    if runs:
+        t, by_policy = runs
+        for (name, h), (symbol, color) in zip(by_policy.items(), _POLICY_MARKS, strict=False):
+            out.append(go.Scatter(x=t.tvc_gb, y=h.read_hit_ratio, mode="markers", name=f"{name} (libCacheSim)",
+                                  marker={"size": 8, "symbol": symbol, "color": color},
+                                  hovertemplate=f"{name}<br>%{{x:,.0f}} GB: %{{y:.3f}}<extra></extra>"))  # fmt: skip
+    return out
+
+
+def policies_html(source: LogSource, cf, cache_rule, warmup_hours) -> str:
+    """Each libCacheSim policy's read-hit ratio at the Table 3 sizes, as an HTML table ('' above the page's limit)."""
+    runs = _runs(source, cf, cache_rule, warmup_hours)
+    if not runs:
+        return ""
+    t, by_policy = runs
+    rows = [("LRU, one pass (this page's curve)", t.read_hit_ratio)] + [
+        (f"{p} (libCacheSim)", h.read_hit_ratio) for p, h in by_policy.items()
+    ]
+    table = numbers_table(["policy"] + [f"{g:,.0f} GB" for g in t.tvc_gb],
+                          [[html.escape(name)] + [pct(float(x)) for x in r] for name, r in rows],
+                          "vtsmodel-policies", label_first=True)  # fmt: skip
+    return f"<p><b>Read hits (by count) of other replacement policies at the Table 3 sizes</b></p>{table}"
+
+
+def view_compared(source: LogSource, cf=3.0, cache_rule="all", warmup_hours=0.0, policies=False, shards=False,
+                  max_volumes=1024) -> View:  # fmt: skip
+    """The sampled curve's largest error at the Table 3 sizes; a note where the policies do not run.
+
+    Its traces are drawn in the curve's base (:func:`traces`): no figure of its own.
+    """
+    readouts, notes = {}, ()
+    if shards:
+        t = table3(source, cf, cache_rule, warmup_hours)
+        s = sampled_curve_of(source, warmup_hours, max_volumes)
+        err = np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio)
+        readouts["SHARDS error at Table 3 sizes"] = (
+            f"{number(float(np.nanmax(err)), 2)} at most (sampling rate {number(s.sampling_rate)})"
+        )
+    if policies and len(source.log) > MAX_POLICY_MOUNTS:
+        notes = (f"the other policies run on logs of up to {MAX_POLICY_MOUNTS:,} mounts in the page "
+                 "(one simulation per policy and size); for this log use vtsmodel.hits.simulate_policy",)  # fmt: skip
+    return View(figures={}, readouts=readouts, notes=notes)
