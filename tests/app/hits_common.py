@@ -1,4 +1,4 @@
-"""What the lesson 08 tests share: the core's numbers for a log, and a named shape of a figure."""
+"""What the lesson 08 tests share: the core's numbers for a log, a named shape of a figure, edge logs."""
 
 from __future__ import annotations
 
@@ -16,3 +16,11 @@ def shape(spec, name):
     found = [s for s in spec["layout"].get("shapes", []) if s.get("name") == name]
     assert found, f"no shape {name!r}: {[s.get('name') for s in spec['layout'].get('shapes', [])]}"
     return found[0]
+
+
+#: Logs at the model's edges and the note each gives (not an error): (CSV text, note).
+EDGE_LOGS = [
+    ("time_s,volume,compressed_mb,access\n", "no reads counted"),
+    ("time_s,volume,compressed_mb,access\n0,A,1,scratch_write\n10,B,1,specific_write\n", "no reads counted"),
+    ("time_s,volume,compressed_mb,access\n0,A,100000,scratch_write\n60,A,100000,read\n", "largest volume"),
+]

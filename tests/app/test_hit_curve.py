@@ -14,7 +14,7 @@ from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.panels import compute
 from vtsmodel.app.text import number, percent
 
-from .hits_common import core, shape
+from .hits_common import EDGE_LOGS, core, shape
 
 EXAMPLE = C.EXAMPLE_LOG
 
@@ -89,20 +89,7 @@ def test_a_log_larger_than_the_page_reads_points_to_the_command_line():
         C.read_upload(b"#" * (MAX_UPLOAD_BYTES + 1), "huge.csv")
 
 
-@pytest.mark.parametrize(
-    ("text", "note"),
-    [
-        ("time_s,volume,compressed_mb,access\n", "no reads counted"),
-        (
-            "time_s,volume,compressed_mb,access\n0,A,1,scratch_write\n10,B,1,specific_write\n",
-            "no reads counted",
-        ),
-        (
-            "time_s,volume,compressed_mb,access\n0,A,100000,scratch_write\n60,A,100000,read\n",
-            "largest volume",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("text", "note"), EDGE_LOGS)
 def test_edge_logs_give_a_note_not_an_error(text, note):
     view = compute(C.view_curve, {"source": C.read_upload(text.encode(), "edge.csv")})
     assert any(note in n for n in view.notes), view.notes

@@ -24,7 +24,7 @@ from vtsmodel.app.lessons import replacement as P
 from vtsmodel.app.lessons.start import LESSON_LIST
 from vtsmodel.app.panels import compute
 
-from .hits_common import core, shape
+from .hits_common import EDGE_LOGS, core, shape
 from .uploads import browser_upload
 
 EXAMPLE = C.EXAMPLE_LOG
@@ -206,20 +206,7 @@ def test_a_log_larger_than_the_page_reads_points_to_the_command_line():
     assert page.source is C.example_source()
 
 
-@pytest.mark.parametrize(
-    ("text", "note"),
-    [
-        ("time_s,volume,compressed_mb,access\n", "no reads counted"),
-        (
-            "time_s,volume,compressed_mb,access\n0,A,1,scratch_write\n10,B,1,specific_write\n",
-            "no reads counted",
-        ),
-        (
-            "time_s,volume,compressed_mb,access\n0,A,100000,scratch_write\n60,A,100000,read\n",
-            "largest volume",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("text", "note"), EDGE_LOGS)
 def test_edge_logs_show_a_note_not_an_error(text, note):
     page = L.HitsPage()
     assert page.load_bytes(text.encode(), "edge.csv").startswith("showing <b>edge.csv</b>")

@@ -123,7 +123,7 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
     assert fits_width(page)
 
 
-def test_a_log_too_large_is_refused_unsent_and_the_page_works_on(open_lesson, tmp_path):
+def test_a_log_too_large_is_refused_unsent_and_the_page_works_on(open_lesson, tmp_path, artifacts_dir):
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
     mine = panel_as_shown(page, TITLE, L.HitsPage().panel)
     _status(page, "showing example_mount_log.csv")
@@ -140,6 +140,9 @@ def test_a_log_too_large_is_refused_unsent_and_the_page_works_on(open_lesson, tm
         "(vtsmodel hits LOG.csv) for larger ones"
     )
     assert note.inner_text() == f"⚠ {said}"
+    page.locator(".vtsmodel-hits-files").locator("xpath=..").screenshot(
+        path=str(artifacts_dir / "hits-file-bar-refused.png")
+    )
 
     # nothing was sent: the connection stays, the page still shows the example and follows its slider
     _status(page, "showing example_mount_log.csv")
@@ -153,6 +156,9 @@ def test_a_log_too_large_is_refused_unsent_and_the_page_works_on(open_lesson, tm
     _upload(page, edge)
     said = _status(page, "edge_log.csv not loaded: line 2: longer than", "failed")
     assert "is this a mount log?" in said
+    page.locator(".vtsmodel-hits-files").locator("xpath=..").screenshot(
+        path=str(artifacts_dir / "hits-file-bar-at-the-limit.png")
+    )
     assert (
         page.locator(".vtsmodel-hits-files .vtsmodel-upload-refused").count() == 0
     )  # the next pick clears the note
