@@ -31,8 +31,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# Kernel messages sent at once, not held by Nagle's algorithm (vtsmodel/app/_wsnodelay.py).
+NODELAY := vtsmodel.app._wsnodelay.NoDelayConnection
 lab: setup
 	cd notebooks && $(JUPYTER_ENV) $(CURDIR)/$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 $(ROOT_FLAG) \
+		--ServerApp.kernel_websocket_connection_class=$(NODELAY) \
 		--ServerApp.root_dir=$(CURDIR)/notebooks 00_start_here.ipynb
 
 # The lessons as a Voila app (vtsmodel/app/serve.py): 127.0.0.1:8866, a token printed in the

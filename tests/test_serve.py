@@ -127,6 +127,28 @@ def test_voila_config_requires_the_token_and_checks_hosts_and_xsrf(tmp_path):
     assert c.VoilaConfiguration.preheat_kernel is True and c.VoilaConfiguration.default_pool_size == 1
 
 
+def test_the_kernel_websocket_sends_each_message_at_once(tmp_path, monkeypatch):
+    """With Nagle's algorithm on, a slider's reply waited up to 40 ms for a delayed ACK."""
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+    from traitlets.utils.importstring import import_item
+
+    c = serve.voila_config(serve.parse_args([str(tmp_path)]), "T" * 43)
+    cls = import_item(c.Voila.kernel_websocket_connection_class)
+    assert issubclass(cls, ZMQChannelsWebsocketConnection)
+
+    calls = []
+
+    class Handler:
+        def set_nodelay(self, value):
+            calls.append(("nodelay", value))
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", lambda self: calls.append(("connect",)))
+    conn = cls.__new__(cls)
+    conn._trait_values["websocket_handler"] = Handler()
+    conn.connect()
+    assert calls == [("nodelay", True), ("connect",)]
+
+
 def test_voila_config_culls_idle_kernels_with_no_page_only(tmp_path):
     c = serve.voila_config(serve.parse_args([str(tmp_path), "--pool-size", "0"]), "T" * 43)
     mkm = c.MappingKernelManager

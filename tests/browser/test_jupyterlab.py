@@ -43,6 +43,7 @@ def lab_url(tmp_path_factory):
     cmd = [
         str(jupyter), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        "--ServerApp.kernel_websocket_connection_class=vtsmodel.app._wsnodelay.NoDelayConnection",
         f"--LabApp.user_settings_dir={settings.parent}",
         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]  # fmt: skip

@@ -303,6 +303,9 @@ def voila_config(opts: Options, token: str):
     c.Voila.token = token
     c.Voila.config_file_paths = []  # no voila.json from the working folder can loosen this
     c.Voila.log_level = opts.log_level
+    # Each kernel message sent at once: with Nagle's algorithm on, a slider's reply waited
+    # up to 40 ms for a delayed ACK (vtsmodel/app/_wsnodelay.py).
+    c.Voila.kernel_websocket_connection_class = "vtsmodel.app._wsnodelay.NoDelayConnection"
     c.Voila.tornado_settings = {
         # jupyter_server's own Host check, on top of the launcher's exact allow-list.
         "allow_remote_access": False,
