@@ -8,6 +8,10 @@
 // extension loads into the page (window.Plotly); nothing is fetched from outside.
 
 const PLOTLY_WAIT_MS = 120000;
+// A plot off screen is drawn when it comes near the screen, or when the page is idle, and
+// at the latest after this long: the first screen's controls answer sooner.
+const IDLE_DRAW_MS = 5000;
+const NEAR_SCREEN = "600px";
 
 function whenPlotly() {
   return new Promise((resolve, reject) => {
@@ -21,6 +25,30 @@ function whenPlotly() {
         setTimeout(poll, 25);
       }
     })();
+  });
+}
+
+function nearScreenOrIdle(el) {
+  return new Promise((resolve) => {
+    let done = false;
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) finish();
+      },
+      { rootMargin: NEAR_SCREEN },
+    );
+    function finish() {
+      if (done) return;
+      done = true;
+      seen.disconnect();
+      resolve();
+    }
+    seen.observe(el);
+    if (window.requestIdleCallback) {
+      window.requestIdleCallback(finish, { timeout: IDLE_DRAW_MS });
+    } else {
+      setTimeout(finish, 200);
+    }
   });
 }
 
@@ -115,8 +143,12 @@ export default {
         draw();
       });
     };
+    // The box keeps the figure's height before the first draw, so the page does not jump.
+    const first = (model.get("base") || {}).layout || {};
+    div.style.height = (first.height || 360) + "px";
     // Let the page's other widgets load their scripts before this plot's first (long) draw.
     await new Promise((resolve) => setTimeout(resolve, 0));
+    await nearScreenOrIdle(el);
     await draw();
     model.on("change:base", request);
     model.on("change:moving", request);
