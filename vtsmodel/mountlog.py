@@ -62,12 +62,17 @@ from pathlib import Path
 import numpy as np
 
 from vtsmodel._files import open_regular
-from vtsmodel._validation import as_float_array, check_choice
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import ConstraintError, as_scalar
+from vtsmodel.quantities import BIG_HOURS, CHUNK_LINES, SEED, SMALL
 
 __all__ = [
     "ACCESS_TYPES",
     "MAX_SIZE_MB",
+    "MAX_SYNTHETIC_MOUNTS",
+    "MAX_SYNTHETIC_VOLUMES",
     "SIZE_BASES",
+    "SIZE_BASIS",
     "MountLog",
     "MountLogChunk",
     "iter_mount_log",
@@ -94,6 +99,21 @@ MAX_VOLUME_CHARS = 64
 #: Longest line read: a line is four short fields; a longer one is not a mount log. [characters]
 MAX_LINE_CHARS = 4096
 _DEFAULT_CHUNK = 100_000
+#: Most mounts :func:`synthetic_mount_log` makes: measured on a 2-core machine, 10^7 mounts
+#: take about 7 s and 1.6 GB at their peak (about 0.7 microseconds and 160 bytes a mount);
+#: the largest log the benchmarks use (``benchmarks/bench_hits.py``). [count]
+MAX_SYNTHETIC_MOUNTS = 10_000_000
+#: Most volume serials :func:`synthetic_mount_log` draws from: each costs about 30 bytes
+#: and 0.2 microseconds (its popularity), and those the mounts use a serial; 10^7 volumes
+#: with 10^7 mounts take about 9 s and 1.8 GB at their peak. [count]
+MAX_SYNTHETIC_VOLUMES = 10_000_000
+
+SIZE_BASIS = Input(
+    "size basis", "", "compressed",
+    choices=(("compressed (as cached with EHPO or PAF, and on tape)", "compressed"), ("host", "host")),
+    source="ibm-vts-b18-2000, Sec. 2",
+    help="What a log's volume sizes measure: as stored after compression, or as the host wrote them.",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,6 +332,7 @@ def _datetimes(col: list[str], lines: np.ndarray, label: str) -> np.ndarray:
         raise  # pragma: no cover
 
 
+@declare(chunk_lines=CHUNK_LINES)
 def iter_mount_log(source, *, chunk_lines: int = _DEFAULT_CHUNK) -> Iterator[MountLogChunk]:
     """Read a mount log in chunks of validated rows, without loading the file whole.
 
@@ -320,8 +341,8 @@ def iter_mount_log(source, *, chunk_lines: int = _DEFAULT_CHUNK) -> Iterator[Mou
     source : path-like, file-like or str
         A regular file, an open text (or binary) stream, or CSV text containing a newline.
     chunk_lines : int
-        Lines read per chunk; parsing holds about 500 bytes per line of a chunk (50 MB
-        for the default). [count]
+        Lines read per chunk, 1 to :data:`~vtsmodel.quantities.MAX_CHUNK_LINES`; parsing
+        holds about 500 bytes per line of a chunk (50 MB for the default). [count]
 
     Yields
     ------
@@ -333,13 +354,17 @@ def iter_mount_log(source, *, chunk_lines: int = _DEFAULT_CHUNK) -> Iterator[Mou
     ------
     ValueError
         On the first bad line: the message names the file, the line, the field, the value
-        and the valid range or choices. Also for a path that is not a regular file.
+        and the valid range or choices. Also for a path that is not a regular file, and
+        (at once, before any line is read) for a ``chunk_lines`` outside its range.
     """
-    yield from _read(source, chunk_lines, check_order=True)
+    return _read(source, _chunk_lines(chunk_lines), check_order=True)
 
 
-def _read(source, chunk_lines, *, check_order: bool) -> Iterator[MountLogChunk]:
-    chunk_lines = int(as_float_array("chunk_lines", chunk_lines, lo=1, integer=True))
+def _chunk_lines(chunk_lines) -> int:
+    return int(as_scalar("chunk_lines", CHUNK_LINES.check("chunk_lines", chunk_lines)))
+
+
+def _read(source, chunk_lines: int, *, check_order: bool) -> Iterator[MountLogChunk]:
     stream, label, close = _open(source)
     try:
         yield from _chunks(stream, label, chunk_lines, check_order)
@@ -509,6 +534,7 @@ class _Codes:
         return np.asarray(self.names, dtype=str) if self.names else np.zeros(0, dtype="<U1")
 
 
+@declare(chunk_lines=CHUNK_LINES)
 def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CHUNK) -> MountLog:
     """Read and validate a whole mount log into memory.
 
@@ -521,15 +547,16 @@ def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CH
         notes for why). True: the rows are sorted by time, stably (equal times keep the
         file's order); with a ``time`` column, times are then counted from the earliest.
     chunk_lines : int
-        Lines parsed per block. [count]
+        Lines parsed per block, 1 to :data:`~vtsmodel.quantities.MAX_CHUNK_LINES`. [count]
 
     Returns
     -------
     MountLog
     """
+    chunk = _chunk_lines(chunk_lines)
     codes = _Codes()
     parts = []
-    for p in _read(source, chunk_lines, check_order=not sort):
+    for p in _read(source, chunk, check_order=not sort):
         # serials become codes chunk by chunk: the strings are not kept
         parts.append((p.time_s, codes(p.volume), p.size_mb, p.access, p.line, p.size_basis, p.start))
     time_s, vol, size, acc, line = (np.concatenate([p[k] for p in parts]) for k in range(5))
@@ -556,6 +583,7 @@ def _label(source) -> str:
 # --------------------------------------------------------------------------------------
 # From arrays, to CSV
 # --------------------------------------------------------------------------------------
+@declare(size_basis=SIZE_BASIS)
 def mount_log(
     time_s, volume, size_mb, access, *, size_basis: str = "compressed", source: str = "<arrays>"
 ) -> MountLog:
@@ -585,7 +613,7 @@ def mount_log(
     ValueError
         Naming the array, the first bad element's index, its value and the valid range.
     """
-    check_choice("size_basis", size_basis, SIZE_BASES)
+    SIZE_BASIS.check("size_basis", size_basis)
     t = np.asarray(time_s, dtype=np.float64).ravel()
     n = t.size
     arrays = {"volume": np.asarray(volume).ravel(), "size_mb": np.asarray(size_mb).ravel()}
@@ -697,6 +725,52 @@ def write_mount_log(log: MountLog, path, *, comments: Sequence[str] = (), overwr
 # --------------------------------------------------------------------------------------
 # Synthetic logs (illustrative)
 # --------------------------------------------------------------------------------------
+_N_MOUNTS = Input(
+    "mounts", "-", 10_000, lo=0, hi=MAX_SYNTHETIC_MOUNTS, integer=True,
+    source="practical limit MAX_SYNTHETIC_MOUNTS (time and memory)", help="Mounts in a synthetic log.",
+)  # fmt: skip
+_N_VOLUMES = Input(
+    "volumes", "-", 1_000, lo=1, hi=MAX_SYNTHETIC_VOLUMES, integer=True,
+    source="practical limit MAX_SYNTHETIC_VOLUMES (time and memory)",
+    help="Volume serials a synthetic log draws from.",
+)  # fmt: skip
+_HOURS = Input("log span", "h", 168.0, lo=SMALL, hi=BIG_HOURS, help="Time a synthetic log spans.")
+_POPULARITY = Input(
+    "popularity (Zipf exponent)", "-", 0.8, lo=0.0, hi=3.0,
+    source="modelling choice (beyond 3 nearly every mount goes to the most popular volume)",
+    help="0: every volume equally popular; larger: a few volumes take most mounts.",
+)  # fmt: skip
+_REACCESS = Input(
+    "re-access probability", "-", 0.5, lo=0.0, hi=1.0,
+    help="Probability that a mount re-accesses the volume of a recent mount.",
+)  # fmt: skip
+_REACCESS_HOURS = Input(
+    "re-access time", "h", 24.0, lo=SMALL, hi=BIG_HOURS, help="Mean time back to the re-accessed mount."
+)
+_READ_FRACTION = Input("read share", "-", 0.4, lo=0.0, hi=1.0, help="Share of the mounts that are reads.")
+_SPECIFIC_WRITE_FRACTION = Input(
+    "specific-write share", "-", 0.1, lo=0.0, hi=1.0,
+    help="Share of the mounts that are specific-mount writes; with the reads, at most 1.",
+)  # fmt: skip
+_MEDIAN_SIZE_MB = Input(
+    "median volume size", "MB", 250.0, lo=SMALL, hi=MAX_SIZE_MB, help="Median of the lognormal volume sizes."
+)
+_SIZE_SIGMA = Input(
+    "size spread", "-", 1.0, lo=0.0, hi=5.0,
+    source="modelling choice (a log-sd of 5 spans e^10, four decades, between -1 and +1 sd)",
+    help="Standard deviation of the natural log of the volume size.",
+)  # fmt: skip
+_MAX_DRAWN_MB = Input(
+    "largest volume size", "MB", 4000.0, lo=1.0, hi=MAX_SIZE_MB, help="Largest volume size drawn."
+)
+
+
+@declare(
+    n_mounts=_N_MOUNTS, n_volumes=_N_VOLUMES, seed=SEED, hours=_HOURS, popularity=_POPULARITY,
+    reaccess=_REACCESS, reaccess_hours=_REACCESS_HOURS, read_fraction=_READ_FRACTION,
+    specific_write_fraction=_SPECIFIC_WRITE_FRACTION, median_size_mb=_MEDIAN_SIZE_MB,
+    size_sigma=_SIZE_SIGMA, max_size_mb=_MAX_DRAWN_MB, size_basis=SIZE_BASIS,
+)  # fmt: skip
 def synthetic_mount_log(
     n_mounts: int = 10_000,
     n_volumes: int = 1_000,
@@ -733,30 +807,38 @@ def synthetic_mount_log(
     other mount carries the volume's current size. Times are uniform over ``hours``
     (a Poisson process given the count), sorted, rounded to milliseconds.
 
+    The size of the log is limited (:data:`MAX_SYNTHETIC_MOUNTS`, :data:`MAX_SYNTHETIC_VOLUMES`,
+    10^7 each): measured on the project's 2-core machine, 10^6 mounts take about 0.5 s and
+    200 to 250 MB at their peak, 10^7 mounts about 7 s and 1.6 GB (over 10^4 volumes) or 9 s
+    and 1.8 GB (over 10^7 volumes); the generator holds the whole log and its intermediates in
+    memory, so a billion mounts would exhaust the memory of most machines instead of
+    finishing. For more, write several logs, or stream a real one (:func:`iter_mount_log`).
+
     Parameters
     ----------
     n_mounts : int
-        Mounts in the log. [count]
+        Mounts in the log, 0 to :data:`MAX_SYNTHETIC_MOUNTS`. [count]
     n_volumes : int
-        Volume serials that can be drawn. [count]
+        Volume serials that can be drawn, 1 to :data:`MAX_SYNTHETIC_VOLUMES`. [count]
     seed : int
-        Seed of numpy's default generator: the same arguments give the same log.
+        Seed of numpy's default generator, 0 to 2**32 - 1: the same arguments give the
+        same log. [-]
     hours : float
-        Time the log spans. [h]
+        Time the log spans, 10^-9 to 10^6. [h]
     popularity : float
         Zipf exponent of volume popularity, 0 to 3. [-]
     reaccess : float
         Probability that a mount re-accesses the volume of a recent mount, 0 to 1. [-]
     reaccess_hours : float
-        Mean time back to the re-accessed mount. [h]
+        Mean time back to the re-accessed mount, 10^-9 to 10^6. [h]
     read_fraction, specific_write_fraction : float
-        Shares of reads and of specific-mount writes; their sum is at most 1. [-]
+        Shares of reads and of specific-mount writes, each 0 to 1; their sum is at most 1. [-]
     median_size_mb : float
-        Median volume size. [MB]
+        Median volume size, 10^-9 to :data:`MAX_SIZE_MB`. [MB]
     size_sigma : float
-        Standard deviation of the natural log of the size. [-]
+        Standard deviation of the natural log of the size, 0 to 5. [-]
     max_size_mb : float
-        Largest size drawn. [MB]
+        Largest size drawn, 1 to :data:`MAX_SIZE_MB`. [MB]
     resize_on_write : bool
         Whether a write gives its volume a new size.
     size_basis : {"compressed", "host"}
@@ -765,26 +847,46 @@ def synthetic_mount_log(
     Returns
     -------
     MountLog
+
+    Raises
+    ------
+    ValueError
+        A parameter outside its range (the message names it, its value and the range).
+    ConstraintError
+        ``read_fraction + specific_write_fraction`` above 1.
     """
-    n = int(as_float_array("n_mounts", n_mounts, lo=0, hi=1e9, integer=True))
-    v = int(as_float_array("n_volumes", n_volumes, lo=1, hi=1e9, integer=True))
-    h = float(as_float_array("hours", hours, lo=0.0, lo_open=True))
-    s = float(as_float_array("popularity", popularity, lo=0.0, hi=3.0))
-    p_re = float(as_float_array("reaccess", reaccess, lo=0.0, hi=1.0))
-    re_h = float(as_float_array("reaccess_hours", reaccess_hours, lo=0.0, lo_open=True))
-    rf = float(as_float_array("read_fraction", read_fraction, lo=0.0, hi=1.0))
-    wf = float(as_float_array("specific_write_fraction", specific_write_fraction, lo=0.0, hi=1.0 - rf))
-    med = float(as_float_array("median_size_mb", median_size_mb, lo=0.0, lo_open=True, hi=MAX_SIZE_MB))
-    sig = float(as_float_array("size_sigma", size_sigma, lo=0.0, hi=5.0))
-    top = float(as_float_array("max_size_mb", max_size_mb, lo=1.0, hi=MAX_SIZE_MB))
-    check_choice("size_basis", size_basis, SIZE_BASES)
+    def scalar(name, inp, value):
+        return as_scalar(name, inp.check(name, value))
+
+    n = int(scalar("n_mounts", _N_MOUNTS, n_mounts))
+    v = int(scalar("n_volumes", _N_VOLUMES, n_volumes))
+    seed = int(scalar("seed", SEED, seed))
+    h = scalar("hours", _HOURS, hours)
+    s = scalar("popularity", _POPULARITY, popularity)
+    p_re = scalar("reaccess", _REACCESS, reaccess)
+    re_h = scalar("reaccess_hours", _REACCESS_HOURS, reaccess_hours)
+    rf = scalar("read_fraction", _READ_FRACTION, read_fraction)
+    wf = scalar("specific_write_fraction", _SPECIFIC_WRITE_FRACTION, specific_write_fraction)
+    med = scalar("median_size_mb", _MEDIAN_SIZE_MB, median_size_mb)
+    sig = scalar("size_sigma", _SIZE_SIGMA, size_sigma)
+    top = scalar("max_size_mb", _MAX_DRAWN_MB, max_size_mb)
+    SIZE_BASIS.check("size_basis", size_basis)
+    if rf + wf > 1.0 + 1e-12:
+        raise ConstraintError(
+            f"read_fraction={rf:g} and specific_write_fraction={wf:g} add up to {rf + wf:g}; "
+            "together they may be at most 1 (the rest are scratch writes)"
+        )
     rng = np.random.default_rng(seed)
 
     # popularity: inverse CDF over Zipf ranks, ranks shuffled over the volumes
     w = np.arange(1, v + 1, dtype=np.float64) ** -s
     cdf = np.cumsum(w)
     cdf /= cdf[-1]
-    rank = np.minimum(np.searchsorted(cdf, rng.random(n), side="right"), v - 1)
+    u = rng.random(n)
+    order = np.argsort(u)  # sorted keys walk the table once (unsorted ones miss the cache: 5x slower)
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.searchsorted(cdf, u[order], side="right")
+    rank = np.minimum(rank, v - 1)
     vol = rng.permutation(v)[rank]
 
     # re-access: mount i repeats the volume of mount i - L; chains resolved by pointer jumping
@@ -821,8 +923,8 @@ def synthetic_mount_log(
         size[order] = filled
     t = np.round(np.sort(rng.random(n)) * h * 3600.0, 3)
     width = max(5, len(str(v - 1)))
-    names = np.char.add("V", np.char.zfill(np.arange(v).astype(str), width))
     used, code = np.unique(vol, return_inverse=True)
+    names = np.char.add("V", np.char.zfill(used.astype(str), width))  # serials of the volumes used only
     # codes in order of first appearance, as read_mount_log gives them
     first = np.full(used.size, n, dtype=np.int64)
     np.minimum.at(first, code, idx)
@@ -830,7 +932,7 @@ def synthetic_mount_log(
     rank_first[np.argsort(first, kind="stable")] = np.arange(used.size)
     label = f"synthetic_mount_log(n_mounts={n}, n_volumes={v}, seed={seed}) [illustrative]"
     return MountLog(
-        t, rank_first[code], names[used][np.argsort(rank_first)], size, access, size_basis, None, None, label
+        t, rank_first[code], names[np.argsort(rank_first)], size, access, size_basis, None, None, label
     )
 
 

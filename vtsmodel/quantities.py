@@ -74,6 +74,10 @@ __all__ = [
     "BACKLOG_GB",
     "BLOCK_KB",
     "BURST_HOURS",
+    "CHUNK_LINES",
+    "MAX_CHUNK_LINES",
+    "SEED",
+    "WARMUP_HOURS",
     "CF",
     "CHANNELS",
     "COMPRESSION_RATIO",
@@ -454,4 +458,27 @@ CONTROLLER_BUFFER_KB = Input(
 DRIVES_SHARING = Input(
     "drives sharing the buffer", "-", 8, lo=1, hi=BIG_COUNT, integer=True, source="stk-acs4400-cray (eight)",
     help="Drives configured on the controller buffer.",
+)  # fmt: skip
+
+
+# --- mount logs and read hits -------------------------------------------------------------------------
+
+#: Most lines a mount log is parsed in at once: parsing holds about 500 bytes per line of a
+#: chunk, so a chunk of 10^6 lines holds about 500 MB; larger chunks gain no speed (a chunk
+#: of 10^5 lines, the default, already costs about 1 microsecond a line). [count]
+MAX_CHUNK_LINES = 1_000_000
+CHUNK_LINES = Input(
+    "lines per chunk", "-", 100_000, lo=1, hi=MAX_CHUNK_LINES, integer=True,
+    source="practical limit (memory: about 500 bytes per line of a chunk)",
+    help="Lines of a mount log parsed (or passed to the hit kernels) at once; small chunks cost "
+    "about 45 microseconds each.",
+)  # fmt: skip
+WARMUP_HOURS = Input(
+    "warm-up left out", "h", 0.0, lo=0.0, hi=BIG_HOURS,
+    help="Mounts in the first hours of a log fill the cache but are not counted.",
+)  # fmt: skip
+SEED = Input(
+    "random seed", "-", 0, lo=0, hi=2**32 - 1, integer=True,
+    source="numpy's seed range (32-bit); the same seed gives the same draw",
+    help="Seed of the random generator of a synthetic (illustrative) input.",
 )  # fmt: skip
