@@ -97,13 +97,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, check_choice, result
-from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _Codes, iter_mount_log
+from vtsmodel._validation import as_float_array, as_scalar, check_choice, result
+from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes, iter_mount_log
+from vtsmodel.quantities import BIG_GB, CF, CHUNK_LINES, FEATURE, WARMUP_HOURS
 from vtsmodel.tvc import cache_cf, product_configurations
 
 __all__ = [
+    "CAPACITY_GB",
+    "MAX_CAPACITIES",
+    "MAX_SHARDS_VOLUMES",
     "POLICIES",
+    "POLICY",
     "CapacityHits",
     "ConfigurationHits",
     "HitCurve",
@@ -126,6 +132,40 @@ _S_PER_H = 3600.0
 #: ``libcachesim``).
 POLICIES = ("LRU", "FIFO", "LFU", "ARC", "Clock", "TwoQ", "LIRS", "S3FIFO", "Sieve", "GDSF")
 
+#: Most capacities one call evaluates (:meth:`HitCurve.at`, :func:`simulate_policy`): a
+#: curve drawn at more points shows nothing more, and each capacity costs a pass over the
+#: recalls (``at``) or a whole simulation of the log (``simulate_policy``, about 1.5
+#: microseconds a mount: 1,000 capacities of a million-mount log take 25 minutes). [count]
+MAX_CAPACITIES = 1000
+#: Most sampled volumes :func:`shards_hit_curve` tracks: its state is about 430 bytes a
+#: volume when full (28 MB at the default 65,536), so about 450 MB at 2**20; measured, a
+#: 3-million-mount log over 3 million volumes takes 2.1 s at 2**20 and 0.3 s at 65,536.
+#: Beyond it the state, not the log, would exhaust the memory (10^8 volumes: about 43 GB). [count]
+MAX_SHARDS_VOLUMES = 2**20
+
+CAPACITY_GB = Input(
+    "cache capacity (the log's size basis)", "GB", 864.0, lo=0.0, hi=BIG_GB,
+    help="Capacity of the cache the volumes are compared with, in the log's size basis (module notes).",
+)  # fmt: skip
+POLICY = Input(
+    "replacement policy", "", "LRU", choices=POLICIES, source="libCacheSim (PyPI libcachesim)",
+    help="Which volumes the cache displaces first.",
+)  # fmt: skip
+_MAX_VOLUMES = Input(
+    "SHARDS sample", "-", 65536, lo=16, hi=MAX_SHARDS_VOLUMES, integer=True,
+    source="practical limit MAX_SHARDS_VOLUMES (memory of the sampled state)",
+    help="Largest number of sampled volumes tracked at once.",
+)  # fmt: skip
+_INITIAL_RATE = Input(
+    "initial sampling rate", "-", 1.0, lo=0.0, lo_open=True, hi=1.0,
+    help="SHARDS' sampling rate at the start; it falls as the sample fills.",
+)  # fmt: skip
+_RESOLUTION = Input(
+    "capacity bin width", "-", 0.001, lo=1e-5, hi=0.5,
+    source="practical limit (at 10^-5 the bins hold about 90 MB; beyond 0.5 a curve has few steps)",
+    help="Relative width of SHARDS' capacity bins: a hit is counted at most this much above its capacity.",
+)  # fmt: skip
+
 
 @functools.cache
 def _kernels():
@@ -140,6 +180,10 @@ def _kernels():
 @dataclass(frozen=True, eq=False)
 class CapacityHits:
     """Hits and recalls at given cache capacities (one element per capacity).
+
+    NaN where there is nothing to count: a ratio without counted reads (or specific
+    writes, or bytes read), a rate when the counted log spans no time, a mean recalled
+    size without recalls.
 
     Attributes
     ----------
@@ -282,16 +326,18 @@ class HitCurve:
         Parameters
         ----------
         capacity_gb : float or array_like
-            Cache capacity, in the log's size basis. [GB]
+            Cache capacity, in the log's size basis; at most :data:`MAX_CAPACITIES`
+            values. [GB]
         recall_specific_writes : bool
             Count specific-mount writes that miss as recalls (ibm-vts-b18-2000, Sec. 3.4).
 
         Returns
         -------
         CapacityHits
-            Rates are NaN when the counted log spans no time.
+            One element per capacity (flattened). Rates are NaN when the counted log
+            spans no time.
         """
-        cap = np.atleast_1d(_capacity(capacity_gb))
+        cap = np.atleast_1d(_capacities(capacity_gb)).ravel()
         rh, rmb = self._read.cumulative(cap)
         sh, smb = self._specific.cumulative(cap)
         misses = self._read.total - rh
@@ -321,7 +367,18 @@ class HitCurve:
 
 
 def _capacity(capacity_gb):
-    return as_float_array("capacity_gb", capacity_gb, lo=0.0)
+    return CAPACITY_GB.check("capacity_gb", capacity_gb)
+
+
+def _capacities(capacity_gb) -> np.ndarray:
+    """Checked capacities, at most :data:`MAX_CAPACITIES` of them."""
+    cap = _capacity(capacity_gb)
+    if cap.size > MAX_CAPACITIES:
+        raise ValueError(
+            f"capacity_gb holds {cap.size:,} capacities; at most {MAX_CAPACITIES:,} in one call "
+            "(each is a pass over the log: evaluate a coarser grid, or in parts)"
+        )
+    return cap
 
 
 def _ratio(num, den):
@@ -443,12 +500,13 @@ class _Exact:
 
 
 def _warmup(warmup_hours) -> float:
-    return float(as_float_array("warmup_hours", warmup_hours, lo=0.0)) * _S_PER_H
+    return as_scalar("warmup_hours", WARMUP_HOURS.check("warmup_hours", warmup_hours)) * _S_PER_H
 
 
 # --------------------------------------------------------------------------------------
 # The exact curve
 # --------------------------------------------------------------------------------------
+@declare(warmup_hours=WARMUP_HOURS, chunk_lines=CHUNK_LINES)
 def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000) -> HitCurve:
     """Hit ratio of an LRU cache at every capacity, exactly, from one pass over the log.
 
@@ -462,7 +520,7 @@ def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000)
     warmup_hours : float
         Mounts in the first ``warmup_hours`` fill the cache but are not counted. [h]
     chunk_lines : int
-        Lines per chunk when reading a file. [count]
+        Lines per chunk, 1 to :data:`~vtsmodel.quantities.MAX_CHUNK_LINES`. [count]
 
     Returns
     -------
@@ -479,6 +537,7 @@ def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000)
     True
     """
     warm_s = _warmup(warmup_hours)
+    chunk_lines = _chunk_lines(chunk_lines)
     whole = log if isinstance(log, MountLog) else None
     codes = _Codes()
     state = _Exact(whole.n_volumes if whole is not None else 1024)
@@ -643,6 +702,10 @@ class _Shards:
         return _Steps(edges_gb[used], hits, hit_mb, total, total_mb)
 
 
+@declare(
+    max_volumes=_MAX_VOLUMES, initial_rate=_INITIAL_RATE, resolution=_RESOLUTION, warmup_hours=WARMUP_HOURS,
+    chunk_lines=CHUNK_LINES,
+)  # fmt: skip
 def shards_hit_curve(
     log,
     *,
@@ -665,8 +728,8 @@ def shards_hit_curve(
     log : MountLog, path-like, file-like or str
         The log in memory, or a file (or CSV text) read in chunks.
     max_volumes : int
-        Largest number of sampled volumes tracked at once; about 28 MB of state at the
-        default. Measured on twelve synthetic logs of 2 million mounts over 200,000
+        Largest number of sampled volumes tracked at once, 16 to :data:`MAX_SHARDS_VOLUMES`;
+        about 28 MB of state at the default. Measured on twelve synthetic logs of 2 million mounts over 200,000
         volumes (``benchmarks/bench_shards_error.py``), the largest error of the read-hit
         ratio at Table 3's sizes (scaled to the logs) was 0.012 in the median and 0.021
         at most with 65,536, against 0.046 and 0.067 with 16,384, for 3 to 4 times the
@@ -675,8 +738,8 @@ def shards_hit_curve(
     initial_rate : float
         Sampling rate at the start, (0, 1]; it falls as the sample fills. [-]
     resolution : float
-        Relative width of the capacity bins: a hit is counted at most this much above its
-        exact capacity (the curve errs low). [-]
+        Relative width of the capacity bins, 10^-5 to 0.5: a hit is counted at most this
+        much above its exact capacity (the curve errs low). [-]
     adjust : bool
         SHARDS_adj (Waldspurger et al. 2015, Sec. 4.3): the gap between the true number
         of counted reads (every line is seen) and the sampled reads' total weight is put
@@ -686,17 +749,18 @@ def shards_hit_curve(
     warmup_hours : float
         Mounts in the first ``warmup_hours`` fill the cache but are not counted. [h]
     chunk_lines : int
-        Lines per chunk when reading a file. [count]
+        Lines per chunk, 1 to :data:`~vtsmodel.quantities.MAX_CHUNK_LINES`. [count]
 
     Returns
     -------
     HitCurve
         ``method == "shards"``; ``peak_hour_recalls`` are not available (NaN).
     """
-    s = int(as_float_array("max_volumes", max_volumes, lo=16, hi=1e8, integer=True))
-    r0 = float(as_float_array("initial_rate", initial_rate, lo=0.0, lo_open=True, hi=1.0))
-    res = float(as_float_array("resolution", resolution, lo=1e-5, hi=0.5))
+    s = int(as_scalar("max_volumes", _MAX_VOLUMES.check("max_volumes", max_volumes)))
+    r0 = as_scalar("initial_rate", _INITIAL_RATE.check("initial_rate", initial_rate))
+    res = as_scalar("resolution", _RESOLUTION.check("resolution", resolution))
     warm_s = _warmup(warmup_hours)
+    chunk_lines = _chunk_lines(chunk_lines)
     whole = log if isinstance(log, MountLog) else None
     state = _Shards(s, r0, res)
     vh = volume_hashes(whole.volume_ids) if whole is not None else None
@@ -748,6 +812,7 @@ def shards_hit_curve(
 # Table 3 configurations
 # --------------------------------------------------------------------------------------
 @cites("vts_tvc_configs", "ibm-vts-b18-2000")
+@declare(feature=FEATURE.but(default=None), cf=CF.but(default=1.0))
 def configuration_hits(
     curve: HitCurve, *, feature: str | None = None, cf: float = 1.0, recall_specific_writes: bool = True
 ) -> ConfigurationHits:
@@ -776,13 +841,14 @@ def configuration_hits(
     -------
     ConfigurationHits
         One element per capacity, ascending; ``capacity_gb`` is the capacity in the
-        log's size basis that was compared with the volumes. [GB]
+        log's size basis that was compared with the volumes. [GB] NaN where there is
+        nothing to count (:class:`CapacityHits`).
     """
     if not isinstance(curve, HitCurve):
         raise ValueError(f"curve={curve!r} must be a HitCurve (lru_hit_curve, shards_hit_curve)"[:300])
     if feature is not None:
-        check_choice("feature", feature, ("base", "ehpo", "paf"))
-    c = float(as_float_array("cf", cf, lo=1.0))
+        FEATURE.check("feature", feature)
+    c = as_scalar("cf", CF.check("cf", cf))
     table = load("vts_tvc_configs")
     tvc_all = np.asarray(table["tvc_gb"], dtype=float)
     feats = np.asarray(table["features"])
@@ -1014,6 +1080,7 @@ def _libcachesim():
     return libcachesim
 
 
+@declare(capacity_gb=CAPACITY_GB, policy=POLICY, warmup_hours=WARMUP_HOURS)
 def simulate_policy(
     log: MountLog,
     capacity_gb,
@@ -1036,7 +1103,8 @@ def simulate_policy(
     log : MountLog
         The log.
     capacity_gb : float or array_like
-        Capacities, in the log's size basis. [GB]
+        Capacities, in the log's size basis; at most :data:`MAX_CAPACITIES` (each is one
+        simulation of the whole log). [GB]
     policy : str
         One of :data:`POLICIES`.
     warmup_hours : float
@@ -1047,11 +1115,13 @@ def simulate_policy(
     Returns
     -------
     CapacityHits
+        One element per capacity (flattened); NaN where there is nothing to count (a
+        warm-up that leaves no reads counted, say: see :class:`CapacityHits`).
     """
-    check_choice("policy", policy, POLICIES)
+    POLICY.check("policy", policy)
     if not isinstance(log, MountLog):
         raise ValueError(f"log must be a MountLog (read it with read_mount_log), not {type(log).__name__}")
-    cap = np.atleast_1d(_capacity(capacity_gb))
+    cap = np.atleast_1d(_capacities(capacity_gb)).ravel()
     warm_s = _warmup(warmup_hours)
     lcs = _libcachesim()
     cls = getattr(lcs, policy)

@@ -924,7 +924,8 @@ def synthetic_mount_log(
     t = np.round(np.sort(rng.random(n)) * h * 3600.0, 3)
     width = max(5, len(str(v - 1)))
     used, code = np.unique(vol, return_inverse=True)
-    names = np.char.add("V", np.char.zfill(used.astype(str), width))  # serials of the volumes used only
+    # serials of the volumes used only (np.char.zfill refuses an empty array)
+    names = np.char.add("V", np.char.zfill(used.astype(str), width)) if used.size else np.zeros(0, dtype="<U1")
     # codes in order of first appearance, as read_mount_log gives them
     first = np.full(used.size, n, dtype=np.int64)
     np.minimum.at(first, code, idx)

@@ -56,17 +56,19 @@ import numpy as np
 
 from vtsmodel import quantities as q
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
-from vtsmodel._inputs import Input
+from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import load
-from vtsmodel._validation import VtsModelWarning
+from vtsmodel._validation import VtsModelWarning, as_scalar
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
 
 __all__ = [
     "FEATURE_ORDER",
+    "FRACTION",
     "MAX_PLAN_BYTES",
     "MIN_RECALLS_PER_HOUR",
     "PLAN_SCHEMA",
     "PLAN_VERSION",
+    "STEP",
     "Answers",
     "Check",
     "Configuration",
@@ -107,6 +109,16 @@ MAX_PLAN_BYTES = 2_000_000
 #: Recall arrivals below this count as none (the queueing formulas overflow on denormal
 #: rates; a billionth of a recall an hour is none). [1/h]
 MIN_RECALLS_PER_HOUR = 1e-9
+
+#: Time step of the planner's day simulation: 0.5 to 60 min (finer steps only cost time:
+#: a day at 0.5 min is 2,880 steps per configuration). [min]
+STEP = q.STEP_MINUTES.but(default=5.0, lo=0.5, source="practical limit (finer steps only cost time)")
+#: The move of each input in a sensitivity study, a share of its value. [-]
+FRACTION = Input(
+    "move of each input", "-", 0.2, lo=0.0, hi=1.0, lo_open=True, hi_open=True,
+    source="project assumption (a tornado's +/- share); 1 would move an input to 0",
+    help="Each input is moved down and up by this share of its value.",
+)  # fmt: skip
 
 #: Feature levels from the least to the most capable (PAF includes EHPO, Sec. 3.5).
 FEATURE_ORDER = ("base", "ehpo", "paf")
@@ -155,8 +167,9 @@ def _inputs() -> dict[str, Input]:
             default=None, lo=0.0, lo_open=False, hi=1e5, source=_YOURS,
             help="Recalls arriving per hour in the read window; empty: reads x misses / volume size.",
         ),
+        # at least a byte: stored after a CF of up to 100 it stays above SMALL
         "volume_mb": q.VOLUME_MB.but(
-            label="volume or file size", default=800.0, hi=1e6,
+            label="volume or file size", default=800.0, lo=1e-6, hi=1e6,
             help="Logical volume (VTS) or file (library) size, uncompressed; 800 MB in the paper's tests.",
         ),
         "files_per_mount": q.FILES_PER_MOUNT.but(
@@ -180,7 +193,7 @@ def _inputs() -> dict[str, Input]:
             help="Longest a host write may wait to be accepted (throttling or a peak rate below demand).",
         ),
         "drive_efficiency": Input(
-            "drive efficiency assumed", "-", None, lo=0.0, hi=1.0, lo_open=True, source=_CERN,
+            "drive efficiency assumed", "-", None, lo=q.SMALL, hi=1.0, source=_CERN,
             help="Share of a drive's speed a flow gets; empty: from the access pattern (CERN formula).",
         ),
         "peak_factor": Input(
@@ -937,7 +950,7 @@ def _copy_efficiency(a: Answers, cf: float) -> float:
     """Share of a drive's rate the copy gets: stored volumes stacked until the cartridge is full.
 
     The CERN formula (:func:`~vtsmodel.drives.drive_efficiency`) with files of
-    ``volume_mb / cf`` stored MB, as many per mount as fill a cartridge, the drive's
+    ``volume_mb / cf`` stored MB, as many per mount as fill a cartridge (at most 10^9), the drive's
     native rate and Eq. 1's 2.36 min per mount; or the efficiency answered.
     """
     from vtsmodel.drives import drive_efficiency
@@ -946,7 +959,8 @@ def _copy_efficiency(a: Answers, cf: float) -> float:
         return float(a.drive_efficiency)
     d = _vts_drive(a.vts_drive)
     stored = a.volume_mb / cf
-    per_mount = max(1.0, d["cartridge_gb"] * 1000.0 / stored)
+    # as many as fill a cartridge; beyond 10^9 (volumes of a few bytes) the mount's share is nil
+    per_mount = min(max(1.0, d["cartridge_gb"] * 1000.0 / stored), q.FILES_PER_MOUNT.hi)
     return float(drive_efficiency(stored, per_mount, speed_mb_s=d["rate_mb_s"], t_mount_s=d["mount_s"]))
 
 
@@ -1240,6 +1254,10 @@ class VtsPlan:
         return [r.summary() for r in self.results]
 
 
+@declare(
+    step_minutes=STEP, threshold=q.THRESHOLD.but(default=None),
+    peak_copy_fraction=q.PEAK_COPY_FRACTION.but(default=None),
+)  # fmt: skip
 def vts_plan(
     plan: Plan,
     *,
@@ -1281,12 +1299,14 @@ def vts_plan(
     VtsPlan
     """
     _check_plan(plan)
-    _check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     opts = {}
     if threshold is not None:
-        opts["threshold"] = threshold
+        opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
     if peak_copy_fraction is not None:
-        opts["peak_copy_fraction"] = peak_copy_fraction
+        opts["peak_copy_fraction"] = as_scalar(
+            "peak_copy_fraction", q.PEAK_COPY_FRACTION.check("peak_copy_fraction", peak_copy_fraction)
+        )
 
     def run():
         day = _day(plan)
@@ -1339,15 +1359,14 @@ def vts_plan(
     return out
 
 
-def _check_step(step_minutes) -> None:
-    from vtsmodel._validation import as_float_array
-
-    as_float_array("step_minutes", step_minutes, lo=0.5, hi=60.0)  # finer steps would only cost time
+def _check_step(step_minutes) -> float:
+    return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
 
 
+@declare(step_minutes=STEP)
 def evaluate_configuration(plan: Plan, config: Configuration, *, step_minutes: float = 5.0) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
-    _check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     day = _day(plan)
     return _evaluate(day, plan.answers, config, {}, step_minutes, {})
 
@@ -1408,6 +1427,7 @@ class LibraryPlan:
         return f"Tape library: {self.drives} {what} drives; {self.governs} governs."
 
 
+@declare(drive_speed_mb_s=q.SPEED_MB_S.but(default=None))
 def library_plan(
     plan: Plan | None = None,
     *,
@@ -1445,12 +1465,14 @@ def library_plan(
     drive : str, optional
         A catalog drive; default the answers' ``library_drive``.
     drive_speed_mb_s : float, optional
-        A drive speed instead of a catalog drive. [MB/s]
+        A drive speed instead of a catalog drive, 10^-9 to 10^9. [MB/s]
 
     Returns
     -------
     LibraryPlan
     """
+    if drive_speed_mb_s is not None:
+        drive_speed_mb_s = as_scalar("drive_speed_mb_s", q.SPEED_MB_S.check("drive_speed_mb_s", drive_speed_mb_s))
     if plan is not None:
         _check_plan(plan)
     from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
@@ -1464,9 +1486,7 @@ def library_plan(
         raise ValueError("give drive or drive_speed_mb_s, not both")
     a = plan.answers if plan is not None else None
     if drive_speed_mb_s is not None:
-        name, speed = None, float(drive_speed_mb_s)
-        if not (speed > 0 and math.isfinite(speed)):
-            raise ValueError(f"drive_speed_mb_s={drive_speed_mb_s!r} is outside the valid range (0, inf)")
+        name, speed = None, drive_speed_mb_s
     else:
         name = drive or (a.library_drive if a is not None else None)
         if name is None:
@@ -1654,6 +1674,7 @@ def _outputs(plan: Plan, config: Configuration, step_minutes: float) -> dict[str
     }
 
 
+@declare(fraction=FRACTION, step_minutes=STEP)
 def sensitivity(
     plan: Plan,
     *,
@@ -1687,8 +1708,8 @@ def sensitivity(
             f"configuration={configuration!r} must be a Configuration (vts_configurations()) or None"
         )
     _check_plan(plan)
-    if isinstance(fraction, bool) or not isinstance(fraction, numbers.Real) or not 0 < fraction < 1:
-        raise ValueError(f"fraction={fraction!r} is outside the valid range (0, 1)")
+    fraction = as_scalar("fraction", FRACTION.check("fraction", fraction))
+    step_minutes = _check_step(step_minutes)
     if configuration is None:
         configuration = vts_plan(plan, step_minutes=step_minutes).closest.config
 
@@ -1749,9 +1770,27 @@ class PlanResult:
         return f"{self.vts.headline()} {self.library.headline()}"
 
 
+@declare(fraction=FRACTION.but(optional=True), step_minutes=STEP)
 def evaluate(plan: Plan, *, fraction: float | None = 0.2, step_minutes: float = 5.0) -> PlanResult:
-    """The VTS plan, the tape-library plan and (unless ``fraction`` is None) the sensitivity."""
+    """The VTS plan, the tape-library plan and (unless ``fraction`` is None) the sensitivity.
+
+    Parameters
+    ----------
+    plan : Plan
+    fraction : float or None
+        The sensitivity's move of each input, in (0, 1) (:func:`sensitivity`); None: no
+        sensitivity. [-]
+    step_minutes : float
+        Time step of the day simulation, 0.5 to 60. [min]
+
+    Returns
+    -------
+    PlanResult
+    """
     _check_plan(plan)
+    if fraction is not None:
+        fraction = as_scalar("fraction", FRACTION.check("fraction", fraction))
+    step_minutes = _check_step(step_minutes)
     vts = vts_plan(plan, step_minutes=step_minutes)
     lib = library_plan(plan)
     sens = None
