@@ -855,6 +855,7 @@ def synthetic_mount_log(
     ConstraintError
         ``read_fraction + specific_write_fraction`` above 1.
     """
+
     def scalar(name, inp, value):
         return as_scalar(name, inp.check(name, value))
 
@@ -925,7 +926,9 @@ def synthetic_mount_log(
     width = max(5, len(str(v - 1)))
     used, code = np.unique(vol, return_inverse=True)
     # serials of the volumes used only (np.char.zfill refuses an empty array)
-    names = np.char.add("V", np.char.zfill(used.astype(str), width)) if used.size else np.zeros(0, dtype="<U1")
+    names = (
+        np.char.add("V", np.char.zfill(used.astype(str), width)) if used.size else np.zeros(0, dtype="<U1")
+    )
     # codes in order of first appearance, as read_mount_log gives them
     first = np.full(used.size, n, dtype=np.int64)
     np.minimum.at(first, code, idx)

@@ -1472,7 +1472,9 @@ def library_plan(
     LibraryPlan
     """
     if drive_speed_mb_s is not None:
-        drive_speed_mb_s = as_scalar("drive_speed_mb_s", q.SPEED_MB_S.check("drive_speed_mb_s", drive_speed_mb_s))
+        drive_speed_mb_s = as_scalar(
+            "drive_speed_mb_s", q.SPEED_MB_S.check("drive_speed_mb_s", drive_speed_mb_s)
+        )
     if plan is not None:
         _check_plan(plan)
     from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
