@@ -1080,6 +1080,12 @@ def _libcachesim():
     return libcachesim
 
 
+#: Smallest cache libCacheSim is given: below 10 bytes its S3FIFO aborts the process (its
+#: small queue, a tenth of the cache, is empty; libcachesim 0.3.5). A smaller capacity is
+#: simulated at 10 bytes, which differs only for volumes of 1 to 9 bytes. [bytes]
+_MIN_CACHE_BYTES = 10
+
+
 @declare(capacity_gb=CAPACITY_GB, policy=POLICY, warmup_hours=WARMUP_HOURS)
 def simulate_policy(
     log: MountLog,
@@ -1096,7 +1102,9 @@ def simulate_policy(
     (libCacheSim keeps an object's first size on a hit), so a rewritten volume is the
     most recent at its new size, as in :func:`lru_hit_curve`. libCacheSim lets a volume
     larger than the cache bypass it; the module notes say where that differs. Costs about
-    1.5 microseconds per mount per capacity (a Python call per mount).
+    1.5 microseconds per mount per capacity (a Python call per mount). A capacity below
+    10 bytes is simulated at 10 bytes (:data:`_MIN_CACHE_BYTES`: libCacheSim's S3FIFO aborts
+    the process below).
 
     Parameters
     ----------
@@ -1141,7 +1149,7 @@ def simulate_policy(
     out["capacity_gb"] = cap
     request = lcs.Request
     for j, c in enumerate(cap):
-        cache = cls(cache_size=max(1, int(round(c * _B_PER_GB))))
+        cache = cls(cache_size=max(_MIN_CACHE_BYTES, int(round(c * _B_PER_GB))))
         reads = read_hits = read_b = read_hit_b = 0
         sw = sw_hits = sw_b = sw_hit_b = 0
         per_hour: dict[int, int] = {}
