@@ -197,8 +197,10 @@ def test_first_mounts_are_misses_and_the_warmup_is_left_out():
 
 def test_capacity_must_be_a_size():
     curve = hits.lru_hit_curve(mountlog.mount_log([0], ["A"], [1], [2]))
-    with pytest.raises(ValueError, match=r"capacity_gb=-1 is outside the valid range \[0, inf"):
+    with pytest.raises(ValueError, match=r"capacity_gb=-1 is outside the valid range \[0, 1e\+09\]"):
         curve.read_hit_ratio(-1)
+    with pytest.raises(ValueError, match=r"capacity_gb=.* is outside the valid range \[0, 1e\+09\]"):
+        curve.read_hit_ratio(2e9)  # an exabyte is the practical limit (quantities.BIG_GB)
 
 
 def test_recall_specific_writes_switch():
@@ -458,3 +460,41 @@ def test_recall_waits_without_recalls_and_bad_input():
         hits.recall_waits(t, size_basis="compressed", percentile=1)
     with pytest.raises(ValueError, match="size_basis='tape'"):
         hits.recall_waits(t, size_basis="tape")
+
+
+# --- practical limits (issue 16) ------------------------------------------------------------------------
+def test_shards_sample_is_limited():
+    # its state is about 430 bytes a volume: 10^8 volumes would need about 43 GB
+    log = mountlog.synthetic_mount_log(50, 10, seed=1)
+    with pytest.raises(
+        ValueError, match=r"max_volumes=100000000 is outside the valid range \[16, 1\.04858e\+06\]"
+    ):
+        hits.shards_hit_curve(log, max_volumes=10**8)
+    assert hits.shards_hit_curve(log, max_volumes=hits.MAX_SHARDS_VOLUMES).method == "shards"
+
+
+def test_capacities_per_call_are_limited():
+    curve = hits.lru_hit_curve(mountlog.synthetic_mount_log(200, 30, seed=1))
+    grid = np.linspace(0.0, 10.0, hits.MAX_CAPACITIES)
+    assert curve.at(grid).read_hit_ratio.shape == grid.shape
+    with pytest.raises(ValueError, match=r"capacity_gb holds 1,001 capacities; at most 1,000"):
+        curve.at(np.linspace(0.0, 10.0, hits.MAX_CAPACITIES + 1))
+
+
+def test_warmup_and_chunk_lines_are_checked():
+    log = mountlog.synthetic_mount_log(50, 10, seed=1)
+    with pytest.raises(ValueError, match=r"warmup_hours=-1 is outside the valid range \[0, 1e\+06\]"):
+        hits.lru_hit_curve(log, warmup_hours=-1)
+    with pytest.raises(ValueError, match=r"chunk_lines=0 is outside the valid range"):
+        hits.shards_hit_curve(log, chunk_lines=0)
+
+
+@pytest.mark.parametrize("policy", hits.POLICIES)
+def test_every_policy_survives_a_cache_smaller_than_a_volume(policy):
+    # libCacheSim 0.3.5's S3FIFO aborted the process for a cache below 10 bytes (found by
+    # tests/test_properties.py); simulate_policy gives it at least 10 bytes
+    pytest.importorskip("libcachesim")
+    log = mountlog.synthetic_mount_log(100, 20, seed=1)
+    res = hits.simulate_policy(log, [0.0, 1e-9], policy=policy)
+    # no volume fits: every read misses
+    np.testing.assert_array_equal(res.read_hit_ratio, [0.0, 0.0])

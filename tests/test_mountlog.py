@@ -339,3 +339,47 @@ def test_the_example_log_command_writes_the_same_file(tmp_path):
     out = tmp_path / "example.csv"
     assert ml._main([str(out)]) == 0
     assert out.read_text() == EXAMPLE.read_text()
+
+
+# --- the generator's practical limits (issue 16) -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"n_mounts": ml.MAX_SYNTHETIC_MOUNTS + 1},
+            r"n_mounts=10000001 is outside the valid range \[0, 1e\+07\]",
+        ),
+        ({"n_volumes": 10**9}, r"n_volumes=1000000000 is outside the valid range \[1, 1e\+07\]"),
+        ({"seed": -1}, r"seed=-1 is outside the valid range"),
+        ({"seed": 1.5}, r"seed=1.5 must be a whole number"),
+        ({"n_mounts": [10, 20]}, r"n_mounts must be a single number"),
+    ],
+)
+def test_generator_limits_are_errors_naming_the_parameter(kwargs, message):
+    # A billion mounts would exhaust the memory instead of finishing: beyond the measured
+    # practical limit (10^7: about 7 s and 1.6 GB) the generator refuses at once.
+    with pytest.raises(ValueError, match=message):
+        ml.synthetic_mount_log(**kwargs)
+
+
+def test_generator_shares_above_one_are_a_constraint_naming_both():
+    from vtsmodel._validation import ConstraintError
+
+    with pytest.raises(ConstraintError, match=r"read_fraction=0.7 and specific_write_fraction=0.5"):
+        ml.synthetic_mount_log(read_fraction=0.7, specific_write_fraction=0.5)
+
+
+def test_generator_edge_sizes():
+    empty = ml.synthetic_mount_log(0, 1)
+    assert len(empty) == 0 and empty.n_volumes == 0
+    # a whole number given as a float is the same seed
+    a, b = ml.synthetic_mount_log(50, 10, seed=3), ml.synthetic_mount_log(50, 10, seed=3.0)
+    assert np.array_equal(a.time_s, b.time_s) and a.volume_ids.tolist() == b.volume_ids.tolist()
+
+
+def test_chunk_lines_is_checked_when_called():
+    # before any line is read (the generator is not started)
+    with pytest.raises(ValueError, match=r"chunk_lines=0 is outside the valid range \[1, 1e\+06\]"):
+        ml.iter_mount_log("time_s,volume,compressed_mb,access\n", chunk_lines=0)
+    with pytest.raises(ValueError, match=r"chunk_lines=2000000 is outside the valid range \[1, 1e\+06\]"):
+        ml.read_mount_log("time_s,volume,compressed_mb,access\n", chunk_lines=2_000_000)

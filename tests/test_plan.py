@@ -507,6 +507,33 @@ def test_the_time_step_is_checked():
         evaluate_configuration(Plan(), Configuration.of(864, "paf", 4), step_minutes=90)
 
 
+def test_numeric_arguments_are_checked_before_any_work():
+    with pytest.raises(ValueError, match=r"fraction=1.0 is outside the valid range \(0, 1\)"):
+        evaluate(Plan(), fraction=1.0)
+    with pytest.raises(ValueError, match=r"threshold=0.0 is outside the valid range \[1e-09, 1\]"):
+        vts_plan(Plan(), threshold=0.0)
+    with pytest.raises(ValueError, match=r"peak_copy_fraction must be a single number"):
+        vts_plan(Plan(), peak_copy_fraction=[0.1, 0.2])
+    # the speed is checked before the plan or flows are looked at
+    with pytest.raises(ValueError, match=r"drive_speed_mb_s=nan must be finite"):
+        library_plan(drive_speed_mb_s=math.nan)
+
+
+def test_the_smallest_answers_still_plan():
+    # Found by tests/test_properties.py: a sensitivity moving the volume size to the bottom
+    # of its range (then 1e-9 MB) asked the copy's efficiency for files of 4e-10 MB and
+    # 10^13 per mount, outside the CERN formula's ranges; an efficiency answered in (0, 1e-9)
+    # was refused by the sizing. The volume is now at least a byte, files per mount at most
+    # 10^9, the efficiency at least 1e-9.
+    for a in (Answers(volume_mb=1e-6, cf=100.0), Answers(volume_mb=1e-6, cf=1.0)):
+        vts = vts_plan(Plan(a))
+        assert len(vts.results) > 0
+    lib = library_plan(Plan(Answers(drive_efficiency=1e-9)))
+    assert lib.drives > 0
+    with pytest.raises(ValueError, match="volume_mb"):
+        Answers(volume_mb=1e-9)
+
+
 # --- read hits from a mount log ---------------------------------------------------------------------
 def one_ratio_log(ratio_reads: int = 3, n: int = 200):
     """A mount log whose read-hit ratio is ratio_reads / (ratio_reads + 1) at every capacity of 1 MB up.

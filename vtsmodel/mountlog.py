@@ -895,11 +895,11 @@ def synthetic_mount_log(
     lag = rng.geometric(1.0 / mean_lag, size=n)
     idx = np.arange(n)
     src = np.where((rng.random(n) < p_re) & (lag <= idx), idx - lag, idx)
-    while True:
-        nxt = src[src]
-        if np.array_equal(nxt, src):
-            break
-        src = nxt
+    # every pointer leads back to a root (src[r] == r); only the unresolved ones jump
+    active = np.flatnonzero(src[src] != src)
+    while active.size:
+        src[active] = src[src[active]]
+        active = active[src[src[active]] != src[active]]
     vol = vol[src]
 
     u = rng.random(n)
@@ -924,7 +924,11 @@ def synthetic_mount_log(
         size[order] = filled
     t = np.round(np.sort(rng.random(n)) * h * 3600.0, 3)
     width = max(5, len(str(v - 1)))
-    used, code = np.unique(vol, return_inverse=True)
+    # np.unique(vol, return_inverse=True), by counting (vol holds codes below v): O(n + v)
+    used = np.flatnonzero(np.bincount(vol, minlength=v))
+    code = np.empty(v, dtype=np.int64)
+    code[used] = np.arange(used.size)
+    code = code[vol]
     # serials of the volumes used only (np.char.zfill refuses an empty array)
     names = (
         np.char.add("V", np.char.zfill(used.astype(str), width)) if used.size else np.zeros(0, dtype="<U1")
