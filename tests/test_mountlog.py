@@ -357,7 +357,7 @@ def test_the_example_log_command_writes_the_same_file(tmp_path):
 )
 def test_generator_limits_are_errors_naming_the_parameter(kwargs, message):
     # A billion mounts would exhaust the memory instead of finishing: beyond the measured
-    # practical limit (10^7: about 7 s and 1.6 GB) the generator refuses at once.
+    # practical limit (10^7: about 5 to 7 s and up to 1.8 GB) the generator refuses at once.
     with pytest.raises(ValueError, match=message):
         ml.synthetic_mount_log(**kwargs)
 

@@ -99,13 +99,13 @@ MAX_VOLUME_CHARS = 64
 #: Longest line read: a line is four short fields; a longer one is not a mount log. [characters]
 MAX_LINE_CHARS = 4096
 _DEFAULT_CHUNK = 100_000
-#: Most mounts :func:`synthetic_mount_log` makes: measured on a 2-core machine, 10^7 mounts
-#: take about 7 s and 1.6 GB at their peak (about 0.7 microseconds and 160 bytes a mount);
-#: the largest log the benchmarks use (``benchmarks/bench_hits.py``). [count]
+#: Most mounts :func:`synthetic_mount_log` makes: measured on the project's 2-core machine,
+#: 10^7 mounts take about 4 to 5 s and 1.3 GB at their peak (about 0.5 microseconds and
+#: 130 bytes a mount); the largest log the benchmarks use (``benchmarks/bench_hits.py``). [count]
 MAX_SYNTHETIC_MOUNTS = 10_000_000
-#: Most volume serials :func:`synthetic_mount_log` draws from: each costs about 30 bytes
-#: and 0.2 microseconds (its popularity), and those the mounts use a serial; 10^7 volumes
-#: with 10^7 mounts take about 9 s and 1.8 GB at their peak. [count]
+#: Most volume serials :func:`synthetic_mount_log` draws from: each costs about 50 bytes
+#: and 0.3 microseconds (its popularity, and a serial for those the mounts use); 10^7
+#: volumes with 10^7 mounts take about 7 s and 1.8 GB at their peak. [count]
 MAX_SYNTHETIC_VOLUMES = 10_000_000
 
 SIZE_BASIS = Input(
@@ -808,11 +808,12 @@ def synthetic_mount_log(
     (a Poisson process given the count), sorted, rounded to milliseconds.
 
     The size of the log is limited (:data:`MAX_SYNTHETIC_MOUNTS`, :data:`MAX_SYNTHETIC_VOLUMES`,
-    10^7 each): measured on the project's 2-core machine, 10^6 mounts take about 0.5 s and
-    200 to 250 MB at their peak, 10^7 mounts about 7 s and 1.6 GB (over 10^4 volumes) or 9 s
-    and 1.8 GB (over 10^7 volumes); the generator holds the whole log and its intermediates in
-    memory, so a billion mounts would exhaust the memory of most machines instead of
-    finishing. For more, write several logs, or stream a real one (:func:`iter_mount_log`).
+    10^7 each): measured on the project's 2-core machine, 10^6 mounts take about 0.3 to 0.6 s
+    and 170 to 220 MB at their peak, 10^7 mounts about 4 to 5 s and 1.3 GB (over 10^4 volumes)
+    or 7 s and 1.8 GB (over 10^7 volumes); the generator holds the whole log and its
+    intermediates in memory, so a billion mounts would exhaust the memory of most machines
+    instead of finishing. For more, write several logs, or stream a real one
+    (:func:`iter_mount_log`).
 
     Parameters
     ----------
