@@ -1,7 +1,7 @@
 """Lesson 07, the configurations: every VTS B18 configuration evaluated against the targets.
 
-The evaluation of the page's answers (kept for the last few settings, so the view and the
-figure bases evaluate once), the figure of every configuration's numbers with the targets and
+The evaluation of the page's answers, workload and mount log (kept for the last few settings,
+so the view and the figure bases evaluate once; a log is keyed by its identity), the figure of every configuration's numbers with the targets and
 the recommended configuration as moving shapes, the recommended configuration's day, and the
 targets' readouts and the binding sentence. The page is :mod:`vtsmodel.app.lessons.planner`.
 Sources: ibm-vts-b18-2000, Secs. 8.3 and 8.4.
@@ -15,10 +15,11 @@ from collections import OrderedDict
 from vtsmodel import plan
 from vtsmodel.app import report
 from vtsmodel.app.figures import COLORS, figure_json, line_mark, point_mark
+from vtsmodel.app.lessons.hit_curve import LogSource, curve_of
 from vtsmodel.app.text import number
 from vtsmodel.hourly import HourlyWorkload
 
-#: Evaluations kept (settings x workloads): the view and the figure bases share them.
+#: Evaluations kept (settings x workloads x mount logs): the view and the figure bases share them.
 KEEP = 8
 #: Answers that only check a result (not what the models compute for a configuration).
 TARGETS = ("throttle_hours_allowed", "delay_hours_allowed", "recall_target_s", "virtual_drives_needed")
@@ -36,6 +37,11 @@ def frozen(workload: HourlyWorkload | None):
 def thaw(key) -> HourlyWorkload | None:
     """The workload of :func:`frozen`'s tuple, or None."""
     return None if key is None else HourlyWorkload(key[0], dict(key[2]), key[1])
+
+
+def hits_of(log: LogSource | None):
+    """The read-hit curve of a mount log (:func:`~.hit_curve.curve_of`, no warm-up, as the CLI's), or None."""
+    return None if log is None else curve_of(log, 0.0)
 
 
 def answers_key(answers: plan.Answers, drop=()) -> tuple:
@@ -56,39 +62,41 @@ def kept(cache: OrderedDict, key, make):
     return cache[key]
 
 
-def _vts_for(slow: tuple, workload) -> plan.VtsPlan | None:
-    """A VTS plan already evaluated whose answers differ at most in the targets and the library's answers.
+def _vts_for(slow: tuple, workload, log=None, drop=TARGETS + LIBRARY_ONLY) -> plan.VtsPlan | None:
+    """A VTS plan already evaluated, of the same workload and log, whose answers differ at most in ``drop``.
 
-    The configurations' numbers do not depend on those (only their checks do).
+    The configurations' numbers do not depend on the targets and the library's answers
+    (only their checks do).
     """
-    for (a, wl), (_p, vts, _l) in reversed(_evaluations.items()):
-        if wl == workload and answers_key(a, TARGETS + LIBRARY_ONLY) == slow:
+    for (a, wl, lg), (_p, vts, _l) in reversed(_evaluations.items()):
+        if wl == workload and lg is log and answers_key(a, drop) == slow:
             return vts
     return None
 
 
-def evaluated(answers: plan.Answers, workload=None) -> tuple[plan.Plan, plan.VtsPlan, plan.LibraryPlan]:
-    """The plan of ``answers`` and a workload (frozen, :func:`frozen`), its VTS plan and library plan.
+def evaluated(
+    answers: plan.Answers, workload=None, log: LogSource | None = None
+) -> tuple[plan.Plan, plan.VtsPlan, plan.LibraryPlan]:
+    """The plan of ``answers``, a workload (frozen, :func:`frozen`) and a mount log, its VTS plan and library plan.
 
-    Kept for the last :data:`KEEP` settings, so the view and the figure bases evaluate once;
-    a change of the library's answers alone evaluates the library only.
+    With a log, each configuration gets its own read-hit ratio (:func:`hits_of`). Kept for
+    the last :data:`KEEP` settings, so the view and the figure bases evaluate once; a change
+    of the library's answers alone evaluates the library only.
     """
 
     def make():
-        p = plan.Plan(answers, workload=thaw(workload))
-        lib_only = answers_key(answers, LIBRARY_ONLY)
-        vts = next((v for (a, wl), (_p, v, _l) in reversed(_evaluations.items())
-                    if wl == workload and answers_key(a, LIBRARY_ONLY) == lib_only), None)  # fmt: skip
+        p = plan.Plan(answers, workload=thaw(workload), hits=hits_of(log), mount_log_file=log and log.name)
+        vts = _vts_for(answers_key(answers, LIBRARY_ONLY), workload, log, LIBRARY_ONLY)
         return p, vts or plan.vts_plan(p), plan.library_plan(p)
 
-    return kept(_evaluations, (answers, workload), make)
+    return kept(_evaluations, (answers, workload, log), make)
 
 
 # --- figure bases ------------------------------------------------------------------------------
 
 
-def _evaluate(answers: tuple, workload) -> plan.VtsPlan:
-    return evaluated(plan.Answers(**dict(answers)), workload)[1]
+def _evaluate(answers: tuple, workload, log) -> plan.VtsPlan:
+    return _vts_for(answers, workload, log) or evaluated(plan.Answers(**dict(answers)), workload, log)[1]
 
 
 def tidy(fig, *, height: int, legend_rows: int, bottom: int) -> dict:
@@ -106,13 +114,13 @@ def tidy(fig, *, height: int, legend_rows: int, bottom: int) -> dict:
     return figure_json(fig)
 
 
-def configurations_base(answers: tuple, workload) -> dict:
+def configurations_base(answers: tuple, workload, log: LogSource | None = None) -> dict:
     """Every configuration's numbers (:func:`~vtsmodel.app.report.configurations_figure`), without the target lines.
 
     ``answers`` leaves out the targets and the library's answers (:data:`TARGETS`,
     :data:`LIBRARY_ONLY`): the targets are drawn as moving shapes (:func:`target_shapes`).
     """
-    fig = report.configurations_figure(_vts_for(answers, workload) or _evaluate(answers, workload))
+    fig = report.configurations_figure(_evaluate(answers, workload, log))
     fig.layout.shapes = ()
     fig.layout.annotations = [a for a in fig.layout.annotations if a.xref == "paper"]  # the subplot titles
     if fig.layout.yaxis2.type == "log":  # plotly's minor log labels (2, 3, … 9) crowd: 1, 2, 5 per decade
@@ -121,11 +129,9 @@ def configurations_base(answers: tuple, workload) -> dict:
     return tidy(fig, height=660, legend_rows=1, bottom=120)
 
 
-def day_base(configuration: str, answers: tuple, workload) -> dict:
+def day_base(configuration: str, answers: tuple, workload, log: LogSource | None = None) -> dict:
     """The day of one configuration (:func:`~vtsmodel.app.report.day_figure`)."""
-    fig = report.day_figure(
-        (_vts_for(answers, workload) or _evaluate(answers, workload)).result(configuration)
-    )
+    fig = report.day_figure(_evaluate(answers, workload, log).result(configuration))
     return tidy(fig, height=620, legend_rows=2, bottom=60)
 
 
@@ -200,6 +206,8 @@ def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[s
     """The recommendation (or the closest configuration) in words: each target, time at peak, the day evaluated."""
     best, day = vts.closest, vts.day
     basis = "answered" if day["read hit basis"] == "answer" else f"from the {day['read hit basis']}"
+    if p.hits is not None:
+        basis = f"from the mount log {p.mount_log_file} at {number(best.config.tvc_gb)} GB (each configuration its own)"
     return {
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},

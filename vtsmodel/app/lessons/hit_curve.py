@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 
 from vtsmodel import hits, mountlog
 from vtsmodel._files import example_file
-from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, refusal
+from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar, FilePicker, refusal
 from vtsmodel.app.figures import COLORS, Plot, figure_json, line_mark, new_figure, point_mark
 from vtsmodel.app.panels import View
 from vtsmodel.app.text import number, percent
@@ -64,6 +64,18 @@ def read_upload(data: bytes, name: str) -> LogSource:
     stream = io.BytesIO(data)
     stream.name = name  # errors name the file
     return LogSource(name, mountlog.read_mount_log(stream))
+
+
+def log_controls(files: FileBar, read, use_example) -> FilePicker:
+    """A file bar's mount-log controls: the upload (``read(data, name)``, up to :data:`MAX_UPLOAD_BYTES`) and the example."""
+    up = files.upload("Upload mount log…", read, accept=".csv", max_bytes=MAX_UPLOAD_BYTES,
+                      tooltip=f"A mount log (CSV: time_s or time, volume, compressed_mb or host_mb, access), "
+                              f"up to {MAX_UPLOAD_BYTES / 1e6:g} MB", larger=LARGER)  # fmt: skip
+    example = files.button(
+        "Use the example log", use_example, f"examples/{EXAMPLE_LOG.name}: synthetic, illustrative"
+    )
+    example.disabled = not EXAMPLE_LOG.exists()
+    return up
 
 
 # Kept here with a small bound rather than by figures.slow_value (256 values): the curve of a

@@ -31,8 +31,6 @@ from vtsmodel._inputs import Input
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
 from vtsmodel.app.lessons import recall_waits, replacement, scenario_values
 from vtsmodel.app.lessons.hit_curve import (
-    EXAMPLE_LOG,
-    LARGER,
     VTS,
     LogSource,
     columns_html,
@@ -41,6 +39,7 @@ from vtsmodel.app.lessons.hit_curve import (
     curve_of,
     example_source,
     factor,
+    log_controls,
     read_upload,
     view_curve,
 )
@@ -127,12 +126,7 @@ class HitsPage:
         self.panel = Panel(INPUTS, self._view, values=values, title=TITLE, name="08_hits")
         self.files = f = FileBar("hits")
         f.add(w.HTML("<b>Mount log</b>&nbsp;"))
-        self.upload = f.upload("Upload mount log…", self.load_bytes, accept=".csv", max_bytes=MAX_UPLOAD_BYTES,
-                               tooltip=f"A mount log (CSV: time_s or time, volume, compressed_mb or host_mb, access), "
-                                       f"up to {MAX_UPLOAD_BYTES / 1e6:g} MB", larger=LARGER)  # fmt: skip
-        f.button(
-            "Use the example log", self.use_example, f"examples/{EXAMPLE_LOG.name}: synthetic, illustrative"
-        )
+        self.upload = log_controls(f, self.load_bytes, self.use_example)
         f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB; larger logs: "
                      "<code>vtsmodel hits LOG.csv</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
         f.button("Download table (CSV)", self.download_table, "The Table 3 rows below, as CSV")

@@ -1,8 +1,9 @@
 """Lesson 07: plan a system from a workload (the open Tape Magic and Consul Batch Magic).
 
 The page on :mod:`vtsmodel.plan`: the answers as controls, an hourly workload file (uploaded,
-or the example) that replaces the day they describe, every VTS B18 configuration cfg.evaluated
-on every change, the recommendation with its margin on each target, what the next smaller
+or the example) that replaces the day they describe, a mount log that gives each configuration
+its own read-hit ratio (:mod:`~vtsmodel.app.lessons.plan_files`), every VTS B18 configuration
+evaluated on every change, the recommendation with its margin on each target, what the next smaller
 configuration misses, the tape-library plan and what governs it, the sensitivity of each
 answer, and the plan file and the report as downloads (ibm-vts-b18-2000, Secs. 8.3 and 8.4;
 cern-tape-sizing-2005).
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import json
 import math
 from pathlib import Path
 
@@ -33,6 +33,8 @@ from vtsmodel.app.figures import Plot, html_table, inputs_table_html
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons import sensitivity as sens
+from vtsmodel.app.lessons.hit_curve import LogSource
+from vtsmodel.app.lessons.plan_files import MountLogFiles, log_caption, read_plan, references_text
 from vtsmodel.app.lessons.tape_library import library_readouts, write_feed_mb_s
 from vtsmodel.app.panels import Panel, View, compute
 from vtsmodel.hourly import MAX_FILE_BYTES, HourlyWorkload, read_hourly_workload
@@ -107,21 +109,21 @@ def values_of(answers: plan.Answers) -> dict:
 # --- the view ----------------------------------------------------------------------------------
 
 
-def view_plan(workload=None, fraction=0.2, **values) -> View:
-    """The plan of the page's values and an hourly workload (:func:`~.configurations.frozen`, or None)."""
+def view_plan(workload=None, fraction=0.2, log: LogSource | None = None, **values) -> View:
+    """The plan of the page's values, an hourly workload (:func:`~.configurations.frozen`, or None) and a mount log."""
     answers = answers_of(values)
-    p, vts, lib = cfg.evaluated(answers, workload)
+    p, vts, lib = cfg.evaluated(answers, workload, log)
     best, feed = vts.closest, write_feed_mb_s(p, lib)
     if feed is not None and lib.drive is not None:
         catalog.warn_streaming(lib.drive, feed, compression_ratio=answers.cf)  # a note when it cannot stream
     shapes, labels = cfg.target_shapes(vts)
     slow = cfg.answers_key(answers, cfg.TARGETS + cfg.LIBRARY_ONLY)
     figures = {
-        "configurations": Plot(cfg.configurations_base, {"answers": slow, "workload": workload}, shapes=shapes,
-                               annotations=labels),
-        "day": Plot(cfg.day_base, {"configuration": best.config.label, "answers": slow, "workload": workload}),
+        "configurations": Plot(cfg.configurations_base, {"answers": slow, "workload": workload, "log": log},
+                               shapes=shapes, annotations=labels),
+        "day": Plot(cfg.day_base, {"configuration": best.config.label, "answers": slow, "workload": workload, "log": log}),
         "tornado": Plot(sens.tornado_base, {"configuration": best.config.label, "workload": workload, "fraction": fraction,
-                                       "answers": sens.tornado_key(answers)}),
+                                       "answers": sens.tornado_key(answers), "log": log}),
     }  # fmt: skip
     readouts = {**cfg.vts_readouts(p, vts, workload is not None), **library_readouts(lib, feed, answers.cf)}
     caption = {"day evaluated": p.day().name if workload else "the day the answers describe"}
@@ -131,6 +133,7 @@ def view_plan(workload=None, fraction=0.2, **values) -> View:
         caption[INPUTS["drive_efficiency"].header] = "from the access pattern"
     if workload:
         caption.update({INPUTS[k].header: "replaced by the workload" for k in REPLACED_BY_WORKLOAD})
+    caption.update(log_caption(log))
     return View(figures=figures, readouts=readouts, binding=cfg.binding_sentence(vts),
                 notes=tuple(dict.fromkeys(vts.notes + lib.notes)),
                 caption_values=caption, citations=tuple(dict.fromkeys(vts.sources + lib.sources)))  # fmt: skip
@@ -146,6 +149,8 @@ class PlannerPage:
     ----------
     workload : HourlyWorkload, optional
         An hourly workload that replaces the day the answers describe.
+    log : LogSource, optional
+        A mount log: each configuration gets its own read-hit ratio from it.
     defer_tornado : bool
         Recompute the tornado on the kernel's event loop after the other figures (when one
         runs; :class:`~vtsmodel.app.lessons.sensitivity.DeferredTornado`); False: with them.
@@ -153,10 +158,9 @@ class PlannerPage:
         Starting values of :data:`INPUTS`.
     """
 
-    def __init__(
-        self, workload: HourlyWorkload | None = None, *, defer_tornado: bool = True, **values
-    ) -> None:
-        self.workload = workload
+    def __init__(self, workload: HourlyWorkload | None = None, *, log: LogSource | None = None,
+                 defer_tornado: bool = True, **values) -> None:  # fmt: skip
+        self.workload, self.log = workload, log
         self.tornado = sens.DeferredTornado(lambda: self.panel.update(), defer=defer_tornado)
         self.name = "plan"
         self.headline = w.HTML()
@@ -169,6 +173,7 @@ class PlannerPage:
         f.button("Use the example workload", self.use_example,
                  "examples/example_hourly_workload.csv: illustrative, not measured").disabled = not EXAMPLE_WORKLOAD.exists()  # fmt: skip
         f.button("Clear workload", self.clear_workload, "Back to the day the answers describe")
+        self.logs = MountLogFiles(f, self.set_log)
         f.add(w.HTML("&nbsp;&nbsp;<b>Plan</b>"))
         f.button("Save plan", self.save, "Download the answers and workload as JSON")
         self.plan_upload = f.upload("Load plan…", self.load_plan_bytes, accept=".json", max_bytes=plan.MAX_PLAN_BYTES,
@@ -186,9 +191,9 @@ class PlannerPage:
 
     # --- the evaluation ------------------------------------------------------------------------
     def _view(self, **values) -> View:
-        view = view_plan(workload=cfg.frozen(self.workload), **values)
+        view = view_plan(workload=cfg.frozen(self.workload), log=self.log, **values)
         view.figures["tornado"] = self.tornado.shown(view.figures["tornado"])
-        _p, vts, lib = cfg.evaluated(answers_of(values), cfg.frozen(self.workload))
+        _p, vts, lib = cfg.evaluated(answers_of(values), cfg.frozen(self.workload), self.log)
         self.headline.value = (
             "<div style='background:#F5F8FC;border-left:4px solid #0072B2;padding:6px 10px;margin:4px 0'>"
             f"{html.escape(vts.headline())}<br>{html.escape(lib.headline())}</div>"
@@ -199,8 +204,8 @@ class PlannerPage:
         """The plan as the page shows it, evaluated with its tornado (what the report holds)."""
         values = self.panel.values
         answers, wl = answers_of(values), cfg.frozen(self.workload)
-        p, vts, lib = cfg.evaluated(answers, wl)
-        tornado = sens.tornado_data(sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"])  # fmt: skip
+        p, vts, lib = cfg.evaluated(answers, wl, self.log)
+        tornado = sens.tornado_data(sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"], self.log)  # fmt: skip
         return plan.PlanResult(dataclasses.replace(p, name=self.name), vts, lib, tornado)
 
     # --- the workload --------------------------------------------------------------------------
@@ -210,14 +215,21 @@ class PlannerPage:
         self._enable()
         self.panel.update()
 
+    def set_log(self, log: LogSource | None) -> None:
+        """Evaluate each configuration with its own read hits from ``log`` (None: the answered ratio)."""
+        self.log = log
+        self._enable()
+        self.panel.update()
+
     def _enable(self, _change=None) -> None:
-        """Grey out what is not used: the answers a workload replaces, sliders whose switch is off."""
-        c, wl = self.panel.controls, self.workload
+        """Grey out what is not used: the answers a workload or a mount log replaces, sliders whose switch is off."""
+        c, wl, log = self.panel.controls, self.workload, self.log
         for k in REPLACED_BY_WORKLOAD:
             c[k].disabled = wl is not None
-        c["recalls_per_hour"].disabled = wl is not None or not c["recalls_given"].value
+        c["recalls_given"].disabled = wl is not None or log is not None
+        c["recalls_per_hour"].disabled = c["recalls_given"].disabled or not c["recalls_given"].value
         c["drive_efficiency"].disabled = not c["efficiency_given"].value
-        c["read_hit"].disabled = wl is not None and wl.read_hit_by_mounts() is not None
+        c["read_hit"].disabled = log is not None or (wl is not None and wl.read_hit_by_mounts() is not None)
 
     def load_workload(self, data: bytes, name: str) -> str:
         """Read an hourly workload file's bytes and evaluate it; a bad file changes nothing. Say what it is."""
@@ -237,39 +249,27 @@ class PlannerPage:
 
     # --- the plan file -----------------------------------------------------------------------------
     def current_plan(self) -> plan.Plan:
-        """The plan the page shows (answers and workload)."""
-        return plan.Plan(answers_of(self.panel.values), workload=self.workload, name=self.name)
+        """The plan the page shows (answers, workload and mount log)."""
+        return plan.Plan(answers_of(self.panel.values), workload=self.workload, name=self.name,
+                         hits=cfg.hits_of(self.log), mount_log_file=self.log and self.log.name)  # fmt: skip
 
     def save(self) -> str:
-        """Download the plan file (JSON, the workload embedded); return the file name."""
+        """Download the plan file (JSON, the workload embedded, the mount log referenced by name); return the file name."""
         return self.files.deliver("save", lambda: (f"{safe_name(self.name)}.json", plan.plan_to_json(self.current_plan())))  # fmt: skip
 
     def load_plan_bytes(self, data: bytes, name: str = "the plan file") -> str:
         """Show a plan file's answers and workload; a bad file (or answers off the page's ranges) changes nothing.
 
-        A plan that references its workload by file name is loaded without it: a page reads
-        no file on the server; the message says to upload it.
+        A plan that references its workload or its mount log by file name is loaded without
+        it (:func:`~.plan_files.read_plan`: a page reads no file on the server); the message
+        says to upload it. The mount log shown before is cleared.
         """
-        try:
-            doc = json.loads(bytes(data).decode("utf-8"))
-        except (ValueError, RecursionError):  # not UTF-8, not JSON: plan_from_bytes says what is wrong
-            doc = None
-        linked = (
-            isinstance(doc, dict)
-            and isinstance(doc.get("workload"), dict)
-            and set(doc["workload"]) == {"file"}
-        )
-        ref = doc["workload"]["file"] if linked else None
-        new = plan.plan_from_dict({**doc, "workload": None}) if linked else plan.plan_from_bytes(bytes(data), where=name)  # fmt: skip
+        new, refs = read_plan(data, name)
         values = values_of(new.answers)
-        self.name, self.workload = new.name, new.workload
+        self.name, self.workload, self.log = new.name, new.workload, None
         self._enable()
         self.panel.set(**values)
-        text = f"loaded <b>{html.escape(name)}</b> (plan {html.escape(new.name)!r})"
-        if ref:
-            text += (f"; it references the workload file <b>{html.escape(str(ref))}</b>, which a page cannot read "
-                     "from the server: upload it")  # fmt: skip
-        return text
+        return f"loaded <b>{html.escape(name)}</b> (plan {html.escape(new.name)!r}){references_text(refs)}"
 
     # --- the report --------------------------------------------------------------------------------
     def report_bytes(self, fmt: str = "html") -> tuple[str, bytes]:

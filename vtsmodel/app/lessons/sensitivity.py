@@ -15,7 +15,8 @@ from collections.abc import Callable
 from vtsmodel import plan
 from vtsmodel.app import report
 from vtsmodel.app.figures import Plot
-from vtsmodel.app.lessons.configurations import answers_key, kept, thaw, tidy
+from vtsmodel.app.lessons.configurations import answers_key, hits_of, kept, thaw, tidy
+from vtsmodel.app.lessons.hit_curve import LogSource
 
 #: Answers the tornado does not depend on (they only pick the configuration, which is its own argument).
 _NOT_TORNADO = ("throttle_hours_allowed", "delay_hours_allowed", "virtual_drives_needed")
@@ -27,20 +28,27 @@ def tornado_key(answers: plan.Answers) -> tuple:
     return answers_key(answers, _NOT_TORNADO)
 
 
-def tornado_data(answers: tuple, workload, configuration: str, fraction: float) -> plan.Sensitivity:
-    """The sensitivity (:func:`vtsmodel.plan.sensitivity`) with ``configuration`` held fixed; kept like the plans."""
+def tornado_data(
+    answers: tuple, workload, configuration: str, fraction: float, log: LogSource | None = None
+) -> plan.Sensitivity:
+    """The sensitivity (:func:`vtsmodel.plan.sensitivity`) with ``configuration`` held fixed; kept like the plans.
+
+    With a mount log ``log``, each configuration's read hits come from it.
+    """
 
     def make():
         config = next(c for c in plan.vts_configurations() if c.label == configuration)
-        p = plan.Plan(plan.Answers(**dict(answers)), workload=thaw(workload))
+        p = plan.Plan(plan.Answers(**dict(answers)), workload=thaw(workload), hits=hits_of(log))
         return plan.sensitivity(p, fraction=fraction, configuration=config)
 
-    return kept(_sensitivities, (answers, workload, configuration, fraction), make)
+    return kept(_sensitivities, (answers, workload, configuration, fraction, log), make)
 
 
-def tornado_ready(answers: tuple, workload, configuration: str, fraction: float) -> bool:
+def tornado_ready(
+    answers: tuple, workload, configuration: str, fraction: float, log: LogSource | None = None
+) -> bool:
     """Whether that sensitivity is already computed."""
-    return (answers, workload, configuration, fraction) in _sensitivities
+    return (answers, workload, configuration, fraction, log) in _sensitivities
 
 
 def moving_rows(sens: plan.Sensitivity) -> plan.Sensitivity:
@@ -49,13 +57,15 @@ def moving_rows(sens: plan.Sensitivity) -> plan.Sensitivity:
     return dataclasses.replace(sens, rows=rows) if rows else sens
 
 
-def tornado_base(configuration: str, answers: tuple, workload, fraction: float) -> dict:
+def tornado_base(
+    configuration: str, answers: tuple, workload, fraction: float, log: LogSource | None = None
+) -> dict:
     """The tornado for ``configuration`` held fixed (:func:`~vtsmodel.app.report.tornado_figure`).
 
     Inputs that move no answer are left out, and every bar's label is shown (plotly skips
     category labels where they crowd, which would leave bars beside other inputs' names).
     """
-    fig = report.tornado_figure(moving_rows(tornado_data(answers, workload, configuration, fraction)))
+    fig = report.tornado_figure(moving_rows(tornado_data(answers, workload, configuration, fraction, log)))
     fig.update_yaxes(tickmode="linear", tick0=0, dtick=1)
     return tidy(fig, height=int(fig.layout.height), legend_rows=1, bottom=40)
 
