@@ -321,6 +321,11 @@ def _answers_section(plan, vts) -> str:
         parts.append(
             "<p>The day the answers describe: writes and reads spread evenly over their windows.</p>"
         )
+    if plan.hits is not None:
+        parts.append(f"<p>Read hits from the mount log <b>{_e(plan.mount_log_file)}</b>: each configuration its own "
+                     "read-hit ratio by bytes at its cache size (LRU, vtsmodel.hits.tvc_read_hit), in place of the "
+                     "answered one; the recalls follow from it. The table below shows the recommended (or closest) "
+                     "configuration's.</p>")  # fmt: skip
     info = [(k, _n(v, 4) if not isinstance(v, str) else v) for k, v in {**day.summary(), **vts.day}.items()]
     parts.append(_table(info, ["quantity", "value"], num=[False, True]))
     from vtsmodel.hourly import COLUMNS
@@ -356,17 +361,19 @@ def _recommendation_section(result) -> str:
     return "\n".join(parts)
 
 
-def _configurations_section(vts) -> str:
+def _configurations_section(vts, hits: bool = False) -> str:
+    """Every configuration's numbers; with a mount log's hits (``hits``), each one's read-hit ratio too."""
     rows = []
     for r in vts.results:
         text, cls = _status(r.meets)
         mark = " ◀ recommended" if vts.recommended is r else ""
-        rows.append((r.config.label + mark, _n(r.peak_mb_s), _n(r.sustained_mb_s), _n(r.hours_at_peak),
-                     _n(r.hours_throttled), _n(r.longest_delay_hours), _n(r.worst_recall_ready_s),
+        rows.append((r.config.label + mark, *((_n(r.read_hit),) if hits else ()), _n(r.peak_mb_s), _n(r.sustained_mb_s),
+                     _n(r.hours_at_peak), _n(r.hours_throttled), _n(r.longest_delay_hours), _n(r.worst_recall_ready_s),
                      int(r.copy_drives.max()) if r.copy_drives.size else 0, r.binding_resource, (text, cls)))  # fmt: skip
-    head = ["configuration", "peak [MB/s]", "sustained [MB/s]", "at peak [h]", "throttled [h]", "longest delay [h]",
-            "recall ready [s]", "copy drives", "binds", "targets"]  # fmt: skip
-    return "<h2>Every configuration</h2>" + _table(rows, head, num=[False] + [True] * 7 + [False, False])
+    head = ["configuration", *(["read hit [-]"] if hits else []), "peak [MB/s]", "sustained [MB/s]", "at peak [h]",
+            "throttled [h]", "longest delay [h]", "recall ready [s]", "copy drives", "binds", "targets"]  # fmt: skip
+    num = [False] + [True] * (8 if hits else 7) + [False, False]
+    return "<h2>Every configuration</h2>" + _table(rows, head, num=num)
 
 
 def _library_section(lib) -> str:
@@ -510,7 +517,7 @@ def report_html(result, *, generated: str | None = None) -> str:
         "<h2>Figures</h2>",
         *(_fig_html(fig, f"fig-{key}", captions[key], cfg) for key, fig in figs.items()),
         _answers_section(plan, result.vts),
-        _configurations_section(result.vts),
+        _configurations_section(result.vts, hits=plan.hits is not None),
         _library_section(result.library),
         _assumptions_section(),
         _statements_section(result),

@@ -1,0 +1,204 @@
+"""Lesson 07 with a mount log (vtsmodel.app.lessons.plan_files and the planner page): each configuration's own read hits.
+
+Every expectation is computed here with :mod:`vtsmodel.plan` and :mod:`vtsmodel.hits` for the
+same answers and log (``vtsmodel plan PLAN --mount-log LOG.csv``'s path); none is copied from a
+run of the page.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vtsmodel import plan
+from vtsmodel.app import report
+from vtsmodel.app.lessons import configurations as cfg
+from vtsmodel.app.lessons import planner as P
+from vtsmodel.app.lessons import sensitivity
+from vtsmodel.app.lessons.hit_curve import EXAMPLE_LOG, LARGER, example_source, read_upload
+from vtsmodel.app.text import number
+from vtsmodel.hits import lru_hit_curve, tvc_read_hit
+from vtsmodel.hourly import read_hourly_workload
+
+from .test_planner import same_data
+from .uploads import browser_upload
+
+
+def page(**values) -> P.PlannerPage:
+    return P.PlannerPage(defer_tornado=False, **values)
+
+
+def core(answers: plan.Answers, log=EXAMPLE_LOG, workload=None):
+    """What the planner computes with the log's curve, as the CLI's --mount-log does."""
+    p = plan.Plan(answers, workload=workload, hits=lru_hit_curve(log), mount_log_file=str(log))
+    vts = plan.vts_plan(p)
+    return p, vts, plan.sensitivity(p, configuration=vts.closest.config)
+
+
+def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
+    """The page's numbers are the planner's with the example log: each configuration's read hits, readouts, figures."""
+    p, vts, sens = core(answers, workload=workload)
+    _p, shown, _lib = cfg.evaluated(answers, cfg.frozen(workload), pg.log)
+    for got, want in zip(shown.results, vts.results, strict=True):
+        assert got.config.label == want.config.label
+        assert got.read_hit == pytest.approx(want.read_hit, rel=1e-12)
+        assert got.read_hit == pytest.approx(
+            float(tvc_read_hit(p.hits, want.config.tvc_gb, feature=want.config.feature, cf=answers.cf)),
+            rel=1e-12,
+        )
+        assert got.worst_recall_ready_s == pytest.approx(want.worst_recall_ready_s, rel=1e-12, nan_ok=True)
+    best = vts.closest
+    r = pg.panel.readout_values
+    assert r["read hit ratio used"] == (
+        f"{number(best.read_hit)}, from the mount log {EXAMPLE_LOG.name} at {number(best.config.tvc_gb)} GB "
+        "(each configuration its own)"
+    )
+    for c in best.checks:
+        assert r[c.label] == cfg.check_readout(c)
+    assert r["recalls in the busiest hour"] == f"{number(vts.day['busiest recall hour [1/h]'])} per hour"
+    same_data(pg.panel.figure("configurations"), report.configurations_figure(vts))
+    same_data(pg.panel.figure("day"), report.day_figure(best))
+    same_data(pg.panel.figure("tornado"), report.tornado_figure(sensitivity.moving_rows(sens)))
+
+
+def test_the_example_log_gives_each_configuration_the_planners_read_hits():
+    pg = page()
+    answered = pg.panel.readout_values["read hit ratio used"]
+    assert answered == "0.7, answered"
+    pg.logs.use_example()
+    assert pg.log is example_source()
+    assert f"read hits from the mount log <b>{EXAMPLE_LOG.name} (synthetic, illustrative" in pg.status.value
+    shows_log(pg, plan.Answers())
+    # the configurations differ in their hits (else the log would be one guess again)
+    hits = {r.read_hit for r in cfg.evaluated(plan.Answers(), None, pg.log)[1].results}
+    assert len(hits) > 1
+    c = pg.panel.controls
+    assert c["read_hit"].disabled and c["recalls_given"].disabled and c["recalls_per_hour"].disabled
+    caption = pg.panel.caption()
+    assert f"read hit ratio [-] = from the mount log {EXAMPLE_LOG.name} (synthetic" in caption
+    # an answer moved: the page follows the planner with the log
+    pg.panel.set(cf=3.0, write_gb_per_day=1500.0)
+    shows_log(pg, plan.Answers(cf=3.0, write_gb_per_day=1500.0))
+    # clearing restores the answered read hit
+    pg.logs.clear()
+    assert pg.log is None and pg.panel.readout_values["read hit ratio used"] == answered
+    assert not c["read_hit"].disabled and not c["recalls_given"].disabled
+    assert "mount log cleared" in pg.status.value
+    p = plan.Plan(plan.Answers(cf=3.0, write_gb_per_day=1500.0))
+    assert pg.panel.readout_values["recommended"] == P.view_plan(**pg.panel.values).readouts["recommended"]
+    assert all(r.read_hit == 0.7 for r in cfg.evaluated(p.answers, None)[1].results)
+
+
+def test_an_uploaded_log_and_a_workload_together_follow_the_planner():
+    pg = page()
+    browser_upload(pg.logs.upload, EXAMPLE_LOG.name, EXAMPLE_LOG.read_bytes())
+    assert pg.logs.upload.received == 1 and pg.log is not None and not pg.log.example
+    assert f"read hits from the mount log <b>{EXAMPLE_LOG.name}</b> (8,000 mounts)" in pg.status.value
+    pg.use_example()
+    shows_log(pg, plan.Answers(), read_hourly_workload(P.EXAMPLE_WORKLOAD))
+    assert pg.panel.controls["read_hit"].disabled
+
+
+def test_another_log_never_reuses_an_evaluation_of_another():
+    first, second = example_source(), read_upload(EXAMPLE_LOG.read_bytes(), "copy.csv")
+    # a log whose reads all hit a cache of any size: the evaluation must be its own
+    rows = ["time_s,volume,compressed_mb,access"] + [f"{60 * i},V{i % 3},100,read" for i in range(60)]
+    other = read_upload("\n".join(rows).encode(), "three.csv")
+    a = plan.Answers()
+    p1, v1, _ = cfg.evaluated(a, None, first)
+    p2, v2, _ = cfg.evaluated(a, None, other)
+    assert v1 is not v2 and p2.mount_log_file == "three.csv" and p2.hits is not p1.hits
+    assert [r.read_hit for r in v2.results] == [
+        r.read_hit for r in plan.vts_plan(plan.Plan(a, hits=lru_hit_curve(other.log))).results
+    ]
+    assert cfg.evaluated(a, None, second)[1] is not v1  # the same bytes read again: its own key
+    assert sensitivity.tornado_data(
+        sensitivity.tornado_key(a), None, v1.closest.config.label, 0.2, other
+    ) is not (sensitivity.tornado_data(sensitivity.tornado_key(a), None, v1.closest.config.label, 0.2, first))
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (
+            b"time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,A,-5,read\n",
+            "line 3: compressed_mb=",
+        ),
+        (
+            b"time_s,volume,compressed_mb,access\n0,A,100,scratch_write\n60,B,100,scratch_write\n",
+            "no counted reads",
+        ),
+    ],
+)
+def test_a_bad_log_changes_nothing_and_the_status_says_why(data, said):
+    pg = page()
+    pg.logs.use_example()
+    before, log = pg.panel.readout_values, pg.log
+    browser_upload(pg.logs.upload, "bad.csv", data)
+    assert "vtsmodel-plan-failed" in pg.status.value and "<b>bad.csv</b> not loaded" in pg.status.value
+    assert said in pg.status.value
+    assert pg.log is log and pg.panel.readout_values == before
+
+
+def test_a_log_too_large_is_refused_with_the_command_line_named():
+    pg = page()
+    assert pg.logs.upload.larger == LARGER
+    browser_upload(pg.logs.upload, "huge.csv", b"#" * (pg.logs.upload.max_bytes + 1))
+    assert "vtsmodel hits LOG.csv" in pg.status.value and pg.log is None
+
+
+# --- the plan file and the report ------------------------------------------------------------------
+
+
+def test_save_references_the_log_and_load_asks_for_it(monkeypatch):
+    pg = page()
+    pg.logs.use_example()
+    pg.panel.set(cf=3.0)
+    sent = {}
+    monkeypatch.setattr(pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(d=data) or name)
+    assert pg.save() == "plan.json"
+    doc = json.loads(sent["d"])
+    assert doc["mount_log"] == {"file": EXAMPLE_LOG.name} and doc["answers"]["cf"] == 3.0
+    assert plan.plan_to_dict(pg.current_plan()) == doc
+
+    other = page()
+    other.logs.use_example()
+    browser_upload(other.plan_upload, "plan.json", sent["d"])
+    assert (
+        other.panel.values["cf"] == 3.0
+        and other.log is None
+        and not other.panel.controls["read_hit"].disabled
+    )
+    assert (
+        f"references the mount log file <b>{EXAMPLE_LOG.name}</b>, which a page cannot read from the server: "
+        "upload it"
+    ) in other.status.value
+    # both references at once: each named
+    doc["workload"] = {"file": "day.csv"}
+    browser_upload(other.plan_upload, "both.json", json.dumps(doc).encode())
+    assert "workload file <b>day.csv</b>" in other.status.value and "mount log file <b>" in other.status.value
+
+
+def test_a_bad_mount_log_reference_is_refused_and_changes_nothing():
+    pg = page()
+    before = pg.panel.values
+    doc = plan.plan_to_dict(plan.Plan(plan.Answers(cf=2.0)))
+    doc["mount_log"] = {"file": ""}
+    browser_upload(pg.plan_upload, "bad.json", json.dumps(doc).encode())
+    assert "mount_log must be {&#x27;file&#x27;: NAME}" in pg.status.value and pg.panel.values == before
+
+
+def test_the_report_holds_the_logs_hits(monkeypatch):
+    pg = page()
+    pg.logs.use_example()
+    result = pg.result()
+    assert result.plan.hits is not None and result.plan.mount_log_file == EXAMPLE_LOG.name
+    _p, vts, _s = core(plan.Answers())
+    name, data = pg.report_bytes("html")
+    text = data.decode("utf-8")
+    assert f"Read hits from the mount log <b>{EXAMPLE_LOG.name}</b>" in text and "read hit [-]" in text
+    for r in vts.results:  # each configuration's row: its label, then its own read hit
+        mark = " ◀ recommended" if vts.recommended is not None and r.config == vts.recommended.config else ""
+        label = report._e(r.config.label + mark)
+        assert f"<tr><td>{label}</td><td class=num>{report._n(r.read_hit)}</td>" in text, r.config.label
