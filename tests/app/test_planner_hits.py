@@ -51,8 +51,7 @@ def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     best = vts.closest
     r = pg.panel.readout_values
     assert r["read hit ratio used"] == (
-        f"{number(best.read_hit)}, from the mount log {EXAMPLE_LOG.name} at {number(best.config.tvc_gb)} GB "
-        "(each configuration its own)"
+        f"{number(best.read_hit)} at {number(best.config.tvc_gb)} GB, from the mount log {EXAMPLE_LOG.name}"
     )
     for c in best.checks:
         assert r[c.label] == cfg.check_readout(c)

@@ -1,5 +1,6 @@
 """07_plan_a_system in Voila: upload the example workload, change one answer, see the recommendation
-and the tornado follow the package's numbers, download the report.
+and the tornado follow the package's numbers, download the report, upload the example mount log
+and see each configuration's read hits come from it.
 
 The expected values come from the page's own class built in the test process and given the same
 workload and answers as the browser: its view is what ``vtsmodel.plan`` computes for them.
@@ -7,10 +8,15 @@ workload and answers as the browser: its view is what ``vtsmodel.plan`` computes
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from vtsmodel import plan
 from vtsmodel.app.lessons import planner as lesson07
+from vtsmodel.app.lessons.hit_curve import EXAMPLE_LOG
+from vtsmodel.app.text import number
+from vtsmodel.hits import lru_hit_curve
 
 from .helpers import (
     fits_width,
@@ -93,4 +99,20 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     report = target.read_text(encoding="utf-8")
     assert report.startswith("<!DOCTYPE html>") and "<script src=" not in report
     assert vts.recommended.config.label in report and "example_hourly_workload" in report
+
+    # The example mount log, uploaded: each configuration its own read hits, the slider greyed out.
+    pick_file(page, "plan", "Upload mount log", str(EXAMPLE_LOG))
+    _status(page, "done", f"read hits from the mount log {EXAMPLE_LOG.name}")
+    mine.logs.load_bytes(EXAMPLE_LOG.read_bytes(), EXAMPLE_LOG.name)
+    wait_for_panel(page, TITLE, mine.panel.view)  # the figures and every readout
+    hits = plan.vts_plan(dataclasses.replace(p, hits=lru_hit_curve(EXAMPLE_LOG))).closest
+    shown = mine.panel.readout_values["read hit ratio used"]
+    assert shown.startswith(f"{number(hits.read_hit)} at ") and shown.endswith(EXAMPLE_LOG.name), shown
+    assert shown != after["read hit ratio used"]
+    slider = (
+        page.locator(".vtsmodel-panel .widget-slider")
+        .filter(has=page.locator(".widget-label", has_text=lesson07.INPUTS["read_hit"].label))
+        .first
+    )
+    assert slider.locator(".noUi-target[disabled]").count() == 1
     assert fits_width(page)

@@ -207,7 +207,7 @@ def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[s
     best, day = vts.closest, vts.day
     basis = "answered" if day["read hit basis"] == "answer" else f"from the {day['read hit basis']}"
     if p.hits is not None:
-        basis = f"from the mount log {p.mount_log_file} at {number(best.config.tvc_gb)} GB (each configuration its own)"
+        basis = f"at {number(best.config.tvc_gb)} GB, from the mount log {p.mount_log_file}"
     return {
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},

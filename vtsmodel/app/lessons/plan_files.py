@@ -65,6 +65,7 @@ class MountLogFiles:
         files.add(w.HTML("&nbsp;&nbsp;<b>Mount log</b>"))
         self.upload = log_controls(files, self.load_bytes, self.use_example)
         files.button("Clear mount log", self.clear, "Back to the answered read-hit ratio")
+        files.add(w.Box(layout=w.Layout(width="100%", height="0px")))  # the groups after it: a new line
 
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and evaluate with it; a bad log raises ``ValueError`` and changes nothing."""
