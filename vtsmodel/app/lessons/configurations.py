@@ -205,9 +205,9 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
 def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[str, str]:
     """The recommendation (or the closest configuration) in words: each target, time at peak, the day evaluated."""
     best, day = vts.closest, vts.day
-    basis = "answered" if day["read hit basis"] == "answer" else f"from the {day['read hit basis']}"
+    basis = ", answered" if day["read hit basis"] == "answer" else f", from the {day['read hit basis']}"
     if p.hits is not None:
-        basis = f"at {number(best.config.tvc_gb)} GB, from the mount log {p.mount_log_file}"
+        basis = f" at {number(best.config.tvc_gb)} GB, from the mount log {p.mount_log_file}"
     return {
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},
@@ -215,6 +215,6 @@ def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[s
         "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
         "sustained write bound by": best.binding_resource,
         "day evaluated": f"{p.day().name if from_workload else 'the answers'} ({day['hours [h]']} h)",
-        "read hit ratio used": f"{number(day['read hit ratio [-]'])}, {basis}",
+        "read hit ratio used": f"{number(day['read hit ratio [-]'])}{basis}",
         "recalls in the busiest hour": f"{number(day['busiest recall hour [1/h]'])} per hour",
     }
