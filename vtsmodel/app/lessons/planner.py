@@ -174,7 +174,7 @@ class PlannerPage:
                  "examples/example_hourly_workload.csv: illustrative, not measured").disabled = not EXAMPLE_WORKLOAD.exists()  # fmt: skip
         f.button("Clear workload", self.clear_workload, "Back to the day the answers describe")
         self.logs = MountLogFiles(f, self.set_log)
-        f.add(w.HTML("&nbsp;&nbsp;<b>Plan</b>"))
+        f.add(w.HTML("<b>Plan</b>"))
         f.button("Save plan", self.save, "Download the answers and workload as JSON")
         self.plan_upload = f.upload("Load plan…", self.load_plan_bytes, accept=".json", max_bytes=plan.MAX_PLAN_BYTES,
                                     tooltip="A plan file (JSON)")  # fmt: skip
