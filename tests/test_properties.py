@@ -631,6 +631,7 @@ def test_invalid_inputs_raise_value_error_naming_parameter_value_and_range(qual,
             warnings.simplefilter("error")
             with pytest.raises(ValueError, match=r"\S"):
                 func(*bad)
+        COUNTS[qual]["invalid calls"] += 1
         COUNTS[qual]["invalid: ValueError"] += 1
         return
     kwargs = {**_base_kwargs(func, param), param: bad}
