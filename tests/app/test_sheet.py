@@ -255,6 +255,25 @@ def test_grid_editor_shows_empty_cells_as_empty_and_checks_across_cells():
     assert editor.edit(0, "note", "x") is False and "computed" in editor.message.value
 
 
+def test_grid_editor_sends_a_row_of_several_changed_cells_as_one_message(monkeypatch):
+    # The page's grid redraws and echoes once per message: a slider move that changes a row's
+    # outputs must not send them cell by cell.
+    cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "b [-]"), Column("c", "c [-]")]
+    editor = GridEditor(cols, [{"a": 1.0, "b": 2.0, "c": 3.0}])
+    sent = []
+    monkeypatch.setattr(editor.grid.comm, "send", lambda data=None, **kw: sent.append(data["content"]))
+    editor.set_row(0, {"a": 1.5, "b": 2.5, "c": 3.0})
+    assert [m["event_type"] for m in sent] == ["row-changed"]
+    assert sent[0]["row"] == 0 and sent[0]["value"] == ["1.5", "2.5", "3"]
+    assert [editor.grid.get_cell_value_by_index(c.header, 0) for c in cols] == ["1.5", "2.5", "3"]
+    sent.clear()
+    editor.set_row(0, {"c": 4.0})
+    assert [(m["event_type"], m["column"], m["value"]) for m in sent] == [("cell-changed", "c [-]", "4")]
+    sent.clear()
+    editor.set_row(0, {"a": 1.5})
+    assert sent == []  # nothing changed, nothing sent
+
+
 def test_header_widths_show_long_headers_whole():
     w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
     assert w["CF [-]"] == 90 and w["hours at peak [h]"] == 7 * 17 + 28 and w["x" * 80] == 260
