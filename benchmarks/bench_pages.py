@@ -121,13 +121,11 @@ def kernel_move(notebook: str, moves: int = 30) -> float:
     key = next(k for k, inp in panel.inputs.items() if label.lower() in inp.label.lower())
     ctl = panel.controls[key]
     start = ctl.value
-    if hasattr(ctl, "base"):  # a log slider steps its exponent
-        nxt = start * ctl.base**ctl.step
+    if hasattr(ctl, "base"):  # a log slider steps its exponent (down from the top)
+        up = start * ctl.base**ctl.step
+        nxt = up if up <= ctl.base**ctl.max else start / ctl.base**ctl.step
     else:
-        nxt = start + ctl.step
-    nxt = min(nxt, ctl.max if not hasattr(ctl, "base") else ctl.base**ctl.max)
-    if nxt == start:
-        nxt = start - (ctl.step if not hasattr(ctl, "base") else 0)
+        nxt = start + ctl.step if start + ctl.step <= ctl.max else start - ctl.step
     times = []
     for i in range(moves):
         t = time.perf_counter()

@@ -53,7 +53,6 @@ __all__ = [
 
 #: Columns every table has, in the order they follow the table's own columns.
 COMMON_FIELDS = ("source", "locator", "kind", "printed", "value", "unit", "quote", "note")
-KINDS = ("table", "text", "equation", "derived")
 #: Units a row's ``value`` may carry.
 UNITS = frozenset(
     {

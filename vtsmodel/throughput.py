@@ -503,11 +503,6 @@ def _ehpo_rate(cf, tvc, mode):
     return m * cf + b  # Eq. 3, Table 4
 
 
-def _paf_rate(cf, mode):
-    s, c = PAF_PARAMS[mode]
-    return _paf_curve(cf, s, c)
-
-
 # --- block size and channel distance -------------------------------------------------
 
 

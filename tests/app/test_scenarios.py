@@ -273,7 +273,7 @@ def test_a_good_file_with_missing_inputs_takes_the_defaults(sheet, tmp_path):
     assert sheet.outputs("a")["per drive [MB/s]"] == 2.0
 
 
-def test_to_csv_rows_and_export(sheet, tmp_path):
+def test_export_csv_has_a_row_per_scenario_with_its_outputs(sheet, tmp_path):
     import csv
 
     sheet.duplicate(0, "twin")

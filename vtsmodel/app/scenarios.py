@@ -149,11 +149,6 @@ class ScenarioSheet:
         return list(self._names)
 
     @property
-    def input_columns(self) -> list[str]:
-        """Input keys (as ``scenario_outputs`` takes them), in display order."""
-        return list(self.params)
-
-    @property
     def headers(self) -> dict[str, str]:
         """Input key to column header with its unit, e.g. ``"file size [MB]"``."""
         return {k: p.header for k, p in self.params.items()}
@@ -220,8 +215,6 @@ class ScenarioSheet:
             row.update(outs)
             out.append(row)
         return out
-
-    to_csv_rows = rows
 
     # --- checking ------------------------------------------------------------------------------
     def coerce(self, key: str, value, *, text: bool = True):
