@@ -18,10 +18,10 @@ import math
 import warnings
 from dataclasses import dataclass, field
 
-from vtsmodel._inputs import Input
-from vtsmodel._validation import VtsModelWarning
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import ConstraintError, VtsModelWarning, as_scalar
 from vtsmodel.mountlog import MountLog
-from vtsmodel.quantities import BIG_S
+from vtsmodel.quantities import BIG_S, SEED
 from vtsmodel.queueing import QUANTILE, simulate_recalls, wait_mdc, wait_mgc, wait_percentile
 from vtsmodel.replay.library import MAX_DRIVES, ReplayLibrary, replay_library
 from vtsmodel.replay.run import Replay, replay, replay_requests
@@ -37,6 +37,7 @@ CV_LIMIT = 2.0
 #: Recalls the sample-fed simulation runs. [count]
 SAMPLE_RUN = 200_000
 
+MOST_DRIVES = Input("most drives", "-", 1000, lo=1, hi=MAX_DRIVES, integer=True, help="Search limit.")
 TARGET_S = Input(
     "target", "s", 600.0, lo=0.0, hi=BIG_S, lo_open=True, help="Largest acceptable response at the quantile."
 )
@@ -110,6 +111,7 @@ def _rel(a: float, b: float) -> float:
     return (a - b) / b
 
 
+@declare(q=QUANTILE, seed=SEED)
 def analytic_beside(rep: Replay, q=0.95, *, warn: bool = True, seed: int = 0) -> AnalyticBeside:
     """The M/D/c and M/G/c waits for a replay's log and library, beside the replay's own.
 
@@ -131,7 +133,8 @@ def analytic_beside(rep: Replay, q=0.95, *, warn: bool = True, seed: int = 0) ->
     """
     if not isinstance(rep, Replay):
         raise ValueError(f"rep must be a Replay, not {type(rep).__name__}")
-    q = float(QUANTILE.check("q", q))
+    q = float(as_scalar("q", QUANTILE.check("q", q)))
+    seed = int(as_scalar("seed", SEED.check("seed", seed)))
     n = rep.tape_requests
     span = rep.arrival_span_s
     lam = n / span if span > 0 and n > 1 else math.nan
@@ -201,6 +204,7 @@ class DrivesByReplay:
     replay: Replay
 
 
+@declare(target_s=TARGET_S, q=QUANTILE, max_drives=MOST_DRIVES)
 def replay_drives_needed(
     log, target_s, *, q=0.95, library: ReplayLibrary | None = None, max_drives: int = 1000, **replay_kwargs
 ) -> DrivesByReplay:
@@ -227,15 +231,17 @@ def replay_drives_needed(
 
     Raises
     ------
-    ValueError
-        When ``max_drives`` drives do not meet the target.
+    ConstraintError
+        (a ``ValueError``) when ``max_drives`` drives do not meet the target.
     """
-    target = float(TARGET_S.check("target_s", target_s))
-    q = float(QUANTILE.check("q", q))
-    top = int(
-        Input("most drives", "-", 1000, lo=1, hi=MAX_DRIVES, integer=True).check("max_drives", max_drives)
-    )
+    target = float(as_scalar("target_s", TARGET_S.check("target_s", target_s)))
+    q = float(as_scalar("q", QUANTILE.check("q", q)))
+    top = int(as_scalar("max_drives", MOST_DRIVES.check("max_drives", max_drives)))
     lib = replay_library() if library is None else library
+    if not isinstance(lib, ReplayLibrary):
+        raise ValueError(
+            f"library must be a ReplayLibrary (from replay_library) or None, not {type(lib).__name__}"
+        )
     if isinstance(log, MountLog):
 
         def run(c):
@@ -260,7 +266,7 @@ def replay_drives_needed(
     c, prev = 1, 0
     while not meets(c):
         if c >= top:
-            raise ValueError(
+            raise ConstraintError(
                 f"max_drives={top} drives do not meet target_s={target:g} at q={q:g} "
                 f"(replayed {tried[c]:.4g} s): raise max_drives or the target"
             )

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import load
-from vtsmodel._validation import as_scalar
+from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
 from vtsmodel.quantities import BIG_GB, BIG_RATE, BIG_S, LOAD_S, LOCATE_S, REWIND_UNLOAD_S, ROBOT_S, SMALL
 
@@ -243,7 +243,9 @@ def replay_library(
             return _check(inp, name, value)
         v = None if spec is None else getattr(spec, attr)
         if v is None:
-            raise ValueError(f"{name}=None: drive={drive!r} has no {quantity} in the catalog; give {name}")
+            raise ConstraintError(
+                f"{name}=None: drive={drive!r} has no {quantity} in the catalog; give {name}"
+            )
         p = spec.provenance(quantity)
         sources.append(f"{name}: {p.source}, {p.locator}")
         return float(v)

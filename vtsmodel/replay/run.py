@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel._inputs import Input
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.mountlog import READ, SCRATCH_WRITE, SPECIFIC_WRITE, MountLog
 from vtsmodel.quantities import BIG_GB, BIG_MB, SEED
 from vtsmodel.replay import _engine
@@ -246,11 +247,11 @@ class _Cache:
         self.n = 0
         self.st = np.array([-1, -1, 0], dtype=np.int64)
         if policy != "LRU":
-            from vtsmodel.hits import POLICIES, _libcachesim
+            from vtsmodel.hits import _libcachesim
 
-            if policy not in POLICIES:
-                raise ValueError(f"cache_policy={policy!r} is not valid; choose one of {', '.join(POLICIES)}")
-            self.cache = getattr(_libcachesim(), policy)(cache_size=max(10, self.capacity_b))
+            self.cache = getattr(_libcachesim(), policy)(
+                cache_size=max(10, self.capacity_b)
+            )  # as simulate_policy
             self.req = _libcachesim().Request
 
     def _grow(self, n):
@@ -370,29 +371,35 @@ def _prep(library, *, cache_gb, cache_policy, service, duration_s, service_sampl
             f"library must be a ReplayLibrary (from replay_library), not {type(library).__name__}"
         )
     SERVICE.check("service", service)
-    seed = int(SEED.check("seed", seed))
+    seed = int(as_scalar("seed", SEED.check("seed", seed)))
     cache = None
+    from vtsmodel.hits import POLICY as CACHE_POLICY
+
+    CACHE_POLICY.check("cache_policy", cache_policy)
     if cache_gb is not None:
-        CACHE_GB.check("cache_gb", cache_gb)
+        as_scalar("cache_gb", CACHE_GB.check("cache_gb", cache_gb))
         cache = _Cache(float(cache_gb), cache_policy)
-    sample = None
+    if service_sample is not None:
+        service_sample = _float_array("service_sample", service_sample, None)
+        if service_sample.size == 0:
+            raise ValueError("service_sample is empty: give at least one duration [s]")
     if service == "log" and duration_s is None:
-        raise ValueError("duration_s=None: service='log' replays the log's durations; the log has none")
+        raise ConstraintError("duration_s=None: service='log' replays the log's durations; the log has none")
+    sample = None
     if service == "resample":
-        src = service_sample if service_sample is not None else duration_s
-        if src is None:
-            raise ValueError(
+        sample = service_sample if service_sample is not None else duration_s
+        if sample is None:
+            raise ConstraintError(
                 "service_sample=None: service='resample' draws from the log's durations; give them"
             )
-        sample = _float_array("service_sample", src, None)
         if sample.size == 0:
-            raise ValueError("service_sample is empty: service='resample' needs at least one duration")
+            raise ConstraintError("duration_s is empty: service='resample' needs at least one duration")
     if service == "drive" and size_mb is None:
         notes.append("the log gives no sizes: each request takes the drive's locate time only")
     per_cart = 1
     if cartridge is None:
         if volume_mb is not None:
-            vol = float(VOLUME_MB.check("volume_mb", volume_mb))
+            vol = float(as_scalar("volume_mb", VOLUME_MB.check("volume_mb", volume_mb)))
         elif size_mb is not None and np.size(size_mb) and float(np.mean(size_mb)) > 0:
             vol = float(np.mean(size_mb))
         else:
@@ -442,6 +449,7 @@ def _result(eng: _engine.Engine, library, requests, hits, tape_n, hold, per_requ
     )  # fmt: skip
 
 
+@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
 def replay_requests(
     time_s,
     obj=None,
@@ -555,6 +563,7 @@ def replay(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
     )
 
 
+@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
 def replay_chunks(
     chunks: Iterable,
     library: ReplayLibrary,
@@ -577,12 +586,18 @@ def replay_chunks(
     (default: the first chunk's mean size). ``progress(requests_done)`` is called after
     each chunk. Other arguments as :func:`replay_requests`.
     """
+    if isinstance(chunks, str | bytes | dict) or not hasattr(chunks, "__iter__"):
+        raise ValueError(
+            f"chunks must be an iterable of chunks (mappings of arrays), not {type(chunks).__name__}"
+        )
     notes: list[str] = []
     prep = eng = None
     requests = hits = tape_n = 0
     hold = [0.0, 0.0]
     last_t = -math.inf
     for ch in chunks:
+        if ch is None or isinstance(ch, str | bytes | int | float):
+            raise ValueError(f"chunks holds {ch!r}: each chunk is a mapping (or object) of arrays")
         get = ch.get if isinstance(ch, dict) else (lambda k, ch=ch: getattr(ch, k, None))
         t = _float_array("time_s", get("time_s"), None)
         n = t.size
