@@ -23,10 +23,10 @@ from vtsmodel.catalog import mount_parts
 from vtsmodel.replay import (
     ApproximationWarning,
     analytic_beside,
-    replay,
     replay_chunks,
     replay_drives_needed,
     replay_library,
+    replay_log,
     replay_requests,
 )
 from vtsmodel.replay import run as replay_run
@@ -413,7 +413,7 @@ def test_volumes_stacked_on_cartridges_by_first_use():
 def test_lru_cache_hits_are_the_exact_lru_curve():
     log = synthetic_mount_log(20_000, 2000, seed=4)
     for cap in (50.0, 200.0, 800.0):
-        r = replay(log, replay_library(8), cache_gb=cap)
+        r = replay_log(log, replay_library(8), cache_gb=cap)
         reads = log.access == 2
         tape = np.zeros(len(log), dtype=bool)
         tape[r.tape] = True
@@ -426,7 +426,7 @@ def test_other_cache_policies_through_libcachesim():
     from vtsmodel import simulate_policy
 
     log = synthetic_mount_log(3000, 400, seed=2)
-    r = replay(log, replay_library(8), cache_gb=100.0, cache_policy="FIFO")
+    r = replay_log(log, replay_library(8), cache_gb=100.0, cache_policy="FIFO")
     tape = np.zeros(len(log), dtype=bool)
     tape[r.tape] = True
     expected = float(simulate_policy(log, 100.0, policy="FIFO").read_hit_ratio[0])

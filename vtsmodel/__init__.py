@@ -64,10 +64,10 @@ from vtsmodel.replay import (
     Replay,
     ReplayLibrary,
     analytic_beside,
-    replay,
     replay_chunks,
     replay_drives_needed,
     replay_library,
+    replay_log,
     replay_requests,
 )
 from vtsmodel.robot import mount_response_s
@@ -89,7 +89,7 @@ __all__ = [
     "Replay",
     "ReplayLibrary",
     "analytic_beside",
-    "replay",
+    "replay_log",
     "replay_chunks",
     "replay_drives_needed",
     "replay_library",

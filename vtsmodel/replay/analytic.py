@@ -24,7 +24,7 @@ from vtsmodel.mountlog import MountLog
 from vtsmodel.quantities import BIG_S, SEED
 from vtsmodel.queueing import QUANTILE, simulate_recalls, wait_mdc, wait_mgc, wait_percentile
 from vtsmodel.replay.library import MAX_DRIVES, ReplayLibrary, replay_library
-from vtsmodel.replay.run import Replay, replay, replay_requests
+from vtsmodel.replay.run import Replay, replay_log, replay_requests
 
 __all__ = ["CV_LIMIT", "DIFFERENCE", "AnalyticBeside", "ApproximationWarning", "DrivesByReplay",
            "analytic_beside", "replay_drives_needed"]  # fmt: skip
@@ -118,7 +118,7 @@ def analytic_beside(rep: Replay, q=0.95, *, warn: bool = True, seed: int = 0) ->
     Parameters
     ----------
     rep : Replay
-        A replay (:func:`vtsmodel.replay.replay`).
+        A replay (:func:`vtsmodel.replay.replay_log`).
     q : float
         Quantile compared. [-]
     warn : bool
@@ -245,7 +245,7 @@ def replay_drives_needed(
     if isinstance(log, MountLog):
 
         def run(c):
-            return replay(log, lib.but(drives=c), **replay_kwargs)
+            return replay_log(log, lib.but(drives=c), **replay_kwargs)
     elif isinstance(log, dict):
         if "time_s" not in log:
             raise ValueError("log is a dict without 'time_s': give the arrays replay_requests takes")

@@ -32,7 +32,7 @@ from vtsmodel.quantities import BIG_GB, BIG_MB, SEED
 from vtsmodel.replay import _engine
 from vtsmodel.replay.library import ReplayLibrary
 
-__all__ = ["SERVICES", "Replay", "replay", "replay_chunks", "replay_requests"]
+__all__ = ["SERVICES", "Replay", "replay_chunks", "replay_log", "replay_requests"]
 
 #: Where a request's own drive time comes from (see the module docstring).
 SERVICES = ("drive", "log", "resample")
@@ -546,7 +546,7 @@ def replay_requests(
     )
 
 
-def replay(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
+def replay_log(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
     """Replay a mount log (the reader's in-memory form) through a cache and a library.
 
     Takes the log's cartridge codes and durations where it has them (``cartridge``,
