@@ -76,11 +76,16 @@ def speed(cases) -> list[dict]:
     out = []
     for n, mode in cases:
         code = _CHILD.format(tests=str(ROOT / "benchmarks"), n=n, mode=mode)
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        )
         row = json.loads(res.stdout.strip().splitlines()[-1])
         row.update(n=n, mode=mode)
         out.append(row)
-        print(f"{n:>10,} {mode:<7} {row['s']:7.2f} s  {row['rss_mb']:7.0f} MB  p95 {row['p95']:.4g} s", flush=True)
+        print(
+            f"{n:>10,} {mode:<7} {row['s']:7.2f} s  {row['rss_mb']:7.0f} MB  p95 {row['p95']:.4g} s",
+            flush=True,
+        )
     return out
 
 
