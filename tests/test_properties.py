@@ -237,6 +237,7 @@ NAMES = {
     "references": ([("vts_facts",), ()], [("nope",), (3,)]),
     "declare": None,  # a decorator's programming interface: TypeError for a non-Input (tests/test_inputs.py)
     "declared_inputs": None,
+    "number": None,  # formats any float for display (NaN and infinities included): tests/test_inputs.py
 }
 
 #: Results the docstrings document as infinite or NaN, or as possibly negative.
