@@ -12,6 +12,7 @@ live in :mod:`vtsmodel.app`, which imports them; the core never imports the app.
 from vtsmodel._inputs import Input, declare, declared_inputs
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.b18 import Configuration, LayoutWarning
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
@@ -37,8 +38,8 @@ from vtsmodel.mountlog import (
 )
 from vtsmodel.plan import (
     Answers,
-    Configuration,
     Plan,
+    VtsConfiguration,
     evaluate,
     library_plan,
     load_plan,
@@ -73,6 +74,7 @@ __all__ = [
     "Answers",
     "Configuration",
     "HourlyWorkload",
+    "LayoutWarning",
     "Plan",
     "evaluate",
     "library_plan",
@@ -80,6 +82,7 @@ __all__ = [
     "read_hourly_workload",
     "save_plan",
     "sensitivity",
+    "VtsConfiguration",
     "vts_configurations",
     "vts_plan",
     "CapacityHits",

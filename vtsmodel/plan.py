@@ -54,6 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel._inputs import Input, declare
@@ -71,13 +72,13 @@ __all__ = [
     "STEP",
     "Answers",
     "Check",
-    "Configuration",
     "ConfigResult",
     "LibraryPlan",
     "Plan",
     "PlanResult",
     "Sensitivity",
     "SensitivityRow",
+    "VtsConfiguration",
     "VtsPlan",
     "answer_inputs",
     "assumptions",
@@ -120,10 +121,8 @@ FRACTION = Input(
     help="Each input is moved down and up by this share of its value.",
 )  # fmt: skip
 
-#: Feature levels from the least to the most capable (PAF includes EHPO, Sec. 3.5).
-FEATURE_ORDER = ("base", "ehpo", "paf")
-_FEATURE_LABEL = {"base": "base", "ehpo": "EHPO", "paf": "PAF"}
-_VTS_DRIVE_CATALOG = {"3590B": "IBM3590B", "3590E": "IBM3590E"}
+#: Feature levels from the least to the most capable: :data:`vtsmodel.b18.FEATURES`.
+FEATURE_ORDER = b18.FEATURES
 
 
 # --------------------------------------------------------------------------------------
@@ -654,8 +653,10 @@ def load_plan(path: str | os.PathLike) -> Plan:
 # Configurations
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True, order=True)
-class Configuration:
-    """One VTS B18 configuration; ordered from the smallest (cache, then feature, then drives).
+class VtsConfiguration:
+    """One VTS B18 system: a feature, a Table 3 cache and 3590 drives; ordered from the smallest.
+
+    The order is cache capacity, then feature, then drives (:func:`vts_configurations`).
 
     Attributes
     ----------
@@ -665,37 +666,64 @@ class Configuration:
         Performance option (PAF includes its prerequisite EHPO).
     drives : int
         3590 tape drives. [count]
+    cache : vtsmodel.b18.Configuration or None
+        The Table 3 configuration of the cache, whose RAID layout picks Table 4's column
+        (:func:`vtsmodel.b18.capacity_configuration`); None for a capacity Table 3 does
+        not list with the feature.
     """
 
     rank: tuple = field(repr=False, compare=True)
     tvc_gb: float = field(compare=False)
     feature: str = field(compare=False)
     drives: int = field(compare=False)
+    cache: b18.Configuration | None = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, tvc_gb: float, feature: str, drives: int) -> Configuration:
-        """A configuration (not checked against what the paper offers: see :func:`vts_configurations`)."""
-        if feature not in FEATURE_ORDER:
-            raise ValueError(f"feature={feature!r} is not valid; choose one of {', '.join(FEATURE_ORDER)}")
-        return cls(
-            (float(tvc_gb), FEATURE_ORDER.index(feature), int(drives)), float(tvc_gb), feature, int(drives)
-        )
+    def of(cls, tvc_gb: float, feature: str, drives: int) -> VtsConfiguration:
+        """A configuration (not checked against what the paper offers: see :func:`vts_configurations`).
+
+        Its cache is Table 3's configuration of ``tvc_gb`` with ``feature``
+        (:func:`vtsmodel.b18.capacity_configuration`: 144 and 288 GB on 9 GB HDDs).
+        """
+        b18.FEATURE.check("feature", feature)
+        tvc = float(tvc_gb)
+        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
+
+    @property
+    def tvc_config(self) -> str | None:
+        """The Table 3 id the models take for the rates, where the layout matters (base, EHPO)."""
+        return self.cache.id if self.cache is not None and self.feature != "paf" else None
 
     @property
     def label(self) -> str:
-        """``"864 GB PAF, 4 drives"``."""
-        return f"{self.tvc_gb:,.0f} GB {_FEATURE_LABEL[self.feature]}, {self.drives} drives"
+        """``"864 GB PAF, 4 drives"``; the HDDs and layout where Table 3 lists the capacity in two.
+
+        ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
+        """
+        layout = ""
+        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+            layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
+        return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
 
     @property
     def virtual_drives(self) -> int:
         """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
-        f = load("vts_facts")
-        if self.feature != "base" and self.tvc_gb >= f.value("tvc_min_for_64_virtual_drives"):
-            return int(f.value("virtual_drives_ehpo"))
-        return int(f.value("virtual_drives_base"))
+        return b18.virtual_drives(self.tvc_gb, self.feature)
 
 
-def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[Configuration, ...]:
+@functools.cache
+def _table3_capacities() -> frozenset[float]:
+    return frozenset(c.tvc_gb for c in b18.configurations())
+
+
+@functools.cache
+def _two_layouts(tvc_gb: float) -> bool:
+    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
+    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
+
+
+def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
     """Every configuration the paper offers, smallest first.
 
     - Caches: Table 3's capacities per feature column ("Base/EHPO": 72, 144, 216, 288,
@@ -706,27 +734,22 @@ def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[Configurat
       (Sec. 3.5): a PAF configuration has both.
     - Drives: "from three to six (four to six with the Performance Accelerator)" (Sec. 2).
 
+    Each cache is Table 3's configuration of its capacity
+    (:func:`vtsmodel.b18.capacity_configuration`): 144 and 288 GB base/EHPO on 9 GB HDDs,
+    the layout with the most parity groups, which is also the faster one (Table 4).
+
     The order: cache capacity, then feature (base, EHPO, PAF), then drives. The paper
     prices nothing, so "smaller" is this order: a modelling choice.
     """
-    t = load("vts_tvc_configs")
-    f = load("vts_facts")
-    tvc = np.asarray(t["tvc_gb"], dtype=float)
-    col = np.asarray(t["features"])
-    earlier = np.asarray(t["earlier_paf"], dtype=bool)
-    base_caps = sorted(set(tvc[col == "base_ehpo"].tolist()))
-    paf_caps = set(tvc[col == "paf"].tolist())
-    if include_earlier_paf:
-        paf_caps |= set(tvc[(col == "base_ehpo") & earlier].tolist())
-    lo, hi = int(f.value("physical_drives_low")), int(f.value("physical_drives_high"))  # Sec. 2
-    plo, phi = int(f.value("physical_drives_paf_low")), int(f.value("physical_drives_paf_high"))
     out = [
-        Configuration.of(c, feat, d)
-        for feat in ("base", "ehpo")
-        for c in base_caps
-        for d in range(lo, hi + 1)
+        VtsConfiguration.of(c, feat, d)
+        for feat in FEATURE_ORDER
+        for c in b18.product_configurations(feat)
+        for d in b18.physical_drives(feat)  # Sec. 2
     ]
-    out += [Configuration.of(c, "paf", d) for c in sorted(paf_caps) for d in range(plo, phi + 1)]
+    if include_earlier_paf:
+        earlier = sorted({c.tvc_gb for c in b18.configurations() if c.earlier_paf})
+        out += [VtsConfiguration.of(c, "paf", d) for c in earlier for d in b18.physical_drives("paf")]
     return tuple(sorted(out))
 
 
@@ -778,7 +801,7 @@ class ConfigResult:
 
     Attributes
     ----------
-    config : Configuration
+    config : VtsConfiguration
     peak_mb_s, sustained_mb_s : float
         Host write rates (``write_rate``). [MB/s]
     hours_at_peak, hours_throttled, longest_delay_hours : float
@@ -806,7 +829,7 @@ class ConfigResult:
         answered one). [-]
     """
 
-    config: Configuration
+    config: VtsConfiguration
     peak_mb_s: float
     sustained_mb_s: float
     hours_at_peak: float
@@ -879,7 +902,7 @@ class _Day:
     recall_ready_s: float
     hits: object = None
 
-    def of(self, cfg: Configuration) -> _Day:
+    def of(self, cfg: VtsConfiguration) -> _Day:
         """The day as ``cfg`` sees it: with a mount log, its own read-hit ratio and recalls."""
         if self.hits is None:
             return self
@@ -940,7 +963,7 @@ def _vts_drive(vts_drive: str) -> dict:
     from vtsmodel.recall import drive_preset
 
     p = drive_preset(vts_drive)
-    spec = drive_spec(_VTS_DRIVE_CATALOG[vts_drive])
+    spec = drive_spec(b18.TAPE_DRIVES[vts_drive])
     mount_s = p["robot_s"] + p["load_s"] + p["overhead_s"] + p["rewind_unload_s"]  # Eq. 1: 2.36 min per mount
     return {"rate_mb_s": float(p["rate_mb_s"]), "cartridge_gb": float(spec.native_capacity_gb),
             "mount_s": float(mount_s)}  # fmt: skip
@@ -970,11 +993,12 @@ def _hourly(values_at_edges: np.ndarray, time_hours: np.ndarray, hours: int) -> 
     return np.diff(at)
 
 
-def _simulate(day: _Day, feature: str, tvc_gb: float, step_minutes: float, tvc_options: Mapping):
+def _simulate(day: _Day, cfg: VtsConfiguration, step_minutes: float, tvc_options: Mapping):
     """The day simulated, run twice when un-copied data is left at its end (a day that repeats)."""
     from vtsmodel.tvc_day import simulate_tvc
 
-    kw = dict(tvc_gb=tvc_gb, cf=day.cf, feature=feature, read_hit=day.read_hit, step_minutes=step_minutes,
+    cache = {"tvc_config": cfg.tvc_config} if cfg.tvc_config is not None else {"tvc_gb": cfg.tvc_gb}
+    kw = dict(**cache, cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
               **tvc_options)  # fmt: skip
     first = simulate_tvc(day.profile, **kw)
     left = float(first.uncopied_gb[-1])
@@ -1016,7 +1040,7 @@ def _fmt(x: float, unit: str = "") -> str:
     return f"{number(x, 3)}{(' ' + unit) if unit else ''}"
 
 
-def _checks(cfg: Configuration, a: Answers, day: _Day, run, summary: Mapping, carried_in: float,
+def _checks(cfg: VtsConfiguration, a: Answers, day: _Day, run, summary: Mapping, carried_in: float,
             carried_out: float, copy: np.ndarray, ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
     out = []
     thr, allowed = summary["hours_throttled"], a.throttle_hours_allowed
@@ -1060,15 +1084,16 @@ def _checks(cfg: Configuration, a: Answers, day: _Day, run, summary: Mapping, ca
     return tuple(out)
 
 
-def _evaluate(day: _Day, a: Answers, cfg: Configuration, runs: dict, step_minutes: float,
+def _evaluate(day: _Day, a: Answers, cfg: VtsConfiguration, runs: dict, step_minutes: float,
               tvc_options: Mapping) -> ConfigResult:  # fmt: skip
     from vtsmodel.bottleneck import binding_resource
 
     day = day.of(cfg)
     key = (cfg.feature, cfg.tvc_gb)
     if key not in runs:
-        run, cin, cout = _simulate(day, cfg.feature, cfg.tvc_gb, step_minutes, tvc_options)
-        bind = str(binding_resource(day.cf, cfg.tvc_gb, feature=cfg.feature, mode="sustained"))
+        run, cin, cout = _simulate(day, cfg, step_minutes, tvc_options)
+        tvc = {"tvc_config": cfg.tvc_config} if cfg.tvc_config is not None else {"tvc_gb": cfg.tvc_gb}
+        bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", **tvc))
         eff = _copy_efficiency(a, day.cf)
         d = _vts_drive(a.vts_drive)
         per_drive = d["rate_mb_s"] * day.cf / run.cache_cf * eff  # in the cache's MB/s
@@ -1098,7 +1123,7 @@ def _model_funcs(kind: str) -> tuple[Callable, ...]:
 
     if kind == "vts":
         return (throughput.write_rate, tvc_day.simulate_tvc, tvc.cache_cf, tvc.effective_capacity_gb,
-                tvc.product_configurations, bottleneck.binding_resource, bottleneck.write_capacities,
+                b18.product_configurations, b18.capacity_configuration, bottleneck.binding_resource, bottleneck.write_capacities,
                 recall.recall_parts, recall.recall_service_s, recall.recall_ready_s, recall.recall_drives,
                 queueing.wait_percentile, drives.drive_efficiency, catalog.drive_spec)  # fmt: skip
     return (sizing.drives_needed, drives.drive_efficiency, drives.mount_cycle_s, queueing.recall_drives_needed,
@@ -1216,7 +1241,7 @@ class VtsPlan:
     rows: tuple[tuple[str, str], ...]
     sources: tuple[str, ...]
 
-    def result(self, config: Configuration | str) -> ConfigResult:
+    def result(self, config: VtsConfiguration | str) -> ConfigResult:
         """The result of one configuration (or its label)."""
         label = config if isinstance(config, str) else config.label
         for r in self.results:
@@ -1344,7 +1369,7 @@ def vts_plan(
     funcs = _model_funcs("vts")
     # the recall functions also cite the StorageTek 3480 preset, which is no VTS drive
     tables = _tables_of(funcs, ("vts_tvc_configs", "vts_facts", "drive_catalog"), exclude=("stk_facts",))
-    rows = VTS_ROWS + _drive_rows(_VTS_DRIVE_CATALOG[plan.answers.vts_drive])
+    rows = VTS_ROWS + _drive_rows(b18.TAPE_DRIVES[plan.answers.vts_drive])
     out = VtsPlan(results, rec, nxt, same, info, notes, _names(funcs), tables, rows, _sources(tables, rows))
     if day.hits is not None:  # with a mount log, the day of the recommended (or closest) configuration
         shown = day.of(out.closest.config)
@@ -1364,7 +1389,9 @@ def _check_step(step_minutes) -> float:
 
 
 @declare(step_minutes=STEP)
-def evaluate_configuration(plan: Plan, config: Configuration, *, step_minutes: float = 5.0) -> ConfigResult:
+def evaluate_configuration(
+    plan: Plan, config: VtsConfiguration, *, step_minutes: float = 5.0
+) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
     step_minutes = _check_step(step_minutes)
     day = _day(plan)
@@ -1664,7 +1691,7 @@ def _drivers(plan: Plan) -> list[tuple[str, str, float, Callable[[Plan, float], 
     return out
 
 
-def _outputs(plan: Plan, config: Configuration, step_minutes: float) -> dict[str, float]:
+def _outputs(plan: Plan, config: VtsConfiguration, step_minutes: float) -> dict[str, float]:
     r = evaluate_configuration(plan, config, step_minutes=step_minutes)
     lib = library_plan(plan)
     return {
@@ -1681,7 +1708,7 @@ def sensitivity(
     plan: Plan,
     *,
     fraction: float = 0.2,
-    configuration: Configuration | None = None,
+    configuration: VtsConfiguration | None = None,
     step_minutes: float = 5.0,
 ) -> Sensitivity:
     """How far each answer moves when each input moves down and up by ``fraction``.
@@ -1696,7 +1723,7 @@ def sensitivity(
     plan : Plan
     fraction : float
         The move, a share of each input's value, in (0, 1). [-]
-    configuration : Configuration, optional
+    configuration : VtsConfiguration, optional
     step_minutes : float
         Time step of the day simulation, 0.5 to 60. [min]
 
@@ -1705,9 +1732,9 @@ def sensitivity(
     Sensitivity
         Data for a tornado chart (:meth:`Sensitivity.tornado`).
     """
-    if configuration is not None and not isinstance(configuration, Configuration):
+    if configuration is not None and not isinstance(configuration, VtsConfiguration):
         raise ValueError(
-            f"configuration={configuration!r} must be a Configuration (vts_configurations()) or None"
+            f"configuration={configuration!r} must be a VtsConfiguration (vts_configurations()) or None"
         )
     _check_plan(plan)
     fraction = as_scalar("fraction", FRACTION.check("fraction", fraction))
