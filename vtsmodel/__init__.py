@@ -20,6 +20,7 @@ from vtsmodel.archive import (
     fill_year,
     migration,
 )
+from vtsmodel.b18 import Configuration, LayoutWarning
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
@@ -46,8 +47,8 @@ from vtsmodel.mountlog import (
 )
 from vtsmodel.plan import (
     Answers,
-    Configuration,
     Plan,
+    VtsConfiguration,
     evaluate,
     library_plan,
     load_plan,
@@ -93,6 +94,7 @@ __all__ = [
     "Answers",
     "Configuration",
     "HourlyWorkload",
+    "LayoutWarning",
     "Plan",
     "evaluate",
     "library_plan",
@@ -100,6 +102,7 @@ __all__ = [
     "read_hourly_workload",
     "save_plan",
     "sensitivity",
+    "VtsConfiguration",
     "vts_configurations",
     "vts_plan",
     "CapacityHits",

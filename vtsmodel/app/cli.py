@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from vtsmodel.b18 import FEATURES
+
 __all__ = ["main"]
 
 PROG = "vtsmodel"
@@ -532,7 +534,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     h.add_argument("log", metavar="LOG.csv", help="the mount log")
-    h.add_argument("--feature", choices=("base", "ehpo", "paf"), help="only this feature's capacities")
+    h.add_argument("--feature", choices=FEATURES, help="only this feature's capacities")
     h.add_argument("--cf", type=_positive_float, default=1.0, help="data compressibility (default 1)")
     h.add_argument("--warmup-hours", type=float, default=0.0, metavar="H", help="leave the first H hours out")
     h.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
