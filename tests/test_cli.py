@@ -450,7 +450,15 @@ def test_a_fresh_clone_plans_the_example_and_writes_the_pdf_report(tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", str(root), str(clone)], check=True, timeout=120)
     env = {**os.environ, "PYTHONPATH": str(clone)}
-    cmd = [sys.executable, "-m", "vtsmodel.app.cli", "plan", "examples/example_plan.json", "--report", "r.pdf"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "vtsmodel.app.cli",
+        "plan",
+        "examples/example_plan.json",
+        "--report",
+        "r.pdf",
+    ]
     done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode in (0, cli.EXIT_NO_CONFIGURATION), done.stderr
     assert "Plan 'nightly batch':" in done.stdout and "report:" in done.stdout
