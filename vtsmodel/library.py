@@ -33,7 +33,7 @@ import numpy as np
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import Provenance, cites, load
 from vtsmodel._validation import ConstraintError, UnknownName, as_scalar, broadcast, result
-from vtsmodel.quantities import BIG_COUNT, BIG_RATE, BIG_S, SMALL, SPEED_MB_S, T_MOUNT_S
+from vtsmodel.quantities import BIG_COUNT, BIG_RATE, SMALL, SPEED_MB_S, T_MOUNT_S
 
 __all__ = [
     "LIBRARIES",
@@ -80,7 +80,7 @@ ROBOTS = Input(
     "robots", "-", 1, lo=1, hi=1000, integer=True, help="Robots (accessors, HandBots) of the library."
 )
 MOVE_S = Input(
-    "robot time per move", "s", None, lo=SMALL, hi=BIG_S,
+    "robot time per move", "s", None, lo=0.001, hi=3600.0, source="practical limits (a millisecond to an hour)",
     help="Time of one cartridge move (slot to drive or drive to slot).",
 )  # fmt: skip
 CARTRIDGES = Input("cartridges", "-", 0, lo=0, hi=BIG_COUNT, help="Cartridges the library holds.")
