@@ -9,7 +9,7 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 live in :mod:`vtsmodel.app`, which imports them; the core never imports the app.
 """
 
-from vtsmodel._inputs import Input, declare, declared_inputs
+from vtsmodel._inputs import Input, declare, declared_inputs, number
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
 from vtsmodel.archive import (
@@ -118,6 +118,7 @@ __all__ = [
     "Input",
     "declare",
     "declared_inputs",
+    "number",
     "Profile",
     "TvcRun",
     "bottleneck_rate",
