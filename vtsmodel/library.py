@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -509,12 +508,21 @@ def library_binding(
             "(or library_model(..., robot_move_s=...))"
         )
     move = as_scalar("robot_move_s", MOVE_S.check("robot_move_s", move))
-    usable = float(model.usable_slots(n, d))
-    bays = float(model.drive_bays(n))
-    cap = float(robot_mounts_per_hour(r, robot_move_s=move))
-    shares = {
-        "cartridge slots": c / usable if usable > 0 else math.inf,
-        "drive bays": d / bays if bays > 0 else (math.inf if d > 0 else 0.0),
-        "robot mounts per hour": m / cap,
-    }
+    shares = {k: float(v) for k, v in _shares(model, n, r, c, d, m, move).items()}
     return max(RESOURCES, key=lambda k: shares[k]), shares
+
+
+def _shares(model: LibraryModel, units, robots, cartridges, drives, mounts_per_hour, move_s) -> dict:
+    """Each resource's share used, for checked arrays of configurations (no input checks here)."""
+    usable = np.asarray(model.usable_slots(units, drives), dtype=float)
+    bays = np.asarray(model.drive_bays(units), dtype=float)
+    cap = np.asarray(robots, dtype=float) * 3600.0 / (MOVES_PER_MOUNT * move_s)
+    c, d = np.asarray(cartridges, dtype=float), np.asarray(drives, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slots = np.where(usable > 0, c / np.where(usable > 0, usable, 1.0), np.where(c > 0, np.inf, 0.0))
+        bay = np.where(bays > 0, d / np.where(bays > 0, bays, 1.0), np.where(d > 0, np.inf, 0.0))
+    return {
+        "cartridge slots": slots,
+        "drive bays": bay,
+        "robot mounts per hour": np.asarray(mounts_per_hour) / cap,
+    }

@@ -16,7 +16,6 @@ stand-in that, if anything, overstates today's robots' load.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,10 +28,11 @@ from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.archive import ArchiveYears
 from vtsmodel.library import (
     MOVE_S,
+    RESOURCES,
     ROBOTS,
     LibraryModel,
+    _shares,
     flow_mounts_per_hour,
-    library_binding,
     robot_mounts_per_hour,
     robot_wait_s,
     units_needed,
@@ -162,7 +162,8 @@ def library_years(
         A catalog drive.
     library : LibraryModel
     robots : int, optional
-        Robots installed; default the most any year needs, at least the library's standard. [count]
+        Robots installed; default the most any year needs, at least the library's standard
+        and at most its documented maximum (one where no document gives a count). [count]
     robot_move_s : float, optional
         Time of one move; default the library's, else CERN's 22.5 s. [s]
 
@@ -193,32 +194,26 @@ def library_years(
     factor = np.ones(w.size)
     if w.size > 2 and w[1] > 0:
         factor[2:] = w[2:] / w[1]
-    drives_f = np.empty(w.size)
-    mounts = np.empty(w.size)
-    for y, k in enumerate(factor):
-        scaled = [dataclasses.replace(f, rate_mb_s=f.rate_mb_s * k) for f in fl]
-        s = drives_needed(scaled, drive_speed_mb_s=speed, t_mount_s=tm, t_overhead_s=t_over)
-        drives_f[y] = s.total
-        m = 0.0
-        for f, e in zip(scaled, s.efficiencies, strict=True):
-            rate = f.rate_mb_s * f.peak_factor
-            if rate <= 0:
-                continue
-            if f.efficiency is None:
-                m += rate / (f.file_mb * f.files_per_mount) * 3600.0
-            else:
-                m += float(flow_mounts_per_hour(rate, efficiency=e, speed_mb_s=speed, t_mount_s=tm))
-        mounts[y] = m
+    # the CERN formula and the mounts are linear in the rates: today's flows once, times each year's factor
+    s = drives_needed(fl, drive_speed_mb_s=speed, t_mount_s=tm, t_overhead_s=t_over)
+    m1 = 0.0
+    for f, e in zip(fl, s.efficiencies, strict=True):
+        rate = f.rate_mb_s * f.peak_factor
+        if rate <= 0:
+            continue
+        if f.efficiency is None:
+            m1 += rate / (f.file_mb * f.files_per_mount) * 3600.0
+        else:
+            m1 += float(flow_mounts_per_hour(rate, efficiency=e, speed_mb_s=speed, t_mount_s=tm))
+    drives_f = s.total * factor
+    mounts = m1 * factor
     drives = np.ceil(drives_f - 1e-9 * np.maximum(drives_f, 1.0))
     per_robot = float(robot_mounts_per_hour(1, robot_move_s=move))
     robots_needed = np.maximum(np.ceil(mounts / per_robot - 1e-9), 1.0)
     if robots is None:
-        robots = int(max(robots_needed.max(), library.default_robots()))
-        if robots > ROBOTS.hi:
-            raise ConstraintError(
-                f"the mounts need {robots} robots at robot_move_s={move:g} s a move, more than any library has; "
-                "check the flows' rates and efficiencies, or give robots and read the utilisation"
-            )
+        # as many as the mounts need, within what the documents allow (one where they give no count)
+        most = library.robots_max or library.robots_standard or 1
+        robots = int(min(max(robots_needed.max(), library.default_robots()), most))
     robots = int(as_scalar("robots", ROBOTS.check("robots", robots)))
     util = mounts / (robots * per_robot)
     wait_mean, wait_p95 = np.full(w.size, math.inf), np.full(w.size, math.inf)
@@ -228,20 +223,19 @@ def library_years(
         wait_mean[ok], wait_p95[ok] = wm, wp
     onsite = archive.cartridges_onsite
     units = np.asarray(units_needed(library, onsite, drives), dtype=float)
-    binding = []
-    for u, c, d, m in zip(units, onsite, drives, mounts, strict=True):
-        if math.isinf(u):
-            binding.append(f"more than one {library.label}")
-            continue
-        name, _shares = library_binding(library, u, robots, cartridges=c, drives=d, mounts_per_hour=m,
-                                        robot_move_s=move)  # fmt: skip
-        binding.append(name)
-    finite = units[np.isfinite(units)]
+    fits = np.isfinite(units)
+    binding = np.full(w.size, f"more than one {library.label}", dtype=object)
+    if fits.any():
+        sh = _shares(library, units[fits], robots, onsite[fits], drives[fits], mounts[fits], move)
+        stacked = np.vstack([sh[k] for k in RESOURCES])
+        binding[fits] = [RESOURCES[i] for i in np.argmax(stacked, axis=0)]
+    binding = tuple(binding)
+    finite = units[fits]
     top = int(finite.max()) if finite.size else (library.units_max or 1)
     fill = {}
     for n in range(1, top + 1):
-        fits = units <= n
-        fill[n] = None if fits.all() else int(np.argmin(fits))
+        within = units <= n
+        fill[n] = None if within.all() else int(np.argmin(within))
     return LibraryYears(archive, library, spec.name, speed, tm, move, basis, robots, factor, drives_f, drives, mounts,
                         robots_needed, util, wait_mean, wait_p95, units, tuple(binding), fill)  # fmt: skip
 
