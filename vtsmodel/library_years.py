@@ -76,8 +76,9 @@ class LibraryYears:
     binding : tuple of str
         The resource that binds each year in the configuration of that year.
     fill_years : dict of int to int or None
-        For each configuration of 1 .. the most units needed (within one library), the
-        first year it no longer holds the cartridges and drives (None: not within the years).
+        For each configuration of 1 .. the most units needed (every size of one library
+        where some year needs more), the first year it no longer holds the cartridges and
+        drives (None: not within the years).
     """
 
     archive: ArchiveYears
@@ -231,7 +232,10 @@ def library_years(
         binding[fits] = [RESOURCES[i] for i in np.argmax(stacked, axis=0)]
     binding = tuple(binding)
     finite = units[fits]
-    top = int(finite.max()) if finite.size else (library.units_max or 1)
+    if not fits.all() and library.units_max is not None:
+        top = library.units_max  # every configuration of one library, up to the largest
+    else:
+        top = int(finite.max()) if finite.size else 1
     fill = {}
     for n in range(1, top + 1):
         within = units <= n

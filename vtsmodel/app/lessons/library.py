@@ -75,15 +75,16 @@ def _model(years, ingest_growth, library, drive, copies, compression, robot_move
 
 def capacity_base(unit: str) -> dict:
     """Axes of the capacity figure: cartridges per year against the slots of each configuration."""
-    fig = new_figure(title=f"Cartridges in the library and the slots of 1, 2, ... {unit}s",
-                     xaxis_title="year", yaxis_title="cartridges [-]", height=420)  # fmt: skip
-    fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}, barmode="overlay")
+    fig = new_figure(title=f"Cartridges in the library and the usable slots of 1, 2, ... {unit}s",
+                     xaxis_title="year", yaxis_title="cartridges [-]", height=480)  # fmt: skip
+    fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
+                      margin={"t": 50, "b": 130})  # fmt: skip
     return figure_json(fig)
 
 
 def shares_base() -> dict:
     """Axes of the shares figure: each resource's share of what the configuration holds."""
-    fig = new_figure(title="How full each resource is, in the configuration of the last year",
+    fig = new_figure(title="How full each resource is, in the last year's configuration (or the largest)",
                      xaxis_title="year", yaxis_title="share used [-]", height=380)  # fmt: skip
     fig.update_yaxes(tickformat=".0%")
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0})
@@ -97,7 +98,7 @@ def _capacity_traces(r) -> tuple[list, list, float]:
                "marker": {"color": COLORS[0]}, "hovertemplate": "year %{x}: %{y:,} cartridges<extra></extra>"}]  # fmt: skip
     top = max(carts + [1.0])
     lib = r.library
-    shown = sorted(r.fill_years)[:6]
+    shown = sorted(r.fill_years)[-6:]  # the largest six configurations: the ones that matter
     for i, n in enumerate(shown):
         slots = float(lib.usable_slots(n, float(max(r.drives))))
         fill = r.fill_years[n]
