@@ -25,7 +25,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
@@ -100,13 +99,6 @@ QUANTILE = Input(
     hi_open=True,
     help="Share of mounts waiting at most the answer.",
 )
-
-
-class LibraryChoice(NamedTuple):
-    """One library family to offer: key and display label."""
-
-    key: str
-    label: str
 
 
 @dataclass(frozen=True)
