@@ -61,6 +61,7 @@ CORE_MODULES = (
     "import_export",
     "library",
     "archive",
+    "library_years",
 )
 
 #: Longest a single call may take before the test calls it a hang. [s]
@@ -221,6 +222,12 @@ EXTRA: dict[str, tuple] = {
     "bought": (lambda: [{"cartridge": [3.0]}], [None, 3, [1]]),
     "prices": (lambda: [{"cartridge": 10.0, "support_per_year": 5.0}], [None, 3, {"tape": 1.0}]),
     "stored_tb@cost_by_year": (lambda: [[100.0]], [None, "100", [-1.0]]),
+    "archive": (
+        lambda: [vtsmodel.archive_years(3, stored_now_tb=100, growth_tb_per_year=50, cartridge_tb=18)],
+        [None, 3, "archive"],
+    ),
+    "library": (lambda: [vtsmodel.library_model("SL8500")], [None, 3, "SL8500"]),
+    "drive@library_years": (lambda: ["LTO9", "LTO-10"], ["NOPE", 3, None]),
     "needed@fill_year": (lambda: [[10.0, 20.0, 30.0], [5.0]], [None, [], "10,20", [1.0, -1.0]]),
 }
 
@@ -257,6 +264,7 @@ NON_FINITE = {
     "units_needed",  # inf where one library cannot hold the cartridges and drives
     "library_binding",  # a share is inf where a configuration has no slots or bays for what it must hold
     "cost_by_year",  # no cost per TB (NaN) where nothing is stored
+    "library_years",  # inf units (more than one library) and waits (saturated robots): documented
 }
 SIGNED = {
     "ehpo_coefficients",
