@@ -36,6 +36,7 @@ LESSONS = {
     "07": "planner",
     "08": "hits",
     "09": "replay",
+    "10": "library",
 }
 
 
