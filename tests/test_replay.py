@@ -507,3 +507,21 @@ def test_impossible_libraries_name_the_parameter(kwargs, name):
 def test_bad_requests_name_the_parameter(args, kwargs, name):
     with pytest.raises(ValueError, match=name):
         replay_requests(*args, library=replay_library(2), **kwargs)
+
+
+def test_survival_of_the_streamed_histogram_follows_the_exact_one():
+    rng = np.random.default_rng(8)
+    n = 20_000
+    arr = poisson_arrivals(rng, n, 1 / 30.0)
+    size = lognormal_service(rng, n, 2000.0, 2.0)
+    lib = replay_library(6)
+    whole = replay_requests(arr, library=lib, size_mb=size, cartridge=np.arange(n))
+    part = replay_chunks(
+        [{"time_s": arr, "obj": np.arange(n), "cartridge": np.arange(n), "size_mb": size}], lib
+    )
+    t, share = whole.survival()
+    t2, share2 = part.survival()
+    assert share[0] == pytest.approx(1 - 1 / n) and np.all(np.diff(share) <= 0)
+    # at each histogram edge, the share above it as counted exactly
+    exact = np.array([(whole.response_s > x).mean() for x in t2])
+    np.testing.assert_allclose(share2, exact, atol=2e-3)

@@ -60,6 +60,11 @@ def test_sliders_move_the_readouts_and_plots_as_the_core_says():
     assert r["wait p95: replay / M/D/c / M/G/c"].startswith(f"{number(a.replay_q_s)} / ")
     fig = page.panel.figure("hourly")
     np.testing.assert_allclose(fig["data"][0]["y"], rep.hourly["mounts"])
+    held = page.panel.figure("delay")  # this setting's loads and drive hours
+    assert held["data"][0]["y"] == pytest.approx(
+        [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
+    )
+    page.set(delays=True)  # every delay replayed
     delay = page.panel.figure("delay")
     loads = [core(drives=4, dismount_after_s=d, cache_gb=432.0).mounts for d in L.DELAYS]
     np.testing.assert_allclose(delay["data"][0]["y"], loads[0] - np.array(loads))

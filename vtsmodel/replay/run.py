@@ -174,6 +174,28 @@ class Replay:
             return float(np.quantile(arr, q)) if arr.size else math.nan
         return hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
 
+    def survival(self, *, of: str = "response", points: int = 300) -> tuple[np.ndarray, np.ndarray]:
+        """``(t, share of tape requests above t)``, at most ``points`` points (log-spaced ranks). [s], [-]
+
+        From the per-request times, or from the histogram (bin edges) when streamed; times
+        below 1 ms are drawn at 1 ms (a log axis).
+        """
+        if of not in ("response", "wait"):
+            raise ValueError(f"of={of!r} is not valid; choose 'response' or 'wait'")
+        arr = self.response_s if of == "response" else self.wait_s
+        if arr is not None:
+            s = np.sort(np.maximum(arr, 1e-3))
+            n = s.size
+            if n == 0:
+                return s, s
+            idx = np.unique(np.round(np.geomspace(1, n, min(points, n))).astype(int) - 1)
+            return s[idx], 1.0 - (idx + 1) / n
+        h = self.hist_response if of == "response" else self.hist_wait
+        e = _edges()
+        edges = np.concatenate([[1e-3], e[1:], [e[-1]]])  # each bin's upper edge
+        keep = h > 0
+        return edges[keep], 1.0 - np.cumsum(h)[keep] / max(h.sum(), 1)
+
     @property
     def mounts_per_hour(self) -> float:
         """Mounts per hour over the replay. [1/h]"""
@@ -324,6 +346,7 @@ class _Prep:
     recall_specific_writes: bool
     first: dict | None = None  # volume code -> cartridge (stacking), across chunks
     next_slot: int = 0
+    keep_codes: bool = True  # False for one chunk (in memory): no later chunk asks
 
     def cartridges(self, obj: np.ndarray) -> np.ndarray:
         """Stack volumes on cartridges in order of first appearance (codes kept across chunks)."""
@@ -331,6 +354,12 @@ class _Prep:
         order = np.argsort(first_idx, kind="stable")
         known = self.first
         slot = np.empty(uniq.size, dtype=np.int64)
+        if not known:  # the first chunk: slots in order of first use, at once
+            slot[order] = self.next_slot + np.arange(uniq.size)
+            self.next_slot += uniq.size
+            if self.keep_codes:
+                known.update(zip(uniq.tolist(), slot.tolist(), strict=True))
+            return slot[inv] // self.per_cart
         for j in order.tolist():
             o = int(uniq[j])
             s = known.get(o)
@@ -529,6 +558,7 @@ def replay_requests(
     )  # fmt: skip
     tape, hits = prep.to_tape(o, size, acc)
     idx = np.flatnonzero(tape)
+    prep.keep_codes = False
     c = cart[idx] if cart is not None else prep.cartridges(o)[idx]
     svc = prep.own_service(None if size is None else size[idx], None if dur is None else dur[idx], idx.size)
     t0 = float(t[0])

@@ -26,6 +26,7 @@ from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_controls, read_upload
 from vtsmodel.app.panels import Panel, Plot, View, compute
 from vtsmodel.catalog import drive_options
+from vtsmodel.replay import library as _LIB
 
 __all__ = ["DELAYS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage", "hourly_figure", "replay_of",
            "replay_page", "response_figure", "scenario_outputs", "scenario_view", "view_replay", "write_report"]  # fmt: skip
@@ -34,7 +35,8 @@ LESSON_ID = "09"
 TITLE = "Replay your log: the recall answer from your own requests"
 NOTEBOOK = "09_replay_your_log.ipynb"
 
-from vtsmodel.replay import library as _LIB  # noqa: E402
+#: Dismount delays the third plot replays with "replay every dismount delay". [s]
+DELAYS = (0.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0)
 
 INPUTS = {
     "drives": _LIB.REPLAY_DRIVES.but(hi=64, step=1),
@@ -49,6 +51,8 @@ INPUTS = {
     "cache_gb": rp.run.CACHE_GB.but(default=864.0, optional=False, hi=3456.0, step=12.0,
                                     help="Disk cache in front (LRU, in the log's sizes); 0: none, every request to tape."),
     "q": Input("percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, help="The percentile the readouts and plots compare."),
+    "delays": Input("replay every dismount delay", "", False,
+                    help=f"Draw loads saved and drive hours held for each delay ({len(DELAYS)} more replays a change)."),
 }  # fmt: skip
 SCENARIO = (
     "drives",
@@ -61,8 +65,6 @@ SCENARIO = (
     "cache_gb",
     "q",
 )
-#: Dismount delays the third plot replays (and the delay slider's own). [s]
-DELAYS = (0.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0)
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
@@ -77,20 +79,7 @@ def replay_of(source: LogSource, cache_gb: float, dismount_after_s: float, **lib
 
 
 def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
-    return rp.analytic_beside(rep, q, warn=False)
-
-
-def _survival(rep: rp.Replay, points: int = 300):
-    """(t, share of tape requests slower than t): from the responses, or their histogram when streamed."""
-    if rep.response_s is not None:
-        s = np.sort(np.maximum(rep.response_s, 1e-3))
-        n = s.size
-        idx = np.unique(np.round(np.geomspace(1, n, min(points, n))).astype(int) - 1)
-        return s[idx], 1.0 - (idx + 1) / n
-    h = rep.hist_response
-    edges = 10.0 ** (rp.run._engine.HIST_LO + np.arange(h.size) / rp.run._engine.HIST_PER)
-    keep = h > 0
-    return edges[keep], 1.0 - np.cumsum(h)[keep] / h.sum()
+    return rp.analytic_beside(rep, q, warn=False, simulate=False)  # the formulas only: no 0.2 s simulation
 
 
 def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
@@ -98,7 +87,7 @@ def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
     fig = new_figure(title="Response time: replay vs the formulas", xaxis_title="response time t [s]",
                      yaxis_title="share of tape requests slower than t", height=420)  # fmt: skip
     if rep.tape_requests:
-        t, share = _survival(rep)
+        t, share = rep.survival()
         fig.add_trace(
             go.Scatter(x=t, y=share, mode="lines", name="replay", line={"color": COLORS[0], "width": 3})
         )
@@ -186,8 +175,20 @@ def delay_base(source: LogSource, cache_gb, **lib) -> dict:
     return figure_json(fig)
 
 
+def held_base(source: LogSource, cache_gb, dismount_after_s, **lib) -> dict:
+    """Loads (mounts and loads saved) and drive hours (busy and held idle) at one setting."""
+    rep = replay_of(source, cache_gb, dismount_after_s, **lib)
+    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s",
+                     yaxis_title="count or drive hours", height=360)  # fmt: skip
+    x = ["loads (mounts)", "loads saved", "drive hours busy", "drive hours held idle"]
+    y = [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
+    fig.add_trace(go.Bar(x=x, y=y, marker={"color": [COLORS[0], COLORS[2], COLORS[1], COLORS[3]]},
+                         hovertemplate="%{x}: %{y:,.4g}<extra></extra>", showlegend=False))  # fmt: skip
+    return figure_json(fig)
+
+
 def view_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO9", dismount_after_s=0.0,
-                policy="fifo", batch_requests=1, batch_wait_s=0.0, cache_gb=864.0, q=0.95) -> View:  # fmt: skip
+                policy="fifo", batch_requests=1, batch_wait_s=0.0, cache_gb=864.0, q=0.95, delays=False) -> View:  # fmt: skip
     """The page for one log and one setting."""
     source = source or example_source()
     lib = {"drives": drives, "robots": robots, "drive": drive, "policy": policy, "batch_requests": batch_requests,
@@ -203,7 +204,8 @@ def view_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO
                          shapes=[{"type": "line", "x0": p, "x1": p, "y0": 0, "y1": 1, "yref": "paper",
                                   "line": {"color": COLORS[0], "dash": "dot"}}] if math.isfinite(p) else []),
         "hourly": Plot(hourly_base, {**args, "dismount_after_s": dismount_after_s}),
-        "delay": Plot(delay_base, args, shapes=[x_line]),
+        "delay": Plot(delay_base, args, shapes=[x_line]) if delays
+        else Plot(held_base, {**args, "dismount_after_s": dismount_after_s}),
     }  # fmt: skip
     pct = f"p{round(100 * q)}"
     readouts = {
