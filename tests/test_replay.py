@@ -406,7 +406,7 @@ def test_volumes_stacked_on_cartridges_by_first_use():
     r = replay_requests([0.0, 1.0, 2.0], [5, 9, 7], library=lib.but(policy="group"), size_mb=[1000.0] * 3)
     # volumes 5 and 9 share cartridge 0: 9 is served on 5's mount; 7 needs cartridge 1
     assert r.mounted.tolist() == [True, False, True]
-    assert any("2 of 1000 MB" in note for note in r.notes)
+    assert any("2 of 1,000 MB" in note for note in r.notes)
 
 
 # --- the cache in front ------------------------------------------------------------------------------

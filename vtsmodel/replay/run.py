@@ -438,8 +438,8 @@ def _prep(library, *, cache_gb, cache_policy, service, duration_s, service_sampl
         else:
             per_cart = max(1, int(library.cartridge_gb * 1e3 // vol))
             notes.append(
-                f"volumes stacked on cartridges in order of first use: {per_cart} of {vol:.4g} MB on a "
-                f"{library.cartridge_gb:.4g} GB cartridge"
+                f"volumes stacked on cartridges in order of first use: {per_cart:,} of {vol:,.0f} MB on a "
+                f"{library.cartridge_gb:,.0f} GB cartridge"
             )
     return _Prep(
         library=library, cache=cache, service=service, sample=sample, rng=np.random.default_rng(seed),

@@ -102,7 +102,11 @@ def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
                 go.Scatter(x=grid, y=tail, mode="lines", name=name, line={"color": color, "dash": "dash"})
             )
     fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log", range=[-4, 0.05])
+    ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
+    fig.update_yaxes(
+        type="log", range=[-4, 0.05], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
+    )
+    fig.update_layout(legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"})
     return fig
 
 
@@ -125,12 +129,11 @@ def hourly_figure(rep: rp.Replay) -> go.Figure:
                      yaxis_title="mounts per hour", height=360)  # fmt: skip
     fig.add_trace(go.Bar(x=h, y=rep.hourly["mounts"], name="mounts", marker={"color": COLORS[0]}))
     util = rep.hourly["busy_s"] / (3600.0 * rep.library.drives)
-    fig.add_trace(
-        go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines", line={"color": COLORS[1]})
-    )
-    fig.update_layout(
-        yaxis2={"title": "drive utilisation [-]", "overlaying": "y", "side": "right", "range": [0, 1.05]}
-    )
+    fig.add_trace(go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines",
+                             line={"color": COLORS[1]}))  # fmt: skip
+    fig.update_layout(yaxis2={"title": "drive utilisation", "overlaying": "y", "side": "right", "range": [0, 1.05],
+                              "tickformat": ".0%", "dtick": 0.25, "showgrid": False},
+                      legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"})  # fmt: skip
     return fig
 
 
@@ -178,12 +181,18 @@ def delay_base(source: LogSource, cache_gb, **lib) -> dict:
 def held_base(source: LogSource, cache_gb, dismount_after_s, **lib) -> dict:
     """Loads (mounts and loads saved) and drive hours (busy and held idle) at one setting."""
     rep = replay_of(source, cache_gb, dismount_after_s, **lib)
-    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s",
-                     yaxis_title="count or drive hours", height=360)  # fmt: skip
-    x = ["loads (mounts)", "loads saved", "drive hours busy", "drive hours held idle"]
-    y = [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
-    fig.add_trace(go.Bar(x=x, y=y, marker={"color": [COLORS[0], COLORS[2], COLORS[1], COLORS[3]]},
-                         hovertemplate="%{x}: %{y:,.4g}<extra></extra>", showlegend=False))  # fmt: skip
+    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s", height=360)
+    loads = (["mounts", "loads saved"], [rep.mounts, rep.loads_saved], [COLORS[0], COLORS[2]])
+    hours = (
+        ["busy", "held idle"],
+        [rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0],
+        [COLORS[1], COLORS[3]],
+    )
+    for (x, y, color), (xa, ya) in ((loads, ("x", "y")), (hours, ("x2", "y2"))):
+        fig.add_trace(go.Bar(x=x, y=y, marker={"color": color}, xaxis=xa, yaxis=ya, showlegend=False,
+                             hovertemplate="%{x}: %{y:,.4g}<extra></extra>"))  # fmt: skip
+    fig.update_layout(xaxis={"domain": [0, 0.42]}, xaxis2={"domain": [0.58, 1], "anchor": "y2"},
+                      yaxis={"title": "loads [count]"}, yaxis2={"title": "drive time [h]", "anchor": "x2"})  # fmt: skip
     return figure_json(fig)
 
 
