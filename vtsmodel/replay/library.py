@@ -71,7 +71,6 @@ BATCH_WAIT_S = Input(
     "batch wait", "s", 0.0, lo=0.0, hi=BIG_S, source="modelling choice (0: no batching)",
     help="... or when its oldest request has waited this long.",
 )  # fmt: skip
-DRIVE = Input("drive", "", "LTO9", help="Catalog drive whose timings, rate and capacity the library uses.")
 
 
 @dataclass(frozen=True)
