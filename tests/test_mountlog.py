@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vtsmodel import mountlog as ml
 from vtsmodel.logs import synthetic
@@ -462,3 +464,80 @@ def test_chunk_lines_is_checked_when_called():
         ml.iter_mount_log("time_s,volume,compressed_mb,access\n", chunk_lines=0)
     with pytest.raises(ValueError, match=r"chunk_lines=2000000 is outside the valid range \[1, 1e\+06\]"):
         ml.read_mount_log("time_s,volume,compressed_mb,access\n", chunk_lines=2_000_000)
+
+
+# --- round trip and spreadsheet safety -----------------------------------------------------
+_HOSTILE = (
+    st.text(alphabet=st.sampled_from(list("=+-@'\"\t\r\n,; |#AZaz09éß€\u2028\x0b")), min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(bool)
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    ids=st.lists(_HOSTILE, min_size=1, max_size=25),
+    carts=st.booleans(),
+    durations=st.booleans(),
+    data=st.data(),
+)
+def test_read_of_write_is_the_log_for_hostile_ids(ids, carts, durations, data, tmp_path_factory):
+    # Done when: "read(write(log)) == log on hypothesis-generated logs with hostile ids"
+    n = len(ids)
+    times = np.cumsum(data.draw(st.lists(st.floats(0, 1e5), min_size=n, max_size=n)))
+    sizes = data.draw(st.lists(st.floats(0, 1e8), min_size=n, max_size=n))
+    kinds = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    log = ml.mount_log(
+        times, ids, sizes, kinds,
+        cartridge=ids[::-1] if carts else None,
+        duration_s=data.draw(st.lists(st.floats(0, 1e8), min_size=n, max_size=n)) if durations else None,
+    )  # fmt: skip
+    path = tmp_path_factory.mktemp("rt") / "log.csv"
+    ml.write_mount_log(log, path, chunk_lines=7)
+    back = ml.read_mount_log(path)
+    assert back.time_s.tolist() == log.time_s.tolist() and back.size_mb.tolist() == log.size_mb.tolist()
+    assert back.volume_ids.tolist() == log.volume_ids.tolist() and back.volume.tolist() == log.volume.tolist()
+    assert back.access.tolist() == log.access.tolist()
+    if carts:
+        assert back.cartridge_ids.tolist() == log.cartridge_ids.tolist()
+        assert back.cartridge.tolist() == log.cartridge.tolist()
+    if durations:
+        assert back.duration_s.tolist() == log.duration_s.tolist()
+    assert ml.mount_log_csv(log) == path.read_bytes().decode()
+
+
+def test_no_written_cell_starts_a_formula_and_numbers_are_unchanged():
+    ids = ['=HYPERLINK("http://x","y")', "+1+1", "-2-2", "@SUM(A1)", "'quoted", "plain", "-3.5"]
+    log = ml.mount_log(np.arange(len(ids)) * 1.5, ids, [0.5] * len(ids), ["read"] * len(ids))
+    text = ml.mount_log_csv(log)
+    import csv
+
+    rows = list(csv.reader(io.StringIO(text)))[1:]
+    for row in rows:
+        assert not row[1].startswith(("=", "+", "-", "@", "\t", "\r")) or row[1] == "-3.5"
+    assert [r[1] for r in rows] == [
+        '\'=HYPERLINK("http://x","y")',
+        "'+1+1",
+        "'-2-2",
+        "'@SUM(A1)",
+        "''quoted",
+        "plain",
+        "-3.5",
+    ]
+    assert [float(r[0]) for r in rows] == (np.arange(len(ids)) * 1.5).tolist()
+
+
+def test_write_streams_and_a_failure_leaves_no_file(tmp_path, monkeypatch):
+    log = ml.synthetic_mount_log(5000, 100, seed=2)
+    pieces = list(ml._csv_pieces(log, (), 1000))
+    assert len(pieces) == 1 + 5  # the header, then a piece per 1,000 rows
+    path = tmp_path / "m.csv"
+
+    def broken(*_args):
+        yield "time_s,volume,compressed_mb,access\n"
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(ml, "_csv_pieces", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        ml.write_mount_log(log, path)
+    assert not path.exists() and list(tmp_path.iterdir()) == []

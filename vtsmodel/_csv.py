@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import numpy as np
+
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -55,18 +57,21 @@ def cell(value, delimiter: str = ",") -> str:
     """One cell: a number as ``str`` gives it, text guarded and quoted; None empty."""
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int | float):
-        return repr(value) if isinstance(value, float) else str(value)
-    if hasattr(value, "dtype") and value.dtype.kind in "iuf":  # numpy scalar
-        return cell(value.item(), delimiter)
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, float | np.floating):
+        return repr(float(value))
+    if isinstance(value, int | np.integer):
+        return str(int(value))
     return quote(guard(str(value)), delimiter)
 
 
 def csv_row(values: Iterable, delimiter: str = ",") -> str:
     """A CSV line (ending in a line feed) of guarded, quoted cells."""
-    return delimiter.join(cell(v, delimiter) for v in values) + "\n"
+    cells = [cell(v, delimiter) for v in values]
+    if cells == [""]:
+        return '""\n'  # a row of one empty cell, not an empty line
+    return delimiter.join(cells) + "\n"
 
 
 def csv_text(rows: Iterable[Iterable], delimiter: str = ",") -> str:

@@ -194,11 +194,11 @@ def _check_access_map(access_map) -> dict[str, int | None]:
     out = {}
     for k, v in dict(access_map or {}).items():
         if v is None or (isinstance(v, str) and v.lower() in ("skip", "none", "")):
-            out[str(k).strip().lower()] = None
+            out[str(k).strip()] = None
         elif isinstance(v, str) and v in ACCESS_TYPES:
-            out[str(k).strip().lower()] = ACCESS_TYPES.index(v)
+            out[str(k).strip()] = ACCESS_TYPES.index(v)
         elif isinstance(v, int) and 0 <= v < len(ACCESS_TYPES):
-            out[str(k).strip().lower()] = int(v)
+            out[str(k).strip()] = int(v)
         else:
             raise ValueError(
                 f"access_map[{k!r}]={v!r} is not valid; map a word to one of {', '.join(ACCESS_TYPES)} or None "
@@ -312,6 +312,7 @@ class _Reader:
         if fmt:
             amap.update({k.lower(): v for k, v in fmt.access_map.items()})
         amap.update(_check_access_map(spec.access_map))
+        amap.update({k.lower(): v for k, v in list(amap.items())})
         amap = {k: _SKIP if v is None else v for k, v in amap.items()}
         self.default_access = amap.pop("*", _UNKNOWN)
         self.access_words = amap
@@ -407,37 +408,47 @@ class _Reader:
         )
         self.info.columns = {r: tuple(v) for r, v in self.lay.names.items()}
         self.info.ignored = self.lay.ignored
-        self._plan(recs, where)
+        self.first_line = first_line
+        self._plan(recs, numbers)
         yield from self._chunks(recs, numbers, records)
 
-    def _plan(self, recs: list[str], where: str) -> None:
+    def _sample(self, recs: list[str], idx: list[int]) -> list[str]:
+        """The values of the columns ``idx`` on the sample lines (joined by a space)."""
+        out = []
+        for rec in recs:
+            cells = _columns.split_one(rec, self.delim)
+            if len(cells) > max(idx):
+                out.append(" ".join(cells[i].strip() for i in idx))
+        return out
+
+    def _detect(self, values: list[str], where: str) -> str:
+        """The time form of the first sample value that has one."""
+        for v in values:
+            form = _times.detect(v)
+            if form is not None:
+                return form
+        if not values:
+            return "seconds"
+        raise ValueError(
+            f"{where}: time={values[0]!r} is not a time vtsmodel reads ({', '.join(_times.TIME_FORMS)}: "
+            "vtsmodel.logs.TIME_FORMS); name the form (time_form='iso_basic', --time-form), or the "
+            "fields the time spans (columns='time=1+2,...')"
+        )
+
+    def _plan(self, recs: list[str], numbers: np.ndarray) -> None:
         """Fix the conversions: time form, size unit and basis, access, from the layout."""
+        where = f"{self.where}, line {numbers[0] if len(numbers) else self.first_line}"
         roles = self.lay.roles
         tidx, tfield = roles["time"]
-        form = self._setting("time_form", None) or tfield.form
-        sample = None
-        if recs:
-            cells = _columns.split_one(recs[0], self.delim)
-            if len(cells) > max(tidx):
-                sample = " ".join(cells[i].strip() for i in tidx)
-        if form is None:
-            form = _times.detect(sample, seconds_named=False) if sample is not None else "seconds"
-            if form is None:
-                raise ValueError(
-                    f"{where}: time={sample!r} is not a time vtsmodel reads ({', '.join(_times.TIME_FORMS)}: "
-                    "vtsmodel.logs.TIME_FORMS); name the form (time_form='iso_basic', --time-form), or the "
-                    "fields the time spans (columns='time=1+2,...')"
-                )
+        form = (
+            self._setting("time_form", None) or tfield.form or self._detect(self._sample(recs, tidx), where)
+        )
         self.times = _times.TimeParser(form)
         self.info.time_form = form
         self.end_times = None
         if "end" in roles and "_end_only" not in roles:
             eidx, efield = roles["end"]
-            eform = efield.form or form
-            if recs:
-                cells = _columns.split_one(recs[0], self.delim)
-                if len(cells) > max(eidx):
-                    eform = efield.form or _times.detect(" ".join(cells[i].strip() for i in eidx)) or form
+            eform = efield.form or self._detect(self._sample(recs, eidx) or [""], where) if recs else form
             if (eform == "seconds") != (form == "seconds"):
                 raise ValueError(
                     f"{where}: the end times ({eform}) and the start times ({form}) are not of one kind"
@@ -618,16 +629,19 @@ class _Reader:
         return arr
 
     def _access(self, raw: list[str], lines) -> np.ndarray:
-        get, d, n = self.access_words.get, self.default_access, len(raw)
-        acc = np.fromiter(map(get, raw, repeat(d, n)), dtype=np.int8, count=n)
-        if (acc == _UNKNOWN).any():
-            acc = np.fromiter(map(get, map(str.lower, raw), repeat(d, n)), dtype=np.int8, count=n)
+        get, n = self.access_words.get, len(raw)
+        acc = np.fromiter(map(get, raw, repeat(_UNKNOWN, n)), dtype=np.int8, count=n)
+        unknown = acc == _UNKNOWN
+        if unknown.any():  # as written, then in lower case, then the default
+            acc = np.fromiter(
+                map(get, map(str.lower, raw), repeat(self.default_access, n)), dtype=np.int8, count=n
+            )
         if (acc == _UNKNOWN).any():
             i = int(np.flatnonzero(acc == _UNKNOWN)[0])
             raise self._bad(
                 lines[i], self._name("access"), raw[i],
-                f"is not an access kind vtsmodel knows ({', '.join(ACCESS_TYPES)}, or read, write, get, put, "
-                "delete, ...); say what it means: access_map={'" + raw[i] + "': 'read'} (--access-map "
+                f"is not an access kind vtsmodel knows ({', '.join(ACCESS_TYPES)}; read, write, update, get, "
+                "put, delete, ...: vtsmodel.logs.ACCESS_ALIASES); say what it means: access_map={'" + raw[i] + "': 'read'} (--access-map "
                 + raw[i] + "=read), or '*' for every other word",
             )  # fmt: skip
         return acc
