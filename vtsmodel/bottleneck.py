@@ -20,12 +20,12 @@ import numpy as np
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ExtrapolationWarning, broadcast, result
+from vtsmodel.b18 import FEATURE, resolve_tvc
 from vtsmodel.quantities import (
     BLOCK_KB,
     CF,
     CHANNELS,
     ESCON_KM,
-    FEATURE,
     MODE,
     PAF_SMALL_TVC_REDUCTION_INPUT,
     TVC_GB,
@@ -39,7 +39,6 @@ from vtsmodel.throughput import (
     _small_tvc_factor,
     _soft_min,
     block_size_factor,
-    resolve_tvc,
 )
 
 __all__ = [
@@ -128,7 +127,7 @@ class Resources:
 
 
 def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resources):
-    # ``tvc`` is the capacity on Table 4's axis (throughput.resolve_tvc).
+    # ``tvc`` is the capacity on Table 4's axis (b18.resolve_tvc).
     c = np.asarray(cf, dtype=float)
     ones = np.ones(
         np.broadcast_shapes(
@@ -204,7 +203,7 @@ def write_capacities(
         Capacities; default the calibrated :class:`Resources`.
     tvc_config : str, optional
         A Table 3 configuration id instead of ``tvc_gb``; its RAID layout picks the
-        Table 4 column (:func:`vtsmodel.throughput.resolve_tvc`).
+        Table 4 column (:func:`vtsmodel.b18.resolve_tvc`).
 
     Returns
     -------

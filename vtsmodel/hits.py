@@ -98,11 +98,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from vtsmodel._inputs import Input, declare
-from vtsmodel._tables import cites, load
+from vtsmodel._tables import cites
 from vtsmodel._validation import as_float_array, as_scalar, check_choice, result
+from vtsmodel.b18 import FEATURE, FEATURE_LABELS, FEATURES, configurations, product_configurations
 from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes, iter_mount_log
-from vtsmodel.quantities import BIG_GB, CF, CHUNK_LINES, FEATURE, WARMUP_HOURS
-from vtsmodel.tvc import cache_cf, product_configurations
+from vtsmodel.quantities import BIG_GB, CF, CHUNK_LINES, WARMUP_HOURS
+from vtsmodel.tvc import cache_cf
 
 __all__ = [
     "CAPACITY_GB",
@@ -849,12 +850,12 @@ def configuration_hits(
     if feature is not None:
         FEATURE.check("feature", feature)
     c = as_scalar("cf", CF.check("cf", cf))
-    table = load("vts_tvc_configs")
-    tvc_all = np.asarray(table["tvc_gb"], dtype=float)
-    feats = np.asarray(table["features"])
-    tvc = product_configurations(feature) if feature is not None else np.unique(tvc_all)
-    names = {"base_ehpo": "base/EHPO", "paf": "PAF"}
-    offered = tuple(", ".join(names[f] for f in sorted(set(feats[tvc_all == g]))) for g in tvc)
+    table3 = configurations()
+    tvc = product_configurations(feature) if feature is not None else np.unique([t.tvc_gb for t in table3])
+    names = {"base_ehpo": "base/EHPO", "paf": FEATURE_LABELS["paf"]}
+    offered = tuple(
+        ", ".join(names[f] for f in sorted({t.features for t in table3 if t.tvc_gb == g})) for g in tvc
+    )
     compared = compared_capacity_gb(tvc, size_basis=curve.size_basis, feature=feature or "ehpo", cf=c)
     h = curve.at(compared, recall_specific_writes=recall_specific_writes)
     return ConfigurationHits(
@@ -887,7 +888,7 @@ def compared_capacity_gb(tvc_gb, *, size_basis: str = "compressed", feature: str
         Capacity in the log's size basis. [GB]
     """
     check_choice("size_basis", size_basis, ("compressed", "host"))
-    check_choice("feature", feature, ("base", "ehpo", "paf"))
+    check_choice("feature", feature, FEATURES)
     tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0)
     c = float(as_float_array("cf", cf, lo=1.0))
     host_per_physical = float(cache_cf(c, feature))  # host MB held per physical MB of cache

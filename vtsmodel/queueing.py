@@ -5,7 +5,8 @@ drives, each recall keeping a drive busy for a service time with mean S; the off
 utilisation is rho = lambda * S / c. The formulas are the textbook ones:
 
 - M/M/c (exponential service): Erlang C, exact.
-- M/D/c (identical service, the Fig. 6 setting): Cosmetatos' approximation.
+- M/D/c (identical service, the Fig. 6 setting): Cosmetatos' approximation, bounded by
+  the exact light-traffic ratio c / (c + 1) of the M/M/c wait.
 - M/G/c (service with coefficient of variation cv): Allen-Cunneen's approximation.
 
 :func:`simulate_recalls` checks them: a heap of drive free times for any service times,
@@ -187,12 +188,23 @@ def wait_mmc(arrival_rate, service_s, servers):
 
 @declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS)
 def wait_mdc(arrival_rate, service_s, servers):
-    """Mean wait in queue of M/D/c by Cosmetatos' approximation. [s]
+    """Mean wait in queue of M/D/c: Cosmetatos' approximation, bounded at light load. [s]
 
-    Wq(M/D/c) = 1/2 Wq(M/M/c) [1 + (1 - rho)(c - 1)(sqrt(4 + 5c) - 2) / (16 rho c)]
-    (G. P. Cosmetatos, 1975). Exact for c = 1 (Pollaczek-Khinchine). The correction term
-    is computed as (C / rho) S (c - 1)(sqrt(4 + 5c) - 2) / (16 c^2), which stays finite
-    (and tends to 0) as the load tends to 0.
+    Wq(M/D/c) = Wq(M/M/c) min(R_C, c / (c + 1)), with Cosmetatos' ratio
+    R_C = 1/2 [1 + (1 - rho)(c - 1)(sqrt(4 + 5c) - 2) / (16 rho c)]
+    (G. P. Cosmetatos, 1975, INFOR 13: 328-331) and its bound c / (c + 1), the exact
+    ratio in light traffic: a recall that finds all c drives busy waits for the first
+    to free, the least of c residual service times, S / (c + 1) for identical service
+    against S / c for exponential (the light-traffic limit of M/G/c, Burman and Smith,
+    1983, Math. Oper. Res. 8: 15-25). R_C grows as 1 / rho at light load, above 1 for
+    several drives (it overestimates there, as Kimura, 1991, J. Oper. Res. Soc. 42:
+    595-603, notes): without the bound identical service times would wait longer than
+    exponential ones (c = 7 at rho = 1/7: 1.18 times M/M/c; 60 drives at rho = 0.01: 47).
+    The bound binds only where R_C > c / (c + 1), below rho of about 0.2 to 0.5; there
+    the exact simulation (:func:`simulate_recalls`) lies 0 to 13 % below it (measured
+    for 2 to 60 drives), elsewhere R_C is within about 4 % of it. Exact for c = 1
+    (Pollaczek-Khinchine: 1/2). The Cosmetatos term is computed as
+    (C / rho) S (c - 1)(sqrt(4 + 5c) - 2) / (16 c^2), finite as the load tends to 0.
 
     Parameters as :func:`wait_mmc`; ``service_s`` is the (identical) service time. [s]
     """
@@ -206,7 +218,7 @@ def _mdc(a, s, c, rho):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c_over_rho = np.where(rho > 0, pw / np.where(rho > 0, rho, 1.0), 0.0)
     extra = c_over_rho * s * (c - 1.0) * (np.sqrt(4.0 + 5.0 * c) - 2.0) / (16.0 * c * c)
-    return 0.5 * (wq + extra)
+    return np.minimum(0.5 * (wq + extra), wq * c / (c + 1.0))  # Cosmetatos, light-traffic bound
 
 
 @declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS, service_cv=SERVICE_CV)

@@ -13,8 +13,8 @@ Contents
     Read hit and recall (Table 1, fitted, :func:`read_fit`) and the 60/40 mix (Sec. 3.5.6).
 :func:`block_size_factor`, :func:`escon_distance_factor`, :func:`scsi_rate`
     Table 2's block-size effect, the Sec. 8.2 distance rule, the Sec. 6 SCSI attachment.
-:func:`resolve_tvc`, :func:`paf_small_tvc_factor`
-    A TVC given by capacity or by Table 3 configuration; the PAF small-cache reduction.
+:func:`paf_small_tvc_factor`
+    The PAF small-cache reduction.
 
 The bottleneck view (what each resource could carry, which binds) is
 :mod:`vtsmodel.bottleneck`.
@@ -34,32 +34,15 @@ Features
 
 Which Table 4 column applies to which TVC
 -----------------------------------------
-Table 4 prints three columns, read (data notes, ambiguity 1) as the 36 GB-HDD capacities
-288 GB (4(2+P); printed "≤288"), 576 GB (8(2+P)) and 1152 GB (16(2+P)), each shared with
-the 9 GB-HDD configuration of the same layout (72, 144, 288 GB). A TVC given as a Table 3
-configuration (``tvc_config``, see :func:`vtsmodel.tvc.configurations`) gets the column
-of its RAID layout (:func:`vtsmodel.tvc.table4_column`): 144 GB on 9 GB HDDs (8(2+P)) is
-the "576 /144" column, 144 GB on 36 GB HDDs (4(2+P)) the "≤288 /72" one. A TVC given as
-a capacity (``tvc_gb``) is read on the 36 GB-HDD axis: the coefficients m and b are
-interpolated linearly in log2(tvc_gb) between the three columns and held flat outside:
-
-=============  ==============================================================
-TVC [GB]       coefficients used (capacity only)
-=============  ==============================================================
-<= 288         column "≤288 /72 GB" (the 36 GB-HDD 4(2+P) layouts)
-432            58.5 % of the way from the 288 to the 576 column
-               (log2(432 / 288) = 0.585)
-576            column "576 /144 GB"
-864            58.5 % of the way from the 576 to the 1152 column
->= 1152        column "1152 /288 GB" (1152 GB, the largest base/EHPO configuration;
-               the paper names "1728 GB" for the 19.5 MB/s this column gives, Sec. 3.5.3)
-=============  ==============================================================
-
-Base and EHPO on a capacity Table 3 offers only with PAF (432, 864, 1728 GB) or above
-1152 GB warn (:func:`resolve_tvc`). The PAF peak curve does not depend on the TVC
-(Fig. 8's PAF curve averages all cache sizes); the PAF sustained curve is lowered for
-smaller caches by :func:`paf_small_tvc_factor`, a project assumption for Sec. 3.5.3's
-"somewhat reduced".
+The TVC is given by capacity (``tvc_gb``) or by Table 3 configuration (``tvc_config``);
+:func:`vtsmodel.b18.resolve_tvc` finds its capacity and its place on Table 4's axis: a
+configuration's RAID layout picks the column, a capacity alone is taken as Table 3's
+configuration of it (144, 216 and 288 GB on 9 GB HDDs: 16.73, 18.36 and 19.51 MB/s EHPO
+sustained at CF 3), and any other capacity is read on the 36 GB-HDD axis, interpolated
+linearly in log2 between the columns (see :mod:`vtsmodel.b18`). The PAF peak curve does
+not depend on the TVC (Fig. 8's PAF curve averages all cache sizes); the PAF sustained
+curve is lowered for smaller caches by :func:`paf_small_tvc_factor`, a project assumption
+for Sec. 3.5.3's "somewhat reduced".
 """
 
 from __future__ import annotations
@@ -69,7 +52,6 @@ import warnings
 
 import numpy as np
 
-from vtsmodel import tvc as _tvc
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import (
@@ -81,6 +63,7 @@ from vtsmodel._validation import (
     result,
     warn_outside,
 )
+from vtsmodel.b18 import FEATURE, resolve_tvc, tvc_range
 from vtsmodel.fit import Fit, fit_curve
 from vtsmodel.quantities import (
     ADAPTERS,
@@ -88,7 +71,6 @@ from vtsmodel.quantities import (
     CF,
     DIRECTION,
     ESCON_KM,
-    FEATURE,
     KNEE_SHARPNESS,
     MODE,
     PAF_SMALL_TVC_REDUCTION_INPUT,
@@ -100,7 +82,6 @@ from vtsmodel.quantities import (
 )
 
 __all__ = [
-    "FEATURES",
     "MODES",
     "PAF_KNEE_SHARPNESS",
     "PAF_ANCHORS",
@@ -111,22 +92,18 @@ __all__ = [
     "READ_PARAMS",
     "SCSI_COMPRESSED_MBS",
     "block_size_factor",
-    "default_tvc_gb",
     "ehpo_coefficients",
     "escon_distance_factor",
     "paf_fit",
     "paf_small_tvc_factor",
     "read_fit",
     "read_rate",
-    "resolve_tvc",
     "scsi_rate",
     "soft_min",
     "typical_mix_rate",
     "write_rate",
 ]
 
-#: The B18 performance options, in increasing order of capability.
-FEATURES = ("base", "ehpo", "paf")
 #: The two write benchmarks: "peak" (write/fill, no copy to tape) and "sustained".
 MODES = ("sustained", "peak")
 
@@ -152,11 +129,10 @@ PAF_SMALL_TVC_REDUCTION = 0.05
 def _limits() -> dict[str, tuple[float, float] | float]:
     """Validated ranges, read from their data rows."""
     f = load("vts_facts")
-    t3 = load("vts_tvc_configs")["tvc_gb"]
     return {
         "EQ3_CF_RANGE": (f.value("eq3_cf_min"), f.value("eq3_cf_max")),  # Appendix B
         "EQ3_HOST_MBS_MAX": f.value("eq3_host_mbs_max"),  # Appendix B
-        "TVC_RANGE": (float(np.min(t3)), float(np.max(t3))),  # Table 3
+        "TVC_RANGE": tvc_range(),  # Table 3
     }
 
 
@@ -319,14 +295,17 @@ def _table4() -> dict[str, np.ndarray]:
     return out
 
 
-@cites("vts_ehpo_coefficients")
+@cites("vts_ehpo_coefficients", "vts_tvc_configs")
 @declare(tvc_gb=TVC_GB.but(default=1152.0), mode=MODE)
 def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str | None = None):
-    """Eq. 3's slope m and intercept b for a TVC capacity, from Table 4.
+    """Eq. 3's slope m and intercept b for a TVC, from Table 4.
 
-    m and b are interpolated linearly in log2(tvc_gb) between Table 4's columns at 288,
-    576 and 1152 GB (36 GB-HDD capacities) and held flat below 288 and above 1152 GB (see
-    the module docstring for the mapping of the product's capacities).
+    The TVC's place on Table 4's axis is :func:`vtsmodel.b18.resolve_tvc`'s: a Table 3
+    configuration's RAID layout picks the column; a capacity alone is taken as Table 3's
+    configuration of it (144 GB as 8(2+P) of 9 GB HDDs: the "576 /144" column); any other
+    capacity is read on the 36 GB-HDD axis. m and b are interpolated linearly in log2 of
+    that axis between Table 4's columns at 288, 576 and 1152 GB and held flat outside
+    (see :mod:`vtsmodel.b18`).
 
     Parameters
     ----------
@@ -335,8 +314,8 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str
     mode : {"sustained", "peak"}
         Which benchmark.
     tvc_config : str, optional
-        A Table 3 configuration id (:func:`vtsmodel.tvc.configurations`); its RAID
-        layout picks the column (:func:`vtsmodel.tvc.table4_column`) and ``tvc_gb`` is
+        A Table 3 configuration id (:func:`vtsmodel.b18.configurations`); its RAID
+        layout picks the column (:func:`vtsmodel.b18.table4_column`) and ``tvc_gb`` is
         ignored. A PAF configuration has no column: its capacity is used.
 
     Returns
@@ -346,116 +325,31 @@ def ehpo_coefficients(tvc_gb=1152.0, *, mode: str = "sustained", tvc_config: str
     b : numpy.ndarray or numpy.float64
         Intercept. [MB/s]
 
+    Warns
+    -----
+    ExtrapolationWarning, LayoutWarning
+        As :func:`vtsmodel.b18.resolve_tvc` for EHPO.
+
     Notes
     -----
-    ibm-vts-b18-2000, Appendix B, Eq. 3 and Table 4.
+    ibm-vts-b18-2000, Appendix B, Eq. 3 and Table 4; Table 3.
     """
     MODE.check("mode", mode)
-    if tvc_config is not None:
-        tvc_gb = _tvc.table4_column(tvc_config) or _tvc.configuration(tvc_config).tvc_gb
-    tvc = TVC_GB.check("tvc_gb", tvc_gb)
-    t4 = _table4()
-    xp = np.log2(_t4_tvc())
-    lx = np.log2(tvc)
-    m = np.interp(lx, xp, t4[f"{mode}_m"])  # Table 4, flat outside [288, 1152]
-    b = np.interp(lx, xp, t4[f"{mode}_b"])
+    if tvc_config is None:
+        TVC_GB.check("tvc_gb", tvc_gb)  # None is no capacity here (resolve_tvc reads it as the default)
+    _, axis = resolve_tvc(None if tvc_config is not None else tvc_gb, tvc_config, "ehpo")
+    m, b = _coefficients(axis, mode)
     return result(m), result(b)
 
 
-def _check_tvc(tvc_gb, stacklevel=4):
-    tvc = TVC_GB.check("tvc_gb", tvc_gb)
-    lo, hi = _limits()["TVC_RANGE"]
-    warn_outside(
-        "tvc_gb", tvc, lo, hi, source=f"{_SRC}, Table 3 ({lo:g} to {hi:g} GB)", stacklevel=stacklevel
-    )
-    return tvc
-
-
-@declare(feature=FEATURE)
-def default_tvc_gb(feature: str = "paf") -> float:
-    """The capacity a model takes when none is given: the largest Table 3 offers with ``feature``. [GB]
-
-    1728 GB with PAF, 1152 GB with base and EHPO (ibm-vts-b18-2000, Table 3).
-    """
-    return float(np.max(_tvc.product_configurations(feature)))
-
-
-@declare(tvc_gb=TVC_GB.but(default=None), feature=FEATURE)
-def resolve_tvc(tvc_gb, tvc_config, feature: str, *, stacklevel: int = 4):
-    """The capacity, and the capacity on Table 4's axis, of a TVC given by size or by configuration.
-
-    Parameters
-    ----------
-    tvc_gb : float or array_like or None
-        Capacity [GB]; ``None`` takes :func:`default_tvc_gb` (or the configuration's).
-    tvc_config : str or None
-        A Table 3 configuration id; its capacity is the capacity, and its RAID layout picks
-        the Table 4 column (:func:`vtsmodel.tvc.table4_column`). ``tvc_gb``, if given, must
-        equal its capacity.
-    feature : {"base", "ehpo", "paf"}
-        Performance option.
-
-    Returns
-    -------
-    tvc : numpy.ndarray
-        The capacity. [GB]
-    axis : numpy.ndarray
-        The capacity on Table 4's axis (Eq. 3's coefficients are looked up there). [GB]
-
-    Raises
-    ------
-    ValueError
-        For an unknown configuration, or a ``tvc_gb`` that is not the configuration's.
-
-    Warns
-    -----
-    ExtrapolationWarning
-        For a capacity outside Table 3's 72 to 1728 GB; for base or EHPO on a configuration
-        Table 3 offers only with PAF (216, 432, 864, 1728 GB on 6+P) or on a capacity above
-        the largest base/EHPO configuration (1152 GB) or equal to a PAF-only one (432, 864,
-        1728 GB); for PAF on a configuration Table 3 offers only without it.
-    """
-    FEATURE.check("feature", feature)
-    src = f"{_SRC}, Table 3"
-    if tvc_config is None:
-        tvc = _check_tvc(default_tvc_gb(feature) if tvc_gb is None else tvc_gb, stacklevel=stacklevel + 1)
-        if feature != "paf":
-            top = default_tvc_gb(feature)
-            paf_only = np.setdiff1d(_tvc.product_configurations("paf"), _tvc.product_configurations(feature))
-            hits = np.isin(tvc, paf_only) | (tvc > top * (1 + 1e-12))
-            if np.any(hits):
-                _warn_config(
-                    f"tvc_gb={float(np.asarray(tvc)[hits].ravel()[0]):g} GB is not offered with {feature} "
-                    f"({src}: base and EHPO up to {top:g} GB; {', '.join(f'{x:g}' for x in paf_only)} GB "
-                    "only with PAF); the result is an extrapolation",
-                    stacklevel + 1,
-                )
-        return tvc, tvc
-    cfg = _tvc.configuration(tvc_config)
-    if tvc_gb is not None:
-        given = TVC_GB.check("tvc_gb", tvc_gb)
-        if np.any(given != cfg.tvc_gb):
-            raise ConstraintError(
-                f"tvc_gb={tvc_gb!r} does not match tvc_config={tvc_config!r} ({cfg.tvc_gb:g} GB); give one of them"
-            )
-    if not cfg.offered_with(feature):
-        only = (
-            "with PAF"
-            if cfg.features == "paf"
-            else "without PAF" + (" (earlier shipments: also with PAF)" if cfg.earlier_paf else "")
-        )
-        _warn_config(
-            f"tvc_config={tvc_config!r} ({cfg.label}) is offered only {only} ({src}); "
-            f"evaluated for {feature}, the result is an extrapolation",
-            stacklevel + 1,
-        )
-    column = _tvc.table4_column(tvc_config)
-    tvc = np.asarray(cfg.tvc_gb)
-    return tvc, np.asarray(cfg.tvc_gb if column is None else column)
-
-
-def _warn_config(message: str, stacklevel: int) -> None:
-    warnings.warn(message, ExtrapolationWarning, stacklevel=stacklevel + 1)
+def _coefficients(axis, mode: str):
+    """M and b at a point of Table 4's axis (the 36 GB-HDD capacity of a layout). [GB]"""
+    t4 = _table4()
+    xp = np.log2(_t4_tvc())
+    lx = np.log2(axis)
+    m = np.interp(lx, xp, t4[f"{mode}_m"])  # Table 4, flat outside [288, 1152]
+    b = np.interp(lx, xp, t4[f"{mode}_b"])
+    return m, b
 
 
 @cites("vts_facts")
@@ -498,8 +392,9 @@ def _check_cf(cf):
     return CF.check("cf", cf)
 
 
-def _ehpo_rate(cf, tvc, mode):
-    m, b = ehpo_coefficients(tvc, mode=mode)
+def _ehpo_rate(cf, axis, mode):
+    """Eq. 3 at a point of Table 4's axis (:func:`vtsmodel.b18.resolve_tvc`). [MB/s]"""
+    m, b = _coefficients(axis, mode)
     return m * cf + b  # Eq. 3, Table 4
 
 
@@ -679,7 +574,7 @@ def write_rate(
 
     The TVC is given by capacity (``tvc_gb``) or by Table 3 configuration
     (``tvc_config``), which also fixes the RAID layout and so the Table 4 column (see
-    :func:`resolve_tvc`); without either, the largest configuration of the feature
+    :func:`vtsmodel.b18.resolve_tvc`); without either, the largest configuration of the feature
     (PAF 1728 GB, base and EHPO 1152 GB).
 
     Parameters
@@ -718,7 +613,7 @@ def write_rate(
     ExtrapolationWarning
         For CF above 4 (EHPO and PAF: Appendix B, Sec. 3.5.1), an EHPO rate above
         50 MB/s (Appendix B), a TVC outside Table 3's 72 to 1728 GB, a configuration or
-        capacity Table 3 does not offer with the feature (:func:`resolve_tvc`), or a
+        capacity Table 3 does not offer with the feature (:func:`vtsmodel.b18.resolve_tvc`), or a
         block size outside Table 2's 32 to 64 KB.
 
     Notes
