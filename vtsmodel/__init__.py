@@ -37,12 +37,12 @@ from vtsmodel.hits import (
 from vtsmodel.hourly import HourlyWorkload, read_hourly_workload
 from vtsmodel.import_export import export_minutes, import_minutes
 from vtsmodel.library import LibraryModel, library_binding, library_model, robot_wait_s, units_needed
+from vtsmodel.logs import LogFile, synthetic_mount_log
 from vtsmodel.mountlog import (
     MountLog,
     iter_mount_log,
     mount_log,
     read_mount_log,
-    synthetic_mount_log,
     write_mount_log,
 )
 from vtsmodel.plan import (
@@ -132,6 +132,7 @@ __all__ = [
     "CapacityHits",
     "ConfigurationHits",
     "HitCurve",
+    "LogFile",
     "MountLog",
     "configuration_hits",
     "iter_mount_log",
