@@ -525,3 +525,30 @@ def test_survival_of_the_streamed_histogram_follows_the_exact_one():
     # at each histogram edge, the share above it as counted exactly
     exact = np.array([(whole.response_s > x).mean() for x in t2])
     np.testing.assert_allclose(share2, exact, atol=2e-3)
+
+
+# --- what the reader gives ---------------------------------------------------------------------------
+def test_a_log_with_cartridges_and_durations_is_replayed_with_them_by_hand():
+    from vtsmodel.mountlog import mount_log
+
+    log = mount_log([0.0, 10.0], ["v1", "v2"], cartridge=["C1", "C1"], duration_s=[50.0, 20.0], object_mb=1.0)
+    r = replay_log(log, hand(policy="group"))
+    # the log's durations are the own service: move 0-10, load 10-30, 50 s -> 80; then 80-100 on the same mount
+    np.testing.assert_allclose(r.response_s, [80.0, 90.0])
+    assert r.mounted.tolist() == [True, False] and r.mounts == 1
+    assert any("no sizes" in n for n in r.notes)  # the reader's notes come along
+
+
+def test_a_log_whose_times_mark_the_ends_is_replayed_from_the_starts(tmp_path):
+    from vtsmodel.logs import example_log
+    from vtsmodel.mountlog import read_mount_log
+
+    path = tmp_path / "x.log"
+    path.write_text(example_log("xferlog", 300))
+    log = read_mount_log(path, format="xferlog")
+    assert log.time_at == "end"
+    r = replay_log(log, replay_library(4))
+    starts = log.time_s - log.duration_s
+    np.testing.assert_allclose(np.sort(r.time_s), np.sort(starts))
+    np.testing.assert_allclose(r.time_s, starts[r.tape])  # indices into the log as given
+    assert any("ends of requests" in n for n in r.notes)

@@ -19,6 +19,7 @@ per-request arrays (in memory) or from histograms 1.2% wide (streamed).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -534,7 +535,7 @@ def replay_requests(
     -------
     Replay
     """
-    t = _float_array("time_s", time_s, None)
+    t = _float_array("time_s", time_s, None, lo=-np.inf)
     n = t.size
     if n == 0:
         raise ValueError("time_s is empty: the log holds no requests to replay")
@@ -579,18 +580,38 @@ def replay_requests(
 def replay_log(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
     """Replay a mount log (the reader's in-memory form) through a cache and a library.
 
-    Takes the log's cartridge codes and durations where it has them (``cartridge``,
-    ``duration_s``); keyword arguments as :func:`replay_requests`.
+    Takes what the log gives: its cartridges (else volumes are stacked), its durations
+    (``service`` defaults to ``"log"`` when it has them: each request's own drive time is
+    its duration, to which the library adds the robot move, load and unload of each mount;
+    set those to 0 in :func:`replay_library` where the durations include them), the start
+    of each request where the log's times mark their ends (``time_s - duration_s``, the
+    requests then taken in order of their starts). The reader's notes (sizes or access
+    kinds defaulted) come out in :attr:`Replay.notes`. Keyword arguments as
+    :func:`replay_requests`.
     """
     if not isinstance(log, MountLog):
         raise ValueError(f"log must be a MountLog (read it with read_mount_log), not {type(log).__name__}")
-    cart = getattr(log, "cartridge", None)
-    dur = getattr(log, "duration_s", None)
-    kwargs.setdefault("cartridge", cart)
+    dur = log.duration_s
+    kwargs.setdefault("cartridge", log.cartridge)
     kwargs.setdefault("duration_s", dur)
-    return replay_requests(
-        log.time_s, log.volume, library=library, size_mb=log.size_mb, access=log.access, **kwargs
-    )
+    kwargs.setdefault("service", "log" if dur is not None else "drive")
+    t, order = log.time_s, None
+    if log.time_at == "end" and dur is not None:
+        start = t - dur  # may begin before the first line's time
+        order = np.argsort(start, kind="stable")
+        t = start[order]
+    cols = {"obj": log.volume, "size_mb": log.size_mb, "access": log.access}
+    for k in ("cartridge", "duration_s"):
+        if isinstance(kwargs.get(k), np.ndarray) and kwargs[k].size == len(log):
+            cols[k] = kwargs.pop(k)
+    if order is not None:
+        cols = {k: v[order] for k, v in cols.items()}
+    rep = replay_requests(t, library=library, **cols, **kwargs)
+    said = tuple(log.notes) + (("the log's times mark the ends of requests: replayed from their starts",)
+                               if order is not None else ())  # fmt: skip
+    if order is not None and rep.tape is not None:  # indices into the log as given
+        rep = dataclasses.replace(rep, tape=order[rep.tape])
+    return dataclasses.replace(rep, notes=said + rep.notes) if said else rep
 
 
 @declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
@@ -629,7 +650,7 @@ def replay_chunks(
         if ch is None or isinstance(ch, str | bytes | int | float):
             raise ValueError(f"chunks holds {ch!r}: each chunk is a mapping (or object) of arrays")
         get = ch.get if isinstance(ch, dict) else (lambda k, ch=ch: getattr(ch, k, None))
-        t = _float_array("time_s", get("time_s"), None)
+        t = _float_array("time_s", get("time_s"), None, lo=-np.inf)
         n = t.size
         if n == 0:
             continue
