@@ -2,7 +2,7 @@
 
 Not a test: run ``python benchmarks/bench_replay.py`` (ratios in one run; the machine is shared).
 
-1. Requests replayed per second through a 16-drive LTO-9 library with a 300 s dismount delay,
+1. Requests replayed per second through a 16-drive, 4-robot LTO-9 library with a 300 s dismount delay,
    clustered cartridges and heavy-tailed sizes: 10^5 and 10^6 in memory, 10^6 and 10^7 in
    chunks of 10^6 (``replay_chunks``), each in a fresh process whose peak memory (max RSS) is
    read back. Aims: 10^6 under 5 s, 10^7 under 60 s, memory under 2 GB.
@@ -55,7 +55,7 @@ sys.path.insert(0, {tests!r})
 from bench_replay import _log
 from vtsmodel.replay import replay_chunks, replay_library, replay_requests
 n, mode = {n}, {mode!r}
-lib = replay_library(16, drive="LTO9", dismount_after_s=300)
+lib = replay_library(16, drive="LTO9", robots=4, dismount_after_s=300)
 replay_requests([0.0, 1.0], library=lib)  # compile (numba's cache) outside the timing
 t0 = time.perf_counter()
 if mode == "memory":

@@ -552,3 +552,21 @@ def test_a_log_whose_times_mark_the_ends_is_replayed_from_the_starts(tmp_path):
     np.testing.assert_allclose(np.sort(r.time_s), np.sort(starts))
     np.testing.assert_allclose(r.time_s, starts[r.tape])  # indices into the log as given
     assert any("ends of requests" in n for n in r.notes)
+
+
+def test_the_formulas_response_tail_is_their_wait_percentile_shifted_by_the_time_to_data():
+    from vtsmodel import wait_percentile
+
+    rng = np.random.default_rng(4)
+    n = 30_000
+    svc = lognormal_service(rng, n, 200.0, 1.5)
+    arr = poisson_arrivals(rng, n, 0.8 * 4 / (svc.mean() + 75.0))
+    r = replay_requests(
+        arr, library=hand(4, robot_move_s=0), cartridge=np.arange(n), duration_s=svc, service="log"
+    )
+    a = analytic_beside(r, warn=False, simulate=False)
+    assert a.ready_s == pytest.approx(r.hold_mean_s - 40.0)
+    for model, cv in (("M/D/c", 0.0), ("M/G/c", a.service_cv)):
+        tq = a.ready_s + float(wait_percentile(a.arrival_rate, a.service_s, 4, 0.95, service_cv=cv))
+        assert float(a.response_survival(tq, model)) == pytest.approx(0.05, rel=1e-9)
+        assert float(a.response_survival(a.ready_s - 1.0, model)) == 1.0

@@ -91,16 +91,11 @@ def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
         fig.add_trace(
             go.Scatter(x=t, y=share, mode="lines", name="replay", line={"color": COLORS[0], "width": 3})
         )
-        ready = rep.hold_mean_s - rep.library.rewind_unload_s  # mean time to data with a mount
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
-        for name, wq, color in (("M/D/c", a.mdc_mean_s, COLORS[1]), (f"M/G/c, cv {a.service_cv:.2f}", a.mgc_mean_s, COLORS[2])):  # fmt: skip
-            if not math.isfinite(wq) or wq <= 0:
-                continue
-            c_wait = _prob_wait(a)  # the formulas' exponential tail (vtsmodel.queueing.wait_percentile)
-            tail = np.where(grid < ready, 1.0, c_wait * np.exp(-(grid - ready) * c_wait / wq))
-            fig.add_trace(
-                go.Scatter(x=grid, y=tail, mode="lines", name=name, line={"color": color, "dash": "dash"})
-            )
+        for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
+            label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
+            fig.add_trace(go.Scatter(x=grid, y=a.response_survival(grid, model), mode="lines", name=label,
+                                     line={"color": color, "dash": "dash"}))  # fmt: skip
     fig.update_xaxes(type="log")
     ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
     fig.update_yaxes(
@@ -114,12 +109,6 @@ def response_base(source: LogSource, cache_gb, dismount_after_s, q, **lib) -> di
     """:func:`response_figure` for one setting."""
     rep = replay_of(source, cache_gb, dismount_after_s, **lib)
     return figure_json(response_figure(rep, slow_value(_beside, rep=rep, q=q)))
-
-
-def _prob_wait(a: rp.AnalyticBeside) -> float:
-    from vtsmodel.queueing import prob_wait
-
-    return float(prob_wait(a.arrival_rate, a.service_s, a.drives))
 
 
 def hourly_figure(rep: rp.Replay) -> go.Figure:
