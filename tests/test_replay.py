@@ -570,3 +570,27 @@ def test_the_formulas_response_tail_is_their_wait_percentile_shifted_by_the_time
         tq = a.ready_s + float(wait_percentile(a.arrival_rate, a.service_s, 4, 0.95, service_cv=cv))
         assert float(a.response_survival(tq, model)) == pytest.approx(0.05, rel=1e-9)
         assert float(a.response_survival(a.ready_s - 1.0, model)) == 1.0
+
+
+# --- queueing formulas fed a sample of service times ---------------------------------------------
+def test_wait_formulas_take_a_sample_of_service_times():
+    from vtsmodel import wait_mgc, wait_mmc, wait_percentile
+
+    lam, s, c = 0.8 * 4 / 180.0, 180.0, 4
+    # identical service: the sample-fed simulation is M/D/c (Cosmetatos within about 2%)
+    assert float(wait_mgc(lam, s, c, service_sample=[180.0])) == pytest.approx(
+        float(wait_mdc(lam, s, c)), rel=0.05
+    )
+    # exponential service: M/M/c, exact (Erlang C), and its exact percentile
+    expo = np.random.default_rng(0).exponential(1.0, 200_000)
+    assert float(wait_mgc(lam, s, c, service_sample=expo)) == pytest.approx(
+        float(wait_mmc(lam, s, c)), rel=0.05
+    )
+    exact = float(wait_percentile(lam, s, c, 0.95, service_cv=1.0))
+    assert float(wait_percentile(lam, s, c, 0.95, service_sample=expo)) == pytest.approx(exact, rel=0.05)
+    # the sample's shape is kept and scaled to the mean: doubling every value changes nothing
+    x = lognormal_service(np.random.default_rng(1), 5000, 100.0, 2.0)
+    assert float(wait_mgc(lam, s, c, service_sample=x)) == float(wait_mgc(lam, s, c, service_sample=2 * x))
+    for bad in ([], [1.0, np.nan], [-1.0, 2.0], [[1.0, 2.0]]):
+        with pytest.raises(ValueError, match="service_sample"):
+            wait_mgc(lam, s, c, service_sample=bad)
