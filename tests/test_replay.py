@@ -594,3 +594,25 @@ def test_wait_formulas_take_a_sample_of_service_times():
     for bad in ([], [1.0, np.nan], [-1.0, 2.0], [[1.0, 2.0]]):
         with pytest.raises(ValueError, match="service_sample"):
             wait_mgc(lam, s, c, service_sample=bad)
+
+
+def test_prepared_once_replayed_through_many_libraries_is_the_same_replay():
+    from vtsmodel import prepare_requests, replay_prepared
+    from vtsmodel._validation import ConstraintError
+
+    rng = np.random.default_rng(6)
+    n = 5000
+    arr = bursty_arrivals(rng, n, 1 / 30.0)
+    obj = rng.integers(0, 800, n)
+    size = lognormal_service(rng, n, 300.0, 2.0)
+    acc = rng.choice([0, 1, 2], n, p=[0.3, 0.1, 0.6])
+    lib = replay_library(4)
+    prepared = prepare_requests(arr, obj, library=lib, size_mb=size, access=acc, cache_gb=50.0)
+    for drives, delay in ((2, 0.0), (6, 300.0)):
+        other = lib.but(drives=drives, dismount_after_s=delay)
+        a = replay_prepared(prepared, other)
+        b = replay_requests(arr, obj, library=other, size_mb=size, access=acc, cache_gb=50.0)
+        np.testing.assert_array_equal(a.response_s, b.response_s)
+        np.testing.assert_array_equal(a.tape, b.tape)
+    with pytest.raises(ConstraintError, match="cartridge_gb"):
+        replay_prepared(prepared, replay_library(4, drive="LTO-8"))  # volumes stacked on 18 TB, not 12 TB

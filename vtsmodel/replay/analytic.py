@@ -26,7 +26,7 @@ from vtsmodel.mountlog import MountLog
 from vtsmodel.quantities import BIG_S, SEED
 from vtsmodel.queueing import QUANTILE, prob_wait, simulate_recalls, wait_mdc, wait_mgc, wait_percentile
 from vtsmodel.replay.library import MAX_DRIVES, ReplayLibrary, replay_library
-from vtsmodel.replay.run import Replay, replay_log, replay_requests
+from vtsmodel.replay.run import _PREPARE, Replay, prepare_log, prepare_requests, replay_prepared
 
 __all__ = ["CV_LIMIT", "DIFFERENCE", "AnalyticBeside", "ApproximationWarning", "DrivesByReplay",
            "analytic_beside", "replay_drives_needed"]  # fmt: skip
@@ -282,19 +282,20 @@ def replay_drives_needed(
         raise ValueError(
             f"library must be a ReplayLibrary (from replay_library) or None, not {type(lib).__name__}"
         )
+    prep = {k: replay_kwargs.pop(k) for k in _PREPARE if k in replay_kwargs}
     if isinstance(log, MountLog):
-
-        def run(c):
-            return replay_log(log, lib.but(drives=c), **replay_kwargs)
+        prepared = prepare_log(log, lib, **prep)
+        replay_kwargs.setdefault("service", "log" if prepared.duration_s is not None else "drive")
     elif isinstance(log, dict):
         if "time_s" not in log:
             raise ValueError("log is a dict without 'time_s': give the arrays replay_requests takes")
-        arrays = {k: v for k, v in log.items() if k != "time_s"}
-
-        def run(c):
-            return replay_requests(log["time_s"], **arrays, library=lib.but(drives=c), **replay_kwargs)
+        prepared = prepare_requests(**log, library=lib, **prep)
     else:
         raise ValueError(f"log must be a MountLog or a dict of arrays, not {type(log).__name__}")
+
+    def run(c):  # the cache pass and the stacking once, a replay per drive count
+        return replay_prepared(prepared, lib.but(drives=c), **replay_kwargs)
+
     tried: dict[int, float] = {}
     runs: dict[int, Replay] = {}
 

@@ -68,9 +68,19 @@ SCENARIO = (
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
+def _prepared(source: LogSource, cache_gb: float, drive: str) -> rp.PreparedRequests:
+    # the cache pass and the stacking: the same for every drive count, robot, delay and policy
+    return rp.prepare_log(
+        source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None
+    )
+
+
 def _run(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
     library = rp.replay_library(dismount_after_s=dismount_after_s, **lib)
-    return rp.replay_log(source.log, library, cache_gb=cache_gb if cache_gb > 0 else None)
+    prepared = slow_value(_prepared, source=source, cache_gb=cache_gb, drive=lib["drive"])
+    return rp.replay_prepared(
+        prepared, library, service="log" if prepared.duration_s is not None else "drive"
+    )
 
 
 def replay_of(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
