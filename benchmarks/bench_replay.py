@@ -90,7 +90,8 @@ def speed(cases) -> list[dict]:
         row.update(n=n, mode=mode)
         out.append(row)
         print(
-            f"{n:>10,} {mode:<7} {row['s']:7.2f} s  {row['rss_mb']:7.0f} MB  p95 {row['p95']:.4g} s",
+            f"{n:>10,} {mode:<7} {row['s']:7.2f} s ({row['cpu']:.2f} s CPU)  {row['rss_mb']:7.0f} MB  "
+            f"p95 {row['p95']:.4g} s",
             flush=True,
         )
     return out
