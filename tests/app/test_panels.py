@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import pytest
 
 from vtsmodel import ExtrapolationWarning, Input
-from vtsmodel.app import figures
+from vtsmodel.app import cache, figures
 from vtsmodel.app.controls import control, tooltip
 from vtsmodel.app.figures import Plot, base_spec, compose, path_mark, point_mark, validated_curve
 from vtsmodel.app.panels import Panel, PlotPane, View, compute
@@ -116,7 +116,7 @@ def test_panel_shows_notes_and_keeps_the_last_good_view_on_error():
 
 
 def test_the_base_is_built_once_per_slow_setting_and_sent_only_when_it_changes():
-    figures.plot._bases.clear()
+    cache.clear()
     BUILDS.clear()
     p = make_panel()
     pane = p.plots["main"]

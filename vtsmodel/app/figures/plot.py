@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -17,6 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import ExtrapolationWarning
+from vtsmodel.app import cache
 
 __all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json", "slow_value"]
 
@@ -57,11 +57,6 @@ class Plot:
     layout: Mapping = field(default_factory=dict)
     citations: tuple = ()
 
-    @property
-    def key(self) -> tuple:
-        """The base's cache key: the builder and its arguments."""
-        return (self.base, tuple(sorted(self.args.items())))
-
     def moving(self) -> dict:
         """The moving part as JSON: what a plot pane sends on every change."""
         return {
@@ -85,58 +80,31 @@ class Plot:
                     self.citations)  # fmt: skip
 
 
-#: Bases kept per process (figures x settings of their slow inputs).
-BASE_CACHE_SIZE = 256
-_bases: OrderedDict = OrderedDict()
+def _base_json(builder: Callable[..., dict], args: tuple) -> dict:
+    spec = plain_json(builder(**dict(args)))
+    if "data" not in spec or "layout" not in spec:
+        raise ValueError(f"{builder.__name__} must return figure JSON with 'data' and 'layout'")
+    return spec
 
 
 def base_spec(plot: Plot) -> dict:
-    """The base figure JSON of ``plot``, built once per ``(base, args)`` and kept (LRU).
+    """The base figure JSON of ``plot``, built once per ``(base, args)`` and kept (:mod:`vtsmodel.app.cache`).
 
     The same dict is returned for the same key, so a pane can tell by identity that the
     base did not change. Callers must not modify it.
     """
-    key = plot.key
-    spec = _bases.get(key)
-    if spec is not None:
-        _bases.move_to_end(key)
-        return spec
     with warnings.catch_warnings():
         # a base draws curves past the validated range on purpose (dotted); the operating
         # point's extrapolation is reported by the panel
         warnings.simplefilter("ignore", ExtrapolationWarning)
-        spec = plain_json(plot.base(**plot.args))
-    if "data" not in spec or "layout" not in spec:
-        raise ValueError(f"{plot.base.__name__} must return figure JSON with 'data' and 'layout'")
-    _bases[key] = spec
-    if len(_bases) > BASE_CACHE_SIZE:
-        _bases.popitem(last=False)
-    return spec
-
-
-_values: OrderedDict = OrderedDict()
+        return cache.cached(_base_json, builder=plot.base, args=tuple(sorted(plot.args.items())))
 
 
 def slow_value(func: Callable, **args):
-    """``func(**args)``, computed once per arguments and kept like the figure bases (LRU).
-
-    For a value that depends only on a figure's slow inputs and that its view needs too (a
-    calibration solved for the curves, then read out beside them): the base and the view
-    both call ``slow_value(func, **args)`` and the solve runs once per setting. ``args`` are
-    hashable (floats, strings, tuples); an exception is not kept (the next call raises it
-    again). Extrapolation warnings are the base's, not the operating point's: silenced.
-    """
-    key = (func, tuple(sorted(args.items())))
-    if key in _values:
-        _values.move_to_end(key)
-        return _values[key]
+    """``func(**args)``, computed once per arguments and kept like the figure bases; extrapolation warnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ExtrapolationWarning)
-        value = func(**args)
-    _values[key] = value
-    if len(_values) > BASE_CACHE_SIZE:
-        _values.popitem(last=False)
-    return value
+        return cache.cached(func, **args)
 
 
 def compose(base: Mapping, moving: Mapping) -> dict:
