@@ -15,6 +15,7 @@ __all__ = ["STATUS_STYLE", "html_table", "inputs_table_html", "source_table_html
 STATUS_STYLE = {
     "reproduced": ("#1B7F3B", "a model reproduces it"),
     "calibrated": ("#8A6D00", "a model constant was solved or fitted to it: an input, not evidence"),
+    "by-construction": ("#5B6770", "the model encodes it (its rule or arithmetic): a check, not evidence"),
     "data-only": ("#555555", "kept as a cited value; nothing models it"),
     "contradicted": ("#B00020", "the model disagrees; the ledger's note says by how much and why"),
     "source-inconsistent": ("#7A3E9D", "the source contradicts itself; the ledger shows the arithmetic"),
