@@ -173,9 +173,20 @@ class Stage:
 
     def show(self, values: Mapping[str, object]) -> View:
         """The view of ``values``'s evaluation, the models' warnings (kept with the evaluation) as notes."""
+        return self.evaluated(values)[1]
+
+    def evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
+        """The evaluation of ``values`` and its view (:meth:`show`)."""
         names, any_ = self._view_args
         display = dict(values) if any_ else {k: values[k] for k in names if k in values}
-        return _with_notes(lambda: self.view(self.result(values), **display))
+        out = []
+
+        def make() -> View:
+            out.append(self.result(values))
+            return self.view(out[0], **display)
+
+        view = _with_notes(make)
+        return out[0], view
 
 
 #: plotly.js options of every plot in a panel (no plotly logo, no cloud links).
@@ -396,16 +407,18 @@ class Panel:
                 self.plots[key].show(plot)
         self._render_text()
 
+    def _evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
+        if isinstance(self.stage, Stage):
+            return self.stage.evaluated({**values, **(self.state() if self.state else {})})
+        return None, compute(self.stage, values)
+
     def view_of(self, values: Mapping[str, object]) -> View:
         """The view of ``values`` (the page's state added), as the panel would show it undecorated."""
-        if isinstance(self.stage, Stage):
-            return self.stage.show({**values, **(self.state() if self.state else {})})
-        return compute(self.stage, values)
+        return self._evaluated(values)[1]
 
     def _compute(self) -> View:
-        view = self.view_of(self.values)
-        if isinstance(self.stage, Stage):  # kept by the evaluation: a cache hit
-            self.result = self.stage.result({**self.values, **(self.state() if self.state else {})})
+        result, view = self._evaluated(self.values)
+        self.result = result
         return self.decorate(view) if self.decorate is not None else view
 
     def _render_text(self) -> None:
