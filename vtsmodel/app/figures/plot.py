@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from vtsmodel import ExtrapolationWarning
 from vtsmodel.app import cache
 
-__all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json", "slow_value"]
+__all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,13 +98,6 @@ def base_spec(plot: Plot) -> dict:
         # point's extrapolation is reported by the panel
         warnings.simplefilter("ignore", ExtrapolationWarning)
         return cache.cached(_base_json, builder=plot.base, args=tuple(sorted(plot.args.items())))
-
-
-def slow_value(func: Callable, **args):
-    """``func(**args)``, computed once per arguments and kept like the figure bases; extrapolation warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExtrapolationWarning)
-        return cache.cached(func, **args)
 
 
 def compose(base: Mapping, moving: Mapping) -> dict:
