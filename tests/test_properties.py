@@ -237,6 +237,7 @@ NAMES = {
     "references": ([("vts_facts",), ()], [("nope",), (3,)]),
     "declare": None,  # a decorator's programming interface: TypeError for a non-Input (tests/test_inputs.py)
     "declared_inputs": None,
+    "number": None,  # text for a person (plain digits), not a model: its doctest and tests/app/test_panels.py
 }
 
 #: Results the docstrings document as infinite or NaN, or as possibly negative.
