@@ -65,6 +65,8 @@ class View:
         Table names, source ids or model functions the plots draw on.
     headline : str
         The answer in a sentence or two, shown above the panel (a plan's recommendation), or empty.
+    tables : dict of str to str
+        HTML tables of the result shown under the panel, by name (each in a ``vtsmodel-<name>`` block).
     """
 
     figures: dict[str, Plot]
@@ -74,6 +76,7 @@ class View:
     caption_values: dict[str, object] = field(default_factory=dict)
     citations: tuple = ()
     headline: str = ""
+    tables: dict[str, str] = field(default_factory=dict)
 
 
 def merge_views(*views: View) -> View:
@@ -89,6 +92,7 @@ def merge_views(*views: View) -> View:
         caption_values={k: x for v in views for k, x in v.caption_values.items()},
         citations=tuple(dict.fromkeys(c for v in views for c in v.citations)),
         headline=" ".join(v.headline for v in views if v.headline),
+        tables={k: t for v in views for k, t in v.tables.items()},
     )
 
 
@@ -325,6 +329,7 @@ class Panel:
         self._readouts = w.HTML(layout=w.Layout(width="410px"))
         self._binding = w.HTML(layout=w.Layout(width="100%"))
         self._error = w.HTML()
+        self._tables = w.HTML(layout=w.Layout(width="100%"))
         self._text: tuple = ()
         self._render_text()
         for ctl in self.controls.values():
@@ -340,7 +345,7 @@ class Panel:
         head = [w.HTML(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")] if title else []
         self.widget = w.VBox(
             [*head, self._headline, w.HBox([left, right], layout=w.Layout(width="100%", flex_flow="row wrap")), self._binding,
-             self._error, self._export_box, plotly_loader()],
+             self._error, self._tables, self._export_box, plotly_loader()],
             layout=w.Layout(width="100%", max_width="1240px"),
         )  # fmt: skip
         self.widget.add_class("vtsmodel-panel")
@@ -423,10 +428,15 @@ class Panel:
 
     def _render_text(self) -> None:
         v = self.view
-        text = (tuple(v.readouts.items()), v.binding, v.notes, v.headline)
+        text = (tuple(v.readouts.items()), v.binding, v.notes, v.headline, tuple(v.tables.items()))
         if text == self._text:
             return
         self._text = text
+        tables = "".join(
+            f"<div class='vtsmodel-{html.escape(k)}'>{t}</div>" for k, t in v.tables.items() if t
+        )
+        if self._tables.value != tables:
+            self._tables.value = tables
         self._headline.value = (
             "<div class='vtsmodel-headline' style='background:#F5F8FC;border-left:4px solid #0072B2;"
             f"padding:6px 10px;margin:4px 0;white-space:pre-line'>{html.escape(v.headline)}</div>"
