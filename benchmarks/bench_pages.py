@@ -82,7 +82,7 @@ _INSTALL = """
 
 def _kernel_panels(notebook: str):
     """The panel a lesson's main slider moves, built as the lesson's notebook builds it (with its sheet)."""
-    from vtsmodel.app.lessons import disk_cache, efficiency, hits, recall, time_at_peak, write
+    from vtsmodel.app.lessons import disk_cache, efficiency, hits, lesson_module, recall, time_at_peak, write
     from vtsmodel.app.sheet import scenario_sheet
 
     keep = []  # the sheets stay bound while the panel moves
@@ -92,20 +92,20 @@ def _kernel_panels(notebook: str):
         panel = time_at_peak.time_at_peak_panel()
     elif notebook.startswith("03_"):
         queue, panel = recall.queue_panel(), recall.arrivals_panel()
-        keep.append(scenario_sheet("03", queue, panel))
+        keep.append(scenario_sheet(recall, queue, panel))
         return panel, keep
     elif notebook.startswith("04_"):
         panel = efficiency.efficiency_panel()
     elif notebook.startswith("06_"):
         panel = disk_cache.staging_panel()
-        keep.append(scenario_sheet("06", panel, disk_cache.copy_panel(), disk_cache.ride_panel()))
+        keep.append(scenario_sheet(disk_cache, panel, disk_cache.copy_panel(), disk_cache.ride_panel()))
         return panel, keep
     elif notebook.startswith("08_"):
         page = hits.hits_page()
         return page.panel, [page]
     else:
         raise KeyError(notebook)
-    keep.append(scenario_sheet(notebook[:2], panel))
+    keep.append(scenario_sheet(lesson_module(notebook[:2]), panel))
     return panel, keep
 
 

@@ -89,7 +89,7 @@ def test_every_default_lies_on_its_sliders_step_grid():
 @pytest.mark.parametrize("name", list(PANELS))
 def test_sheet_and_panel_accept_the_same_values(name):
     factory, keys = PANELS[name]
-    panel, sheet = factory(), ScenarioSheet("06")
+    panel, sheet = factory(), ScenarioSheet(L)
     sheet.set_values(0, staged_kb=1.0)  # below every track stage (the pair is checked together)
     if "staged_kb" in panel.controls:
         panel.set(staged_kb=1.0)

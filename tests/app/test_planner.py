@@ -106,7 +106,7 @@ def test_the_page_starts_at_the_planners_defaults_on_its_sliders():
 
 
 def test_the_sheet_and_the_panel_accept_the_same_values():
-    sheet = ScenarioSheet("07")
+    sheet = ScenarioSheet(P)
     pg = page()
     for key in ("cf", "write_gb_per_day", "recall_target_s", "virtual_drives_needed"):
         inp = P.INPUTS[key]

@@ -226,7 +226,7 @@ def test_lesson_01_write_panel_binds():
     from vtsmodel.app.lessons import write as lesson01
 
     panel = lesson01.write_panel()
-    sheet = ScenarioSheetWidget("01", panel)
+    sheet = ScenarioSheetWidget(lesson01, panel)
     sheet.duplicate()
     browser_edit(sheet, 1, lesson01.INPUTS["cf"].header, 2)
     assert panel.controls["cf"].value == 2.0
@@ -286,7 +286,7 @@ def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():
 
     a = lesson02.time_at_peak_panel()
     b = lesson02.day_panel().panel
-    sheet = ScenarioSheetWidget("02", [a, b])
+    sheet = ScenarioSheetWidget(lesson02, [a, b])
     sheet.duplicate()
     a.set(cf=2.0)
     assert b.values["cf"] == 2.0 and sheet.sheet.values(1)["cf"] == 2.0

@@ -92,11 +92,12 @@ def _lesson_modules(wanted: list[str] | None, notes: list[str]):
 def _jobs(args, notes: list[str]):
     """(lesson number, module, scenario name or None, values) for every set of figures."""
     if args.scenarios:
+        from vtsmodel.app.lessons import lesson_module
         from vtsmodel.app.scenarios import ScenarioSheet
 
         wanted = set(args.lessons or [])
         for path in args.scenarios:
-            sheet = ScenarioSheet.from_file(path)
+            sheet = ScenarioSheet.from_file(path, lesson_module)
             if wanted and sheet.lesson_id not in wanted:
                 notes.append(f"{path}: lesson {sheet.lesson_id} is not among --lessons; skipped")
                 continue

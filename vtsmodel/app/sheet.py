@@ -88,8 +88,8 @@ class ScenarioSheetWidget:
 
     Parameters
     ----------
-    lesson : str, int or module
-        The lesson (``"01"``) or its module.
+    lesson : module
+        The lesson's module (``vtsmodel.app.lessons.write``).
     panels : Panel or iterable of Panel, optional
         Panels whose inputs named like the lesson's ``SCENARIO`` follow the selected row;
         their plots overlay every other scenario.
