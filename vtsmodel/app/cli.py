@@ -261,7 +261,7 @@ def _table(rows: list[dict], columns: list[str]) -> str:
 
 def _cmd_size(args) -> int:
     from vtsmodel import sizing
-    from vtsmodel._tables import cite
+    from vtsmodel import cite
 
     if args.drive and args.drive_speed is not None:
         raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
@@ -300,7 +300,7 @@ def _cmd_size(args) -> int:
 
 # --- cite ----------------------------------------------------------------------------------------
 def _cmd_cite(args) -> int:
-    from vtsmodel._tables import cite
+    from vtsmodel import cite
 
     try:
         text = cite(*args.items)
@@ -357,7 +357,7 @@ def _cmd_hits(args) -> int:
     import math
 
     from vtsmodel import hits, mountlog
-    from vtsmodel._tables import cite
+    from vtsmodel import cite
 
     log = mountlog.read_mount_log(args.log, sort=True) if args.sort else args.log
     if args.shards:
