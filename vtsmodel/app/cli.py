@@ -260,8 +260,7 @@ def _table(rows: list[dict], columns: list[str]) -> str:
 
 
 def _cmd_size(args) -> int:
-    from vtsmodel import sizing
-    from vtsmodel import cite
+    from vtsmodel import cite, sizing
 
     if args.drive and args.drive_speed is not None:
         raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
@@ -356,8 +355,7 @@ def _cmd_plan(args) -> int:
 def _cmd_hits(args) -> int:
     import math
 
-    from vtsmodel import hits, mountlog
-    from vtsmodel import cite
+    from vtsmodel import cite, hits, mountlog
 
     log = mountlog.read_mount_log(args.log, sort=True) if args.sort else args.log
     if args.shards:
