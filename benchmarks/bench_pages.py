@@ -52,6 +52,8 @@ TARGETS = {
     "06_disk_cache_staging.ipynb": ("slider", "Reads per HDD"),
     "07_plan_a_system.ipynb": ("slider", "data written per day"),
     "08_read_hits_from_a_mount_log.ipynb": ("slider", "TVC capacity"),
+    "09_replay_your_log.ipynb": ("slider", "drives"),
+    "10_library_over_the_years.ipynb": ("slider", "growth of the writes"),
 }
 #: The interaction aims: key press to repaint [ms] (two and three frames at 60 Hz), the
 #: planner's kernel time per fresh move [ms], page request to interactive [s].
