@@ -21,6 +21,7 @@ from vtsmodel.app.figures import plan as plan_figures
 from vtsmodel.app.lessons.hit_curve import LogSource, curve_of
 from vtsmodel.app.text import number
 from vtsmodel.hourly import HourlyWorkload
+from vtsmodel.plan.day import PlanDay, plan_day
 
 #: Answers only the tape-library plan depends on.
 LIBRARY_ONLY = ("library_drive", "peak_factor", "files_per_mount")
@@ -58,6 +59,8 @@ class PlanEvaluation:
         Every VTS configuration against the targets.
     library : vtsmodel.plan.LibraryPlan
         The tape library's drives.
+    day : vtsmodel.plan.day.PlanDay
+        The hours evaluated, as the models take them (the read-hit ratio and recalls and their bases).
     feed_mb_s : float or None
         Host MB/s reaching each library drive that writes, in the busiest hour (:func:`write_feed_mb_s`). [MB/s]
     log : LogSource or None
@@ -67,6 +70,7 @@ class PlanEvaluation:
     plan: plan.Plan
     vts: plan.VtsPlan
     library: plan.LibraryPlan
+    day: PlanDay
     feed_mb_s: float | None
     log: LogSource | None
 
@@ -120,7 +124,7 @@ def evaluate(
     p = the_plan(answers, workload, log)
     vts = cache.cached(_vts_plan, answers=answers_key(answers, LIBRARY_ONLY), workload=workload, log=log)
     lib = plan.library_plan(p)
-    return PlanEvaluation(p, vts, lib, write_feed_mb_s(p, lib), log)
+    return PlanEvaluation(p, vts, lib, plan_day(p), write_feed_mb_s(p, lib), log)
 
 
 # --- the configurations' figure ------------------------------------------------------------------
@@ -215,8 +219,8 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
 def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
     """The recommendation (or the closest configuration) in words: each target, time at peak, the day evaluated."""
     p, vts = e.plan, e.vts
-    best, day = vts.closest, vts.day
-    basis = ", answered" if day["read hit basis"] == "answer" else f", from the {day['read hit basis']}"
+    best, day = vts.closest, e.day.of(vts.closest.config)  # with a mount log, the closest's own hits
+    basis = ", answered" if day.read_hit_basis == "answer" else f", from the {day.read_hit_basis}"
     if p.hits is not None:
         basis = f" at {number(best.config.tvc_gb)} GB, from the mount log {p.mount_log_file}"
     return {
@@ -225,7 +229,7 @@ def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
         "time at peak": f"{number(best.hours_at_peak)} h",
         "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
         "sustained write bound by": best.binding_resource,
-        "day evaluated": f"{p.day().name if p.workload is not None else 'the answers'} ({day['hours [h]']} h)",
+        "day evaluated": f"{p.day().name if p.workload is not None else 'the answers'} ({day.workload.hours} h)",
         "read hit ratio used": f"{number(best.read_hit)}{basis}",
-        "recalls in the busiest hour": f"{number(day['busiest recall hour [1/h]'])} per hour",
+        "recalls in the busiest hour": f"{number(float(day.recalls_per_hour.max(initial=0.0)))} per hour",
     }
