@@ -36,7 +36,7 @@ class Plot:
     Attributes
     ----------
     base : callable
-        ``base(**args) -> {"data": [...], "layout": {...}}``; pure.
+        ``base(**args) -> {"data": [...], "layout": {...}}``: plain JSON (:func:`figure_json`, :func:`plain_json`); pure.
     args : mapping
         Keyword arguments of ``base``: hashable values (floats, strings, tuples).
     traces : sequence of dict
@@ -82,8 +82,8 @@ class Plot:
 
 
 def _base_json(builder: Callable[..., dict], args: tuple) -> dict:
-    spec = plain_json(builder(**dict(args)))
-    if "data" not in spec or "layout" not in spec:
+    spec = builder(**dict(args))  # plain JSON already (figure_json, plain_json): not converted again
+    if not isinstance(spec, dict) or "data" not in spec or "layout" not in spec:
         raise ValueError(f"{builder.__name__} must return figure JSON with 'data' and 'layout'")
     return spec
 
