@@ -17,7 +17,7 @@ import pytest
 from vtsmodel import Input
 from vtsmodel.app.figures import Plot, figure_json, point_mark
 from vtsmodel.app.grids import Column, GridEditor, header_widths
-from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.sheet import ScenarioSheetWidget, overlay_traces
 
 from .uploads import browser_upload
@@ -48,14 +48,19 @@ def main_base(drives, mode):
     return figure_json(fig)
 
 
-def view(rate=100.0, drives=4, mode="fast", gain=1.0):
-    mark = point_mark(5.0, rate * gain / drives, name="this setting")
-    return View({"main": Plot(main_base, {"drives": drives, "mode": mode}, shapes=[mark])},
-                readouts={"per drive": f"{rate / drives:g} MB/s"})  # fmt: skip
+def evaluate(rate=100.0, drives=4, mode="fast", gain=1.0):
+    return {"rate": rate, "drives": drives, "mode": mode, "gain": gain}
+
+
+def view(r):
+    mark = point_mark(5.0, r["rate"] * r["gain"] / r["drives"], name="this setting")
+    return View({"main": Plot(main_base, {"drives": r["drives"], "mode": r["mode"]}, shapes=[mark])},
+                readouts={"per drive": f"{r['rate'] / r['drives']:g} MB/s"})  # fmt: skip
 
 
 def make_panel():
-    return Panel({k: _lesson().INPUTS[k] for k in ("rate", "drives", "mode", "gain")}, view, title="test")
+    inputs = {k: _lesson().INPUTS[k] for k in ("rate", "drives", "mode", "gain")}
+    return Panel(inputs, Stage(evaluate, view), title="test")
 
 
 @pytest.fixture
@@ -185,7 +190,7 @@ def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
 
 
 def test_overlay_traces_skip_source_markers_and_turn_marks_into_points():
-    spec = view().figures["main"].spec()
+    spec = view(evaluate()).figures["main"].spec()
     out = overlay_traces(spec, "s", "dot")
     assert [t["name"] for t in out] == ["s", "s"] and out[0]["line"]["dash"] == "dot"
     assert out[1]["mode"] == "markers" and out[1]["x"] == [5.0]
@@ -217,7 +222,7 @@ def test_save_and_csv_are_downloads_and_load_is_an_upload(bound):
 
 
 def test_binding_a_panel_without_matching_inputs_is_an_error():
-    other = Panel({"gain": GAIN}, lambda gain: view(gain=gain))
+    other = Panel({"gain": GAIN}, Stage(evaluate, view))
     with pytest.raises(ValueError, match="no input named like"):
         ScenarioSheetWidget(_lesson(), other)
 

@@ -40,7 +40,7 @@ from vtsmodel.app.controls import control
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 
-__all__ = ["Panel", "PlotPane", "Stage", "View", "caption_values", "compute", "merge_views"]
+__all__ = ["Panel", "PlotPane", "Stage", "View", "caption_values", "merge_views"]
 
 
 @dataclass
@@ -116,15 +116,6 @@ def _with_notes(make: Callable[[], View]) -> View:
             warnings.warn_explicit(wm.message, wm.category, wm.filename, wm.lineno)
     result.notes = tuple(notes)
     return result
-
-
-def compute(view: Callable[..., View], values: Mapping[str, object]) -> View:
-    """``view(**values)`` with the models' warnings collected into :attr:`View.notes`.
-
-    Extrapolation warnings raised while the view computes its operating point become
-    notes (each once); other warnings pass on unchanged.
-    """
-    return _with_notes(lambda: view(**values))
 
 
 def _names(fn: Callable) -> tuple[tuple[str, ...], dict[str, object], bool]:
@@ -277,9 +268,8 @@ class Panel:
     ----------
     inputs : mapping of str to Input
         Keyword name (as the stage takes it) to declaration; each becomes a control, in order.
-    stage : Stage or callable
-        What the panel shows: a :class:`Stage` (its evaluation kept per setting), or a
-        function ``view(**values) -> View`` (pure), called on every change.
+    stage : Stage
+        What the panel shows: its inputs evaluated (kept per setting) and viewed.
     state : callable, optional
         ``state() -> dict``: what the page holds besides its controls (an uploaded workload,
         a mount log, an edited table), passed to the stage with the controls' values;
@@ -300,7 +290,7 @@ class Panel:
     def __init__(
         self,
         inputs: Mapping[str, Input],
-        stage: Stage | Callable[..., View],
+        stage: Stage,
         *,
         state: Callable[[], Mapping] | None = None,
         values: Mapping | None = None,
@@ -314,6 +304,10 @@ class Panel:
         unknown = set(values) - set(self.inputs)
         if unknown:
             raise ValueError(f"no input named {', '.join(sorted(unknown))}; inputs: {', '.join(self.inputs)}")
+        if not isinstance(stage, Stage):
+            raise TypeError(
+                f"stage={stage!r} is not a Stage (an evaluate and its view: vtsmodel.app.panels.Stage)"
+            )
         self.controls = {k: control(inp, values.get(k)) for k, inp in self.inputs.items()}
         self.stage = stage
         self.state = state
@@ -413,9 +407,7 @@ class Panel:
         self._render_text()
 
     def _evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
-        if isinstance(self.stage, Stage):
-            return self.stage.evaluated({**values, **(self.state() if self.state else {})})
-        return None, compute(self.stage, values)
+        return self.stage.evaluated({**values, **(self.state() if self.state else {})})
 
     def view_of(self, values: Mapping[str, object]) -> View:
         """The view of ``values`` (the page's state added), as the panel would show it undecorated."""
