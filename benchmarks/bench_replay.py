@@ -155,7 +155,7 @@ def engines(n: int) -> dict:
     w_ciw = np.array([x.waiting_time for x in sorted(q.get_all_records(), key=lambda x: x.id_number)])
     t_ciw = clock.lap()
     same = bool(np.allclose(ours, w_simpy, atol=1e-6) and np.allclose(ours, w_ciw, atol=1e-6))
-    row = {"n": n, "ours": t_ours, "simpy": t_simpy, "ciw": t_ciw, "same_waits": same}
+    row = {"ours": t_ours, "simpy": t_simpy, "ciw": t_ciw, "same_waits": same}
     for k, what in ((0, "wall"), (1, "CPU")):
         o, sp, cw = t_ours[k], t_simpy[k], t_ciw[k]
         print(f"{n:,} requests, {what}: replay {o:.3f} s, SimPy {sp:.2f} s (x{sp / o:.0f}), Ciw {cw:.2f} s "
@@ -185,7 +185,7 @@ def lesson_moves(n: int) -> dict:
             wall, cpu = clock.lap()
             ts.append(1000 * wall)
             cs.append(1000 * cpu)
-        times[name] = ts
+        times[name] = {"wall": ts, "cpu": cs}
         q = statistics.quantiles(ts, n=20)
         qc = statistics.quantiles(cs, n=20)
         print(f"lesson 09, {name} slider, {n:,}-request log: p50 {statistics.median(ts):.0f} ms, p95 {q[-1]:.0f} ms "
@@ -193,16 +193,38 @@ def lesson_moves(n: int) -> dict:
     return times
 
 
+def run(quick: bool = False) -> dict:
+    """Every measurement, as ``make bench`` reports them (times in s, memory in MB, moves in ms)."""
+    cases = [(100_000, "memory"), (1_000_000, "memory"), (1_000_000, "chunks")]
+    if not quick:
+        cases.append((10_000_000, "chunks"))
+    out = {}
+    for row in speed(cases):
+        key = f"{row['n']:.0e}_{row['mode']}".replace("+0", "")
+        out[f"{key}_s"] = round(row["s"], 2)
+        out[f"{key}_cpu_s"] = round(row["cpu"], 2)
+        out[f"{key}_peak_rss_mb"] = round(row["rss_mb"])
+    e = engines(100_000)
+    out["engines_1e5_same_waits"] = e["same_waits"]
+    for k, what in ((0, "wall"), (1, "cpu")):
+        out[f"engines_1e5_{what}_s"] = {n: round(e[n][k], 3) for n in ("ours", "simpy", "ciw")}
+        out[f"ratio_simpy_{what}"] = round(e["simpy"][k] / e["ours"][k], 1)
+        out[f"ratio_ciw_{what}"] = round(e["ciw"][k] / e["ours"][k], 1)
+    for name, times in lesson_moves(100_000).items():
+        q = statistics.quantiles(times["wall"], n=20)
+        qc = statistics.quantiles(times["cpu"], n=20)
+        out[f"lesson09_{name.replace(' ', '_')}_ms"] = {
+            "p50": round(statistics.median(times["wall"])), "p95": round(q[-1]),
+            "cpu_p50": round(statistics.median(times["cpu"])), "cpu_p95": round(qc[-1]),
+        }  # fmt: skip
+    return out
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10^5 and 10^6 only")
     a = p.parse_args(argv)
-    cases = [(100_000, "memory"), (1_000_000, "memory"), (1_000_000, "chunks")]
-    if not a.quick:
-        cases.append((10_000_000, "chunks"))
-    speed(cases)
-    engines(100_000)
-    lesson_moves(100_000)
+    run(a.quick)
     return 0
 
 
