@@ -174,7 +174,7 @@ class Replay:
         arr = self.response_s if of == "response" else self.wait_s
         if arr is not None:
             return float(np.quantile(arr, q)) if arr.size else math.nan
-        return hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
+        return _hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
 
     def survival(self, *, of: str = "response", points: int = 300) -> tuple[np.ndarray, np.ndarray]:
         """``(t, share of tape requests above t)``, at most ``points`` points (log-spaced ranks). [s], [-]
@@ -242,8 +242,8 @@ def _edges() -> np.ndarray:
     return 10.0 ** (_engine.HIST_LO + np.arange(k + 1) / per)
 
 
-def hist_quantile(hist: np.ndarray, q: float) -> float:
-    """The q-quantile of a replay histogram, linear within a bin (to 1.2%). [s]"""
+def _hist_quantile(hist: np.ndarray, q: float) -> float:
+    """The q-quantile of a replay histogram, interpolated geometrically within a bin (to 1.2%). [s]"""
     n = int(hist.sum())
     if n == 0:
         return math.nan
