@@ -101,6 +101,14 @@ def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
     return rp.analytic_beside(rep, q, warn=False, simulate=False)  # the formulas only: no 0.2 s simulation
 
 
+def _legend_under_title(fig: go.Figure) -> None:
+    """The title, then the legend in one row, then the plot (as lesson 08's curve lays them out)."""
+    height = fig.layout.height or 420
+    fig.update_layout(margin={"t": 84}, title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                              "y": 1 - 44 / height, "yanchor": "top"})  # fmt: skip
+
+
 def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
     """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t."""
     fig = new_figure(title="Response time: replay vs the formulas", xaxis_title="response time t [s]",
@@ -120,7 +128,7 @@ def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
     fig.update_yaxes(
         type="log", range=[-4, 0.05], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
     )
-    fig.update_layout(legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"})
+    _legend_under_title(fig)
     return fig
 
 
@@ -139,8 +147,8 @@ def hourly_figure(rep: rp.Replay) -> go.Figure:
     fig.add_trace(go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines",
                              line={"color": COLORS[1]}))  # fmt: skip
     fig.update_layout(yaxis2={"title": "drive utilisation", "overlaying": "y", "side": "right", "range": [0, 1.05],
-                              "tickformat": ".0%", "dtick": 0.25, "showgrid": False},
-                      legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"})  # fmt: skip
+                              "tickformat": ".0%", "dtick": 0.25, "showgrid": False})  # fmt: skip
+    _legend_under_title(fig)
     return fig
 
 
