@@ -199,7 +199,9 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
         return (
             f"{rec.config.label} is the smallest configuration the paper offers: nothing smaller to compare."
         )
-    return vts.headline().removeprefix(f"Recommended: {rec.config.label}. ")
+    return vts.headline().removeprefix(
+        f"Recommended: {rec.config.label}, with {vts.channels} ESCON channels. "
+    )
 
 
 def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[str, str]:
@@ -212,7 +214,8 @@ def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[s
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},
         "time at peak": f"{number(best.hours_at_peak)} h",
-        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
+        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s "
+        f"with {vts.channels} ESCON channels",
         "sustained write bound by": best.binding_resource,
         "day evaluated": f"{p.day().name if from_workload else 'the answers'} ({day['hours [h]']} h)",
         "read hit ratio used": f"{number(day['read hit ratio [-]'])}{basis}",
