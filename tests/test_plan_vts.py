@@ -165,3 +165,18 @@ def test_a_plan_the_vts_keeps_up_with_has_no_cautions():
     assert v.recommended is not None and v.cautions == ()
     assert v.headline().startswith(f"Recommended: {v.recommended.config.label}, with 8 ESCON channels. ")
     assert not math.isnan(v.recommended.peak_mb_s)
+
+
+def test_a_plan_file_may_carry_comment_lines_and_errors_keep_their_line_numbers():
+    # plan_template writes // comment lines; a comment is a whole line (a JSON string holds no
+    # line break), and a fault below one is reported at the file's own line.
+    from vtsmodel.plan import plan_from_bytes, plan_template
+
+    text = plan_template(Plan(Answers(cf=3.0), name="commented"))
+    assert text.startswith("// ") and plan_from_bytes(text.encode()).answers.cf == 3.0
+    broken = text.replace('"cf": 3.0,', '"cf": 3.0,,')
+    line = next(i for i, t in enumerate(broken.splitlines(), 1) if '"cf": 3.0,,' in t)
+    with pytest.raises(ValueError, match=f"at line {line}"):
+        plan_from_bytes(broken.encode())
+    url = '{"schema": "vtsmodel-plan", "version": 1, "name": "a // b", "answers": {}}'
+    assert plan_from_bytes(url.encode()).name == "a // b"  # // inside a string is no comment
