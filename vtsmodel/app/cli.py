@@ -8,6 +8,7 @@
     vtsmodel cite [TABLE_OR_SOURCE ...]
     vtsmodel plan [PLAN_FILE] [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
                               [--overwrite]
+    vtsmodel plan [PLAN_FILE] --init NEW_PLAN.json [--overwrite]
     vtsmodel hits LOG.csv [--feature base|ehpo|paf] [--cf CF] [--warmup-hours H] [--sort]
                           [--shards MAX_VOLUMES]
 
@@ -342,8 +343,13 @@ def _cmd_plan(args) -> int:
     from vtsmodel.hourly import read_hourly_workload
     from vtsmodel.plan import Answers, Plan, evaluate, load_plan
 
+    if args.init:
+        return _plan_init(args)
     if args.plan_file is None and not args.workload:
-        raise _Usage(f"{PROG} plan: give a plan file, or --workload CSV (the default answers for the rest)")
+        raise _Usage(
+            f"{PROG} plan: give a plan file, --workload CSV (the default answers for the rest), "
+            "or --init FILE (write a commented plan file to start from)"
+        )
     if args.plan_file is not None:
         plan = load_plan(args.plan_file)
     else:
@@ -384,6 +390,23 @@ def _cmd_plan(args) -> int:
             file=sys.stderr,
         )
         return EXIT_NO_CONFIGURATION
+    return 0
+
+
+def _plan_init(args) -> int:
+    """Write a commented plan file: the defaults, or the answers of the plan file given."""
+    from vtsmodel._files import atomic_write
+    from vtsmodel.plan import Plan, load_plan, plan_template
+
+    if args.workload or args.mount_log or args.report:
+        raise _Usage(f"{PROG} plan --init FILE writes a plan file; run the plan with it afterwards")
+    plan = load_plan(args.plan_file) if args.plan_file else Plan(name=Path(args.init).stem)
+    try:
+        path = atomic_write(args.init, plan_template(plan), overwrite=args.overwrite)
+    except FileExistsError:
+        raise _Usage(f"{PROG} plan: {args.init} exists; add --overwrite to replace it") from None
+    print(f"plan file: {path} (the answers with their units, ranges and sources as // comments)")
+    print(f"edit the answers, then: {PROG} plan {args.init} --report plan.pdf")
     return 0
 
 
@@ -680,7 +703,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a mount log: each configuration's own read-hit ratio replaces the answered one",
     )
     pl.add_argument("--report", metavar="FILE", help="write the report to FILE (.html or .pdf)")
-    pl.add_argument("--overwrite", action="store_true", help="replace an existing report")
+    pl.add_argument(
+        "--init",
+        metavar="FILE",
+        help="write a plan file to start from, each answer with its unit, range and source as a "
+        "comment (the defaults, or PLAN_FILE's answers); nothing is evaluated",
+    )
+    pl.add_argument("--overwrite", action="store_true", help="replace an existing report or --init file")
     pl.set_defaults(func=_cmd_plan)
 
     h = sub.add_parser(
