@@ -65,6 +65,7 @@ from vtsmodel.plan.files import (
     plan_to_dict,
     plan_to_json,
     save_plan,
+    save_plan_template,
 )
 from vtsmodel.plan.library import LibraryPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
@@ -112,6 +113,7 @@ __all__ = [
     "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
     "sensitivity",
     "vts_configurations",
     "vts_plan",

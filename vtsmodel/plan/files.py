@@ -13,13 +13,14 @@ import dataclasses
 import json
 import numbers
 import os
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
-from vtsmodel.plan.answers import Answers
+from vtsmodel.plan.answers import _OPTIONAL, Answers, answer_inputs
 
 __all__ = [
     "MAX_PLAN_BYTES",
@@ -33,6 +34,7 @@ __all__ = [
     "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
 ]
 
 #: The ``schema`` field of a plan file.
@@ -178,16 +180,20 @@ def _uncommented(raw: bytes) -> bytes:
     return b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
 
 
+def save_plan_template(plan: Plan | None, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write :func:`plan_template` of ``plan`` (default: every default) to ``path``, atomically.
+
+    An existing file is replaced only if asked (``FileExistsError`` otherwise).
+    """
+    return atomic_write(path, plan_template(plan), overwrite=overwrite)
+
+
 def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
     """A plan file with a comment above each answer: its label, unit, range, source and help.
 
     Comment lines start with ``//`` (:func:`load_plan` skips them); the values are
     ``plan``'s answers (default: every default). ``vtsmodel plan --init FILE`` writes it.
     """
-    import textwrap
-
-    from vtsmodel.plan.answers import _OPTIONAL, answer_inputs
-
     plan = Plan() if plan is None else plan
     check_plan(plan)
     doc = plan_to_dict(plan)

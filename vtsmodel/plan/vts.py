@@ -418,10 +418,10 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
         )
     out.append(Check("throttle", "hours throttled (at the fill threshold)", thr, allowed, "h", thr <= allowed + 1e-9,
                      f"throttles {_fmt(thr, 'h')} against {_fmt(allowed, 'h')} allowed{slowed}"))  # fmt: skip
-    stalled = _writes_stalled(cfg, run)
+    stalled = _stalled_hours(cfg, run)
     out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
                      f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"
-                     + stalled))  # fmt: skip
+                     + (f"; {_stalled_text(stalled)}" if stalled else "")))  # fmt: skip
     busy = ~np.isnan(ready_q)
     pct = f"{100 * a.recall_percentile:g}th percentile"
     if busy.any():
@@ -480,25 +480,38 @@ def _recall_served(cfg: VtsConfiguration, day: PlanDay, run: TvcRun) -> Check:
     return Check("recall_served", "recalls not served", worst, 0.0, "MB/s", ok, text)
 
 
-def _writes_stalled(cfg: VtsConfiguration, run: TvcRun) -> str:
-    """Words for the hours a configuration without PAF accepts no write at all, or ''.
+def _stalled_hours(cfg: VtsConfiguration, run: TvcRun) -> tuple[float, float] | None:
+    """From when to when a configuration without PAF accepts no write at all while writes wait. [h]
 
     Without PAF recalls take copy bandwidth (Sec. 5: "The same situation can also occur
     with recalls"); the day simulation gives them the sustained rate first, so at the fill
     threshold a recall load at the ceiling leaves the copy, and the input, nothing. The paper
     says the VTS throttles (delays) the input then; it does not say by how much, so the
-    model's zero is stated, not hidden.
+    model's zero is stated (:func:`_stalled_text`), not hidden.
     """
     if cfg.feature == "paf":
-        return ""
+        return None
     waiting = (run.delayed_mb[:-1] + np.diff(run.offered_total_mb)) > 1e-9
     stopped = waiting & (run.accepted_mb_s <= 1e-9) & (run.recall_mb_s > 0) & run.throttled
     if not stopped.any():
-        return ""
-    hours = run.time_hours[:-1][stopped]
-    return (f"; no host write accepted from hour {hours.min():.3g} to {hours.max() + (run.time_hours[1] - run.time_hours[0]):.3g}: "
-            "recalls take the whole copy bandwidth without PAF (Sec. 5: the VTS throttles the input; "
-            "by how much the paper does not say)")  # fmt: skip
+        return None
+    k = np.flatnonzero(stopped)
+    return float(run.time_hours[k[0]]), float(run.time_hours[k[-1] + 1])
+
+
+def _stalled_text(hours: tuple[float, float]) -> str:
+    return (f"no host write accepted from hour {hours[0]:.3g} to {hours[1]:.3g}: recalls take the whole "
+            "copy bandwidth without PAF (Sec. 5: the VTS throttles the input; by how much the paper does not say)")  # fmt: skip
+
+
+def _closest(results: tuple[ConfigResult, ...]) -> ConfigResult:
+    """The first configuration that meets every target, else the one missing fewest (the largest of those)."""
+    met = next((r for r in results if r.meets), None)
+    if met is not None:
+        return met
+    return min(
+        results, key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2])
+    )
 
 
 @dataclass(frozen=True)
@@ -615,12 +628,7 @@ class VtsPlan:
     @property
     def closest(self) -> ConfigResult:
         """The recommended configuration, or when none meets every target, the one missing fewest."""
-        if self.recommended is not None:
-            return self.recommended
-        return min(
-            self.results,
-            key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2]),
-        )
+        return self.recommended if self.recommended is not None else _closest(self.results)
 
     def headline(self) -> str:
         """The recommendation with the channels assumed, what it must not hide, and what the smaller ones miss."""
@@ -733,14 +741,7 @@ def vts_plan(
         info["mean volume written [MB]"] = mean_volume
         info["volume size answered [MB]"] = day.volume_mb
     info["ESCON channels [-]"] = plan.answers.escon_channels
-    shown = (
-        rec
-        if rec is not None
-        else min(
-            results, key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2])
-        )
-    )
-    cautions = _cautions(day, plan.answers, results, shown)
+    cautions = _cautions(day, plan.answers, results, _closest(results))
     prov = Provenance.of_vts(plan.answers.vts_drive)
     out = VtsPlan(results, rec, nxt, same, info, notes, prov.models, prov.tables, prov.rows, prov.sources,
                   plan.answers.escon_channels, cautions)  # fmt: skip
@@ -770,32 +771,39 @@ def _cautions(
     out = []
     write = np.asarray(day.workload.write_mb_s, dtype=float)
     if write.size and write.max() > 0:
-        hour = int(np.argmax(write))
         best = max(results, key=lambda r: r.peak_mb_s)
         if write.max() > best.peak_mb_s * (1 + 1e-9):
-            out.append(f"The writes offered, {_fmt(float(write.max()), 'MB/s')} (hour {hour}), exceed every "
-                       f"configuration's peak write rate (at most {_fmt(best.peak_mb_s, 'MB/s')}, with "
+            out.append(f"The writes offered, {_fmt(float(write.max()), 'MB/s')} (hour {int(np.argmax(write))}), "
+                       f"exceed every configuration's peak write rate (at most {_fmt(best.peak_mb_s, 'MB/s')}, with "
                        f"{b18.FEATURE_LABELS[best.config.feature]} and {a.escon_channels} ESCON channels): "
                        "every configuration delays them.")  # fmt: skip
         busy = np.flatnonzero(write > 0)
         start, end = float(busy[0]), float(busy[-1] + 1)
-        run = shown.run
-        waiting = np.flatnonzero(run.delayed_mb > 1e-6 * max(float(run.offered_total_mb[-1]), 1.0))
-        done = float(run.time_hours[waiting[-1] + 1]) if waiting.size and waiting[-1] + 1 < run.time_hours.size else (
-            math.inf if waiting.size else end)  # fmt: skip
+        done = _writes_done_hours(shown.run)
         if done > end + 1e-9:
-            late = done - end
-            took = "not within the day" if math.isinf(done) else f"{_fmt(done - start, 'h')}"
-            out.append(f"{shown.config.label} misses the write window: the writes offered in hours "
-                       f"{start:g} to {end:g} ({_fmt(end - start, 'h')}) take {took}"
-                       + ("" if math.isinf(late) else f", {_fmt(late, 'h')} past its end")
-                       + (f", within the {_fmt(a.delay_hours_allowed, 'h')} of write delay allowed"
-                          if shown.longest_delay_hours <= a.delay_hours_allowed + 1e-9 else "") + ".")  # fmt: skip
-    stalled = shown.check("delay").text.partition("; no host write accepted")[2]
+            took = (
+                "longer than the day"
+                if math.isinf(done)
+                else f"{_fmt(done - start, 'h')}, {_fmt(done - end, 'h')} past its end"
+            )
+            allowed = shown.longest_delay_hours <= a.delay_hours_allowed + 1e-9
+            out.append(f"{shown.config.label} misses the write window: the writes offered in hours {start:g} to "
+                       f"{end:g} ({_fmt(end - start, 'h')}) take {took}"
+                       + (f", within the {_fmt(a.delay_hours_allowed, 'h')} of write delay allowed" if allowed else "")
+                       + ".")  # fmt: skip
+    stalled = _stalled_hours(shown.config, shown.run)
     if stalled:
-        out.append(f"{shown.config.label}: no host write accepted{stalled.split(':')[0]}: "
-                   + stalled.split(":", 1)[1].strip() + ".")  # fmt: skip
+        out.append(f"{shown.config.label}: {_stalled_text(stalled)}.")
     return tuple(out)
+
+
+def _writes_done_hours(run: TvcRun) -> float:
+    """When the last host write offered was accepted (inf: some still wait at the end). [h]"""
+    waiting = np.flatnonzero(run.delayed_mb > 1e-6 * max(float(run.offered_total_mb[-1]), 1.0))
+    if not waiting.size:
+        offered = np.flatnonzero(np.diff(run.offered_total_mb) > 0)
+        return float(run.time_hours[offered[-1] + 1]) if offered.size else 0.0
+    return math.inf if waiting[-1] + 1 >= run.time_hours.size else float(run.time_hours[waiting[-1] + 1])
 
 
 def check_step(step_minutes) -> float:
