@@ -455,9 +455,11 @@ def _sample(name: str, value) -> np.ndarray:
 
 def _by_sample(lam, s, c, sample, q=None, seed=0):
     """Mean (q None) or q-quantile of the wait, simulated with service drawn from ``sample``."""
-    lam = as_scalar("arrival_rate", _POSITIVE_RATE.check("arrival_rate", lam))
+    lam = as_scalar("arrival_rate", ARRIVAL_RATE.check("arrival_rate", lam))
     s = as_scalar("service_s", SERVICE_S.check("service_s", s))
     c = int(as_scalar("servers", SERVERS.check("servers", c)))
+    if lam == 0.0:  # no arrivals: nobody waits
+        return result(0.0)
     if lam * s / c >= 1.0:
         raise ConstraintError(
             f"utilisation = arrival_rate * service_s / servers = {lam * s / c:.4g} must be below 1 for a "
