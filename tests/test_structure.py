@@ -28,7 +28,16 @@ SPLIT_PENDING = {
     "mountlog.py": "being rewritten and split by concern (issue 26, the logs branch)",
 }
 #: Modules whose function-local imports must each say why, on the import's line.
-LOCAL_IMPORT_RULE = ("plan/", "b18.py", "throughput", "tvc.py", "tvc_day.py", "bottleneck.py")
+LOCAL_IMPORT_RULE = (
+    "plan/",
+    "b18.py",
+    "throughput.py",
+    "paf.py",
+    "attachment.py",
+    "tvc.py",
+    "tvc_day.py",
+    "bottleneck.py",
+)
 
 
 def _name(path: Path) -> str:

@@ -826,6 +826,8 @@ def mount_log_csv(log: MountLog, *, comments: Sequence[str] = ()) -> str:
     str
         Times with millisecond resolution, sizes with 0.001 MB resolution.
     """
+    if not isinstance(log, MountLog):
+        raise ValueError(f"log={log!r} must be a MountLog (read_mount_log, mount_log)"[:300])
     out = io.StringIO()
     for c in comments:
         for part in str(c).splitlines() or [""]:

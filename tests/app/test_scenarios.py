@@ -324,6 +324,7 @@ def test_an_unknown_lesson_is_a_clear_error():
         ScenarioSheet(types.ModuleType("vtsmodel.app.lessons.lesson98"))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     rows=st.lists(

@@ -26,7 +26,7 @@ from vtsmodel.drives import drive_efficiency
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
 from vtsmodel.tvc_day import TvcRun, simulate_tvc
@@ -595,7 +595,7 @@ def vts_plan(
     VtsPlan
     """
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     opts = {}
     if threshold is not None:
         opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
@@ -613,7 +613,7 @@ def vts_plan(
         )
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
-    (day, results, copy_eff), notes = collect_notes(run)
+    (day, results, copy_eff), notes = _collect_notes(run)
     rec_i = next((i for i, r in enumerate(results) if r.meets), None)
     rec = results[rec_i] if rec_i is not None else None
     nxt = results[rec_i - 1] if rec_i else None
@@ -652,7 +652,7 @@ def vts_plan(
     return out
 
 
-def check_step(step_minutes) -> float:
+def _check_step(step_minutes) -> float:
     return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
 
 
@@ -662,5 +662,7 @@ def evaluate_configuration(
 ) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    if not isinstance(config, VtsConfiguration):
+        raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
+    step_minutes = _check_step(step_minutes)
     return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})
