@@ -250,6 +250,29 @@ EXTRA: dict[str, tuple] = {
     ),
     # any serial, of any width: a hash has no invalid input (what is not text becomes its text)
     "volume_ids": (lambda: [np.array(["A00001", "B2", "A00001"]), ["x"], np.array([], dtype=str)], []),
+    # the replay (issue 24)
+    **{
+        f"library@{f}": (lambda: [vtsmodel.replay_library(2)], [None, 3, "LTO9"])
+        for f in ("replay_log", "replay_requests", "replay_chunks")
+    },
+    "library@replay_drives_needed": (lambda: [None, vtsmodel.replay_library(2)], [3, "LTO9"]),
+    "size_mb@replay_requests": (
+        lambda: [None, np.array([100.0, 250.0, 100.0])],
+        [np.array([100.0, -1.0, 5.0])],
+    ),
+    "drive@replay_library": (lambda: ["LTO9", None, "TS1160"], ["NOPE", 3]),
+    "obj": (lambda: [None, np.array([0, 1, 0])], [np.array([0, -1, 2]), np.array([0.5, 1.0, 2.0])]),
+    "cartridge": (lambda: [None, np.array([0, 0, 1])], [np.array([0, -1, 2])]),
+    "duration_s": (lambda: [None, np.array([10.0, 500.0, 30.0])], [np.array([1.0, -1.0, 2.0])]),
+    "service_sample": (lambda: [None, np.array([10.0, 500.0])], [np.array([]), np.array([1.0, np.nan])]),
+    "access@replay_requests": (lambda: [None, np.array([0, 2, 2])], [np.array([0, 7, 2])]),
+    "cache_policy": (lambda: ["LRU"], ["MRU", 3]),
+    "chunks": (lambda: [[{"time_s": np.array([0.0, 60.0]), "obj": np.array([0, 1])}]], [None, 3, [None]]),
+    "rep": (
+        lambda: [vtsmodel.replay_requests([0.0, 60.0, 90.0], library=vtsmodel.replay_library(2))],
+        [None, 3],
+    ),
+    "log@replay_drives_needed": (lambda: [{"time_s": np.array([0.0, 60.0, 90.0])}, _small_log()], [None, 3]),
     # today's library over the years (issue 29)
     "model": (
         lambda: [vtsmodel.library_model("TS4300"), vtsmodel.library_model("SL8500")],
@@ -260,6 +283,12 @@ EXTRA: dict[str, tuple] = {
     "bought": (lambda: [{"cartridge": [3.0]}], [None, 3, [1]]),
     "prices": (lambda: [{"cartridge": 10.0, "support_per_year": 5.0}], [None, 3, {"tape": 1.0}]),
     "stored_tb@cost_by_year": (lambda: [[100.0]], [None, "100", [-1.0]]),
+    "archive": (
+        lambda: [vtsmodel.archive_years(3, stored_now_tb=100, growth_tb_per_year=50, cartridge_tb=18)],
+        [None, 3, "archive"],
+    ),
+    "library": (lambda: [vtsmodel.library_model("SL8500")], [None, 3, "SL8500"]),
+    "drive@library_years": (lambda: ["LTO9", "LTO-10"], ["NOPE", 3, None]),
     "needed@fill_year": (lambda: [[10.0, 20.0, 30.0], [5.0]], [None, [], "10,20", [1.0, -1.0]]),
 }
 
@@ -311,6 +340,33 @@ NAMES = {
     "declared_inputs": None,
     # text for a readout: any float, or text a float() reads; other text is a ValueError
     "number": ([(2300.0,), (0.012345, 2), (float("inf"),), (float("nan"),), ("2.5",)], [("x",), ("",)]),
+    # files a person gives or the package writes: paths, bytes, limits
+    "atomic_write": (
+        [
+            (f"{_TMP}/atomic.txt", "text", Kw(overwrite=True)),
+            (f"{_TMP}/atomic.bin", b"\x00", Kw(overwrite=True)),
+        ],
+        [(None, "text"), ("", "text")],
+    ),
+    "read_file": (
+        [(str(_EXAMPLES / "example_hourly_workload.csv"), Kw(max_bytes=10**6))],
+        [
+            ("/no/such/file", Kw(max_bytes=10)),
+            (str(_EXAMPLES / "example_hourly_workload.csv"), Kw(max_bytes=1)),
+        ],
+    ),
+    "parse_json_bytes": (
+        [(b'{"a": 1}', "a test", Kw(max_bytes=100, what="test file"))],
+        [
+            (b"{", "a test", Kw(max_bytes=100, what="test file")),
+            (b"[1]" * 50, "a test", Kw(max_bytes=10, what="x")),
+        ],
+    ),
+    # a shipped example by name (FileNotFoundError, documented, for a name it does not ship)
+    "example_file": ([("example_plan.json",), ("example_mount_log.csv",)], []),
+    "example_log": ([(name,) for name in ("vtsmodel", "xferlog", "tape-requests")], [("nope",)]),
+    # a replay histogram and a quantile
+    "hist_quantile": ([(np.array([0, 3, 5, 2]), 0.5), (np.zeros(4, dtype=int), 0.95)], []),
     "statement_status": (
         [("vts_facts:tvc_capacity_216",), ("vts_ehpo_coefficients:sustained_m_288",)],
         [("nope",), ("vts_facts",), ("nope:x",), (3,)],
@@ -337,9 +393,12 @@ NON_FINITE = {
     "evaluate_configuration",
     "sensitivity",
     "simulate_policy",  # a ratio with nothing counted (no reads after the warm-up) is NaN: documented
+    "analytic_beside",  # NaN where the formulas have no steady state: documented
+    "hist_quantile",  # an empty histogram has no quantile: NaN
     "units_needed",  # inf where one library cannot hold the cartridges and drives
     "library_binding",  # a share is inf where a configuration has no slots or bays for what it must hold
     "cost_by_year",  # no cost per TB (NaN) where nothing is stored
+    "library_years",  # inf units (more than one library) and waits (saturated robots): documented
 }
 SIGNED = {
     "ehpo_coefficients",
@@ -353,6 +412,7 @@ SIGNED = {
     "evaluate_configuration",
     "sensitivity",
     "library_plan",
+    "analytic_beside",  # differences from the replay are signed
 }
 #: Results in [0, 1] (probabilities, efficiencies, multipliers).
 UNIT = {
