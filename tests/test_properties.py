@@ -239,6 +239,9 @@ EXTRA: dict[str, tuple] = {
     "data@plan_from_bytes": (_plan_bytes, [None, 3, "{}", b"{", b"[]", b'{"schema": "vtsmodel-plan"}']),
     "doc@plan_from_dict": (_plan_docs, [None, 3, [], {}, {"schema": "vtsmodel-scenarios", "version": 1}]),
     "hits@recall_waits": (_capacity_hits, [None, 3, "hits"]),
+    # an illustrative log writer for the reader's tests: a log, and whether to write its access column
+    "log@render_log": (lambda: [_small_log()], []),
+    "access@render_log": (lambda: [True, False], []),
     # the data layer's helpers: ledger and catalogue rows, a source id, a workload file
     "rows@format_counts": (lambda: [vtsmodel.data.statements(), []], []),
     "rows@filter_catalogue": (lambda: [vtsmodel.data.catalogue(), []], []),

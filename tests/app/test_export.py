@@ -104,6 +104,7 @@ def test_png_svg_pdf_are_valid_files(fig, tmp_path):
     assert _leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_export_many_reports_each_item_and_goes_on(fig, tmp_path):
     # An existing file is kept, a bad format is refused, a render failure is reported;
     # every other item is written, in order, with progress after each.
