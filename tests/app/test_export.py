@@ -141,6 +141,7 @@ def test_render_failure_is_reported_for_that_item_only(fig, tmp_path, monkeypatc
         export.export_figures([(fig, tmp_path / "z.png", "")])
 
 
+@pytest.mark.slow
 def test_figure_export_never_overwrites_unless_asked(fig, tmp_path):
     path = export.export_figure(fig, tmp_path / "f.svg")
     before = path.read_bytes()

@@ -86,7 +86,7 @@ class VtsConfiguration:
         """
         b18.FEATURE.check("feature", feature)
         tvc = float(tvc_gb)
-        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        cache = b18.capacity_configuration(tvc, feature) if q.TVC_GB.contains(tvc) else None
         return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
 
     @property
@@ -101,7 +101,7 @@ class VtsConfiguration:
         ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
         """
         layout = ""
-        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+        if self.tvc_config is not None and b18.other_layouts(self.tvc_gb, self.feature):
             layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
         return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
 
@@ -109,17 +109,6 @@ class VtsConfiguration:
     def virtual_drives(self) -> int:
         """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
         return b18.virtual_drives(self.tvc_gb, self.feature)
-
-
-@functools.cache
-def _table3_capacities() -> frozenset[float]:
-    return frozenset(c.tvc_gb for c in b18.configurations())
-
-
-@functools.cache
-def _two_layouts(tvc_gb: float) -> bool:
-    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
-    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
 
 
 def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
