@@ -113,6 +113,7 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     ``embed``: write the workload's hours into the file (True), or reference its file
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
+    check_plan(plan)
     doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
            "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
     if plan.hits is not None:

@@ -27,7 +27,7 @@ from vtsmodel.drives import drive_efficiency
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
 from vtsmodel.tvc_day import TvcRun, recall_ceiling_mb_s, simulate_tvc
@@ -87,7 +87,7 @@ class VtsConfiguration:
         """
         b18.FEATURE.check("feature", feature)
         tvc = float(tvc_gb)
-        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        cache = b18.capacity_configuration(tvc, feature) if q.TVC_GB.contains(tvc) else None
         return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
 
     @property
@@ -102,7 +102,7 @@ class VtsConfiguration:
         ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
         """
         layout = ""
-        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+        if self.tvc_config is not None and b18.other_layouts(self.tvc_gb, self.feature):
             layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
         return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
 
@@ -110,17 +110,6 @@ class VtsConfiguration:
     def virtual_drives(self) -> int:
         """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
         return b18.virtual_drives(self.tvc_gb, self.feature)
-
-
-@functools.cache
-def _table3_capacities() -> frozenset[float]:
-    return frozenset(c.tvc_gb for c in b18.configurations())
-
-
-@functools.cache
-def _two_layouts(tvc_gb: float) -> bool:
-    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
-    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
 
 
 def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
@@ -711,7 +700,7 @@ def vts_plan(
     VtsPlan
     """
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     opts = {}
     if threshold is not None:
         opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
@@ -729,7 +718,7 @@ def vts_plan(
         )
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
-    (day, results, copy_eff), notes = collect_notes(run)
+    (day, results, copy_eff), notes = _collect_notes(run)
     rec_i = next((i for i, r in enumerate(results) if r.meets), None)
     rec = results[rec_i] if rec_i is not None else None
     nxt = results[rec_i - 1] if rec_i else None
@@ -819,7 +808,7 @@ def _writes_done_hours(run: TvcRun) -> float:
     return math.inf if waiting[-1] + 1 >= run.time_hours.size else float(run.time_hours[waiting[-1] + 1])
 
 
-def check_step(step_minutes) -> float:
+def _check_step(step_minutes) -> float:
     return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
 
 
@@ -829,5 +818,7 @@ def evaluate_configuration(
 ) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    if not isinstance(config, VtsConfiguration):
+        raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
+    step_minutes = _check_step(step_minutes)
     return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})
