@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import as_scalar
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
 from vtsmodel.plan.answers import _OPTIONAL, Answers, answer_inputs
@@ -190,12 +192,21 @@ def save_plan_template(plan: Plan | None, path: str | os.PathLike, *, overwrite:
     return atomic_write(path, plan_template(plan), overwrite=overwrite)
 
 
+#: Line width of :func:`plan_template`'s comments (a layout choice).
+TEMPLATE_WIDTH = Input(
+    "template line width", "characters", 96, lo=40, hi=400, integer=True,
+    source="layout choice", help="Longest comment line of a plan template.",
+)  # fmt: skip
+
+
+@declare(width=TEMPLATE_WIDTH)
 def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
     """A plan file with a comment above each answer: its label, unit, range, source and help.
 
     Comment lines start with ``//`` (:func:`load_plan` skips them); the values are
     ``plan``'s answers (default: every default). ``vtsmodel plan --init FILE`` writes it.
     """
+    width = int(as_scalar("width", TEMPLATE_WIDTH.check("width", width)))
     plan = Plan() if plan is None else plan
     check_plan(plan)
     doc = plan_to_dict(plan)
