@@ -460,8 +460,10 @@ def _by_sample(lam, s, c, sample, q=None, seed=0):
     c = int(as_scalar("servers", SERVERS.check("servers", c)))
     if q is not None:
         q = as_scalar("q", QUANTILE.check("q", q))
-    if lam == 0.0:
-        return result(0.0)  # no arrivals: no wait, as the formulas say
+    if lam < _POSITIVE_RATE.lo:
+        # No arrivals, or fewer than the simulation's smallest rate (one in ~32 years): the
+        # wait is 0 to every digit a run could show (light traffic: Wq ~ lambda^c).
+        return result(0.0)
     if lam * s / c >= 1.0:
         raise ConstraintError(
             f"utilisation = arrival_rate * service_s / servers = {lam * s / c:.4g} must be below 1 for a "

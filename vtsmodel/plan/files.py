@@ -4,7 +4,8 @@ A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 1, "name":
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
 "mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
-:func:`plan_from_dict` read it, every field checked.
+:func:`plan_from_dict` read it, every field checked. A line whose text starts with ``//``
+is a comment: :func:`plan_template` (``vtsmodel plan --init``) writes one above each answer.
 """
 
 from __future__ import annotations

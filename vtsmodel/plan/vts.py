@@ -19,6 +19,7 @@ import numpy as np
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare, number
+from vtsmodel._tables import load
 from vtsmodel._validation import as_scalar
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import drive_spec
@@ -326,6 +327,16 @@ class _Rates:
     recall_max_mb_s: float  # recalls served at most: the read model's ceiling, or the channels
 
 
+@functools.cache
+def _measured_channels() -> int:
+    """The paper's measurements' ESCON channels: with these the planner's rates are the models' own.
+
+    "The throughput shown in the figures has been measured with eight ESCON channels"
+    (ibm-vts-b18-2000, Sec. 3.5.1; vts_facts ``meas_escon_channels_figs7_9``). [count]
+    """
+    return int(load("vts_facts").value("meas_escon_channels_figs7_9"))
+
+
 def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
     """Peak and sustained write and the recall ceiling of ``cfg`` with ``channels`` ESCON channels.
 
@@ -345,15 +356,18 @@ def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
     return _Rates(peak, sustained, chan, min(ceiling, chan))
 
 
-def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates, step_minutes: float,
+def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_minutes: float,
               tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
     """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
 
+    ``rates``: the channels' rates (:func:`_rates`), or None for the paper's eight channels,
+    where they are the models' own (``write_rate`` and the recall ceiling; a test checks).
     Returns the run, the un-copied data carried into it and the data left at its end. [GB]
     """
+    given = {} if rates is None else dict(peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
+                                          max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
     kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
-              peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
-              max_recall_mb_s=rates.recall_max_mb_s, **tvc_options)  # fmt: skip
+              **given, **tvc_options)  # fmt: skip
     first = simulate_tvc(day.profile, **kw)
     left = float(first.uncopied_gb[-1])
     if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
@@ -512,7 +526,6 @@ class _CacheDay:
     carried_out_gb: float
     binding_resource: str
     copy_drives: np.ndarray  # drives copying in each hour [count]
-    rates: _Rates
 
 
 @dataclass
@@ -525,7 +538,7 @@ class _Runs:
 
 def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
                tvc_options: Mapping) -> _CacheDay:  # fmt: skip
-    rates = _rates(day.cf, cfg, a.escon_channels)
+    rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
     run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
     bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
                                 **_cache(cfg)))  # fmt: skip
@@ -533,7 +546,7 @@ def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: fl
     per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
-    return _CacheDay(run, cin, cout, bind, need, rates)
+    return _CacheDay(run, cin, cout, bind, need)
 
 
 def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step_minutes: float,
