@@ -217,11 +217,20 @@ class LibraryModel:
         """Robots of the standard library; 1 where no document gives the count."""
         return int(self.robots_standard) if self.robots_standard is not None else 1
 
+    def frame_values_missing(self) -> tuple[str, ...]:
+        """What :func:`units_needed` needs that no document gave and no stand-in set (empty: nothing).
+
+        The names are :func:`library_model`'s stand-in arguments.
+        """
+        return tuple(k for k in _FRAME_VALUES if getattr(self, k) is None)
+
     def stand_ins(self) -> tuple[str, ...]:
         """The values that are the user's, not a document's."""
         return tuple(k for k, b in self.basis.items() if b == "yours")
 
 
+#: The values a frame plan needs (:func:`units_needed`): slots and drive bays per unit.
+_FRAME_VALUES = ("slots_base", "slots_per_expansion", "drives_base", "drives_per_expansion")
 _STAND_INS = frozenset(
     {"units_max", "slots_base", "slots_per_expansion", "drives_base", "drives_per_expansion", "drives_max",
      "robots_standard", "robots_max", "robot_move_s", "slot_fill_limit", "free_slots_per_drive"}

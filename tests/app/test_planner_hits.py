@@ -18,6 +18,7 @@ from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons import sensitivity
 from vtsmodel.app.lessons.hit_curve import EXAMPLE_LOG, LARGER, example_source, read_upload
 from vtsmodel.app.text import number
+from vtsmodel.catalog import StreamingWarning
 from vtsmodel.hits import lru_hit_curve, tvc_read_hit
 from vtsmodel.hourly import read_hourly_workload
 
@@ -85,7 +86,9 @@ def test_the_example_log_gives_each_configuration_the_planners_read_hits():
     assert not c["read_hit"].disabled and not c["recalls_given"].disabled
     assert "mount log cleared" in pg.status.value
     p = plan.Plan(plan.Answers(cf=3.0, write_gb_per_day=1500.0))
-    assert pg.panel.readout_values["recommended"] == P.view_plan(**pg.panel.values).readouts["recommended"]
+    with pytest.warns(StreamingWarning):  # the default drive, LTO-10, fed a night's writes below its floor
+        view = P.view_plan(**pg.panel.values)
+    assert pg.panel.readout_values["recommended"] == view.readouts["recommended"]
     assert all(r.read_hit == 0.7 for r in cfg.evaluated(p.answers, None)[1].results)
 
 

@@ -1,10 +1,12 @@
 """A plan (the answers, and optionally an hourly workload and a mount log's hit curve) and its JSON file.
 
-A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 1, "name": ...,
+A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 2, "name": ...,
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
 "mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
-:func:`plan_from_dict` read it, every field checked.
+:func:`plan_from_dict` read it, every field checked. A version-1 file (written before the
+library's answers) is read as it was written: its answers, version 1's default drive
+(``"IBM3592A"``) where it gave none, and no library family (:data:`V1_DEFAULTS`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
-from vtsmodel.plan.answers import Answers
+from vtsmodel.plan.answers import NO_LIBRARY, Answers
 
 __all__ = [
     "MAX_PLAN_BYTES",
@@ -36,8 +38,18 @@ __all__ = [
 
 #: The ``schema`` field of a plan file.
 PLAN_SCHEMA = "vtsmodel-plan"
-#: The plan file version this module writes and reads.
-PLAN_VERSION = 1
+#: The plan file version this module writes; it reads this one and version 1.
+PLAN_VERSION = 2
+#: Version 1's answers (before the library over the years, issue 29), and what a version-1 file
+#: without an answer meant by it where the default has changed since: a version-1 file is read
+#: as it was written, with no library family (drives, robots and cartridges only).
+V1_ANSWERS = (
+    "write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day", "read_window_hours",
+    "read_start_hour", "read_hit", "cf", "recalls_per_hour", "volume_mb", "files_per_mount", "recall_target_s",
+    "recall_percentile", "throttle_hours_allowed", "delay_hours_allowed", "drive_efficiency", "peak_factor",
+    "vts_drive", "library_drive", "virtual_drives_needed",
+)  # fmt: skip
+V1_DEFAULTS = {"library_drive": "IBM3592A", "library": NO_LIBRARY}
 #: Largest plan file read. [bytes]
 MAX_PLAN_BYTES = 2_000_000
 
@@ -210,13 +222,15 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
     if doc["schema"] != PLAN_SCHEMA:
         raise ValueError(f"schema={doc['schema']!r} is not a vtsmodel plan file (expected {PLAN_SCHEMA!r})")
     version = doc["version"]
-    if isinstance(version, bool) or not isinstance(version, int) or version != PLAN_VERSION:
-        raise ValueError(f"version={version!r} is not supported; this vtsmodel reads version {PLAN_VERSION}")
+    if isinstance(version, bool) or not isinstance(version, int) or version not in (1, PLAN_VERSION):
+        raise ValueError(
+            f"version={version!r} is not supported; this vtsmodel reads versions 1 and {PLAN_VERSION}"
+        )
     name = doc.get("name", "plan")
     if not isinstance(name, str) or not name.strip() or len(name) > 200:
         raise ValueError(f"name={name!r} must be text of 1 to 200 characters")
     try:
-        answers = Answers.from_dict(doc["answers"])
+        answers = Answers.from_dict(_v1_answers(doc["answers"]) if version == 1 else doc["answers"])
     except ValueError as exc:
         raise ValueError(f"answers: {exc}") from None
     workload, ref = None, None
@@ -240,6 +254,19 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
     curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
     return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
                 mount_log_file=log_ref)  # fmt: skip
+
+
+def _v1_answers(values):
+    """A version-1 file's answers as this version reads them: version 1's own, its defaults where they changed."""
+    if not isinstance(values, dict):
+        return values  # Answers.from_dict says what is wrong
+    later = [k for k in values if k not in V1_ANSWERS]
+    if later:
+        raise ValueError(
+            f"{', '.join(map(repr, later))} came after version 1; a version-1 plan file holds "
+            f"{', '.join(V1_ANSWERS)} (save it again as version {PLAN_VERSION} to add the library's answers)"
+        )
+    return {**V1_DEFAULTS, **values}
 
 
 def _mount_log(spec, base_dir):
