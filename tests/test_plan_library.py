@@ -216,3 +216,55 @@ def test_a_bad_library_answer_names_the_parameter_value_and_range(change, words)
 def test_more_copies_off_site_than_on_tape_is_a_named_error():
     with pytest.raises(ValueError, match="offsite_copies=2 must be fewer than copies=2"):
         library_plan(_archive_plan(offsite_copies=2))
+
+
+def test_a_plan_of_a_library_alone_with_its_own_flows():
+    from vtsmodel.plan import LibraryFlow, evaluate
+    from vtsmodel.sizing import Flow
+
+    flows = (
+        LibraryFlow(Flow("ingest", 50.0, 2.0, 0.5), writes=True),
+        LibraryFlow(Flow("reads", 20.0, 1.0, 0.1)),
+    )
+    p = Plan(Answers(library_drive="LTO9", years=2), vts=False, library_flows=flows)
+    r = evaluate(p)
+    assert r.vts is None and r.sensitivity is None and r.headline() == r.library.headline()
+    # 50 x 2 / 0.5 / 400 + 20 / 0.1 / 400 = 0.5 + 0.5 = 1 drive; no recall flow: no recall target
+    assert (
+        r.library.drives == 1 and r.library.recall_flow is None and r.library.recall_drives_for_wait is None
+    )
+    # the writing flow all year: 50 MB/s x 365.25 x 86,400 s = 1,577.88 TB
+    assert r.library.over_years.archive.written_tb[1] == pytest.approx(1577.88)
+    doc = json.loads(json.dumps(plan_to_dict(p)))
+    assert doc["vts"] is False and doc["library_flows"][0] == {
+        "name": "ingest", "rate_mb_s": 50.0, "peak_factor": 2.0, "efficiency": 0.5, "writes": True,
+    }  # fmt: skip
+    back = plan_from_dict(doc)
+    assert back.library_flows == flows and back.vts is False
+
+
+@pytest.mark.parametrize(
+    ("flows", "words"),
+    [
+        ([{"name": "a"}], "library flow 1 needs a name and rate_mb_s"),
+        ([{"name": "a", "rate_mb_s": 10, "efficiency": 2}], "library flow 1: a: efficiency=2"),
+        ([{"name": "a", "rate_mb_s": 10, "efficiency": 0.5, "tape": 1}], "unknown key(s) 'tape'"),
+        (
+            [{"name": "a", "rate_mb_s": 10, "efficiency": 0.5, "writes": "yes"}],
+            "writes='yes' must be true or false",
+        ),
+        ([{"name": "a", "rate_mb_s": "10", "efficiency": 0.5}], "rate_mb_s='10' must be a number"),
+        ([], "library_flows must be a list of flows"),
+    ],
+)
+def test_a_bad_flow_in_a_plan_file_names_the_flow_and_field(flows, words):
+    with pytest.raises(ValueError) as e:
+        plan_from_dict({"schema": "vtsmodel-plan", "version": 2, "answers": {}, "library_flows": flows})
+    assert words in str(e.value)
+
+
+def test_vts_in_a_plan_file_is_true_or_false():
+    with pytest.raises(ValueError, match="vts='no' must be true"):
+        plan_from_dict({"schema": "vtsmodel-plan", "version": 2, "answers": {}, "vts": "no"})
+    with pytest.raises(ValueError, match="'vts' came after version 1"):
+        plan_from_dict({"schema": "vtsmodel-plan", "version": 1, "answers": {}, "vts": False})

@@ -57,6 +57,7 @@ from vtsmodel.plan.files import (
     MAX_PLAN_BYTES,
     PLAN_SCHEMA,
     PLAN_VERSION,
+    LibraryFlow,
     Plan,
     load_plan,
     plan_from_bytes,
@@ -65,7 +66,7 @@ from vtsmodel.plan.files import (
     plan_to_json,
     save_plan,
 )
-from vtsmodel.plan.library import LibraryPlan, library_plan
+from vtsmodel.plan.library import LibraryPlan, LibraryYearsPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
 from vtsmodel.plan.result import PlanResult, evaluate
 from vtsmodel.plan.sensitivity import FRACTION, Sensitivity, SensitivityRow, sensitivity
@@ -92,7 +93,9 @@ __all__ = [
     "Answers",
     "Check",
     "ConfigResult",
+    "LibraryFlow",
     "LibraryPlan",
+    "LibraryYearsPlan",
     "Plan",
     "PlanResult",
     "Sensitivity",

@@ -2,7 +2,7 @@
 
 A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 2, "name": ...,
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
-"mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
+"mount_log": {"file": NAME}, "vts": false, "library_flows": [...]}`` (the last three optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
 :func:`plan_from_dict` read it, every field checked. A version-1 file (written before the
 library's answers) is read as it was written: its answers, version 1's default drive
@@ -22,9 +22,11 @@ from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
 from vtsmodel.plan.answers import NO_LIBRARY, Answers
+from vtsmodel.sizing import Flow
 
 __all__ = [
     "MAX_PLAN_BYTES",
+    "LibraryFlow",
     "PLAN_SCHEMA",
     "PLAN_VERSION",
     "Plan",
@@ -55,6 +57,33 @@ MAX_PLAN_BYTES = 2_000_000
 
 
 @dataclass(frozen=True)
+class LibraryFlow:
+    """A data flow of a tape library plan (the CERN note's flows), and whether it writes new data.
+
+    Attributes
+    ----------
+    flow : vtsmodel.sizing.Flow
+        Its rate, peak factor and efficiency or access pattern (cern-tape-sizing-2005, Summary).
+    writes : bool
+        Whether it writes new data to the archive: the flows that do, at their average rate
+        all year, are the TB written a year where the answers give none.
+    """
+
+    flow: Flow
+    writes: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.flow, Flow):
+            raise ValueError(f"flow={self.flow!r:.80} must be a vtsmodel.sizing.Flow")
+        if not isinstance(self.writes, bool):
+            raise ValueError(f"writes={self.writes!r} must be true or false")
+
+
+#: Flows a plan file may hold at most.
+MAX_FLOWS = 100
+
+
+@dataclass(frozen=True)
 class Plan:
     """A plan: the answers and, optionally, an hourly workload that replaces the day they describe.
 
@@ -82,6 +111,12 @@ class Plan:
     mount_log_file : str or None
         The mount log ``hits`` came from, as a plan file references it (relative to the
         plan file's folder).
+    vts : bool
+        Whether to plan a VTS B18 too; False: a tape library alone (an archive).
+    library_flows : tuple of LibraryFlow
+        The tape library's data flows; when given they replace the day's host writes and
+        recalls in the library plan (and no recall flow is known to check the recall target
+        against, unless a mount log is replayed).
     """
 
     answers: Answers = field(default_factory=Answers)
@@ -90,8 +125,18 @@ class Plan:
     name: str = "plan"
     hits: HitCurve | None = None
     mount_log_file: str | None = None
+    vts: bool = True
+    library_flows: tuple[LibraryFlow, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.vts, bool):
+            raise ValueError(f"vts={self.vts!r} must be true or false")
+        flows = self.library_flows
+        if not isinstance(flows, tuple | list) or not all(isinstance(f, LibraryFlow) for f in flows):
+            raise ValueError(f"library_flows={flows!r:.80} must be a tuple of LibraryFlow")
+        if len(flows) > MAX_FLOWS:
+            raise ValueError(f"library_flows holds {len(flows)} flows; at most {MAX_FLOWS}")
+        object.__setattr__(self, "library_flows", tuple(flows))
         if not isinstance(self.answers, Answers):
             raise ValueError(f"answers={self.answers!r} must be an Answers")
         if self.workload is not None and not isinstance(self.workload, HourlyWorkload):
@@ -123,6 +168,10 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     """
     doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
            "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    if not plan.vts:
+        doc["vts"] = False
+    if plan.library_flows:
+        doc["library_flows"] = [_flow_dict(f) for f in plan.library_flows]
     if plan.hits is not None:
         if not plan.mount_log_file:
             raise ValueError(
@@ -195,7 +244,49 @@ def plan_from_bytes(
     return plan_from_dict(_parse_json(bytes(data), where), base_dir=base_dir)
 
 
-_PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log"}
+_PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log", "vts", "library_flows"}
+#: What a flow of a plan file holds (the fields of vtsmodel.sizing.Flow, and ``writes``).
+_FLOW_KEYS = ("name", "rate_mb_s", "peak_factor", "efficiency", "file_mb", "files_per_mount", "writes")
+
+
+def _flow_dict(f: LibraryFlow) -> dict:
+    d = {k: getattr(f.flow, k) for k in _FLOW_KEYS[:-1]}
+    return {k: v for k, v in d.items() if v is not None} | {"writes": f.writes}
+
+
+def _library_flows(spec) -> tuple[LibraryFlow, ...]:
+    """A plan file's ``library_flows``: a list of flows, each checked (the message names the flow and field)."""
+    if not isinstance(spec, list) or not spec:
+        raise ValueError("library_flows must be a list of flows, each {'name', 'rate_mb_s', ...}")
+    if len(spec) > MAX_FLOWS:
+        raise ValueError(f"library_flows holds {len(spec)} flows; at most {MAX_FLOWS}")
+    out = []
+    for i, d in enumerate(spec, start=1):
+        if not isinstance(d, dict):
+            raise ValueError(f"library flow {i} must be an object, not {type(d).__name__}")
+        unknown = set(d) - set(_FLOW_KEYS)
+        if unknown:
+            raise ValueError(f"library flow {i}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}; "
+                             f"a flow holds {', '.join(_FLOW_KEYS)}")  # fmt: skip
+        for k, v in d.items():
+            if k == "name" and not (isinstance(v, str) and 0 < len(v.strip()) <= 200):
+                raise ValueError(f"library flow {i}: name={v!r:.60} must be text of 1 to 200 characters")
+            if k == "writes" and not isinstance(v, bool):
+                raise ValueError(f"library flow {i}: writes={v!r:.60} must be true or false")
+            if (
+                k not in ("name", "writes")
+                and v is not None
+                and (isinstance(v, bool) or not isinstance(v, numbers.Real))
+            ):
+                raise ValueError(f"library flow {i}: {k}={v!r:.60} must be a number")
+        if "name" not in d or "rate_mb_s" not in d:
+            raise ValueError(f"library flow {i} needs a name and rate_mb_s")
+        try:
+            flow = Flow(**{k: v for k, v in d.items() if k != "writes"})
+        except ValueError as exc:
+            raise ValueError(f"library flow {i}: {exc}") from None
+        out.append(LibraryFlow(flow, d.get("writes", False)))
+    return tuple(out)
 
 
 def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
@@ -226,6 +317,11 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
         raise ValueError(
             f"version={version!r} is not supported; this vtsmodel reads versions 1 and {PLAN_VERSION}"
         )
+    later = sorted({"vts", "library_flows"} & set(doc)) if version == 1 else []
+    if later:
+        raise ValueError(
+            f"{', '.join(map(repr, later))} came after version 1; save the plan as version {PLAN_VERSION}"
+        )
     name = doc.get("name", "plan")
     if not isinstance(name, str) or not name.strip() or len(name) > 200:
         raise ValueError(f"name={name!r} must be text of 1 to 200 characters")
@@ -252,8 +348,12 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
         else:
             workload = _embedded_workload(spec)
     curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
+    vts = doc.get("vts", True)
+    if not isinstance(vts, bool):
+        raise ValueError(f"vts={vts!r:.60} must be true (plan a VTS B18 too) or false (a tape library alone)")
+    flows = _library_flows(doc["library_flows"]) if doc.get("library_flows") is not None else ()
     return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
-                mount_log_file=log_ref)  # fmt: skip
+                mount_log_file=log_ref, vts=vts, library_flows=flows)  # fmt: skip
 
 
 def _v1_answers(values):

@@ -164,6 +164,13 @@ class LibraryYearsPlan:
             )
         return tuple(out)
 
+    @property
+    def meets(self) -> bool:
+        """Whether every year's margins hold (one library holds every year; robots and recalls keep up)."""
+        return (
+            all(c.ok for y in self.year for c in self.checks(int(y))) and not np.isinf(self.years.units).any()
+        )
+
     def rows(self) -> list[dict]:
         """One row per year: data, cartridges, frames or modules, drives, robots, margins, what binds."""
         r = self.years
@@ -397,19 +404,23 @@ def _model(a: Answers) -> tuple[LibraryModel | None, tuple[str, ...]]:
                    "planned (see data/notes/library_models.md)",)  # fmt: skip
 
 
-def _written_tb_per_year(day: PlanDay, a: Answers) -> float:
-    """TB written in a year: the answer, or the day's host writes x 365.25 (one copy). [TB]"""
+def _written_tb_per_year(plan: Plan, day: PlanDay) -> float:
+    """TB written in a year, one copy: the answer, the writing flows' average rate all year, or the day's writes x 365.25. [TB]"""
+    a = plan.answers
     if a.growth_tb_per_year is not None:
         return float(a.growth_tb_per_year)
+    if plan.library_flows:
+        return sum(f.flow.rate_mb_s for f in plan.library_flows if f.writes) * YEAR_S / 1e6
     w = day.workload
     days = w.hours / 24.0
     return float(w.write_mb.sum()) / days * (YEAR_S / 86400.0) / 1e6
 
 
-def _archive(day: PlanDay, a: Answers, drive: str) -> ArchiveYears:
+def _archive(plan: Plan, day: PlanDay, drive: str) -> ArchiveYears:
+    a = plan.answers
     cart = float(cartridge_tb(drive, compression=a.library_compression, fill=a.fill_efficiency))
     return archive_years(
-        a.years, stored_now_tb=a.stored_now_tb, growth_tb_per_year=_written_tb_per_year(day, a),
+        a.years, stored_now_tb=a.stored_now_tb, growth_tb_per_year=_written_tb_per_year(plan, day),
         growth_rate=a.growth_rate, ingest_growth=a.ingest_growth, retention_years=a.retention_years,
         copies=a.copies, offsite_copies=a.offsite_copies, cartridge_tb=cart, reclaim_reserve=a.reclaim_reserve,
     )  # fmt: skip
@@ -437,15 +448,17 @@ def _ready_at_percentile(t: _RecallTargets, a: Answers, recall_drives: np.ndarra
 
 
 def _over_years(
-    day: PlanDay, a: Answers, d: _LibraryDrive, flows: list[Flow], sizing: Sizing, model: LibraryModel | None
-) -> tuple[LibraryYearsPlan, _RecallTargets]:
+    plan: Plan, day: PlanDay, d: _LibraryDrive, flows: list[Flow], sizing: Sizing, model: LibraryModel | None,
+    recall_idx: int | None, recalls_per_hour: float,
+) -> tuple[LibraryYearsPlan, _RecallTargets]:  # fmt: skip
     """The library year by year (the core's years, each year's recall wait target, the cost), and the targets."""
-    r = library_years(_archive(day, a, d.name), flows, drive=d.name, library=model, robots=a.robots,
+    a = plan.answers
+    r = library_years(_archive(plan, day, d.name), flows, drive=d.name, library=model, robots=a.robots,
                       robot_move_s=a.robot_move_s)  # fmt: skip
     k = r.flow_factor
-    recall_tp = float(sizing.drives[1]) * k
-    others = (float(sizing.total) - float(sizing.drives[1])) * k
-    t = _recall_targets(float(day.recalls_per_hour.max()) * k, a, d, r.robot_wait_mean_s)
+    recall_tp = (float(sizing.drives[recall_idx]) if recall_idx is not None else 0.0) * k
+    others = float(sizing.total) * k - recall_tp
+    t = _recall_targets(recalls_per_hour * k, a, d, r.robot_wait_mean_s)
     recall = np.maximum(recall_tp, np.nan_to_num(t.drives))
     drives = np.maximum(np.ceil(others + recall - 1e-9), r.drives)
     r = r.with_drives(drives)
@@ -564,22 +577,31 @@ def library_plan(
             f"the catalog gives no cartridge capacity for {catalog_drive}: no plan over the years",
         )
 
+    own = plan.library_flows if plan is not None and flows is None else ()
+    recall_idx = 1 if flows is None and not own else None  # the day's flows: writes, then recalls
+
     def run():
         day = plan_day(plan) if plan is not None else None
-        fl = _flows(flows) if flows is not None else _plan_flows(day, a)
+        if flows is not None or own:
+            fl = _flows(flows) if flows is not None else [f.flow for f in own]
+        else:
+            fl = _plan_flows(day, a)
         sizing = drives_needed(fl, drive_speed_mb_s=d.speed_mb_s, t_mount_s=d.t_mount_s,
                                t_overhead_s=d.t_overhead_s)  # fmt: skip
         if day is None:
-            return sizing, None, None
+            return sizing, None, None, 0.0
+        lam = float(day.recalls_per_hour.max()) if recall_idx is not None else 0.0
         if years_ok:
-            over, targets = _over_years(day, a, d, fl, sizing, model)
-            return sizing, targets, over
-        wait = _robot_wait_now(fl, sizing, d, a, model, move if move is not None else cern_move)
-        return sizing, _recall_targets(float(day.recalls_per_hour.max()), a, d, wait), None
+            over, targets = _over_years(plan, day, d, fl, sizing, model, recall_idx, lam)
+            wait = float(over.years.robot_wait_mean_s[0])
+        else:
+            over = None
+            wait = _robot_wait_now(fl, sizing, d, a, model, move if move is not None else cern_move)
+            targets = _recall_targets(lam, a, d, wait)
+        return sizing, (targets if recall_idx is not None else None), over, wait
 
     cern_move = load("cern_facts").value("tmount_move")
-    (sizing, targets, over), notes = collect_notes(run)
-    recall_idx = 1 if flows is None else None  # the plan's flows: writes, then recalls
+    (sizing, targets, over, robot_wait), notes = collect_notes(run)
     parts = np.asarray(sizing.drives, dtype=float)
     recall_tp = float(parts[recall_idx]) if recall_idx is not None else 0.0
     others = float(parts.sum() - recall_tp)
@@ -596,9 +618,8 @@ def library_plan(
         lam, service, ready = (
             float(x[0]) for x in (targets.recalls_per_hour, targets.service_s, targets.ready_s)
         )
-        robot_wait = float(service - (d.t_mount_s + d.t_overhead_s + a.volume_mb / d.speed_mb_s))
     else:
-        lam, service, ready, robot_wait = 0.0, math.nan, math.nan, 0.0
+        lam, service, ready = 0.0, math.nan, math.nan
     all_notes = tuple(dict.fromkeys(model_notes + ((move_note,) if move_note else ())
                                     + (targets.notes if targets else ()) + notes))  # fmt: skip
     prov = Provenance.of_library(d.name, model)
