@@ -156,7 +156,7 @@ def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path)
 
 
 def test_figures_one_set_per_scenario(capsys, tmp_path):
-    sheet = ScenarioSheet("04")
+    sheet = ScenarioSheet(lesson_module("04"))
     sheet.rename(0, "big files")
     sheet.duplicate(0, "small/files")
     sheet.set_cell("small/files", "file_mb", 5.0)

@@ -44,7 +44,6 @@ from vtsmodel.tvc import (
     DEFAULT_PEAK_COPY_FRACTION,
     DEFAULT_THRESHOLD,
     _capacity,
-    _copy_share,
     _rates,
     cache_cf,
     effective_capacity_gb,
@@ -361,6 +360,7 @@ def simulate_tvc(
     d_r = np.full_like(recall, d_full) if feature == "paf" else np.maximum(d_full - recall, 0.0)
 
     thr_mb = theta * cap * _MB_PER_GB
+    span = max(P - S, 1e-12 * max(P, 1.0))
     acc = np.zeros(n)
     cop = np.zeros(n)
     thr = np.zeros(n, dtype=bool)
@@ -379,7 +379,9 @@ def simulate_tvc(
         left = h
         if u < thr_mb and h > 0:
             a = min(P, demand / h)
-            c = dk * float(_copy_share(a, P, S, f))
+            # _copy_share in scalar floats (the same operations; numpy per step cost 2 µs of 5)
+            x = 1.0 if a >= P * (1 - 1e-12) else min(max((a - S) / span, 0.0), 1.0)
+            c = dk * (1.0 - (1.0 - f) * x)
             net = a / cfc - c
             tau = min(h, (thr_mb - u) / net) if net > 0 else h
             if net < 0 and u + net * tau < 0:  # cannot copy more than is there

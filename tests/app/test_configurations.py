@@ -51,10 +51,18 @@ def test_readouts_of_a_target_missed_without_a_number():
     assert cfg.check_readout(ok) == "439 s against 600 s; margin 161 s"
 
 
-def test_answers_differing_in_targets_only_share_the_configurations_numbers():
-    # the configurations' numbers do not depend on the targets: one evaluation serves both
-    a, b = plan.Answers(), plan.Answers(recall_target_s=900.0)
-    _p, vts, _l = cfg.evaluated(a)
-    assert cfg.answers_key(a, cfg.TARGETS) == cfg.answers_key(b, cfg.TARGETS)
-    assert cfg.evaluated(b)[1].results[0].peak_mb_s == vts.results[0].peak_mb_s
-    assert cfg.thaw(cfg.frozen(None)) is None
+def test_answers_differing_in_the_librarys_only_share_the_vts_plan():
+    # the VTS configurations do not read the library's answers: one evaluation serves both
+    a, b = plan.Answers(), plan.Answers(library_drive="LTO9", peak_factor=2.0)
+    e, f = cfg.evaluate(a), cfg.evaluate(b)
+    assert f.vts is e.vts and f.library.drive == "LTO9" and e.library.drive != "LTO9"
+    assert cfg.evaluate(plan.Answers(recall_target_s=900.0)).vts is not e.vts  # a target: its own checks
+
+
+def test_the_configurations_figure_is_kept_per_its_numbers():
+    a = cfg.evaluate(plan.Answers()).vts
+    b = cfg.evaluate(plan.Answers(recall_target_s=900.0)).vts
+    assert cfg.ConfigurationNumbers(a) == cfg.ConfigurationNumbers(b)  # targets are marks, not numbers
+    assert hash(cfg.ConfigurationNumbers(a)) == hash(cfg.ConfigurationNumbers(b))
+    c = cfg.evaluate(plan.Answers(write_gb_per_day=2500.0)).vts
+    assert cfg.ConfigurationNumbers(c) != cfg.ConfigurationNumbers(a)

@@ -94,11 +94,12 @@ def _lesson_modules(wanted: list[str] | None, notes: list[str]):
 def _jobs(args, notes: list[str]):
     """(lesson number, module, scenario name or None, values) for every set of figures."""
     if args.scenarios:
+        from vtsmodel.app.lessons import lesson_module
         from vtsmodel.app.scenarios import ScenarioSheet
 
         wanted = set(args.lessons or [])
         for path in args.scenarios:
-            sheet = ScenarioSheet.from_file(path)
+            sheet = ScenarioSheet.from_file(path, lesson_module)
             if wanted and sheet.lesson_id not in wanted:
                 notes.append(f"{path}: lesson {sheet.lesson_id} is not among --lessons; skipped")
                 continue
@@ -261,8 +262,7 @@ def _table(rows: list[dict], columns: list[str]) -> str:
 
 
 def _cmd_size(args) -> int:
-    from vtsmodel import sizing
-    from vtsmodel._tables import cite
+    from vtsmodel import cite, sizing
 
     if args.drive and args.drive_speed is not None:
         raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
@@ -301,7 +301,7 @@ def _cmd_size(args) -> int:
 
 # --- cite ----------------------------------------------------------------------------------------
 def _cmd_cite(args) -> int:
-    from vtsmodel._tables import cite
+    from vtsmodel import cite
 
     try:
         text = cite(*args.items)
@@ -471,8 +471,7 @@ def _default_answers(plan) -> list[str]:
 def _cmd_hits(args) -> int:
     import math
 
-    from vtsmodel import hits, mountlog
-    from vtsmodel._tables import cite
+    from vtsmodel import cite, hits, mountlog
 
     log = mountlog.read_mount_log(args.log, sort=True) if args.sort else args.log
     if args.shards:

@@ -217,6 +217,13 @@ class Answers:
         return HourlyWorkload(name="answers", columns=cols, notes="The day the answers describe.")
 
 
+#: The answers of the library over the years (issue 29): only the tape-library plan reads them.
+ARCHIVE_ANSWERS = (
+    "library", "years", "stored_now_tb", "growth_tb_per_year", "growth_rate", "ingest_growth", "retention_years",
+    "copies", "offsite_copies", "library_compression", "fill_efficiency", "reclaim_reserve", "robots",
+    "robot_move_s", "slots_base", "slots_per_expansion", "price_drive", "price_cartridge", "price_frame",
+    "price_support_per_year",
+)  # fmt: skip
 #: Answers whose default comes from the catalog (:func:`newest_drive`), read on first use.
 _FACTORY = frozenset(f.name for f in dataclasses.fields(Answers) if f.default is dataclasses.MISSING)
 #: Answers that may be left empty (``None``): they are then derived.
