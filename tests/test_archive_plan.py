@@ -67,3 +67,30 @@ def test_a_library_that_misses_a_margin_exits_3(capsys, tmp_path):
     code, out, err = run(capsys, "plan", str(tmp_path / "small.json"))
     assert code == 3 and "misses a margin" in err
     assert "more than one IBM TS4300" in out
+
+
+def test_vtsmodel_plan_writes_the_archive_report(capsys, tmp_path):
+    target = tmp_path / "archive.html"
+    code, out, err = run(capsys, "plan", str(ARCHIVE), "--report", str(target))
+    assert code == 0, err
+    text = target.read_text(encoding="utf-8")
+    assert (
+        "Plan: CERN Tier-1 archive" in text and "A tape library alone: the VTS answers are not used" in text
+    )
+    assert "The library over the years" in text and "What binds in year 5: cartridge slots" in text
+    assert 'id="fig-capacity"' in text and "Margins in year 5" in text
+    assert "Every configuration" not in text  # no VTS
+
+
+def test_the_reports_capacity_figure_is_the_plans_cartridges_and_slots():
+    from vtsmodel.app.report import plan_figures
+
+    result = evaluate(load_plan(ARCHIVE))
+    fig = plan_figures(result)["capacity"]
+    y = result.library.over_years
+    bars = fig["data"][0]
+    assert bars["type"] == "bar" and list(bars["y"]) == [float(c) for c in y.archive.cartridges_onsite]
+    # one dashed line: one basic SL8500 module, 1,448 slots less one free per drive (5)
+    (line,) = fig["data"][1:]
+    assert line["y"] == [1443.0, 1443.0] and "holds every year" in line["name"]
+    assert set(plan_figures(result)) == {"capacity"}  # a library alone: no VTS figures

@@ -202,4 +202,16 @@ def assumptions() -> list[dict]:
          "source": f"{_CERN}, Access pattern and tape drive efficiency; drive catalog (mount_cycle_s with drive)"},
         {"assumption": "library overhead per file (tOverhead)", "value": f"{load('cern_facts').value('toverhead'):g} s",
          "source": f"{_CERN}, Access pattern and tape drive efficiency"},
+        {"assumption": "a recall's wait for a robot", "value": "the mean wait of an M/D/c queue of moves (mount and dismount) "
+         "of every flow's mounts, added to the recall's drive time and ready time (its drive reserved)",
+         "source": "modelling choice (library.robot_wait_s); the robot move: the family's document, else "
+                   f"{_CERN} (160 robot arm movements per hour)"},
+        {"assumption": "the library over the years", "value": "the flows grow with the data written each year; "
+         "TB written a year: the answer, else the writing flows at their average rate all year, else the day's writes "
+         "× 365.25", "source": "modelling choice (library_years)"},
+        {"assumption": "robots installed", "value": "as many as the busiest year's mounts need, at least the family's "
+         "standard and at most its documented most (one where no document gives a count)",
+         "source": "modelling choice; data/library_models.csv"},
+        {"assumption": "cost", "value": "your prices only: drives and frames or modules bought when first needed, "
+         "cartridges as the archive grows, support each year from year 1", "source": "your prices (archive.cost_by_year)"},
     ]  # fmt: skip

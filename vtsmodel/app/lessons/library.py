@@ -6,7 +6,7 @@ for N years on a catalog drive, in a library family from the vendors' documents
 year it fills), and the shares of slots, drive bays and robot capacity each year (what
 binds, and when). The model is :func:`vtsmodel.library_years.library_years`; the figures
 are an empty base (axes, titles) and moving traces, so a slider redraws without
-rebuilding a figure.
+rebuilding a figure (the capacity figure is the planner's too, :mod:`vtsmodel.app.figures.library`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from vtsmodel import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.text import number, percent
@@ -74,15 +75,6 @@ def _model(years, ingest_growth, library, drive, copies, compression, robot_move
 # --- figures: empty bases, moving traces ---------------------------------------------------------
 
 
-def capacity_base(unit: str) -> dict:
-    """Axes of the capacity figure: cartridges per year against the slots of each configuration."""
-    fig = new_figure(title=f"Cartridges in the library and the usable slots of 1, 2, ... {unit}s",
-                     xaxis_title="year", yaxis_title="cartridges [-]", height=480)  # fmt: skip
-    fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
-                      margin={"t": 50, "b": 130})  # fmt: skip
-    return figure_json(fig)
-
-
 def shares_base() -> dict:
     """Axes of the shares figure: each resource's share of what the configuration holds."""
     fig = new_figure(title="How full each resource is, in the last year's configuration (or the largest)",
@@ -90,26 +82,6 @@ def shares_base() -> dict:
     fig.update_yaxes(tickformat=".0%")
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0})
     return figure_json(fig)
-
-
-def _capacity_traces(r) -> tuple[list, list, float]:
-    years = [int(y) for y in r.year]
-    carts = [float(c) for c in r.archive.cartridges_onsite]
-    traces = [{"type": "bar", "x": years, "y": carts, "name": "cartridges in the library",
-               "marker": {"color": COLORS[0]}, "hovertemplate": "year %{x}: %{y:,} cartridges<extra></extra>"}]  # fmt: skip
-    top = max(carts + [1.0])
-    lib = r.library
-    shown = sorted(r.fill_years)[-6:]  # the largest six configurations: the ones that matter
-    for i, n in enumerate(shown):
-        slots = float(lib.usable_slots(n, float(max(r.drives))))
-        fill = r.fill_years[n]
-        when = "holds every year" if fill is None else f"full in year {fill}"
-        traces.append({"type": "scatter", "mode": "lines", "x": [years[0] - 0.5, years[-1] + 0.5], "y": [slots, slots],
-                       "name": f"{n} {lib.unit}{'s' if n > 1 else ''}: {number(slots)} slots, {when}",
-                       "line": {"color": COLORS[(i + 1) % len(COLORS)], "dash": "dash", "width": 2},
-                       "hovertemplate": f"{n} {lib.unit}(s): %{{y:,}} usable slots<extra></extra>"})  # fmt: skip
-        top = max(top, slots)
-    return traces, [years[0] - 0.6, years[-1] + 0.6], top
 
 
 def _shares(r) -> dict[str, list[float]]:
@@ -158,7 +130,8 @@ def view_library(e: ArchiveResult) -> View:
     """Cartridges against each configuration's slots, each resource's share year by year, what binds."""
     r, years, drive = e.plan, e.years, e.drive
     lib = r.library
-    cap_traces, xr, top = _capacity_traces(r)
+    capacity = capacity_plot(r)
+    xr = capacity.layout["xaxis"]["range"]
     shares = _shares(r)
     share_traces = [
         {"type": "scatter", "mode": "lines+markers", "x": [int(y) for y in r.year], "y": v, "name": k,
@@ -196,8 +169,7 @@ def view_library(e: ArchiveResult) -> View:
         )
     return View(
         figures={
-            "capacity": Plot(capacity_base, {"unit": lib.unit}, traces=cap_traces,
-                             layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, 1.08 * top]}}),
+            "capacity": capacity,
             "shares": Plot(shares_base, {}, traces=share_traces, shapes=[full],
                            layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, max(1.1, 1.08 * top_share)]}}),
         },
