@@ -96,7 +96,7 @@ def test_a_recall_waits_for_a_robot_with_its_drive_reserved():
     rho = 125 * 22.5 / 3600
     wait = rho * 22.5 / (2 * (1 - rho))
     assert lib.robot_wait_s == pytest.approx(wait, rel=1e-9)
-    assert lib.over_years.years.robots == 1
+    assert list(lib.over_years.years.robots) == [1] * 6
     # the recall keeps its drive for the wait, the mount cycle, tOverhead and 800 MB at 400 MB/s
     service = T_MOUNT_LTO9 + T_OVERHEAD + 2 + wait
     assert lib.recall_service_s == pytest.approx(service)
@@ -268,3 +268,49 @@ def test_vts_in_a_plan_file_is_true_or_false():
         plan_from_dict({"schema": "vtsmodel-plan", "version": 2, "answers": {}, "vts": "no"})
     with pytest.raises(ValueError, match="'vts' came after version 1"):
         plan_from_dict({"schema": "vtsmodel-plan", "version": 1, "answers": {}, "vts": False})
+
+
+# --- the recall target checked by replay (issue 24, item 4) ---------------------------------------
+
+
+def _burst_log(n=12):
+    # n reads at the same instant, each of its own cartridge: a burst the Poisson day does not see
+    from vtsmodel.mountlog import mount_log
+
+    return mount_log(
+        np.zeros(n), [f"V{i}" for i in range(n)], np.full(n, 400.0), cartridge=[f"C{i}" for i in range(n)]
+    )
+
+
+def test_with_a_mount_log_the_recall_target_is_checked_by_replay():
+    from vtsmodel.replay import replay_drives_needed, replay_library
+
+    log = _burst_log()
+    a = Answers(
+        library="none", library_drive="LTO9", write_gb_per_day=0, read_gb_per_day=100, recall_target_s=400
+    )
+    analytic = library_plan(Plan(a))
+    lib = library_plan(Plan(a, log=log))
+    # the replay the plan runs: the plan's drive, robots and robot move, the answers' target and percentile
+    same = replay_drives_needed(
+        log, 400, q=0.95, library=replay_library(1, drive="LTO9", robots=1, robot_move_s=22.5)
+    )
+    assert lib.replay.drives == same.drives and lib.replay.analytic_drives == same.analytic_drives
+    assert lib.replay.tried == same.tried
+    # twelve mounts at once: each ready after the robot (22.5 s each, one robot), load 17, locate 45 and
+    # 400 MB at 400 MB/s: the 95th percentile within 400 s needs more drives than the day's Poisson recalls
+    assert lib.replay.drives > analytic.drives
+    assert lib.drives == lib.replay.drives and lib.governs == "recall target by replay of the mount log"
+    assert list(lib.over_years.years.drives) == [lib.replay.drives] * 6  # never fewer than today's replay
+    # fewer drives than the replay's miss the target; the replay's meet it
+    assert (
+        lib.replay.tried[lib.replay.drives]
+        <= 400
+        < lib.replay.tried[max(k for k in lib.replay.tried if k < lib.replay.drives)]
+    )
+
+
+def test_a_mount_log_whose_target_no_drive_count_meets_says_so():
+    a = Answers(library="none", library_drive="LTO9", recall_target_s=30)  # less than one mount takes
+    lib = library_plan(Plan(a, log=_burst_log(3)))
+    assert lib.replay is None and any("the mount log replayed" in n for n in lib.notes)

@@ -61,8 +61,10 @@ class LibraryYears:
         The robots' move time used. [s]
     robot_move_basis : str
         ``"document"`` (the library's row), ``"yours"`` or ``"stand-in"`` (CERN's silo).
-    robots : int
-        Robots installed. [count]
+    robots : numpy.ndarray
+        Robots installed each year: the number given, or as many as that year's mounts
+        need, at least the family's standard, at most its documented most, never fewer than
+        the year before. [count]
     flow_factor : numpy.ndarray
         Each year's flows over today's. [-]
     drives_fractional : numpy.ndarray
@@ -100,7 +102,7 @@ class LibraryYears:
     t_mount_s: float
     robot_move_s: float
     robot_move_basis: str
-    robots: int
+    robots: np.ndarray
     flow_factor: np.ndarray
     drives_fractional: np.ndarray
     drives: np.ndarray
@@ -158,10 +160,10 @@ class LibraryYears:
         """One row per year, to print or export."""
         unit = f"{self.library.unit}s" if self.library is not None else "frames or modules"
         return [
-            {**a, "drives": int(d), "mounts per hour": float(m), "robots needed": int(r),
+            {**a, "drives": int(d), "mounts per hour": float(m), "robots": int(ri), "robots needed": int(r),
              unit: (None if not math.isfinite(u) else int(u)), "binds": b}
-            for a, d, m, r, u, b in zip(self.archive.rows(), self.drives, self.mounts_per_hour, self.robots_needed,
-                                        self.units, self.binding, strict=True)
+            for a, d, m, ri, r, u, b in zip(self.archive.rows(), self.drives, self.mounts_per_hour, self.robots,
+                                            self.robots_needed, self.units, self.binding, strict=True)
         ]  # fmt: skip
 
 
@@ -188,28 +190,31 @@ def _mounts_per_hour(flows, efficiencies, speed: float, t_mount_s: float) -> flo
 
 
 def _robots(mounts: np.ndarray, library: LibraryModel | None, robots, move: float):
-    """Robots installed (given, or as many as the mounts need within the family's documents), needed, busy, waits.
+    """Robots installed each year (given, or as many as the mounts need within the family's documents), needed, busy, waits.
 
-    Returns ``(robots, robots_needed, utilisation, wait_mean_s, wait_p95_s)``, the last four
-    per entry of ``mounts`` (waits inf where the robots are saturated).
+    Returns ``(robots, robots_needed, utilisation, wait_mean_s, wait_p95_s)``, each per entry
+    of ``mounts`` (waits inf where the robots are saturated). Robots are never fewer than
+    the year before.
     """
     per_robot = float(robot_mounts_per_hour(1, robot_move_s=move))
     needed = np.maximum(np.ceil(mounts / per_robot - 1e-9), 1.0)
     if robots is None:
         if library is None:
-            robots = int(needed.max())
+            installed = needed
         else:
             # as many as the mounts need, within what the documents allow (one where they give no count)
             most = library.robots_max or library.robots_standard or 1
-            robots = int(min(max(needed.max(), library.default_robots()), most))
-    robots = int(as_scalar("robots", ROBOTS.check("robots", robots)))
-    util = mounts / (robots * per_robot)
+            installed = np.minimum(np.maximum(needed, library.default_robots()), most)
+        installed = np.maximum.accumulate(installed)
+    else:
+        installed = np.full(mounts.size, float(as_scalar("robots", ROBOTS.check("robots", robots))))
+    util = mounts / (installed * per_robot)
     wait_mean, wait_p95 = np.full(mounts.size, math.inf), np.full(mounts.size, math.inf)
     ok = util < 1.0
     if ok.any():
-        wm, wp = robot_wait_s(mounts[ok], robots=robots, robot_move_s=move)
+        wm, wp = robot_wait_s(mounts[ok], robots=installed[ok], robot_move_s=move)
         wait_mean[ok], wait_p95[ok] = wm, wp
-    return robots, needed, util, wait_mean, wait_p95
+    return installed.astype(int), needed, util, wait_mean, wait_p95
 
 
 def _frames(library, missing, onsite, drives, robots, mounts, move) -> tuple[np.ndarray, tuple, dict]:
@@ -224,7 +229,8 @@ def _frames(library, missing, onsite, drives, robots, mounts, move) -> tuple[np.
     fits = np.isfinite(units)
     binding = np.full(n, f"more than one {library.label}", dtype=object)
     if fits.any():
-        sh = _shares(library, units[fits], robots, onsite[fits], drives[fits], mounts[fits], move)
+        robots = np.broadcast_to(np.asarray(robots, dtype=float), (n,))
+        sh = _shares(library, units[fits], robots[fits], onsite[fits], drives[fits], mounts[fits], move)
         stacked = np.vstack([sh[k] for k in RESOURCES])
         binding[fits] = [RESOURCES[i] for i in np.argmax(stacked, axis=0)]
     finite = units[fits]
@@ -260,7 +266,7 @@ def library_years(
     - mounts per hour: per flow, ``rate / (file x files per mount) x 3600`` with an access
       pattern, else the CERN bound :func:`~vtsmodel.library.flow_mounts_per_hour`;
     - robots needed: ``ceil(mounts / robot_mounts_per_hour(1))``; the robots' wait:
-      :func:`~vtsmodel.library.robot_wait_s` with ``robots`` installed;
+      :func:`~vtsmodel.library.robot_wait_s` with the year's robots installed;
     - units: :func:`~vtsmodel.library.units_needed` for the cartridges in the library and
       the drives; what binds: :func:`~vtsmodel.library.library_binding`.
 
@@ -276,8 +282,9 @@ def library_years(
         A family whose documents lack a value the frames need (and no stand-in set it)
         gets no frames either (:attr:`LibraryYears.missing` names what is lacking).
     robots : int, optional
-        Robots installed; default the most any year needs, at least the library's standard
-        and at most its documented maximum (one where no document gives a count). [count]
+        Robots installed every year; default as many as each year's mounts need (never fewer
+        than the year before), at least the library's standard and at most its documented
+        maximum (one where no document gives a count). [count]
     robot_move_s : float, optional
         Time of one move; default the library's, else CERN's 22.5 s. [s]
 

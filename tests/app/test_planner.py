@@ -86,7 +86,7 @@ def test_contract():
     for c in rec.checks:
         assert out[f"margin, {c.label} [{c.unit}]"] == pytest.approx(c.margin)
     assert out["library drives [-]"] == lib.drives
-    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado"}
+    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado", "capacity"}
     with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1, 6\]"):
         P.scenario_outputs(cf=0.5)
     with pytest.raises(ValueError, match=r"write_gb_per_day=60000 is outside the valid range \[0, 50,?000\]"):

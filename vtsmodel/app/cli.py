@@ -354,8 +354,10 @@ def _cmd_plan(args) -> int:
         )
     if args.mount_log:
         from vtsmodel.hits import lru_hit_curve
+        from vtsmodel.mountlog import read_mount_log
 
-        plan = dataclasses.replace(plan, hits=lru_hit_curve(args.mount_log), mount_log_file=args.mount_log)
+        log = read_mount_log(args.mount_log)
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log, log=log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
     if result.vts is None:
         return _library_only(args, result)
@@ -412,6 +414,11 @@ def _library_years(lib) -> None:
         if y.cost is not None:
             print(f"Cost from your prices ({', '.join(y.cost['items'])}): " + "; ".join(
                 f"year {int(k)} {_fmt_cell(float(v))}" for k, v in zip(y.year, y.cost["per_year"], strict=True)))  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        print(f"Recall target checked by replay of the mount log: {r.drives} drives meet "
+              f"{r.target_s:g} s at the {r.q * 100:g}th percentile (replayed {number(r.tried[r.drives])} s); "
+              f"the analytic count of the log (M/G/c): {r.analytic_drives if r.analytic_drives is not None else 'none'}")  # fmt: skip
     for n in lib.notes:
         print(f"note: {n}")
 

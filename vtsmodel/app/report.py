@@ -259,11 +259,25 @@ def _library_section(lib) -> str:
         parts.append(f"<p>Each recall first waits {_n(lib.robot_wait_s)} s on average for a robot (its move "
                      f"{_n(lib.robot_move_s)} s; the robots an M/D/c queue of moves, library.robot_wait_s), its drive "
                      "reserved: the wait is part of its drive time and ready time above.</p>")  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        tried = ", ".join(f"{k}: {_n(v)} s" for k, v in r.tried.items())
+        parts.append(f"<p><b>The recall target checked by replay of the mount log:</b> {r.drives} drives meet "
+                     f"{_n(r.target_s)} s at the {_n(r.q * 100)}th percentile (each request of the log mounted, "
+                     f"robots, loads, locates and reads of the drive; vtsmodel.replay.replay_drives_needed); the "
+                     f"analytic count for the same log (M/G/c, its own service mean and cv): "
+                     f"{_e(r.analytic_drives if r.analytic_drives is not None else 'none')}. The replay's percentile "
+                     f"by drives tried: {_e(tried)}.</p>")  # fmt: skip
     if lib.over_years is not None:
         parts.append(_over_years_section(lib.over_years))
     for n in lib.notes:
         parts.append(f"<p class=small>{_e(n)}</p>")
     return "\n".join(parts)
+
+
+def _span(counts) -> str:
+    first, last = int(counts[0]), int(counts[-1])
+    return f"{first}" if first == last else f"{first} to {last}"
 
 
 def _whole(x) -> str:
@@ -286,7 +300,7 @@ def _over_years_section(y) -> str:
     parts = ["<h3>The library over the years</h3>",
              f"<p>{_e(fam)}; {_e(r.drive)}, {_n(r.archive.cartridge_tb)} TB a cartridge (native capacity × "
              f"compression × fill); {r.archive.copies} cop{'y' if r.archive.copies == 1 else 'ies'}, "
-             f"{r.archive.offsite_copies} off site; robots {r.robots}, a move {_n(r.robot_move_s)} s "
+             f"{r.archive.offsite_copies} off site; robots {_e(_span(r.robots))}, a move {_n(r.robot_move_s)} s "
              f"({_e(r.robot_move_basis)}). Year 0 is now.</p>"]  # fmt: skip
     slots, bays = y.usable_slots(), y.drive_bays()
     ready = y.recall_ready_q_s
@@ -297,7 +311,7 @@ def _over_years_section(y) -> str:
         unit: [_count(v) for v in r.units] if r.has_frames else None,
         "usable slots": [_count(v) for v in slots] if r.has_frames else None,
         "drives": [int(v) for v in r.drives], "drive bays": [_count(v) for v in bays] if r.has_frames else None,
-        "robots": [r.robots] * r.year.size, "mounts per hour": [_n(v) for v in r.mounts_per_hour],
+        "robots": [int(v) for v in r.robots], "mounts per hour": [_n(v) for v in r.mounts_per_hour],
         "recall ready [s]": [_n(v) if not math.isnan(v) else "—" for v in ready] if not np.isnan(ready).all() else None,
         "binds": list(r.binding) if r.has_frames else None,
     }  # fmt: skip

@@ -51,7 +51,7 @@ The modules, each one concern (the names below are all imported here):
   :func:`assumptions`.
 """
 
-from vtsmodel.plan.answers import ARCHIVE_ANSWERS, Answers, answer_inputs
+from vtsmodel.plan.answers import ARCHIVE_ANSWERS, YEARS_ONLY, Answers, answer_inputs
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR
 from vtsmodel.plan.files import (
     MAX_PLAN_BYTES,
@@ -103,6 +103,7 @@ __all__ = [
     "SensitivityRow",
     "VtsConfiguration",
     "VtsPlan",
+    "YEARS_ONLY",
     "answer_inputs",
     "assumptions",
     "evaluate",

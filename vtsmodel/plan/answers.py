@@ -224,6 +224,8 @@ ARCHIVE_ANSWERS = (
     "robot_move_s", "slots_base", "slots_per_expansion", "price_drive", "price_cartridge", "price_frame",
     "price_support_per_year",
 )  # fmt: skip
+#: The archive's answers that move only the years, not today's drives (the sensitivity leaves them out).
+YEARS_ONLY = tuple(k for k in ARCHIVE_ANSWERS if k not in ("library", "robots", "robot_move_s"))
 #: Answers whose default comes from the catalog (:func:`newest_drive`), read on first use.
 _FACTORY = frozenset(f.name for f in dataclasses.fields(Answers) if f.default is dataclasses.MISSING)
 #: Answers that may be left empty (``None``): they are then derived.

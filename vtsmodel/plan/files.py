@@ -21,6 +21,7 @@ from pathlib import Path
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
+from vtsmodel.mountlog import MountLog, read_mount_log
 from vtsmodel.plan.answers import NO_LIBRARY, Answers
 from vtsmodel.sizing import Flow
 
@@ -111,6 +112,9 @@ class Plan:
     mount_log_file : str or None
         The mount log ``hits`` came from, as a plan file references it (relative to the
         plan file's folder).
+    log : MountLog or None
+        The mount log itself (with ``hits``): the tape-library plan replays it to check its
+        recall target (:func:`vtsmodel.replay.replay_drives_needed`).
     vts : bool
         Whether to plan a VTS B18 too; False: a tape library alone (an archive).
     library_flows : tuple of LibraryFlow
@@ -127,8 +131,11 @@ class Plan:
     mount_log_file: str | None = None
     vts: bool = True
     library_flows: tuple[LibraryFlow, ...] = ()
+    log: MountLog | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.log is not None and not isinstance(self.log, MountLog):
+            raise ValueError(f"log={self.log!r:.60} must be a MountLog (vtsmodel.read_mount_log) or None")
         if not isinstance(self.vts, bool):
             raise ValueError(f"vts={self.vts!r} must be true or false")
         flows = self.library_flows
@@ -347,13 +354,13 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
                 raise ValueError(f"workload file {ref}: {exc}") from None
         else:
             workload = _embedded_workload(spec)
-    curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
+    curve, log_ref, log = _mount_log(doc.get("mount_log"), base_dir)
     vts = doc.get("vts", True)
     if not isinstance(vts, bool):
         raise ValueError(f"vts={vts!r:.60} must be true (plan a VTS B18 too) or false (a tape library alone)")
     flows = _library_flows(doc["library_flows"]) if doc.get("library_flows") is not None else ()
     return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
-                mount_log_file=log_ref, vts=vts, library_flows=flows)  # fmt: skip
+                mount_log_file=log_ref, vts=vts, library_flows=flows, log=log)  # fmt: skip
 
 
 def _v1_answers(values):
@@ -370,9 +377,9 @@ def _v1_answers(values):
 
 
 def _mount_log(spec, base_dir):
-    """(curve, reference) of a plan file's ``mount_log`` entry, or (None, None)."""
+    """(curve, reference, log) of a plan file's ``mount_log`` entry, or (None, None, None)."""
     if spec is None:
-        return None, None
+        return None, None, None
     ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
     if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
         raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
@@ -385,7 +392,8 @@ def _mount_log(spec, base_dir):
     if not path.is_absolute():
         path = Path(base_dir) / path
     try:
-        return lru_hit_curve(path), ref
+        log = read_mount_log(path)
+        return lru_hit_curve(log), ref, log
     except (ValueError, OSError) as exc:
         raise ValueError(f"mount log {ref}: {exc}") from None
 

@@ -15,6 +15,7 @@ the user's prices (:func:`~vtsmodel.archive.cost_by_year`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ import numpy as np
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare
 from vtsmodel._tables import load
-from vtsmodel._validation import as_scalar
+from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.archive import ArchiveYears, archive_years, cartridge_tb, cost_by_year
 from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
 from vtsmodel.drives import mount_cycle_s
@@ -36,6 +37,7 @@ from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.provenance import Provenance, collect_notes
 from vtsmodel.plan.vts import Check
 from vtsmodel.queueing import recall_drives_needed, wait_percentile
+from vtsmodel.replay import DrivesByReplay, replay_drives_needed, replay_library
 from vtsmodel.sizing import Flow, Sizing, _flows, drives_needed
 
 __all__ = ["LibraryPlan", "LibraryYearsPlan", "library_plan"]
@@ -115,8 +117,8 @@ class LibraryYearsPlan:
             [f(n, d) if math.isfinite(n) else math.nan for n, d in zip(r.units, r.drives, strict=True)]
         )
 
-    def robot_capacity(self) -> float:
-        """Mounts per hour the installed robots serve. [1/h]"""
+    def robot_capacity(self) -> np.ndarray:
+        """Mounts per hour the robots installed each year serve. [1/h]"""
         return self.years.robots * 3600.0 / (MOVES_PER_MOUNT * self.years.robot_move_s)
 
     def checks(self, year: int | None = None) -> tuple[Check, ...]:
@@ -143,9 +145,9 @@ class LibraryYearsPlan:
                              f"{carts:,.0f} cartridges in {slots:,.0f} usable slots"))  # fmt: skip
             out.append(Check("drive_bays", "drives installed", drives, bays, "drives", bool(drives <= bays),
                              f"{drives:,.0f} drives in {bays:,.0f} bays"))  # fmt: skip
-        cap = self.robot_capacity()
+        cap = float(self.robot_capacity()[y])
         out.append(Check("robots", "robot mounts per hour", mounts, cap, "1/h", bool(mounts < cap),
-                         f"{mounts:,.1f} mounts an hour; {r.robots} robot(s) serve {cap:,.0f}"))  # fmt: skip
+                         f"{mounts:,.1f} mounts an hour; {int(r.robots[y])} robot(s) serve {cap:,.0f}"))  # fmt: skip
         ready = float(self.recall_ready_q_s[y])
         if not math.isnan(ready):
             label = f"recall ready ({self.recall_percentile * 100:g}th percentile)"
@@ -183,7 +185,7 @@ class LibraryYearsPlan:
                 "cartridges": int(r.archive.cartridges[y]), "in the library": int(r.archive.cartridges_onsite[y]),
                 f"{self.unit}s": int(u) if math.isfinite(u) else None,
                 "usable slots": None if math.isnan(slots[y]) else int(slots[y]), "drives": int(r.drives[y]),
-                "drive bays": None if math.isnan(bays[y]) else int(bays[y]), "robots": r.robots,
+                "drive bays": None if math.isnan(bays[y]) else int(bays[y]), "robots": int(r.robots[y]),
                 "mounts per hour": float(r.mounts_per_hour[y]), "robot busy": float(r.robot_utilisation[y]),
                 "recall ready at percentile [s]": float(self.recall_ready_q_s[y]), "binds": r.binding[y],
             })  # fmt: skip
@@ -227,6 +229,10 @@ class LibraryPlan:
     over_years : LibraryYearsPlan or None
         The library year by year (None: flows given, a speed instead of a catalog drive, or
         a drive without a cartridge capacity in the catalog).
+    replay : DrivesByReplay or None
+        With the plan's mount log: the drives its replay needs for the recall target, the
+        analytic count (M/G/c of the log's own service times) beside; ``drives`` is at least
+        these (:func:`vtsmodel.replay.replay_drives_needed`).
     """
 
     drive: str | None
@@ -247,6 +253,7 @@ class LibraryPlan:
     robot_move_s: float = math.nan
     robot_wait_s: float = 0.0
     over_years: LibraryYearsPlan | None = None
+    replay: DrivesByReplay | None = None
 
     def headline(self) -> str:
         """One or two sentences: drives now and what governs; over the years, the library, frames, robots, cartridges."""
@@ -265,7 +272,7 @@ class LibraryPlan:
                 parts.append(f"{r.library.label} of {_count(un, r.library.unit)}")
             else:
                 parts.append(f"{r.library.label} of {_count(u0, r.library.unit)} now, {int(un)} in year {n}")
-        parts.append(f"{_count(r.drives[-1], 'drive')}, {_count(r.robots, 'robot')} and "
+        parts.append(f"{_count(r.drives[-1], 'drive')}, {_count(r.robots[-1], 'robot')} and "
                      f"{_count(r.archive.cartridges[-1], 'cartridge')} in year {n}")  # fmt: skip
         if r.binding[-1] in _RESOURCE_WORDS:
             parts.append(f"what binds: {r.binding[-1]}")
@@ -480,12 +487,46 @@ def _over_years(
     return plan, t
 
 
-def _robot_wait_now(fl: list[Flow], sizing: Sizing, d: _LibraryDrive, a: Answers, model, move) -> float:
-    """A mount's mean wait for a robot now, the mounts of every flow queued on the robots (no years planned). [s]"""
+def _robots_now(
+    fl: list[Flow], sizing: Sizing, d: _LibraryDrive, a: Answers, model, move
+) -> tuple[int, float]:
+    """Robots now and a mount's mean wait for one, the mounts of every flow queued on them (no years planned)."""
     if d.name is None:
-        return 0.0
+        return 1, 0.0
     mounts = np.array([_mounts_per_hour(fl, sizing.efficiencies, d.speed_mb_s, d.t_mount_s)])
-    return float(_robots(mounts, model, a.robots, move)[3][0])
+    robots, _needed, _util, wait, _p95 = _robots(mounts, model, a.robots, move)
+    return int(robots[0]), float(wait[0])
+
+
+def _replayed(
+    plan: Plan, drive: str, robots: int, move: float
+) -> tuple[DrivesByReplay | None, tuple[str, ...]]:
+    """The drives the plan's mount log needs by replay for the recall target, the analytic count beside (issue 24).
+
+    Every request of the log is a mount (a library has no cache in front): robots, loads,
+    locates, reads and unloads of the catalog drive (:func:`vtsmodel.replay.replay_library`),
+    the response of each request its wait and its time to data. Drives are added until the
+    replay's percentile meets the target (:func:`vtsmodel.replay.replay_drives_needed`).
+    """
+    a = plan.answers
+    key = (id(plan.log), drive, robots, move, a.recall_target_s, a.recall_percentile)
+    kept = _REPLAYED.get(key)
+    if kept is not None and kept[0] is plan.log:  # the same log object: a page's moves replay once
+        return kept[1]
+    lib = replay_library(1, drive=drive, robots=robots, robot_move_s=move)
+    try:
+        out = replay_drives_needed(plan.log, a.recall_target_s, q=a.recall_percentile, library=lib)
+        answer = out, tuple(out.replay.notes)
+    except ConstraintError as exc:
+        answer = None, (f"the mount log replayed: {exc}",)
+    _REPLAYED[key] = (plan.log, answer)
+    while len(_REPLAYED) > 8:
+        _REPLAYED.pop(next(iter(_REPLAYED)))
+    return answer
+
+
+#: The last replays, by log object and library (a log's replay takes 0.1 to 1 s; a page moves the answers often).
+_REPLAYED: dict = {}
 
 
 @declare(drive_speed_mb_s=q.SPEED_MB_S.but(default=None))
@@ -543,6 +584,13 @@ def library_plan(
     -------
     LibraryPlan
     """
+    return _plan_library(plan, flows=flows, drive=drive, drive_speed_mb_s=drive_speed_mb_s)
+
+
+def _plan_library(
+    plan=None, *, flows=None, drive=None, drive_speed_mb_s=None, years: bool = True
+) -> LibraryPlan:
+    """:func:`library_plan`; ``years=False`` leaves the years out (today's drives only: the sensitivity's)."""
     if drive_speed_mb_s is not None:
         drive_speed_mb_s = as_scalar(
             "drive_speed_mb_s", q.SPEED_MB_S.check("drive_speed_mb_s", drive_speed_mb_s)
@@ -570,7 +618,7 @@ def library_plan(
         model = None
     move, move_note = _robot_move(a, model) if a is not None else (None, None)
     d = _LibraryDrive.of(catalog_drive, drive_speed_mb_s, move)
-    years_ok = plan is not None and flows is None and catalog_drive is not None
+    years_ok = years and plan is not None and flows is None and catalog_drive is not None
     if years_ok and drive_spec(catalog_drive).native_capacity_gb is None:
         years_ok = False
         model_notes += (
@@ -589,19 +637,19 @@ def library_plan(
         sizing = drives_needed(fl, drive_speed_mb_s=d.speed_mb_s, t_mount_s=d.t_mount_s,
                                t_overhead_s=d.t_overhead_s)  # fmt: skip
         if day is None:
-            return sizing, None, None, 0.0
+            return sizing, None, None, 1, 0.0
         lam = float(day.recalls_per_hour.max()) if recall_idx is not None else 0.0
         if years_ok:
             over, targets = _over_years(plan, day, d, fl, sizing, model, recall_idx, lam)
-            wait = float(over.years.robot_wait_mean_s[0])
+            robots, wait = int(over.years.robots[0]), float(over.years.robot_wait_mean_s[0])
         else:
             over = None
-            wait = _robot_wait_now(fl, sizing, d, a, model, move if move is not None else cern_move)
+            robots, wait = _robots_now(fl, sizing, d, a, model, move if move is not None else cern_move)
             targets = _recall_targets(lam, a, d, wait)
-        return sizing, (targets if recall_idx is not None else None), over, wait
+        return sizing, (targets if recall_idx is not None else None), over, robots, wait
 
     cern_move = load("cern_facts").value("tmount_move")
-    (sizing, targets, over, robot_wait), notes = collect_notes(run)
+    (sizing, targets, over, robots, robot_wait), notes = collect_notes(run)
     parts = np.asarray(sizing.drives, dtype=float)
     recall_tp = float(parts[recall_idx]) if recall_idx is not None else 0.0
     others = float(parts.sum() - recall_tp)
@@ -614,15 +662,29 @@ def library_plan(
     whole = int(math.ceil(total - 1e-9 * max(1.0, total)))
     if targets is not None and need is None:
         governs = "throughput (CERN formula); the recall wait target cannot be met"
+    replayed, replay_notes = None, ()
+    if plan is not None and plan.log is not None and catalog_drive is not None:
+        replayed, replay_notes = _replayed(
+            plan, catalog_drive, robots, move if move is not None else cern_move
+        )
+    if replayed is not None and replayed.drives > whole:
+        whole, governs = replayed.drives, "recall target by replay of the mount log"
+        if over is not None:
+            over = dataclasses.replace(
+                over, years=over.years.with_drives(np.maximum(over.years.drives, whole))
+            )
     if targets is not None:
         lam, service, ready = (
             float(x[0]) for x in (targets.recalls_per_hour, targets.service_s, targets.ready_s)
         )
+    elif a is not None:  # no recall flow: what one recall of a volume would take, for the record
+        service = d.t_mount_s + d.t_overhead_s + a.volume_mb / d.speed_mb_s + robot_wait
+        lam, ready = 0.0, service - d.rewind_unload_s
     else:
         lam, service, ready = 0.0, math.nan, math.nan
     all_notes = tuple(dict.fromkeys(model_notes + ((move_note,) if move_note else ())
-                                    + (targets.notes if targets else ()) + notes))  # fmt: skip
+                                    + (targets.notes if targets else ()) + replay_notes + notes))  # fmt: skip
     prov = Provenance.of_library(d.name, model)
     return LibraryPlan(d.name, d.speed_mb_s, sizing, recall_idx, need, service, ready, lam, whole, governs, all_notes,
                        prov.models, prov.tables, prov.rows, prov.sources, robot_move_s=move if move is not None else cern_move,
-                       robot_wait_s=robot_wait, over_years=over)  # fmt: skip
+                       robot_wait_s=robot_wait, over_years=over, replay=replayed)  # fmt: skip

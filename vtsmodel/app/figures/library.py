@@ -34,12 +34,19 @@ def capacity_plot(r, citations: tuple = ()) -> Plot:
 
     Parameters
     ----------
-    r : vtsmodel.library_years.LibraryYears
+    r : vtsmodel.library_years.LibraryYears or None
         The library year by year; without frames (no family, or one whose documents lack
-        a value) the cartridges alone, every copy beside those in the library.
+        a value) the cartridges alone, every copy beside those in the library; None: an
+        empty figure that says why.
     citations : tuple
         The plot's citations (tables, functions).
     """
+    if r is None:
+        note = {"text": "No plan over the years: the drive has no cartridge capacity in the catalog",
+                "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5, "showarrow": False}  # fmt: skip
+        return Plot(
+            capacity_base, {"unit": "frame", "frames": False}, annotations=[note], citations=citations
+        )
     years = [int(y) for y in r.year]
     onsite = [float(c) for c in r.archive.cartridges_onsite]
     traces = [{"type": "bar", "x": years, "y": onsite, "name": "cartridges in the library",

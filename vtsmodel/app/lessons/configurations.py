@@ -23,6 +23,7 @@ from vtsmodel.app.text import number
 from vtsmodel.hourly import HourlyWorkload
 from vtsmodel.plan.day import PlanDay, plan_day
 
+_DEFAULT_ANSWERS = plan.Answers().to_dict()
 #: Answers only the tape-library plan depends on.
 LIBRARY_ONLY = ("library_drive", "peak_factor", "files_per_mount", *plan.ARCHIVE_ANSWERS)
 
@@ -39,7 +40,8 @@ def answers_key(answers: plan.Answers, drop=()) -> tuple:
 
 def the_plan(answers: plan.Answers, workload: HourlyWorkload | None, log: LogSource | None) -> plan.Plan:
     """The :class:`~vtsmodel.plan.Plan` of the answers, an hourly workload and a mount log (its read hits)."""
-    return plan.Plan(answers, workload=workload, hits=hits_of(log), mount_log_file=log and log.name)
+    return plan.Plan(answers, workload=workload, hits=hits_of(log), mount_log_file=log and log.name,
+                     log=log and log.log)  # fmt: skip
 
 
 def _vts_plan(answers: tuple, workload: HourlyWorkload | None, log: LogSource | None) -> plan.VtsPlan:
@@ -80,7 +82,9 @@ class PlanEvaluation:
         return self.plan.answers
 
     def _sensitivity_args(self, fraction: float) -> dict:
-        return {"answers": self.answers, "workload": self.plan.workload, "log": self.log,
+        # the years' answers move no answer of the tornado: one tornado for all their values
+        answers = self.answers.replace(**{k: _DEFAULT_ANSWERS[k] for k in plan.YEARS_ONLY})
+        return {"answers": answers, "workload": self.plan.workload, "log": self.log,
                 "configuration": self.vts.closest.config.label, "fraction": float(fraction)}  # fmt: skip
 
     def sensitivity(self, fraction: float = 0.2) -> plan.Sensitivity:

@@ -84,16 +84,22 @@ def shares_base() -> dict:
     return figure_json(fig)
 
 
+def _span(counts) -> str:
+    """``"4"`` when a count stays, ``"2 → 4"`` when it grows over the years."""
+    first, last = int(counts[0]), int(counts[-1])
+    return f"{first}" if first == last else f"{first} → {last}"
+
+
 def _shares(r) -> dict[str, list[float]]:
     lib = r.library
     n = r.final_units if math.isfinite(r.final_units) else float(lib.units_max or 1)
     usable = float(lib.usable_slots(n, float(max(r.drives))))
     bays = float(lib.drive_bays(n))
-    cap = 3600.0 / (2.0 * r.robot_move_s) * r.robots
+    cap = 3600.0 / (2.0 * r.robot_move_s) * r.robots  # each year's robots
     return {
         "cartridge slots": [float(c) / usable for c in r.archive.cartridges_onsite],
         "drive bays": [float(d) / bays for d in r.drives],
-        "robot mounts per hour": [float(m) / cap for m in r.mounts_per_hour],
+        "robot mounts per hour": [float(m) / c for m, c in zip(r.mounts_per_hour, cap, strict=True)],
     }
 
 
@@ -147,7 +153,7 @@ def view_library(e: ArchiveResult) -> View:
     readouts = {
         "library": f"{lib.label}, {units} in year {years}",
         "drives": f"{int(max(r.drives))} × {dict((k, v) for v, k in _LTO)[drive]} (CERN formula, {number(r.speed_mb_s)} MB/s)",
-        "robots": f"{r.robots}, {percent(float(max(r.robot_utilisation)))} busy at most",
+        "robots": f"{_span(r.robots)}, {percent(float(max(r.robot_utilisation)))} busy at most",
         "robot wait, 95th percentile": f"{number(float(max(r.robot_wait_p95_s)))} s",
         "cartridges, year 0 to last": " · ".join(str(int(c)) for c in r.archive.cartridges_onsite),
         "data per cartridge": f"{number(r.archive.cartridge_tb)} TB",
@@ -198,7 +204,7 @@ def scenario_outputs(**values) -> dict[str, float]:
     r = LIBRARY.result(scenario_values(INPUTS, SCENARIO, values)).plan
     first = r.fill_years.get(1)
     return {
-        "frames or modules [-]": r.final_units, "drives [-]": float(max(r.drives)), "robots [-]": float(r.robots),
+        "frames or modules [-]": r.final_units, "drives [-]": float(max(r.drives)), "robots [-]": float(r.robots[-1]),
         "cartridges, last year [-]": float(r.archive.cartridges_onsite[-1]),
         "one unit fills in year [-]": math.nan if first is None else float(first),
     }  # fmt: skip
@@ -235,7 +241,7 @@ def key_numbers() -> str:
             )
             lines.append(
                 f"{r.library.label}, LTO-9, writes growing {percent(growth)} a year: year 5 needs {units}, "
-                f"{int(max(r.drives))} drives, {r.robots} robot(s); cartridges "
+                f"{int(max(r.drives))} drives, {int(r.robots[-1])} robot(s); cartridges "
                 f"{', '.join(str(int(c)) for c in r.archive.cartridges_onsite)}; binds: {r.binding[-1]}"
             )  # fmt: skip
     return "\n".join(lines)

@@ -30,6 +30,7 @@ from vtsmodel import Input, catalog, plan
 from vtsmodel.app.downloads import FileBar, safe_name
 from vtsmodel.app.figures import Plot, html_table, inputs_table_html
 from vtsmodel.app.figures import plan as plan_figures
+from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons import sensitivity as sens
@@ -183,6 +184,7 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
         "day": Plot(cfg.day_base, {"result": vts.closest}),
         "tornado": tornado or sens.tornado_plot(e.sensitivity(fraction)),
     }  # fmt: skip
+    figures["capacity"] = capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources)
     readouts = {**cfg.vts_readouts(e), **library_readouts(lib, e.feed_mb_s, p.answers.cf)}
     a = p.answers
     caption = {"day evaluated": p.day().name if p.workload is not None else "the day the answers describe"}
@@ -311,8 +313,8 @@ class PlannerPage:
     # --- the plan file -----------------------------------------------------------------------------
     def current_plan(self) -> plan.Plan:
         """The plan the page shows (answers, workload and mount log)."""
-        return plan.Plan(answers_of(self.panel.values), workload=self.workload, name=self.name,
-                         hits=cfg.hits_of(self.log), mount_log_file=self.log and self.log.name)  # fmt: skip
+        p = cfg.the_plan(answers_of(self.panel.values), self.workload, self.log)
+        return dataclasses.replace(p, name=self.name)
 
     def save(self) -> str:
         """Download the plan file (JSON, the workload embedded, the mount log referenced by name); return the file name."""
@@ -326,6 +328,11 @@ class PlannerPage:
         says to upload it. The mount log shown before is cleared.
         """
         new, refs = read_plan(data, name)
+        if not new.vts or new.library_flows:
+            raise ValueError(
+                f"{name} plans a tape library alone or with flows of its own; this page plans a VTS and a library "
+                "from the day's answers: run vtsmodel plan on the file (nothing changed)"
+            )
         values = values_of(new.answers)
         self.name, self.workload, self.log = new.name, new.workload, None
         self._enable()
