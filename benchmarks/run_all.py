@@ -159,6 +159,7 @@ def report(results: dict) -> str:
         ("export", "Figure export: one reused browser vs a browser per figure"),
         ("plan", "Planner: every VTS configuration for a 24-hour workload, and the report"),
         ("hits", "Read-hit curve from a mount log: one pass vs libCacheSim per size vs plain Python"),
+        ("replay", "Replay of a request log through a tape library (issue 24)"),
     ):
         lines += ["", f"## {title}", ""]
         res = results.get(key, {})
@@ -200,6 +201,8 @@ def main() -> None:
     results["plan"] = optional("plan", lambda: importlib.import_module("bench_plan").run())
     print("hits…", flush=True)
     results["hits"] = optional("hits", lambda: importlib.import_module("bench_hits").run())
+    print("replay…", flush=True)
+    results["replay"] = optional("replay", lambda: importlib.import_module("bench_replay").run())
     text = report(results)
     Path(args.report).write_text(text)
     print(text)

@@ -66,7 +66,7 @@ class View:
     headline : str
         The answer in a sentence or two, shown above the panel (a plan's recommendation), or empty.
     tables : dict of str to str
-        HTML tables of the result shown under the panel, by name (each in a ``vtsmodel-<name>`` block).
+        HTML tables of the result shown under the panel, by name (each in a ``vtsmodel-table-<name>`` block).
     """
 
     figures: dict[str, Plot]
@@ -425,7 +425,9 @@ class Panel:
             return
         self._text = text
         tables = "".join(
-            f"<div class='vtsmodel-{html.escape(k)}'>{t}</div>" for k, t in v.tables.items() if t
+            f"<div class='vtsmodel-table vtsmodel-table-{html.escape(k)}'>{t}</div>"
+            for k, t in v.tables.items()
+            if t
         )
         if self._tables.value != tables:
             self._tables.value = tables

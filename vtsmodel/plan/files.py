@@ -35,6 +35,7 @@ __all__ = [
     "plan_from_bytes",
     "plan_from_dict",
     "plan_to_dict",
+    "plan_template",
     "plan_to_json",
     "save_plan",
 ]
@@ -50,7 +51,7 @@ V1_ANSWERS = (
     "write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day", "read_window_hours",
     "read_start_hour", "read_hit", "cf", "recalls_per_hour", "volume_mb", "files_per_mount", "recall_target_s",
     "recall_percentile", "throttle_hours_allowed", "delay_hours_allowed", "drive_efficiency", "peak_factor",
-    "vts_drive", "library_drive", "virtual_drives_needed",
+    "vts_drive", "library_drive", "virtual_drives_needed", "escon_channels",
 )  # fmt: skip
 V1_DEFAULTS = {"library_drive": "IBM3592A", "library": NO_LIBRARY}
 #: Largest plan file read. [bytes]
@@ -230,7 +231,67 @@ def _read_json(path: Path):
 
 
 def _parse_json(raw: bytes, where: str):
-    return parse_json_bytes(raw, where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+    return parse_json_bytes(_uncommented(raw), where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+
+
+def _uncommented(raw: bytes) -> bytes:
+    """The file with its comment lines (first text ``//``, as :func:`plan_template` writes) blanked.
+
+    Whole lines only: a JSON string cannot hold a line break, so no string is touched. The
+    lines stay (empty) so an error's line number is the file's.
+    """
+    if b"//" not in raw or len(raw) > MAX_PLAN_BYTES:
+        return raw  # the size check reports a file too large
+    lines = raw.split(b"\n")
+    return b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
+
+
+def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
+    """A plan file with a comment above each answer: its label, unit, range, source and help.
+
+    Comment lines start with ``//`` (:func:`load_plan` skips them); the values are
+    ``plan``'s answers (default: every default). ``vtsmodel plan --init FILE`` writes it.
+    """
+    import textwrap
+
+    from vtsmodel.plan.answers import _OPTIONAL, answer_inputs
+
+    plan = Plan() if plan is None else plan
+    check_plan(plan)
+    doc = plan_to_dict(plan)
+
+    def comment(text: str, indent: str) -> list[str]:
+        return [f"{indent}// {line}" for line in textwrap.wrap(text, width - len(indent) - 3)]
+
+    out = comment(
+        f"A vtsmodel plan file (schema {PLAN_SCHEMA!r}, version {PLAN_VERSION}). Lines starting with // are "
+        "comments. Change the values, keep the keys; an answer left out takes its default. Run it with: "
+        'vtsmodel plan THIS_FILE --report plan.pdf (or plan.html). "workload" may name an hourly workload '
+        'CSV beside this file: "workload": {"file": "day.csv"} (see examples/README.md).',
+        "",
+    )
+    out += ["{", f'  "schema": {json.dumps(doc["schema"])},', f'  "version": {doc["version"]},',
+            f'  "name": {json.dumps(doc["name"], ensure_ascii=False)},', '  "answers": {']  # fmt: skip
+    inputs = answer_inputs()
+    answers = list(doc["answers"].items())
+    for i, (key, value) in enumerate(answers):
+        inp = inputs[key]
+        unit = f" [{inp.unit}]" if inp.unit not in ("", "-") else ""
+        if inp.choices:
+            allowed = "one of " + ", ".join(f"{json.dumps(v)} ({label})" for label, v in inp.options)
+        else:
+            allowed = inp.range_text() + ("; null: derived" if key in _OPTIONAL else "")
+        source = f" Source: {inp.source}." if inp.source else ""
+        out += comment(f"{inp.label}{unit}: {allowed}. {inp.help}{source}", "    ")
+        comma = "," if i < len(answers) - 1 else ""
+        out.append(f"    {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    rest = {k: v for k, v in doc.items() if k not in ("schema", "version", "name", "answers")}
+    out.append("  }" + ("," if rest else ""))
+    for j, (key, value) in enumerate(rest.items()):
+        text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        out.append(f"  {json.dumps(key)}: {text}" + ("," if j < len(rest) - 1 else ""))
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def plan_to_json(plan: Plan, *, embed: bool | None = None) -> str:

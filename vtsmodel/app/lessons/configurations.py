@@ -217,7 +217,7 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
     parts = [_misses("The next smaller", vts.next_smaller)]
     if vts.next_smaller_cache is not None and vts.next_smaller_cache is not vts.next_smaller:
         parts.append(_misses("With the next smaller cache", vts.next_smaller_cache))
-    return " ".join(parts)
+    return " ".join([*vts.cautions, *parts])  # what the recommendation must not hide first
 
 
 def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
@@ -231,7 +231,8 @@ def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},
         "time at peak": f"{number(best.hours_at_peak)} h",
-        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
+        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s "
+        f"with {vts.channels} ESCON channels",
         "sustained write bound by": best.binding_resource,
         "day evaluated": f"{p.day().name if p.workload is not None else 'the answers'} ({day.workload.hours} h)",
         "read hit ratio used": f"{number(best.read_hit)}{basis}",

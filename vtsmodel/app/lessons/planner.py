@@ -94,6 +94,7 @@ INPUTS = {
     "drive_efficiency": _A["drive_efficiency"].but(default=0.8, lo=0.05, lo_open=False, step=0.05),
     "peak_factor": _A["peak_factor"].but(step=0.1),
     "vts_drive": _A["vts_drive"],
+    "escon_channels": _A["escon_channels"],
     "library_drive": _A["library_drive"],
     "virtual_drives_needed": _A["virtual_drives_needed"].but(hi=256),
     # the library over the years

@@ -32,7 +32,6 @@ from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_contro
 from vtsmodel.app.panels import Panel, Plot, Stage, View
 from vtsmodel.catalog import drive_options
 from vtsmodel.files import atomic_write
-from vtsmodel.queueing import prob_wait
 from vtsmodel.replay import library as _LIB
 
 __all__ = ["DELAYS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage", "hourly_figure", "replay_of",
@@ -76,9 +75,19 @@ SCENARIO = (
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
+def _prepared(source: LogSource, cache_gb: float, drive: str) -> rp.PreparedRequests:
+    """The cache pass and the stacking: the same for every drive count, robot, delay and policy."""
+    return rp.prepare_log(
+        source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None
+    )
+
+
 def _run(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
     library = rp.replay_library(dismount_after_s=dismount_after_s, **lib)
-    return rp.replay_log(source.log, library, cache_gb=cache_gb if cache_gb > 0 else None)
+    prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"])
+    return rp.replay_prepared(
+        prepared, library, service="log" if prepared.duration_s is not None else "drive"
+    )
 
 
 def replay_of(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
@@ -92,6 +101,14 @@ def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
     return rp.analytic_beside(rep, q, warn=False, simulate=False)  # the formulas only: no 0.2 s simulation
 
 
+def _legend_under_title(fig: go.Figure) -> None:
+    """The title, then the legend in one row, then the plot (as lesson 08's curve lays them out)."""
+    height = fig.layout.height or 420
+    fig.update_layout(margin={"t": 84}, title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                              "y": 1 - 44 / height, "yanchor": "top"})  # fmt: skip
+
+
 def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
     """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t."""
     fig = new_figure(title="Response time: replay vs the formulas", xaxis_title="response time t [s]",
@@ -101,28 +118,23 @@ def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
         fig.add_trace(
             go.Scatter(x=t, y=share, mode="lines", name="replay", line={"color": COLORS[0], "width": 3})
         )
-        ready = rep.hold_mean_s - rep.library.rewind_unload_s  # mean time to data with a mount
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
-        for name, wq, color in (("M/D/c", a.mdc_mean_s, COLORS[1]), (f"M/G/c, cv {a.service_cv:.2f}", a.mgc_mean_s, COLORS[2])):  # fmt: skip
-            if not math.isfinite(wq) or wq <= 0:
-                continue
-            c_wait = _prob_wait(a)  # the formulas' exponential tail (vtsmodel.queueing.wait_percentile)
-            tail = np.where(grid < ready, 1.0, c_wait * np.exp(-(grid - ready) * c_wait / wq))
-            fig.add_trace(
-                go.Scatter(x=grid, y=tail, mode="lines", name=name, line={"color": color, "dash": "dash"})
-            )
+        for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
+            label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
+            fig.add_trace(go.Scatter(x=grid, y=a.response_survival(grid, model), mode="lines", name=label,
+                                     line={"color": color, "dash": "dash"}))  # fmt: skip
     fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log", range=[-4, 0.05])
+    ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
+    fig.update_yaxes(
+        type="log", range=[-4, 0.05], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
+    )
+    _legend_under_title(fig)
     return fig
 
 
 def response_base(rep: rp.Replay, beside: rp.AnalyticBeside) -> dict:
     """:func:`response_figure` of a replay and the formulas beside it."""
     return figure_json(response_figure(rep, beside))
-
-
-def _prob_wait(a: rp.AnalyticBeside) -> float:
-    return float(prob_wait(a.arrival_rate, a.service_s, a.drives))
 
 
 def hourly_figure(rep: rp.Replay) -> go.Figure:
@@ -132,12 +144,11 @@ def hourly_figure(rep: rp.Replay) -> go.Figure:
                      yaxis_title="mounts per hour", height=360)  # fmt: skip
     fig.add_trace(go.Bar(x=h, y=rep.hourly["mounts"], name="mounts", marker={"color": COLORS[0]}))
     util = rep.hourly["busy_s"] / (3600.0 * rep.library.drives)
-    fig.add_trace(
-        go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines", line={"color": COLORS[1]})
-    )
-    fig.update_layout(
-        yaxis2={"title": "drive utilisation [-]", "overlaying": "y", "side": "right", "range": [0, 1.05]}
-    )
+    fig.add_trace(go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines",
+                             line={"color": COLORS[1]}))  # fmt: skip
+    fig.update_layout(yaxis2={"title": "drive utilisation", "overlaying": "y", "side": "right", "range": [0, 1.05],
+                              "tickformat": ".0%", "dtick": 0.25, "showgrid": False})  # fmt: skip
+    _legend_under_title(fig)
     return fig
 
 
@@ -185,12 +196,18 @@ def delay_base(curve: tuple) -> dict:
 
 def held_base(rep: rp.Replay, dismount_after_s: float) -> dict:
     """Loads (mounts and loads saved) and drive hours (busy and held idle) of one replay."""
-    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s",
-                     yaxis_title="count or drive hours", height=360)  # fmt: skip
-    x = ["loads (mounts)", "loads saved", "drive hours busy", "drive hours held idle"]
-    y = [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
-    fig.add_trace(go.Bar(x=x, y=y, marker={"color": [COLORS[0], COLORS[2], COLORS[1], COLORS[3]]},
-                         hovertemplate="%{x}: %{y:,.4g}<extra></extra>", showlegend=False))  # fmt: skip
+    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s", height=360)
+    loads = (["mounts", "loads saved"], [rep.mounts, rep.loads_saved], [COLORS[0], COLORS[2]])
+    hours = (
+        ["busy", "held idle"],
+        [rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0],
+        [COLORS[1], COLORS[3]],
+    )
+    for (x, y, color), (xa, ya) in ((loads, ("x", "y")), (hours, ("x2", "y2"))):
+        fig.add_trace(go.Bar(x=x, y=y, marker={"color": color}, xaxis=xa, yaxis=ya, showlegend=False,
+                             hovertemplate="%{x}: %{y:,.4g}<extra></extra>"))  # fmt: skip
+    fig.update_layout(xaxis={"domain": [0, 0.42]}, xaxis2={"domain": [0.58, 1], "anchor": "y2"},
+                      yaxis={"title": "loads [count]"}, yaxis2={"title": "drive time [h]", "anchor": "x2"})  # fmt: skip
     return figure_json(fig)
 
 
