@@ -22,7 +22,7 @@ T_OVERHEAD = 4.4
 def _archive_plan(**changes):
     # 1,000 GB a day, evenly over the day; no reads (no recalls); 500 TB stored; two copies, one off site
     a = dict(write_gb_per_day=1000, write_window_hours=24, read_gb_per_day=0, library="TS4300", library_drive="LTO9",
-             years=3, stored_now_tb=500, copies=2, offsite_copies=1, fill_efficiency=0.9)  # fmt: skip
+             years=3, stored_now_tb=500, copies=2, offsite_copies=1, fill_efficiency=0.9, peak_factor=1.0)  # fmt: skip
     return Plan(Answers(**{**a, **changes}))
 
 
@@ -91,7 +91,7 @@ def test_a_recall_waits_for_a_robot_with_its_drive_reserved():
     # one mount each, and no writes: 62.5 mounts an hour, 125 robot moves; one robot (80 mounts an hour) is
     # busy rho = 125 x 22.5 / 3,600 = 0.78125. M/D/1 (Pollaczek-Khinchine): Wq = rho x 22.5 / (2 (1 - rho)) = 40.18 s
     a = Answers(library="none", library_drive="LTO9", write_gb_per_day=0, read_gb_per_day=2400, read_hit=0.5,
-                recall_target_s=600)  # fmt: skip
+                recall_target_s=600, peak_factor=1.0)  # fmt: skip
     lib = library_plan(Plan(a))
     rho = 125 * 22.5 / 3600
     wait = rho * 22.5 / (2 * (1 - rho))
@@ -112,7 +112,7 @@ def test_a_recall_waits_for_a_robot_with_its_drive_reserved():
 def test_saturated_robots_leave_the_recall_target_unmet_and_say_so():
     # one robot of 60 s a move serves 3,600 / 120 = 30 mounts an hour; the recalls need 62.5
     a = Answers(library="none", library_drive="LTO9", write_gb_per_day=0, read_gb_per_day=2400, read_hit=0.5,
-                robots=1, robot_move_s=60)  # fmt: skip
+                robots=1, robot_move_s=60, peak_factor=1.0)  # fmt: skip
     lib = library_plan(Plan(a))
     assert math.isinf(lib.robot_wait_s) or lib.recall_drives_for_wait is None
     assert lib.recall_drives_for_wait is None and "cannot be met" in lib.governs
