@@ -17,6 +17,7 @@ stand-in that, if anything, overstates today's robots' load.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,10 +36,10 @@ from vtsmodel.library import (
     ROBOTS,
     LibraryModel,
     _shares,
+    _units_needed,
     flow_mounts_per_hour,
     robot_mounts_per_hour,
     robot_wait_s,
-    units_needed,
 )
 
 __all__ = ["YEAR_S", "LibraryYears", "cern_example_writes_tb_per_year", "library_years"]
@@ -56,7 +57,7 @@ class LibraryYears:
     drive : str
         The catalog drive.
     speed_mb_s, t_mount_s : float
-        The drive speed sized with and its mount cycle (robot move included). [MB/s], [s]
+        The drive speed _sized with and its mount cycle (robot move included). [MB/s], [s]
     robot_move_s : float
         The robots' move time used. [s]
     robot_move_basis : str
@@ -73,7 +74,7 @@ class LibraryYears:
         Drives installed: the CERN formula's, rounded up, or those given to
         :meth:`with_drives`. [count]
     mounts_per_hour : numpy.ndarray
-        Mounts the flows make at their sized rates. [1/h]
+        Mounts the flows make at their _sized rates. [1/h]
     robots_needed : numpy.ndarray
         Robots whose capacity covers the mounts. [count]
     robot_utilisation : numpy.ndarray
@@ -189,6 +190,25 @@ def _mounts_per_hour(flows, efficiencies, speed: float, t_mount_s: float) -> flo
     return m
 
 
+@functools.lru_cache(maxsize=32)
+def _t_mount(robot_move_s: float | None, drive: str | None) -> float:
+    """:func:`vtsmodel.drives.mount_cycle_s` of a catalog drive with robots of one move time (None: CERN's). [s]"""
+    from vtsmodel.drives import mount_cycle_s
+
+    moves = None if robot_move_s is None else 3600.0 / robot_move_s
+    return float(mount_cycle_s(robot_moves_per_hour=moves, drive=drive))
+
+
+@functools.lru_cache(maxsize=32)
+def _sized(flows: tuple, speed_mb_s: float, t_mount_s: float, t_overhead_s: float):
+    """:func:`vtsmodel.sizing.drives_needed` of ``flows`` (a tuple of Flow), kept for the last few (a page's moves repeat them)."""
+    from vtsmodel.sizing import drives_needed
+
+    return drives_needed(
+        list(flows), drive_speed_mb_s=speed_mb_s, t_mount_s=t_mount_s, t_overhead_s=t_overhead_s
+    )
+
+
 def _robots(mounts: np.ndarray, library: LibraryModel | None, robots, move: float):
     """Robots installed each year (given, or as many as the mounts need within the family's documents), needed, busy, waits.
 
@@ -225,7 +245,7 @@ def _frames(library, missing, onsite, drives, robots, mounts, move) -> tuple[np.
     units = np.full(n, math.inf)  # more than any library may hold: more than one
     small = (onsite <= CARTRIDGES.hi) & (drives <= LIB_DRIVES.hi)
     if small.any():
-        units[small] = units_needed(library, onsite[small], drives[small])
+        units[small] = _units_needed(library, onsite[small], drives[small])
     fits = np.isfinite(units)
     binding = np.full(n, f"more than one {library.label}", dtype=object)
     if fits.any():
@@ -293,8 +313,7 @@ def library_years(
     LibraryYears
     """
     from vtsmodel.catalog import drive_spec
-    from vtsmodel.drives import mount_cycle_s
-    from vtsmodel.sizing import _flows, drives_needed
+    from vtsmodel.sizing import _flows
 
     if not isinstance(archive, ArchiveYears):
         raise ValueError(f"archive={archive!r:.60} must be an ArchiveYears (vtsmodel.archive.archive_years)")
@@ -310,14 +329,14 @@ def library_years(
         )
     move, basis = _robot_move(library, robot_move_s)
     speed = float(spec.speed_mb_s)
-    tm = float(mount_cycle_s(robot_moves_per_hour=3600.0 / move, drive=spec.name))
+    tm = _t_mount(move, spec.name)
     t_over = load("cern_facts").value("toverhead")
     w = archive.written_tb
     factor = np.ones(w.size)
     if w.size > 2 and w[1] > 0:
         factor[2:] = w[2:] / w[1]
     # the CERN formula and the mounts are linear in the rates: today's flows once, times each year's factor
-    s = drives_needed(fl, drive_speed_mb_s=speed, t_mount_s=tm, t_overhead_s=t_over)
+    s = _sized(tuple(fl), speed, tm, t_over)
     drives_f = s.total * factor
     mounts = _mounts_per_hour(fl, s.efficiencies, speed, tm) * factor
     drives = np.ceil(drives_f - 1e-9 * np.maximum(drives_f, 1.0))

@@ -28,17 +28,24 @@ from vtsmodel._tables import load
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.archive import ArchiveYears, archive_years, cartridge_tb, cost_by_year
 from vtsmodel.catalog import drive_spec, mount_parts, resolve_drive
-from vtsmodel.drives import mount_cycle_s
 from vtsmodel.library import MOVES_PER_MOUNT, LibraryModel, library_model
-from vtsmodel.library_years import YEAR_S, LibraryYears, _mounts_per_hour, _robots, library_years
-from vtsmodel.plan.answers import NO_LIBRARY, Answers
+from vtsmodel.library_years import (
+    YEAR_S,
+    LibraryYears,
+    _mounts_per_hour,
+    _robots,
+    _sized,
+    _t_mount,
+    library_years,
+)
+from vtsmodel.plan.answers import ARCHIVE_ANSWERS, NO_LIBRARY, Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.provenance import Provenance, collect_notes
 from vtsmodel.plan.vts import Check
 from vtsmodel.queueing import recall_drives_needed, wait_percentile
 from vtsmodel.replay import DrivesByReplay, replay_drives_needed, replay_library
-from vtsmodel.sizing import Flow, Sizing, _flows, drives_needed
+from vtsmodel.sizing import Flow, Sizing, _flows
 
 __all__ = ["LibraryPlan", "LibraryYearsPlan", "library_plan"]
 
@@ -105,17 +112,19 @@ class LibraryYearsPlan:
 
     def usable_slots(self) -> np.ndarray:
         """Usable slots of each year's configuration (NaN without frames or beyond one library). [count]"""
-        return self._of_units(lambda n, d: float(self.library.usable_slots(n, d)))
+        return self._of_units(lambda n, d: self.library._usable_of(n, d))
 
     def drive_bays(self) -> np.ndarray:
         """Drive bays of each year's configuration (NaN without frames or beyond one library). [count]"""
-        return self._of_units(lambda n, _d: float(self.library.drive_bays(n)))
+        return self._of_units(lambda n, _d: self.library._bays_of(n))
 
     def _of_units(self, f) -> np.ndarray:
         r = self.years
-        return np.array(
-            [f(n, d) if math.isfinite(n) else math.nan for n, d in zip(r.units, r.drives, strict=True)]
-        )
+        out = np.full(r.units.size, math.nan)
+        ok = np.isfinite(r.units)
+        if ok.any():
+            out[ok] = f(r.units[ok], r.drives[ok])
+        return out
 
     def robot_capacity(self) -> np.ndarray:
         """Mounts per hour the robots installed each year serve. [1/h]"""
@@ -201,7 +210,7 @@ class LibraryPlan:
     drive : str or None
         The catalog drive, or None when a speed was given.
     speed_mb_s : float
-        The drive speed sized with (the catalog's observed or native rate). [MB/s]
+        The drive speed _sized with (the catalog's observed or native rate). [MB/s]
     sizing : Sizing
         The CERN formula per flow (:func:`~vtsmodel.sizing.drives_needed`).
     recall_flow : int or None
@@ -304,10 +313,9 @@ class _LibraryDrive:
         if name is not None:
             name = resolve_drive(name)
             speed_mb_s = float(drive_spec(name).speed_mb_s)
-        moves = None if robot_move_s is None else 3600.0 / robot_move_s
         return cls(
             name, float(speed_mb_s),
-            float(mount_cycle_s(robot_moves_per_hour=moves, drive=name)),  # the drive's own parts where the catalog has them
+            _t_mount(robot_move_s, name),  # the drive's own parts where the catalog has them
             load("cern_facts").value("toverhead"), mount_parts(name)["rewind_unload"].seconds,
         )  # fmt: skip
 
@@ -321,6 +329,9 @@ class _RecallTargets:
     ready_s: np.ndarray  # its time to ready on an idle drive [s]
     drives: np.ndarray  # 0 without recalls; NaN: no number of drives meets the target [count]
     notes: tuple[str, ...]
+    tried: dict = dataclasses.field(
+        default_factory=dict
+    )  # {year: (fewest drives tried, waits at the percentile)}
 
 
 def _plan_flows(day: PlanDay, a: Answers) -> list[Flow]:
@@ -335,7 +346,22 @@ def _plan_flows(day: PlanDay, a: Answers) -> list[Flow]:
 
 
 #: Drive counts tried at once above the fewest with a steady state (a wider search follows where none meets).
-_TRY = 64
+_TRY = 16
+
+
+def _day(plan: Plan) -> PlanDay:
+    """:func:`~vtsmodel.plan.day.plan_day`, kept for the last day: the library's answers do not change it."""
+    a = plan.answers
+    key = (tuple(getattr(a, k) for k in _DAY_ANSWERS), id(plan.workload), id(plan.hits))
+    if _DAYS.get("key") != key:
+        # the plan is kept with it, so its workload's and hits' ids stay theirs
+        _DAYS.update(key=key, plan=plan, day=plan_day(plan))
+    return _DAYS["day"]
+
+
+#: The answers a plan's day reads (all but the library's).
+_DAY_ANSWERS = tuple(k for k in Answers.__dataclass_fields__ if k not in (*ARCHIVE_ANSWERS, "library_drive"))
+_DAYS: dict = {}
 
 
 def _recall_targets(lam, a: Answers, d: _LibraryDrive, robot_wait_s=0.0) -> _RecallTargets:
@@ -371,6 +397,7 @@ def _recall_targets(lam, a: Answers, d: _LibraryDrive, robot_wait_s=0.0) -> _Rec
         c = lo[:, None] + np.arange(_TRY)[None, :]
         w = wait_percentile(rate[:, None], service[t, None], c, a.recall_percentile, service_cv=0.0)
         ok = w <= room[t, None]
+        tried = {y: (lo[i], w[i]) for i, y in enumerate(todo)}
         for i, y in enumerate(todo):
             if ok[i].any():
                 need[y] = c[i, np.argmax(ok[i])]
@@ -380,7 +407,7 @@ def _recall_targets(lam, a: Answers, d: _LibraryDrive, robot_wait_s=0.0) -> _Rec
                                                max_drives=4096)  # fmt: skip
             except ValueError as exc:
                 notes.append(str(exc))
-    return _RecallTargets(lam, service, ready, need, tuple(dict.fromkeys(notes)))
+    return _RecallTargets(lam, service, ready, need, tuple(dict.fromkeys(notes)), tried if todo else {})
 
 
 def _robot_move(a: Answers, model: LibraryModel | None) -> tuple[float | None, str | None]:
@@ -448,9 +475,16 @@ def _ready_at_percentile(t: _RecallTargets, a: Answers, recall_drives: np.ndarra
         & np.isfinite(t.service_s)
         & (rate * t.service_s < recall_drives)
     )
-    if ok.any():
-        w = wait_percentile(rate[ok], t.service_s[ok], recall_drives[ok], a.recall_percentile, service_cv=0.0)
-        out[ok] = w + t.ready_s[ok]
+    for y in np.flatnonzero(ok):
+        lo, w = t.tried.get(y, (None, None))
+        k = int(recall_drives[y] - lo) if lo is not None else -1
+        if 0 <= k < (w.size if w is not None else 0):  # on the grid the target's search evaluated
+            out[y] = w[k] + t.ready_s[y]
+        else:
+            w = wait_percentile(
+                rate[y], t.service_s[y], recall_drives[y], a.recall_percentile, service_cv=0.0
+            )
+            out[y] = float(w) + t.ready_s[y]
     return out
 
 
@@ -629,13 +663,12 @@ def _plan_library(
     recall_idx = 1 if flows is None and not own else None  # the day's flows: writes, then recalls
 
     def run():
-        day = plan_day(plan) if plan is not None else None
+        day = _day(plan) if plan is not None else None
         if flows is not None or own:
             fl = _flows(flows) if flows is not None else [f.flow for f in own]
         else:
             fl = _plan_flows(day, a)
-        sizing = drives_needed(fl, drive_speed_mb_s=d.speed_mb_s, t_mount_s=d.t_mount_s,
-                               t_overhead_s=d.t_overhead_s)  # fmt: skip
+        sizing = _sized(tuple(fl), d.speed_mb_s, d.t_mount_s, d.t_overhead_s)
         if day is None:
             return sizing, None, None, 1, 0.0
         lam = float(day.recalls_per_hour.max()) if recall_idx is not None else 0.0

@@ -12,6 +12,7 @@ Sources: ibm-vts-b18-2000, Secs. 8.3 and 8.4.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -81,10 +82,13 @@ class PlanEvaluation:
         """The answers evaluated."""
         return self.plan.answers
 
-    def _sensitivity_args(self, fraction: float) -> dict:
+    @functools.cached_property
+    def _tornado_answers(self) -> plan.Answers:
         # the years' answers move no answer of the tornado: one tornado for all their values
-        answers = self.answers.replace(**{k: _DEFAULT_ANSWERS[k] for k in plan.YEARS_ONLY})
-        return {"answers": answers, "workload": self.plan.workload, "log": self.log,
+        return self.answers.replace(**{k: _DEFAULT_ANSWERS[k] for k in plan.YEARS_ONLY})
+
+    def _sensitivity_args(self, fraction: float) -> dict:
+        return {"answers": self._tornado_answers, "workload": self.plan.workload, "log": self.log,
                 "configuration": self.vts.closest.config.label, "fraction": float(fraction)}  # fmt: skip
 
     def sensitivity(self, fraction: float = 0.2) -> plan.Sensitivity:

@@ -85,3 +85,19 @@ def cern_numbers() -> str:
 
     lib = plan.library_plan(flows=cern_example_flows(), drive_speed_mb_s=cern_example_drive_speed())
     return "\n".join(f"{k}: {x}" for k, x in library_readouts(lib).items())
+
+
+def archive_numbers() -> str:
+    """The shipped archive plan (examples/archive_plan.json: the CERN Tier-1 flows, five years, LTO-9), year by year."""
+    from vtsmodel.files import example_file
+
+    lib = plan.evaluate(plan.load_plan(example_file("archive_plan.json"))).library
+    y = lib.over_years
+    lines = [lib.headline()]
+    for row in y.rows():
+        lines.append(
+            f"year {row['year']}: {number(row['stored [TB]'], 5)} TB stored, {row['cartridges']:,} cartridges, "
+            f"{row[f'{y.unit}s']} {y.unit}(s), {row['drives']} drives, {row['robots']} robot(s), "
+            f"{number(row['mounts per hour'])} mounts an hour; binds: {row['binds']}"
+        )
+    return "\n".join(lines)
