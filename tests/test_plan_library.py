@@ -314,3 +314,21 @@ def test_a_mount_log_whose_target_no_drive_count_meets_says_so():
     a = Answers(library="none", library_drive="LTO9", recall_target_s=30)  # less than one mount takes
     lib = library_plan(Plan(a, log=_burst_log(3)))
     assert lib.replay is None and any("the mount log replayed" in n for n in lib.notes)
+
+
+def test_every_answer_that_may_be_left_empty_says_what_empty_means():
+    from vtsmodel.plan import EMPTY_MEANS, plan_template
+
+    assert set(EMPTY_MEANS) == {k for k, inp in answer_inputs().items() if inp.default is None}
+    assert EMPTY_MEANS["price_drive"] == "not shown"
+    assert "null: not shown" in plan_template()  # the commented plan file says so beside each price
+
+
+def test_the_report_says_the_recall_target_was_checked_by_replay():
+    from vtsmodel.app.report import report_html
+    from vtsmodel.plan import evaluate
+
+    a = Answers(library="none", library_drive="LTO9", write_gb_per_day=0, read_gb_per_day=100, recall_target_s=400)
+    page = report_html(evaluate(Plan(a, vts=False, log=_burst_log()), fraction=None))
+    assert "The recall target checked by replay of the mount log:" in page
+    assert "recall target by replay of the mount log governs" in page

@@ -51,7 +51,7 @@ The modules, each one concern (the names below are all imported here):
   :func:`assumptions`.
 """
 
-from vtsmodel.plan.answers import ARCHIVE_ANSWERS, YEARS_ONLY, Answers, answer_inputs
+from vtsmodel.plan.answers import ARCHIVE_ANSWERS, EMPTY_MEANS, YEARS_ONLY, Answers, answer_inputs
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR
 from vtsmodel.plan.files import (
     MAX_PLAN_BYTES,
@@ -85,6 +85,7 @@ from vtsmodel.plan.vts import (
 
 __all__ = [
     "ARCHIVE_ANSWERS",
+    "EMPTY_MEANS",
     "FEATURE_ORDER",
     "FRACTION",
     "MAX_PLAN_BYTES",

@@ -235,6 +235,14 @@ ARCHIVE_ANSWERS = (
     "robot_move_s", "slots_base", "slots_per_expansion", "price_drive", "price_cartridge", "price_frame",
     "price_support_per_year",
 )  # fmt: skip
+#: What each answer that may be left empty means when it is (a caption, a plan file's comment).
+EMPTY_MEANS = {
+    "recalls_per_hour": "derived: reads × (1 − read hit) ÷ volume size", "drive_efficiency": "from the access pattern",
+    "growth_tb_per_year": "the day's host writes (or the writing flows) × 365.25 days",
+    "robots": "as many as the mounts need", "robot_move_s": "the family's document, else CERN's 22.5 s",
+    "slots_base": "the documents'", "slots_per_expansion": "the documents'", "price_drive": "not shown",
+    "price_cartridge": "not shown", "price_frame": "not shown", "price_support_per_year": "not shown",
+}  # fmt: skip
 #: The archive's answers that move only the years, not today's drives (the sensitivity leaves them out).
 YEARS_ONLY = tuple(k for k in ARCHIVE_ANSWERS if k not in ("library", "robots", "robot_move_s"))
 #: Answers whose default comes from the catalog (:func:`newest_drive`), read on first use.

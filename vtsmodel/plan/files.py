@@ -254,7 +254,7 @@ def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
     """
     import textwrap
 
-    from vtsmodel.plan.answers import _OPTIONAL, answer_inputs
+    from vtsmodel.plan.answers import _OPTIONAL, EMPTY_MEANS, answer_inputs
 
     plan = Plan() if plan is None else plan
     check_plan(plan)
@@ -280,7 +280,7 @@ def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
         if inp.choices:
             allowed = "one of " + ", ".join(f"{json.dumps(v)} ({label})" for label, v in inp.options)
         else:
-            allowed = inp.range_text() + ("; null: derived" if key in _OPTIONAL else "")
+            allowed = inp.range_text() + (f"; null: {EMPTY_MEANS[key]}" if key in _OPTIONAL else "")
         source = f" Source: {inp.source}." if inp.source else ""
         out += comment(f"{inp.label}{unit}: {allowed}. {inp.help}{source}", "    ")
         comma = "," if i < len(answers) - 1 else ""

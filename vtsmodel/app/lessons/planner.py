@@ -56,15 +56,6 @@ PRICES = ("price_drive", "price_cartridge", "price_frame", "price_support_per_ye
 STAND_INS = ("slots_base", "slots_per_expansion")
 
 
-#: What an answer left empty means, in a caption.
-_EMPTY = {
-    "recalls_per_hour": "derived: reads × (1 − read hit) ÷ volume size", "drive_efficiency": "from the access pattern",
-    "growth_tb_per_year": "the day's host writes × 365.25", "robots": "as many as the mounts need",
-    "robot_move_s": "the family's document, else CERN's 22.5 s", "slots_base": "the documents'",
-    "slots_per_expansion": "the documents'",
-}  # fmt: skip
-
-
 def _switch(label: str, help: str) -> Input:
     return Input(label, "", False, source=_PAGE, help=help)
 
@@ -191,7 +182,7 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
     caption = {"day evaluated": p.day().name if p.workload is not None else "the day the answers describe"}
     for key in SWITCHES.values():
         if getattr(a, key) is None:
-            caption[INPUTS[key].header] = _EMPTY.get(key, "not shown")
+            caption[INPUTS[key].header] = plan.EMPTY_MEANS[key]
     if p.workload is not None:
         caption.update({INPUTS[k].header: "replaced by the workload" for k in REPLACED_BY_WORKLOAD})
     caption.update(log_caption(e.log))
