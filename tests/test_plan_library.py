@@ -328,7 +328,9 @@ def test_the_report_says_the_recall_target_was_checked_by_replay():
     from vtsmodel.app.report import report_html
     from vtsmodel.plan import evaluate
 
-    a = Answers(library="none", library_drive="LTO9", write_gb_per_day=0, read_gb_per_day=100, recall_target_s=400)
+    a = Answers(
+        library="none", library_drive="LTO9", write_gb_per_day=0, read_gb_per_day=100, recall_target_s=400
+    )
     page = report_html(evaluate(Plan(a, vts=False, log=_burst_log()), fraction=None))
     assert "The recall target checked by replay of the mount log:" in page
     assert "recall target by replay of the mount log governs" in page

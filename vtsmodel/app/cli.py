@@ -458,14 +458,13 @@ def _library_only(args, result) -> int:
 
 def _plan_init(args) -> int:
     """Write a commented plan file: the defaults, or the answers of the plan file given."""
-    from vtsmodel._files import atomic_write
-    from vtsmodel.plan import Plan, load_plan, plan_template
+    from vtsmodel.plan import Plan, load_plan, save_plan_template
 
     if args.workload or args.mount_log or args.report:
         raise _Usage(f"{PROG} plan --init FILE writes a plan file; run the plan with it afterwards")
     plan = load_plan(args.plan_file) if args.plan_file else Plan(name=Path(args.init).stem)
     try:
-        path = atomic_write(args.init, plan_template(plan), overwrite=args.overwrite)
+        path = save_plan_template(plan, args.init, overwrite=args.overwrite)
     except FileExistsError:
         raise _Usage(f"{PROG} plan: {args.init} exists; add --overwrite to replace it") from None
     print(f"plan file: {path} (the answers with their units, ranges and sources as // comments)")

@@ -66,6 +66,7 @@ from vtsmodel.plan.files import (
     plan_to_dict,
     plan_to_json,
     save_plan,
+    save_plan_template,
 )
 from vtsmodel.plan.library import LibraryPlan, LibraryYearsPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
@@ -118,6 +119,7 @@ __all__ = [
     "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
     "sensitivity",
     "vts_configurations",
     "vts_plan",

@@ -4,9 +4,11 @@ A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 2, "name":
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
 "mount_log": {"file": NAME}, "vts": false, "library_flows": [...]}`` (the last three optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
-:func:`plan_from_dict` read it, every field checked. A version-1 file (written before the
-library's answers) is read as it was written: its answers, version 1's default drive
-(``"IBM3592A"``) where it gave none, and no library family (:data:`V1_DEFAULTS`).
+:func:`plan_from_dict` read it, every field checked. A line whose text starts with ``//``
+is a comment: :func:`plan_template` (``vtsmodel plan --init``) writes one above each answer.
+A version-1 file (written before the library's answers) is read as it was written: its
+answers, version 1's default drive (``"IBM3592A"``) where it gave none, and no library family
+(:data:`V1_DEFAULTS`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import dataclasses
 import json
 import numbers
 import os
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +25,7 @@ from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
 from vtsmodel.mountlog import MountLog, read_mount_log
-from vtsmodel.plan.answers import NO_LIBRARY, Answers
+from vtsmodel.plan.answers import _OPTIONAL, EMPTY_MEANS, NO_LIBRARY, Answers, answer_inputs
 from vtsmodel.sizing import Flow
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
 ]
 
 #: The ``schema`` field of a plan file.
@@ -174,6 +178,7 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     ``embed``: write the workload's hours into the file (True), or reference its file
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
+    check_plan(plan)
     doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
            "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
     if not plan.vts:
@@ -246,16 +251,20 @@ def _uncommented(raw: bytes) -> bytes:
     return b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
 
 
+def save_plan_template(plan: Plan | None, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write :func:`plan_template` of ``plan`` (default: every default) to ``path``, atomically.
+
+    An existing file is replaced only if asked (``FileExistsError`` otherwise).
+    """
+    return atomic_write(path, plan_template(plan), overwrite=overwrite)
+
+
 def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
     """A plan file with a comment above each answer: its label, unit, range, source and help.
 
     Comment lines start with ``//`` (:func:`load_plan` skips them); the values are
     ``plan``'s answers (default: every default). ``vtsmodel plan --init FILE`` writes it.
     """
-    import textwrap
-
-    from vtsmodel.plan.answers import _OPTIONAL, EMPTY_MEANS, answer_inputs
-
     plan = Plan() if plan is None else plan
     check_plan(plan)
     doc = plan_to_dict(plan)

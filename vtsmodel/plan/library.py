@@ -41,7 +41,7 @@ from vtsmodel.library_years import (
 from vtsmodel.plan.answers import ARCHIVE_ANSWERS, NO_LIBRARY, Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.plan.vts import Check
 from vtsmodel.queueing import recall_drives_needed, wait_percentile
 from vtsmodel.replay import DrivesByReplay, replay_drives_needed, replay_library
@@ -682,7 +682,7 @@ def _plan_library(
         return sizing, (targets if recall_idx is not None else None), over, robots, wait
 
     cern_move = load("cern_facts").value("tmount_move")
-    (sizing, targets, over, robots, robot_wait), notes = collect_notes(run)
+    (sizing, targets, over, robots, robot_wait), notes = _collect_notes(run)
     parts = np.asarray(sizing.drives, dtype=float)
     recall_tp = float(parts[recall_idx]) if recall_idx is not None else 0.0
     others = float(parts.sum() - recall_tp)

@@ -19,6 +19,7 @@ import numpy as np
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare, number
+from vtsmodel._tables import load
 from vtsmodel._validation import as_scalar
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import drive_spec
@@ -26,7 +27,7 @@ from vtsmodel.drives import drive_efficiency
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
 from vtsmodel.tvc_day import TvcRun, recall_ceiling_mb_s, simulate_tvc
@@ -86,7 +87,7 @@ class VtsConfiguration:
         """
         b18.FEATURE.check("feature", feature)
         tvc = float(tvc_gb)
-        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        cache = b18.capacity_configuration(tvc, feature) if q.TVC_GB.contains(tvc) else None
         return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
 
     @property
@@ -101,7 +102,7 @@ class VtsConfiguration:
         ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
         """
         layout = ""
-        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+        if self.tvc_config is not None and b18.other_layouts(self.tvc_gb, self.feature):
             layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
         return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
 
@@ -109,17 +110,6 @@ class VtsConfiguration:
     def virtual_drives(self) -> int:
         """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
         return b18.virtual_drives(self.tvc_gb, self.feature)
-
-
-@functools.cache
-def _table3_capacities() -> frozenset[float]:
-    return frozenset(c.tvc_gb for c in b18.configurations())
-
-
-@functools.cache
-def _two_layouts(tvc_gb: float) -> bool:
-    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
-    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
 
 
 def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
@@ -337,6 +327,16 @@ class _Rates:
     recall_max_mb_s: float  # recalls served at most: the read model's ceiling, or the channels
 
 
+@functools.cache
+def _measured_channels() -> int:
+    """The paper's measurements' ESCON channels: with these the planner's rates are the models' own.
+
+    "The throughput shown in the figures has been measured with eight ESCON channels"
+    (ibm-vts-b18-2000, Sec. 3.5.1; vts_facts ``meas_escon_channels_figs7_9``). [count]
+    """
+    return int(load("vts_facts").value("meas_escon_channels_figs7_9"))
+
+
 def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
     """Peak and sustained write and the recall ceiling of ``cfg`` with ``channels`` ESCON channels.
 
@@ -356,15 +356,18 @@ def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
     return _Rates(peak, sustained, chan, min(ceiling, chan))
 
 
-def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates, step_minutes: float,
+def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_minutes: float,
               tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
     """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
 
+    ``rates``: the channels' rates (:func:`_rates`), or None for the paper's eight channels,
+    where they are the models' own (``write_rate`` and the recall ceiling; a test checks).
     Returns the run, the un-copied data carried into it and the data left at its end. [GB]
     """
+    given = {} if rates is None else dict(peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
+                                          max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
     kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
-              peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
-              max_recall_mb_s=rates.recall_max_mb_s, **tvc_options)  # fmt: skip
+              **given, **tvc_options)  # fmt: skip
     first = simulate_tvc(day.profile, **kw)
     left = float(first.uncopied_gb[-1])
     if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
@@ -418,10 +421,10 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
         )
     out.append(Check("throttle", "hours throttled (at the fill threshold)", thr, allowed, "h", thr <= allowed + 1e-9,
                      f"throttles {_fmt(thr, 'h')} against {_fmt(allowed, 'h')} allowed{slowed}"))  # fmt: skip
-    stalled = _writes_stalled(cfg, run)
+    stalled = _stalled_hours(cfg, run)
     out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
                      f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"
-                     + stalled))  # fmt: skip
+                     + (f"; {_stalled_text(stalled)}" if stalled else "")))  # fmt: skip
     busy = ~np.isnan(ready_q)
     pct = f"{100 * a.recall_percentile:g}th percentile"
     if busy.any():
@@ -480,25 +483,38 @@ def _recall_served(cfg: VtsConfiguration, day: PlanDay, run: TvcRun) -> Check:
     return Check("recall_served", "recalls not served", worst, 0.0, "MB/s", ok, text)
 
 
-def _writes_stalled(cfg: VtsConfiguration, run: TvcRun) -> str:
-    """Words for the hours a configuration without PAF accepts no write at all, or ''.
+def _stalled_hours(cfg: VtsConfiguration, run: TvcRun) -> tuple[float, float] | None:
+    """From when to when a configuration without PAF accepts no write at all while writes wait. [h]
 
     Without PAF recalls take copy bandwidth (Sec. 5: "The same situation can also occur
     with recalls"); the day simulation gives them the sustained rate first, so at the fill
     threshold a recall load at the ceiling leaves the copy, and the input, nothing. The paper
     says the VTS throttles (delays) the input then; it does not say by how much, so the
-    model's zero is stated, not hidden.
+    model's zero is stated (:func:`_stalled_text`), not hidden.
     """
     if cfg.feature == "paf":
-        return ""
+        return None
     waiting = (run.delayed_mb[:-1] + np.diff(run.offered_total_mb)) > 1e-9
     stopped = waiting & (run.accepted_mb_s <= 1e-9) & (run.recall_mb_s > 0) & run.throttled
     if not stopped.any():
-        return ""
-    hours = run.time_hours[:-1][stopped]
-    return (f"; no host write accepted from hour {hours.min():.3g} to {hours.max() + (run.time_hours[1] - run.time_hours[0]):.3g}: "
-            "recalls take the whole copy bandwidth without PAF (Sec. 5: the VTS throttles the input; "
-            "by how much the paper does not say)")  # fmt: skip
+        return None
+    k = np.flatnonzero(stopped)
+    return float(run.time_hours[k[0]]), float(run.time_hours[k[-1] + 1])
+
+
+def _stalled_text(hours: tuple[float, float]) -> str:
+    return (f"no host write accepted from hour {hours[0]:.3g} to {hours[1]:.3g}: recalls take the whole "
+            "copy bandwidth without PAF (Sec. 5: the VTS throttles the input; by how much the paper does not say)")  # fmt: skip
+
+
+def _closest(results: tuple[ConfigResult, ...]) -> ConfigResult:
+    """The first configuration that meets every target, else the one missing fewest (the largest of those)."""
+    met = next((r for r in results if r.meets), None)
+    if met is not None:
+        return met
+    return min(
+        results, key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2])
+    )
 
 
 @dataclass(frozen=True)
@@ -510,7 +526,6 @@ class _CacheDay:
     carried_out_gb: float
     binding_resource: str
     copy_drives: np.ndarray  # drives copying in each hour [count]
-    rates: _Rates
 
 
 @dataclass
@@ -523,7 +538,7 @@ class _Runs:
 
 def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
                tvc_options: Mapping) -> _CacheDay:  # fmt: skip
-    rates = _rates(day.cf, cfg, a.escon_channels)
+    rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
     run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
     bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
                                 **_cache(cfg)))  # fmt: skip
@@ -531,7 +546,7 @@ def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: fl
     per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
-    return _CacheDay(run, cin, cout, bind, need, rates)
+    return _CacheDay(run, cin, cout, bind, need)
 
 
 def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step_minutes: float,
@@ -615,12 +630,7 @@ class VtsPlan:
     @property
     def closest(self) -> ConfigResult:
         """The recommended configuration, or when none meets every target, the one missing fewest."""
-        if self.recommended is not None:
-            return self.recommended
-        return min(
-            self.results,
-            key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2]),
-        )
+        return self.recommended if self.recommended is not None else _closest(self.results)
 
     def headline(self) -> str:
         """The recommendation with the channels assumed, what it must not hide, and what the smaller ones miss."""
@@ -690,7 +700,7 @@ def vts_plan(
     VtsPlan
     """
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     opts = {}
     if threshold is not None:
         opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
@@ -708,7 +718,7 @@ def vts_plan(
         )
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
-    (day, results, copy_eff), notes = collect_notes(run)
+    (day, results, copy_eff), notes = _collect_notes(run)
     rec_i = next((i for i, r in enumerate(results) if r.meets), None)
     rec = results[rec_i] if rec_i is not None else None
     nxt = results[rec_i - 1] if rec_i else None
@@ -733,14 +743,7 @@ def vts_plan(
         info["mean volume written [MB]"] = mean_volume
         info["volume size answered [MB]"] = day.volume_mb
     info["ESCON channels [-]"] = plan.answers.escon_channels
-    shown = (
-        rec
-        if rec is not None
-        else min(
-            results, key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2])
-        )
-    )
-    cautions = _cautions(day, plan.answers, results, shown)
+    cautions = _cautions(day, plan.answers, results, _closest(results))
     prov = Provenance.of_vts(plan.answers.vts_drive)
     out = VtsPlan(results, rec, nxt, same, info, notes, prov.models, prov.tables, prov.rows, prov.sources,
                   plan.answers.escon_channels, cautions)  # fmt: skip
@@ -770,35 +773,42 @@ def _cautions(
     out = []
     write = np.asarray(day.workload.write_mb_s, dtype=float)
     if write.size and write.max() > 0:
-        hour = int(np.argmax(write))
         best = max(results, key=lambda r: r.peak_mb_s)
         if write.max() > best.peak_mb_s * (1 + 1e-9):
-            out.append(f"The writes offered, {_fmt(float(write.max()), 'MB/s')} (hour {hour}), exceed every "
-                       f"configuration's peak write rate (at most {_fmt(best.peak_mb_s, 'MB/s')}, with "
+            out.append(f"The writes offered, {_fmt(float(write.max()), 'MB/s')} (hour {int(np.argmax(write))}), "
+                       f"exceed every configuration's peak write rate (at most {_fmt(best.peak_mb_s, 'MB/s')}, with "
                        f"{b18.FEATURE_LABELS[best.config.feature]} and {a.escon_channels} ESCON channels): "
                        "every configuration delays them.")  # fmt: skip
         busy = np.flatnonzero(write > 0)
         start, end = float(busy[0]), float(busy[-1] + 1)
-        run = shown.run
-        waiting = np.flatnonzero(run.delayed_mb > 1e-6 * max(float(run.offered_total_mb[-1]), 1.0))
-        done = float(run.time_hours[waiting[-1] + 1]) if waiting.size and waiting[-1] + 1 < run.time_hours.size else (
-            math.inf if waiting.size else end)  # fmt: skip
+        done = _writes_done_hours(shown.run)
         if done > end + 1e-9:
-            late = done - end
-            took = "not within the day" if math.isinf(done) else f"{_fmt(done - start, 'h')}"
-            out.append(f"{shown.config.label} misses the write window: the writes offered in hours "
-                       f"{start:g} to {end:g} ({_fmt(end - start, 'h')}) take {took}"
-                       + ("" if math.isinf(late) else f", {_fmt(late, 'h')} past its end")
-                       + (f", within the {_fmt(a.delay_hours_allowed, 'h')} of write delay allowed"
-                          if shown.longest_delay_hours <= a.delay_hours_allowed + 1e-9 else "") + ".")  # fmt: skip
-    stalled = shown.check("delay").text.partition("; no host write accepted")[2]
+            took = (
+                "longer than the day"
+                if math.isinf(done)
+                else f"{_fmt(done - start, 'h')}, {_fmt(done - end, 'h')} past its end"
+            )
+            allowed = shown.longest_delay_hours <= a.delay_hours_allowed + 1e-9
+            out.append(f"{shown.config.label} misses the write window: the writes offered in hours {start:g} to "
+                       f"{end:g} ({_fmt(end - start, 'h')}) take {took}"
+                       + (f", within the {_fmt(a.delay_hours_allowed, 'h')} of write delay allowed" if allowed else "")
+                       + ".")  # fmt: skip
+    stalled = _stalled_hours(shown.config, shown.run)
     if stalled:
-        out.append(f"{shown.config.label}: no host write accepted{stalled.split(':')[0]}: "
-                   + stalled.split(":", 1)[1].strip() + ".")  # fmt: skip
+        out.append(f"{shown.config.label}: {_stalled_text(stalled)}.")
     return tuple(out)
 
 
-def check_step(step_minutes) -> float:
+def _writes_done_hours(run: TvcRun) -> float:
+    """When the last host write offered was accepted (inf: some still wait at the end). [h]"""
+    waiting = np.flatnonzero(run.delayed_mb > 1e-6 * max(float(run.offered_total_mb[-1]), 1.0))
+    if not waiting.size:
+        offered = np.flatnonzero(np.diff(run.offered_total_mb) > 0)
+        return float(run.time_hours[offered[-1] + 1]) if offered.size else 0.0
+    return math.inf if waiting[-1] + 1 >= run.time_hours.size else float(run.time_hours[waiting[-1] + 1])
+
+
+def _check_step(step_minutes) -> float:
     return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
 
 
@@ -808,5 +818,7 @@ def evaluate_configuration(
 ) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    if not isinstance(config, VtsConfiguration):
+        raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
+    step_minutes = _check_step(step_minutes)
     return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})
