@@ -431,11 +431,11 @@ def _model(a: Answers) -> tuple[LibraryModel | None, tuple[str, ...]]:
     missing = model.frame_values_missing()
     if not missing:
         return model, ()
-    return model, (f"no document found gives the {model.label}'s {', '.join(missing)}: its {model.unit}s are not "
-                   f"planned; give {' and '.join(k for k in ('slots_base', 'slots_per_expansion') if k in missing)} "
-                   "(see data/notes/library_models.md)" if set(missing) <= {"slots_base", "slots_per_expansion"}
-                   else f"no document found gives the {model.label}'s {', '.join(missing)}: its {model.unit}s are not "
-                   "planned (see data/notes/library_models.md)",)  # fmt: skip
+    note = f"no document found gives the {model.label}'s {', '.join(missing)}: its {model.unit}s are not planned"
+    answerable = [k for k in missing if k in ("slots_base", "slots_per_expansion")]  # the plan's stand-ins
+    if answerable == list(missing):
+        note += f"; give {' and '.join(answerable)}"
+    return model, (f"{note} (see data/notes/library_models.md)",)
 
 
 def _written_tb_per_year(plan: Plan, day: PlanDay) -> float:
