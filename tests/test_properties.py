@@ -313,7 +313,7 @@ EXTRA: dict[str, tuple] = {
         lambda: [vtsmodel.archive_years(3, stored_now_tb=100, growth_tb_per_year=50, cartridge_tb=18)],
         [None, 3, "archive"],
     ),
-    "library": (lambda: [vtsmodel.library_model("SL8500")], [None, 3, "SL8500"]),
+    "library": (lambda: [vtsmodel.library_model("SL8500"), None], [3, "SL8500"]),  # None: no frames
     "drive@library_years": (lambda: ["LTO9", "LTO-10"], ["NOPE", 3, None]),
     "needed@fill_year": (lambda: [[10.0, 20.0, 30.0], [5.0]], [None, [], "10,20", [1.0, -1.0]]),
 }

@@ -85,7 +85,12 @@ def test_the_html_works_offline(page):
 
 def test_figures_show_the_plan_numbers(result):
     figs = report.plan_figures(result)
-    assert set(figs) == {"day", "configurations", "tornado"}
+    assert set(figs) == {
+        "day",
+        "configurations",
+        "tornado",
+        "capacity",
+    }  # capacity: the library over the years
     run = result.vts.closest.run
     figs = {k: go.Figure(spec) for k, spec in figs.items()}  # JSON plotly accepts, every property checked
     accepted = next(t for t in figs["day"].data if t.name.startswith("host writes accepted"))

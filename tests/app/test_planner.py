@@ -71,7 +71,9 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
 def test_contract():
     assert lesson_module("07") is P and P.LESSON_ID == "07" and P.TITLE
     assert P.NOTEBOOK == "07_plan_a_system.ipynb" and any(n == P.NOTEBOOK for n, _q in LESSON_LIST)
-    assert set(P.SCENARIO) == set(plan.answer_inputs()) | {"recalls_given", "efficiency_given"}
+    assert set(P.SCENARIO) == set(plan.answer_inputs()) | set(P.SWITCHES)
+    # a switch for every answer that may be left empty
+    assert set(P.SWITCHES.values()) == {k for k, inp in plan.answer_inputs().items() if inp.default is None}
     a = plan.Answers(write_gb_per_day=1500, cf=3.0)
     _p, vts, lib, _s = evaluated(a)
     out = P.scenario_outputs(write_gb_per_day=1500, cf=3.0)
@@ -84,7 +86,7 @@ def test_contract():
     for c in rec.checks:
         assert out[f"margin, {c.label} [{c.unit}]"] == pytest.approx(c.margin)
     assert out["library drives [-]"] == lib.drives
-    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado"}
+    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado", "capacity"}
     with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1, 6\]"):
         P.scenario_outputs(cf=0.5)
     with pytest.raises(ValueError, match=r"write_gb_per_day=60000 is outside the valid range \[0, 50,?000\]"):

@@ -360,9 +360,13 @@ def _cmd_plan(args) -> int:
         )
     if args.mount_log:
         from vtsmodel.hits import lru_hit_curve
+        from vtsmodel.mountlog import read_mount_log
 
-        plan = dataclasses.replace(plan, hits=lru_hit_curve(args.mount_log), mount_log_file=args.mount_log)
+        log = read_mount_log(args.mount_log)
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log, log=log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
+    if result.vts is None:
+        return _library_only(args, result)
     c = result.vts.closest
     print(f"Plan {plan.name!r}: {result.vts.headline()}")
     if args.plan_file is None:
@@ -379,6 +383,7 @@ def _cmd_plan(args) -> int:
     print(_table(rows, ["target", "value", "target ", "unit", "margin", "met"]))
     print()
     print(result.library.headline())
+    _library_years(result.library)
     if args.report:
         from vtsmodel.app.report import write_report
 
@@ -387,6 +392,64 @@ def _cmd_plan(args) -> int:
     if result.vts.recommended is None:
         print(
             f"{PROG} plan: no VTS configuration meets every target (exit {EXIT_NO_CONFIGURATION})",
+            file=sys.stderr,
+        )
+        return EXIT_NO_CONFIGURATION
+    return 0
+
+
+def _library_years(lib) -> None:
+    """Print the library year by year, the last year's margins and the notes (nothing without years)."""
+    from vtsmodel import number
+
+    y = lib.over_years
+    if y is not None:
+        unit = f"{y.unit}s"
+        cols = ["year", "stored [TB]", "cartridges", "in the library", unit, "drives", "robots", "mounts per hour",
+                "recall ready at percentile [s]", "binds"]  # fmt: skip
+        rows = [{**r, "stored [TB]": number(r["stored [TB]"], 4), "mounts per hour": number(r["mounts per hour"]),
+                 "recall ready at percentile [s]": _plan_ready(r["recall ready at percentile [s]"])}
+                for r in y.rows()]  # fmt: skip
+        print()
+        print(_table(rows, [c for c in cols if any(r.get(c) not in (None, "", "—") for r in rows)]))
+        checks = y.checks()
+        print(f"\nMargins in year {int(y.year[-1])}:")
+        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": number(ch.limit), "unit": ch.unit,
+                       "margin": _plan_margin(ch), "met": "yes" if ch.ok else "NO"} for ch in checks],
+                     ["margin of", "value", "limit", "unit", "margin", "met"]))  # fmt: skip
+        if y.cost is not None:
+            print(f"Cost from your prices ({', '.join(y.cost['items'])}): " + "; ".join(
+                f"year {int(k)} {_fmt_cell(float(v))}" for k, v in zip(y.year, y.cost["per_year"], strict=True)))  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        print(f"Recall target checked by replay of the mount log: {r.drives} drives meet "
+              f"{r.target_s:g} s at the {r.q * 100:g}th percentile (replayed {number(r.tried[r.drives])} s); "
+              f"the analytic count of the log (M/G/c): {r.analytic_drives if r.analytic_drives is not None else 'none'}")  # fmt: skip
+    for n in lib.notes:
+        print(f"note: {n}")
+
+
+def _plan_ready(v: float) -> str:
+    import math
+
+    from vtsmodel import number
+
+    return "—" if math.isnan(v) else ("no steady state" if math.isinf(v) else number(float(v)))
+
+
+def _library_only(args, result) -> int:
+    """``vtsmodel plan`` of a tape library alone: the library per year; exit 3 when a margin is missed."""
+    lib = result.library
+    print(f"Plan {result.plan.name!r}: a tape library alone (no VTS B18).")
+    print(lib.headline())
+    _library_years(lib)
+    if args.report:
+        from vtsmodel.app.report import write_report
+
+        print(f"report: {write_report(result, args.report, overwrite=args.overwrite)}")
+    if lib.over_years is not None and not lib.over_years.meets:
+        print(
+            f"{PROG} plan: the library misses a margin in some year (exit {EXIT_NO_CONFIGURATION})",
             file=sys.stderr,
         )
         return EXIT_NO_CONFIGURATION

@@ -35,7 +35,8 @@ import vtsmodel
 from vtsmodel import number
 from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 from vtsmodel.app.export import export_spec
-from vtsmodel.app.figures.plan import configurations_spec, day_spec, tornado_spec
+from vtsmodel.app.figures.library import capacity_plot
+from vtsmodel.app.figures.plan import FIGURE_WIDTH, configurations_spec, day_spec, tornado_spec
 from vtsmodel.data import cite, load, statements, statements_for
 from vtsmodel.files import atomic_write
 from vtsmodel.hourly import COLUMNS
@@ -76,10 +77,19 @@ def _n(x, digits: int = 3) -> str:
 
 # --- figures -------------------------------------------------------------------------------------
 def plan_figures(result) -> dict[str, dict]:
-    """The report's figures as JSON (:mod:`vtsmodel.app.figures.plan`): ``"day"``, ``"configurations"`` and (with a sensitivity) ``"tornado"``."""
-    out = {"day": day_spec(result.vts.closest), "configurations": configurations_spec(result.vts)}
+    """The report's figures as JSON (:mod:`vtsmodel.app.figures.plan`, :mod:`~vtsmodel.app.figures.library`).
+
+    ``"day"`` and ``"configurations"`` (with a VTS), ``"tornado"`` (with a sensitivity) and
+    ``"capacity"`` (the library over the years: cartridges against each configuration's slots).
+    """
+    out = {}
+    if result.vts is not None:
+        out = {"day": day_spec(result.vts.closest), "configurations": configurations_spec(result.vts)}
     if result.sensitivity is not None:
         out["tornado"] = tornado_spec(result.sensitivity)
+    if result.library.over_years is not None:
+        spec = capacity_plot(result.library.over_years.years).spec()
+        out["capacity"] = {**spec, "layout": {**spec["layout"], "width": FIGURE_WIDTH}}
     return out
 
 
@@ -153,6 +163,8 @@ def _answers_section(plan, vts) -> str:
     parts = ["<h2>Inputs</h2>", "<h3>The answers</h3>",
              _table(rows, ["answer", "value", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
     day = plan.day()
+    if vts is None:
+        parts.append("<p>A tape library alone: the VTS answers are not used.</p>")
     parts.append("<h3>The hours evaluated</h3>")
     if plan.workload is not None:
         src = f" (file {plan.workload_file})" if plan.workload_file else " (embedded in the plan file)"
@@ -169,6 +181,15 @@ def _answers_section(plan, vts) -> str:
                      "read-hit ratio by bytes at its cache size (LRU, vtsmodel.hits.tvc_read_hit), in place of the "
                      "answered one; the recalls follow from it. The table below shows the recommended (or closest) "
                      "configuration's.</p>")  # fmt: skip
+    if plan.library_flows:
+        parts.append("<p>The tape library's own flows replace the day's writes and recalls in its plan:</p>")
+        rows = [(f.flow.name, _n(f.flow.rate_mb_s), _n(f.flow.peak_factor),
+                 _n(f.flow.efficiency) if f.flow.efficiency is not None else "from its access pattern",
+                 "yes" if f.writes else "no") for f in plan.library_flows]  # fmt: skip
+        parts.append(_table(rows, ["flow", "rate [MB/s]", "factor [-]", "efficiency [-]", "adds to the archive"],
+                            num=[False, True, True, True, False]))  # fmt: skip
+    if vts is None:
+        return "\n".join(parts)
     info = [(k, _n(v, 4) if not isinstance(v, str) else v) for k, v in {**day.summary(), **vts.day}.items()]
     parts.append(_table(info, ["quantity", "value"], num=[False, True]))
 
@@ -181,6 +202,8 @@ def _answers_section(plan, vts) -> str:
 
 def _recommendation_section(result) -> str:
     vts, lib = result.vts, result.library
+    if vts is None:
+        return f"<h2>Recommendation</h2><p class=lead>{_e(lib.headline())}</p>"
     parts = ["<h2>Recommendation</h2>", f"<p class=lead>{_e(vts.headline())}</p>"]
     c = vts.closest
     title = (
@@ -232,8 +255,92 @@ def _library_section(lib) -> str:
             f"target needs: {_e(lib.recall_drives_for_wait if lib.recall_drives_for_wait is not None else '—')}.</p>"
         )
     parts.append(f"<p><b>{lib.drives} drives; {_e(lib.governs)} governs.</b></p>")
+    if lib.recall_flow is not None and lib.robot_wait_s > 0:
+        parts.append(f"<p>Each recall first waits {_n(lib.robot_wait_s)} s on average for a robot (its move "
+                     f"{_n(lib.robot_move_s)} s; the robots an M/D/c queue of moves, library.robot_wait_s), its drive "
+                     "reserved: the wait is part of its drive time and ready time above.</p>")  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        tried = ", ".join(f"{k}: {_n(v)} s" for k, v in r.tried.items())
+        parts.append(f"<p><b>The recall target checked by replay of the mount log:</b> {r.drives} drives meet "
+                     f"{_n(r.target_s)} s at the {_n(r.q * 100)}th percentile (each request of the log mounted, "
+                     f"robots, loads, locates and reads of the drive; vtsmodel.replay.replay_drives_needed); the "
+                     f"analytic count for the same log (M/G/c, its own service mean and cv): "
+                     f"{_e(r.analytic_drives if r.analytic_drives is not None else 'none')}. The replay's percentile "
+                     f"by drives tried: {_e(tried)}.</p>")  # fmt: skip
+    if lib.over_years is not None:
+        parts.append(_over_years_section(lib.over_years))
     for n in lib.notes:
         parts.append(f"<p class=small>{_e(n)}</p>")
+    return "\n".join(parts)
+
+
+def _span(counts) -> str:
+    first, last = int(counts[0]), int(counts[-1])
+    return f"{first}" if first == last else f"{first} to {last}"
+
+
+def _whole(x) -> str:
+    """A whole number in full (1,443), another to four significant digits (74.34)."""
+    return f"{int(x):,}" if math.isfinite(x) and float(x).is_integer() else _n(x, 4)
+
+
+def _count(v) -> str:
+    """A count in a table: whole, with separators; ``—`` where there is none (NaN), "more than one library" for inf."""
+    if math.isnan(v):
+        return "—"
+    return "more than one library" if math.isinf(v) else f"{int(v):,}"
+
+
+def _over_years_section(y) -> str:
+    """The library year by year: what to install, the margins of the last year, what binds, the cost."""
+    r, n = y.years, int(y.year[-1])
+    unit = f"{y.unit}s"
+    fam = r.library.label if r.library is not None else "no library family"
+    parts = ["<h3>The library over the years</h3>",
+             f"<p>{_e(fam)}; {_e(r.drive)}, {_n(r.archive.cartridge_tb)} TB a cartridge (native capacity × "
+             f"compression × fill); {r.archive.copies} cop{'y' if r.archive.copies == 1 else 'ies'}, "
+             f"{r.archive.offsite_copies} off site; robots {_e(_span(r.robots))}, a move {_n(r.robot_move_s)} s "
+             f"({_e(r.robot_move_basis)}). Year 0 is now.</p>"]  # fmt: skip
+    slots, bays = y.usable_slots(), y.drive_bays()
+    ready = y.recall_ready_q_s
+    cols = {
+        "year": [int(v) for v in y.year], "stored [TB]": [_n(v, 4) for v in r.archive.stored_tb],
+        "cartridges, every copy": [f"{int(v):,}" for v in r.archive.cartridges] if r.archive.offsite_copies else None,
+        "cartridges in the library": [f"{int(v):,}" for v in r.archive.cartridges_onsite],
+        unit: [_count(v) for v in r.units] if r.has_frames else None,
+        "usable slots": [_count(v) for v in slots] if r.has_frames else None,
+        "drives": [int(v) for v in r.drives], "drive bays": [_count(v) for v in bays] if r.has_frames else None,
+        "robots": [int(v) for v in r.robots], "mounts per hour": [_n(v) for v in r.mounts_per_hour],
+        "recall ready [s]": [_n(v) if not math.isnan(v) else "—" for v in ready] if not np.isnan(ready).all() else None,
+        "binds": list(r.binding) if r.has_frames else None,
+    }  # fmt: skip
+    cols = {k: v for k, v in cols.items() if v is not None}
+    rows = list(zip(*cols.values(), strict=True))
+    parts.append(_table(rows, list(cols), num=[k != "binds" for k in cols]))
+    checks = []
+    for ch in y.checks():
+        text, cls = _status(ch.ok)
+        checks.append(
+            (ch.label, _n(ch.value, 6), _n(ch.limit, 6), ch.unit, _n(ch.margin, 6), (text, cls), ch.text)
+        )
+    parts += [f"<h3>Margins in year {n}</h3>",
+              _table(checks, ["margin of", "value", "limit", "unit", "margin", "", "in words"],
+                     num=[False, True, True, False, True, False, False])]  # fmt: skip
+    if r.binding[-1]:
+        parts.append(f"<p><b>What binds in year {n}: {_e(r.binding[-1])}</b> (the fullest of the slots, the "
+                     "drive bays and the robots' mounts per hour, library.library_binding).</p>")  # fmt: skip
+    if r.fill_years:
+        fills = "; ".join(f"{k} {y.unit}{'s' if k > 1 else ''}: " + ("holds every year" if v is None else f"full in year {v}")
+                          for k, v in sorted(r.fill_years.items())[-6:])  # fmt: skip
+        parts.append(f"<p>When each configuration fills: {_e(fills)}.</p>")
+    if y.cost is not None:
+        c = y.cost
+        rows = [(int(yr), _n(py, 6), _n(cu, 6), _n(pt, 4) if not math.isnan(pt) else "—")
+                for yr, py, cu, pt in zip(y.year, c["per_year"], c["cumulative"], c["per_tb"], strict=True)]  # fmt: skip
+        parts += [f"<h3>Cost, from your prices ({_e(', '.join(c['items']))})</h3>",
+                  "<p class=small>Your prices, in your currency, as you entered them; nothing else is priced.</p>",
+                  _table(rows, ["year", "spent", "spent so far", "per TB stored"], num=[True] * 4)]  # fmt: skip
     return "\n".join(parts)
 
 
@@ -334,8 +441,11 @@ def report_html(result, *, generated: str | None = None) -> str:
     when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     cfg = {"displaylogo": False, "displayModeBar": False, "responsive": False}
     figs = plan_figures(result)
+    closest = result.vts.closest.config.label if result.vts is not None else ""
     captions = {
-        "day": (f"The day simulated hour by hour (simulate_tvc) with {result.vts.closest.config.label}: host writes "
+        "capacity": ("The cartridges in the library each year (year 0: now) against the usable slots of each "
+                     "configuration of the library family, and the year each fills (library_years)."),
+        "day": (f"The day simulated hour by hour (simulate_tvc) with {closest}: host writes "
                 "offered and accepted, the copy to tape, and un-copied data against the fill threshold."),
         "configurations": ("Each cache configuration's time throttled and longest write delay (any drive count), and "
                            "the recall ready time at the percentile by drive count (missing points: no steady state)."),
@@ -350,12 +460,12 @@ def report_html(result, *, generated: str | None = None) -> str:
         "<h2>Figures</h2>",
         *(_fig_html(fig, f"fig-{key}", captions[key], cfg) for key, fig in figs.items()),
         _answers_section(plan, result.vts),
-        _configurations_section(result.vts, hits=plan.hits is not None),
+        _configurations_section(result.vts, hits=plan.hits is not None) if result.vts is not None else "",
         _library_section(result.library),
         _assumptions_section(),
         _statements_section(result),
     ]
-    notes = tuple(dict.fromkeys(result.vts.notes + result.library.notes))
+    notes = result.notes
     if notes:
         body.append("<h2>Extrapolations</h2>" + "".join(f"<p class=small>{_e(n)}</p>" for n in notes))
     refs = cite(*result.sources).splitlines()
