@@ -215,9 +215,6 @@ EXTRA: dict[str, tuple] = {
     "plan@save_plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
     "path@save_plan_template": (_new_path(".json"), [None, 3]),
     "path@save_plan": (_new_path(".json"), [None, 3]),
-    "path@save_plan_template": (_new_path(".json"), [None, 3]),
-    "plan@save_plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
-    "plan@plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
     "width@plan_template": (lambda: [96, 60], []),
     "path@load_plan": (_saved_plan, [None, 3, "/no/such/plan.json"]),
     "source@read_hourly_workload": (
