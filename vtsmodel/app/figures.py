@@ -628,7 +628,7 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
     from vtsmodel._tables import load
     from vtsmodel.data import statement_status, statements_for
 
-    head = "".join(f"<th style='text-align:left;padding:1px 6px'>{h}</th>"
+    head = "".join(f"<th style='text-align:{'right' if h == 'value' else 'left'};padding:1px 6px'>{h}</th>"
                    for h in ("id", "printed", "value", "unit", "source, locator", "status"))  # fmt: skip
     body = []
     for table, rid in rows:
@@ -638,11 +638,13 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
         color, meaning = STATUS_STYLE.get(status, ("#555555", ""))
         notes = " | ".join(f"{s['id']}: {s['claim']} {s['note']}".strip() for s in statements_for(ref))
         tip = html.escape(plain_math(f"{status}: {meaning}. {notes}".strip(" .")) if status else "")
+        left = "style='text-align:left'"  # a notebook's output right-aligns cells unless told
         body.append(
-            f"<tr title='{html.escape(plain_math(p.quote or p.note))}'><td><code>{html.escape(rid)}</code></td>"
-            f"<td>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
-            f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
-            f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color}'>{status}</td></tr>"
+            f"<tr title='{html.escape(plain_math(p.quote or p.note))}'><td {left}><code>{html.escape(rid)}</code></td>"
+            f"<td {left}>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
+            f"<td {left}>{html.escape(p.unit)}</td><td {left}>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
+            f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color};text-align:left'>"
+            f"{status}</td></tr>"
         )
     return (
         "<table class='vtsmodel-sources' style='border-collapse:collapse'><thead><tr>" + head + "</tr></thead><tbody>"

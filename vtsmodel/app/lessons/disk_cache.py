@@ -1,4 +1,4 @@
-"""Lesson 06: the disk cache in front of the tape, from the DS8000/TPF measurements.
+"""Lesson 06: a disk cache under load, from the DS8000/TPF measurements (a disk system; no tape).
 
 Three panels (ibm-ds8000-tpf): :func:`staging_panel` (read-miss response vs load for the
 adaptive and the track stage, with the load calibrated to the measured 19 % marked; record,
@@ -39,7 +39,7 @@ from vtsmodel.app.panels import Panel, View, compute, merge_views
 from vtsmodel.app.text import number, percent
 
 LESSON_ID = "06"
-TITLE = "The disk cache in front of the tape: staging, background copy, ride-through"
+TITLE = "A disk cache under load: staging, background copy, ride-through (DS8300, no tape)"
 NOTEBOOK = "06_disk_cache_staging.ipynb"
 
 _SRC = "ibm-ds8000-tpf"
