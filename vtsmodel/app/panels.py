@@ -57,6 +57,9 @@ class View:
         (a scenario's name, the other scenarios shown).
     citations : tuple
         Table names, source ids or model functions the plots draw on.
+    figure_notes : dict of str to tuple of str
+        Where several panels' views are merged (:func:`merge_views`): each figure's own
+        notes; a figure not named here takes :attr:`notes`.
     """
 
     figures: dict[str, Plot]
@@ -65,12 +68,18 @@ class View:
     notes: tuple[str, ...] = ()
     caption_values: dict[str, object] = field(default_factory=dict)
     citations: tuple = ()
+    figure_notes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def notes_of(self, figure: str) -> tuple[str, ...]:
+        """The notes of figure ``figure``: those of the panel that drew it."""
+        return self.figure_notes.get(figure, self.notes)
 
 
 def merge_views(*views: View) -> View:
     """One view of several panels' views (a lesson's ``scenario_view``): every figure and readout.
 
-    The binding sentences are joined; notes and citations kept once each, in order.
+    The binding sentences are joined; notes and citations kept once each, in order; each
+    figure keeps the notes of its own view (:meth:`View.notes_of`).
     """
     return View(
         figures={k: f for v in views for k, f in v.figures.items()},
@@ -79,6 +88,7 @@ def merge_views(*views: View) -> View:
         notes=tuple(dict.fromkeys(n for v in views for n in v.notes)),
         caption_values={k: x for v in views for k, x in v.caption_values.items()},
         citations=tuple(dict.fromkeys(c for v in views for c in v.citations)),
+        figure_notes={k: v.notes_of(k) for v in views for k in v.figures},
     )
 
 
