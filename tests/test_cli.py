@@ -269,7 +269,7 @@ def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
     assert code == 0, err
     assert f"report: {target}" in out
     text = target.read_text(encoding="utf-8")
-    assert "Plan: from a file" in text and "example_hourly_workload" in text
+    assert "<h1>from a file</h1>" in text and "example_hourly_workload" in text
     code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target))
     assert code == 1 and "exists" in err and len(err.strip().splitlines()) == 1
     assert run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")[0] == 0

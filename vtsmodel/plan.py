@@ -446,8 +446,12 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     ``embed``: write the workload's hours into the file (True), or reference its file
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
-    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
-           "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    # a slider's step arithmetic leaves 800.0000000000001: twelve significant digits keep every answer
+    answers = {
+        k: float(f"{v:.12g}") if isinstance(v, float) else v for k, v in plan.answers.to_dict().items()
+    }
+    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name, "answers": answers,
+           "workload": None}  # fmt: skip
     if plan.hits is not None:
         if not plan.mount_log_file:
             raise ValueError(

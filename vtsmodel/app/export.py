@@ -277,6 +277,16 @@ def _wrap_caption(caption: str, width_px: float) -> list[str]:
     return out
 
 
+#: Room a subplot's title takes above its plot area. [CSS px]
+_SUBPLOT_TITLE_PX = 26
+
+
+def _on_top_edge(annotation: Mapping) -> bool:
+    """Whether an annotation sits on the plot area's top edge, above it (a subplot's title)."""
+    return (annotation.get("yref") == "paper" and annotation.get("yanchor") == "bottom"
+            and (annotation.get("y") or 0) >= 0.98 and not annotation.get("showarrow", True))  # fmt: skip
+
+
 def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, style: str | None = "light"):
     """The figure JSON an export draws: ``fig`` styled, sized and captioned, nothing overlapping.
 
@@ -327,9 +337,12 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
         margin["t"] = max(margin.get("t", 50), 50)
     legend = layout.setdefault("legend", {})
     if legend.get("orientation") == "h" and (legend.get("y", 1.02) or 0) < 0.5:
-        # above the plot, under the title (two rows of entries fit between them)
-        legend.update(y=1.02, yanchor="bottom", x=0, xanchor="left")
-        margin["t"] = max(margin.get("t", 50), 120)
+        # above the plot, under the title (two rows of entries fit between them), and above the
+        # top subplot's title where there is one (an annotation on the plot area's top edge)
+        lift = _SUBPLOT_TITLE_PX if any(_on_top_edge(a) for a in layout.get("annotations", ())) else 0
+        margin["t"] = max(margin.get("t", 50), 120) + lift
+        plot_h = max(height - margin["t"] - bottom, 1)
+        legend.update(y=1.02 + lift / plot_h, yanchor="bottom", x=0, xanchor="left")
         if isinstance(title, dict):
             title.update(y=0.99, yref="container", yanchor="top")
     if caption:
