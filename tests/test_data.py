@@ -357,7 +357,8 @@ def test_statements_filter_by_status_source_and_text():
 
 
 def test_statement_status_of_a_data_row():
-    assert data.statement_status("cern_sizing_example:drives_needed_total") == "reproduced"
+    assert data.statement_status("cern_sizing_example:drives_needed_total") == "by-construction"
+    assert data.statement_status("vts_facts:ehpo_sustained_cf3_max_tvc") == "reproduced"
     assert data.statement_status("vts_ehpo_coefficients:sustained_m_288") == "calibrated"
     assert data.statement_status("vts_facts:escon2_saturated_write") == "contradicted"
     # Linked by a calibrated and a source-inconsistent statement: the more cautious wins.

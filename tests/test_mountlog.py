@@ -71,6 +71,40 @@ def test_quoted_fields():
     assert log.volume_ids.tolist() == ["A,1"]
 
 
+def test_cartridge_and_duration_columns_are_carried():
+    text = "time_s,volume,host_mb,access,cartridge,duration_s\n0,A,1,read,T1,90\n5,B,2,read,T2,30.5\n9,C,1,read,T1,0\n"
+    log = ml.read_mount_log(text)
+    assert log.cartridge_ids.tolist() == ["T1", "T2"] and log.cartridge.tolist() == [0, 1, 0]
+    assert log.n_cartridges == 2
+    assert log.duration_s.tolist() == [90.0, 30.5, 0.0]
+    assert log.sizes_given and log.access_given and log.time_at == "start" and log.notes == ()
+    first = next(log.chunks(2))
+    assert first.cartridge.tolist() == ["T1", "T2"] and first.duration_s.tolist() == [90.0, 30.5]
+
+
+def test_without_cartridges_or_durations_they_are_none():
+    log = ml.read_mount_log(_csv("0,A,1,read"))
+    assert log.cartridge is None and log.cartridge_ids is None and log.duration_s is None
+    assert log.n_cartridges is None
+
+
+def test_a_log_without_an_access_column_is_all_reads_and_says_so():
+    log = ml.read_mount_log("time_s,volume,host_mb\n0,A,1\n5,B,2\n")
+    assert log.access.tolist() == [ml.READ, ml.READ] and not log.access_given
+    assert any("no access column" in n for n in log.notes)
+
+
+def test_a_bad_duration_is_named():
+    with pytest.raises(ValueError, match=r"line 3: duration_s='-1'.*\[0, 1e\+08\] s"):
+        ml.read_mount_log("time_s,volume,host_mb,access,duration_s\n0,A,1,read,1\n1,A,1,read,-1\n")
+
+
+def test_sort_keeps_cartridges_and_durations_with_their_rows():
+    text = "time_s,volume,host_mb,access,cartridge,duration_s\n10,A,1,read,T1,1\n5,B,1,read,T2,2\n"
+    log = ml.read_mount_log(text, sort=True)
+    assert log.cartridge_ids[log.cartridge].tolist() == ["T2", "T1"] and log.duration_s.tolist() == [2.0, 1.0]
+
+
 def test_an_empty_log_has_no_rows_but_a_basis():
     log = ml.read_mount_log("# nothing yet\ntime_s,volume,host_mb,access\n")
     assert len(log) == 0 and log.size_basis == "host" and log.hours == 0.0 and log.n_volumes == 0
@@ -241,6 +275,34 @@ def test_mount_log_from_arrays_validates_by_index():
         ml.mount_log([0, 1], ["A"], [1, 2], [2, 2])
     with pytest.raises(ValueError, match="size_basis='gzip' is not valid"):
         ml.mount_log([0], ["A"], [1], [2], size_basis="gzip")
+
+
+def test_mount_log_from_arrays_with_cartridges_durations_and_defaults():
+    log = ml.mount_log(
+        [0, 1, 2], ["A", "B", "A"], cartridge=["T9", "T8", "T9"], duration_s=[5, 6, 7], object_mb=300
+    )
+    assert log.size_mb.tolist() == [300.0] * 3 and not log.sizes_given and not log.access_given
+    assert log.access.tolist() == [ml.READ] * 3
+    assert log.cartridge.tolist() == [0, 1, 0] and log.cartridge_ids.tolist() == ["T9", "T8"]
+    assert log.duration_s.tolist() == [5.0, 6.0, 7.0]
+    assert any("300 MB" in n for n in log.notes) and any("read" in n for n in log.notes)
+    with pytest.raises(ValueError, match="object_mb"):
+        ml.mount_log([0], ["A"])
+    with pytest.raises(ValueError, match=r"duration_s\[1\]=-1.0 is outside the valid range"):
+        ml.mount_log([0, 1], ["A", "B"], [1, 1], duration_s=[1, -1])
+    with pytest.raises(ValueError, match="cartridge has 1 elements but time_s has 2"):
+        ml.mount_log([0, 1], ["A", "B"], [1, 1], cartridge=["T"])
+    with pytest.raises(ValueError, match=r"cartridge\[0\]=''"):
+        ml.mount_log([0], ["A"], [1], cartridge=[""])
+    with pytest.raises(ValueError, match="time_at='middle' is not valid"):
+        ml.mount_log([0], ["A"], [1], time_at="middle")
+
+
+def test_csv_round_trip_with_cartridges_and_durations():
+    log = ml.mount_log([0, 1.5], ["A", "B"], [1, 2], cartridge=["T1", "T2"], duration_s=[3.25, 4])
+    back = ml.read_mount_log(ml.mount_log_csv(log))
+    assert back.cartridge_ids[back.cartridge].tolist() == ["T1", "T2"]
+    assert back.duration_s.tolist() == [3.25, 4.0] and not back.access_given
 
 
 def test_csv_round_trip():

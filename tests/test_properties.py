@@ -59,6 +59,8 @@ CORE_MODULES = (
     "sizing",
     "ds8000",
     "import_export",
+    "library",
+    "archive",
 )
 
 #: Longest a single call may take before the test calls it a hang. [s]
@@ -209,6 +211,17 @@ EXTRA: dict[str, tuple] = {
     ),
     "source@mount_log": (lambda: ["<arrays>"], []),
     "configuration@sensitivity": (lambda: [None], ["a configuration", 3]),
+    # today's library over the years (issue 29)
+    "model": (
+        lambda: [vtsmodel.library_model("TS4300"), vtsmodel.library_model("SL8500")],
+        [None, 3, "TS4300"],
+    ),
+    "name@library_model": (lambda: ["TS4300", "TS4500", "sl8500", "Diamondback"], ["NOPE", 3, None]),
+    "drive@cartridge_tb": (lambda: ["LTO9", "LTO-10", "TS1160"], ["NOPE", 3, None]),
+    "bought": (lambda: [{"cartridge": [3.0]}], [None, 3, [1]]),
+    "prices": (lambda: [{"cartridge": 10.0, "support_per_year": 5.0}], [None, 3, {"tape": 1.0}]),
+    "stored_tb@cost_by_year": (lambda: [[100.0]], [None, "100", [-1.0]]),
+    "needed@fill_year": (lambda: [[10.0, 20.0, 30.0], [5.0]], [None, [], "10,20", [1.0, -1.0]]),
 }
 
 #: Optional dependencies a function needs (``ImportError`` without them, as documented).
@@ -239,6 +252,9 @@ NON_FINITE = {
     "vts_plan",
     "sensitivity",
     "simulate_policy",  # a ratio with nothing counted (no reads after the warm-up) is NaN: documented
+    "units_needed",  # inf where one library cannot hold the cartridges and drives
+    "library_binding",  # a share is inf where a configuration has no slots or bays for what it must hold
+    "cost_by_year",  # no cost per TB (NaN) where nothing is stored
 }
 SIGNED = {
     "ehpo_coefficients",

@@ -9,9 +9,17 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 live in :mod:`vtsmodel.app`, which imports them; the core never imports the app.
 """
 
-from vtsmodel._inputs import Input, declare, declared_inputs
+from vtsmodel._inputs import Input, declare, declared_inputs, number
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.archive import (
+    ArchiveYears,
+    CompressionWarning,
+    archive_years,
+    cartridge_tb,
+    fill_year,
+    migration,
+)
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
@@ -27,6 +35,7 @@ from vtsmodel.hits import (
 )
 from vtsmodel.hourly import HourlyWorkload, read_hourly_workload
 from vtsmodel.import_export import export_minutes, import_minutes
+from vtsmodel.library import LibraryModel, library_binding, library_model, robot_wait_s, units_needed
 from vtsmodel.mountlog import (
     MountLog,
     iter_mount_log,
@@ -70,6 +79,17 @@ REFERENCE = f"vtsmodel: an open modeling workbench for tape storage performance,
 
 __all__ = [
     "REFERENCE",
+    "ArchiveYears",
+    "CompressionWarning",
+    "LibraryModel",
+    "archive_years",
+    "cartridge_tb",
+    "fill_year",
+    "library_binding",
+    "library_model",
+    "migration",
+    "robot_wait_s",
+    "units_needed",
     "Answers",
     "Configuration",
     "HourlyWorkload",
@@ -98,6 +118,7 @@ __all__ = [
     "Input",
     "declare",
     "declared_inputs",
+    "number",
     "Profile",
     "TvcRun",
     "bottleneck_rate",

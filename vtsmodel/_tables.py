@@ -662,9 +662,11 @@ def filter_catalogue(
 #: The ledger's resource name in datapackage.json (``vtsmodel_role``: ``ledger``).
 LEDGER = "statements"
 #: Statuses of a ledger row, from evidence to disagreement.
-STATUSES = ("reproduced", "calibrated", "data-only", "contradicted", "source-inconsistent")
+STATUSES = ("reproduced", "calibrated", "by-construction", "data-only", "contradicted", "source-inconsistent")
 #: Which status a data row shows when several statements link it: the most cautious.
-_PRECEDENCE = ("contradicted", "source-inconsistent", "calibrated", "reproduced", "data-only")
+_PRECEDENCE = (
+    "contradicted", "source-inconsistent", "calibrated", "by-construction", "reproduced", "data-only",
+)  # fmt: skip
 _LEDGER_NUMBERS = ("expected", "tolerance", "computed")
 
 
@@ -793,7 +795,7 @@ def statement_status(ref: str) -> str | None:
     """The status to show beside the data row ``ref`` (``"table:id"``).
 
     Where several statements link the row, the most cautious status wins:
-    contradicted, source-inconsistent, calibrated, reproduced, data-only. ``None`` when
+    contradicted, source-inconsistent, calibrated, by-construction, reproduced, data-only. ``None`` when
     no statement links it.
     """
     found = {r["status"] for r in statements_for(ref)}

@@ -63,11 +63,12 @@ import numpy as np
 
 from vtsmodel._files import open_regular
 from vtsmodel._inputs import Input, declare
-from vtsmodel._validation import ConstraintError, as_scalar
+from vtsmodel._validation import ConstraintError, as_scalar, check_choice
 from vtsmodel.quantities import BIG_HOURS, CHUNK_LINES, SEED, SMALL
 
 __all__ = [
     "ACCESS_TYPES",
+    "MAX_DURATION_S",
     "MAX_SIZE_MB",
     "MAX_SYNTHETIC_MOUNTS",
     "MAX_SYNTHETIC_VOLUMES",
@@ -91,11 +92,16 @@ _ACCESS_CODE = {name: code for code, name in enumerate(ACCESS_TYPES)}
 #: What a size means: as stored after compression, or as the host wrote it.
 SIZE_BASES = ("compressed", "host")
 _SIZE_COLUMN = {"compressed_mb": "compressed", "host_mb": "host"}
+#: Columns a mount log may have besides the four (the access column may be left out too).
+_OPTIONAL = ("cartridge", "duration_s")
+_ALL_READS = "the log has no access column: every request counted as a read"
 
 #: Largest volume size accepted, a sanity bound (100 TB), not a product limit. [MB]
 MAX_SIZE_MB = 1e8
 #: Longest volume serial accepted. [characters]
 MAX_VOLUME_CHARS = 64
+#: Longest service or mount time accepted, a sanity bound (about 3 years). [s]
+MAX_DURATION_S = 1e8
 #: Longest line read: a line is four short fields; a longer one is not a mount log. [characters]
 MAX_LINE_CHARS = 4096
 _DEFAULT_CHUNK = 100_000
@@ -108,6 +114,10 @@ MAX_SYNTHETIC_MOUNTS = 10_000_000
 #: volumes with 10^7 mounts take about 7 s and 1.8 GB at their peak. [count]
 MAX_SYNTHETIC_VOLUMES = 10_000_000
 
+OBJECT_MB = Input(
+    "size of every object", "MB", 1000.0, lo=0.0, lo_open=True, hi=MAX_SIZE_MB,
+    help="The size given to each object of a log that has no sizes.",
+)  # fmt: skip
 SIZE_BASIS = Input(
     "size basis", "", "compressed",
     choices=(("compressed (as cached with EHPO or PAF, and on tape)", "compressed"), ("host", "host")),
@@ -137,6 +147,12 @@ class MountLogChunk:
         ``"compressed"`` or ``"host"``.
     start : numpy.datetime64 or None
         Date and time of ``time_s == 0`` when the file has a ``time`` column.
+    cartridge : numpy.ndarray or None
+        Cartridge serials (str) of each row, when the log names them.
+    duration_s : numpy.ndarray or None
+        Service or mount time of each row, when the log gives it. [s]
+    access_given : bool
+        False when the log has no access column (every row a read).
     """
 
     time_s: np.ndarray
@@ -146,6 +162,9 @@ class MountLogChunk:
     line: np.ndarray
     size_basis: str
     start: np.datetime64 | None = None
+    cartridge: np.ndarray | None = None
+    duration_s: np.ndarray | None = None
+    access_given: bool = True
 
     def __len__(self) -> int:
         return int(self.time_s.size)
@@ -178,6 +197,26 @@ class MountLog:
         Date and time of ``time_s == 0`` when known.
     source : str
         Where the log came from (a file name, or a description).
+    cartridge : numpy.ndarray or None
+        Cartridge code of each request (int64), an index into ``cartridge_ids``: the tape
+        the request names. None when the log names no cartridges.
+    cartridge_ids : numpy.ndarray or None
+        The cartridge serials (str), by code, in order of first appearance.
+    duration_s : numpy.ndarray or None
+        Service or mount time of each request as the log gives it (a duration column, or
+        an end time minus the start), >= 0; None when the log gives none. [s]
+    sizes_given : bool
+        False when the log has no sizes and every object was given one constant size
+        (``object_mb``): byte ratios then equal count ratios.
+    access_given : bool
+        False when the log has no access column and every request counts as a read.
+    time_at : {"start", "end"}
+        What ``time_s`` marks: the start of each request, or (a log that writes a line
+        when a request ends, as xferlog does) its end; the start is then
+        ``time_s - duration_s``.
+    notes : tuple of str
+        What the reader decided that a result should say (defaults taken, columns
+        ignored, the time form read).
     """
 
     time_s: np.ndarray
@@ -189,6 +228,13 @@ class MountLog:
     line: np.ndarray | None = None
     start: np.datetime64 | None = None
     source: str = "<arrays>"
+    cartridge: np.ndarray | None = None
+    cartridge_ids: np.ndarray | None = None
+    duration_s: np.ndarray | None = None
+    sizes_given: bool = True
+    access_given: bool = True
+    time_at: str = "start"
+    notes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return int(self.time_s.size)
@@ -204,6 +250,11 @@ class MountLog:
     def n_volumes(self) -> int:
         """Distinct volumes in the log. [count]"""
         return int(self.volume_ids.size)
+
+    @property
+    def n_cartridges(self) -> int | None:
+        """Distinct cartridges in the log (None when it names none). [count]"""
+        return None if self.cartridge_ids is None else int(self.cartridge_ids.size)
 
     def counts(self) -> dict[str, int]:
         """Mounts of each access type. [count]"""
@@ -224,6 +275,9 @@ class MountLog:
                 line[lo:hi],
                 self.size_basis,
                 self.start,
+                None if self.cartridge is None else self.cartridge_ids[self.cartridge[lo:hi]],
+                None if self.duration_s is None else self.duration_s[lo:hi],
+                self.access_given,
             )
 
 
@@ -264,8 +318,8 @@ def _fields(line: str) -> list[str]:
 
 def _header(cells: list[str], label: str, n: int) -> dict[str, int]:
     names = [c.strip().lower() for c in cells]
-    valid = "time_s or time, volume, compressed_mb or host_mb, access"
-    unknown = [c for c in names if c not in ("time_s", "time", "volume", "access", *_SIZE_COLUMN)]
+    valid = "time_s or time, volume, compressed_mb or host_mb, access (optional: cartridge, duration_s)"
+    unknown = [c for c in names if c not in ("time_s", "time", "volume", "access", *_SIZE_COLUMN, *_OPTIONAL)]
     if unknown:
         raise ValueError(
             f"{label}, line {n}: header column {unknown[0]!r} is not known; the header names the columns {valid}"
@@ -273,7 +327,7 @@ def _header(cells: list[str], label: str, n: int) -> dict[str, int]:
     dup = [c for c in names if names.count(c) > 1]
     if dup:
         raise ValueError(f"{label}, line {n}: header column {dup[0]!r} appears twice")
-    for group in (("time_s", "time"), ("volume",), tuple(_SIZE_COLUMN), ("access",)):
+    for group in (("time_s", "time"), ("volume",), tuple(_SIZE_COLUMN)):
         present = [c for c in group if c in names]
         if len(present) != 1:
             what = " or ".join(group)
@@ -470,26 +524,15 @@ def _convert(raws, nums, cols, state, check_order) -> MountLogChunk:
         t = (dt - state["origin"]).astype(np.float64) / 1e6 if dt.size else np.zeros(0)
     size_name = next(c for c in cols if c in _SIZE_COLUMN)
     size = _numbers(col(size_name), lines, label, size_name, 0.0, MAX_SIZE_MB, "MB")
-    vol = [v.strip() for v in col("volume")]
-    length = np.fromiter(map(len, vol), dtype=np.int64, count=len(vol))
-    bad = (length == 0) | (length > MAX_VOLUME_CHARS)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _bad(label, lines[i], "volume", vol[i], f"must be 1 to {MAX_VOLUME_CHARS} characters")
-    acc_raw = col("access")
-    get = _ACCESS_CODE.get
-    acc = np.fromiter((get(a, -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
-    if (acc < 0).any():  # allow spaces around the names
-        acc = np.fromiter((get(a.strip(), -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
-    if (acc < 0).any():
-        i = int(np.flatnonzero(acc < 0)[0])
-        raise _bad(
-            label,
-            lines[i],
-            "access",
-            acc_raw[i].strip(),
-            f"is not valid; choose one of {', '.join(ACCESS_TYPES)}",
-        )
+    vol = _serials(col("volume"), lines, label, "volume")
+    cart = _serials(col("cartridge"), lines, label, "cartridge") if "cartridge" in cols else None
+    dur = None
+    if "duration_s" in cols:
+        dur = _numbers(col("duration_s"), lines, label, "duration_s", 0.0, MAX_DURATION_S, "s")
+    if "access" not in cols:
+        acc = np.full(len(vol), READ, dtype=np.int8)
+    else:
+        acc = _access_codes(col("access"), lines, label)
     if check_order and t.size:
         back = np.flatnonzero(np.diff(np.concatenate(([state["prev_t"]], t))) < 0)
         if back.size:
@@ -506,7 +549,37 @@ def _convert(raws, nums, cols, state, check_order) -> MountLogChunk:
             )
     if t.size:
         state["prev_t"], state["prev_line"] = float(t[-1]), int(lines[-1])
-    return MountLogChunk(t, np.asarray(vol, dtype=str), size, acc, lines, state["basis"], state["origin"])
+    return MountLogChunk(
+        t, np.asarray(vol, dtype=str), size, acc, lines, state["basis"], state["origin"],
+        None if cart is None else np.asarray(cart, dtype=str), dur, "access" in cols,
+    )  # fmt: skip
+
+
+def _serials(raw: list[str], lines: np.ndarray, label: str, field: str) -> list[str]:
+    vol = [v.strip() for v in raw]
+    length = np.fromiter(map(len, vol), dtype=np.int64, count=len(vol))
+    bad = (length == 0) | (length > MAX_VOLUME_CHARS)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _bad(label, lines[i], field, vol[i], f"must be 1 to {MAX_VOLUME_CHARS} characters")
+    return vol
+
+
+def _access_codes(acc_raw: list[str], lines: np.ndarray, label: str) -> np.ndarray:
+    get = _ACCESS_CODE.get
+    acc = np.fromiter((get(a, -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
+    if (acc < 0).any():  # allow spaces around the names
+        acc = np.fromiter((get(a.strip(), -1) for a in acc_raw), dtype=np.int8, count=len(acc_raw))
+    if (acc < 0).any():
+        i = int(np.flatnonzero(acc < 0)[0])
+        raise _bad(
+            label,
+            lines[i],
+            "access",
+            acc_raw[i].strip(),
+            f"is not valid; choose one of {', '.join(ACCESS_TYPES)}",
+        )
+    return acc
 
 
 class _Codes:
@@ -554,20 +627,33 @@ def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CH
     MountLog
     """
     chunk = _chunk_lines(chunk_lines)
-    codes = _Codes()
+    codes, carts = _Codes(), _Codes()
     parts = []
     for p in _read(source, chunk, check_order=not sort):
         # serials become codes chunk by chunk: the strings are not kept
-        parts.append((p.time_s, codes(p.volume), p.size_mb, p.access, p.line, p.size_basis, p.start))
-    time_s, vol, size, acc, line = (np.concatenate([p[k] for p in parts]) for k in range(5))
-    basis, start = parts[0][5], parts[-1][6]
+        cart = None if p.cartridge is None else carts(p.cartridge)
+        parts.append((p.time_s, codes(p.volume), p.size_mb, p.access, p.line, cart, p.duration_s))
+    last = p
+    time_s, vol, size, acc, line = (np.concatenate([q[k] for q in parts]) for k in range(5))
+    cart = None if last.cartridge is None else np.concatenate([q[5] for q in parts])
+    dur = None if last.duration_s is None else np.concatenate([q[6] for q in parts])
+    start = last.start
     if sort and time_s.size:
         order = np.argsort(time_s, kind="stable")
         time_s, vol, size, acc, line = time_s[order], vol[order], size[order], acc[order], line[order]
+        cart = None if cart is None else cart[order]
+        dur = None if dur is None else dur[order]
         if start is not None and time_s[0] != 0.0:
             start = start + np.timedelta64(int(round(time_s[0] * 1e6)), "us")
             time_s = time_s - time_s[0]
-    return MountLog(time_s, vol, codes.ids(), size, acc, basis, line, start, _label(source))
+    return MountLog(
+        time_s, vol, codes.ids(), size, acc, last.size_basis, line, start, _label(source),
+        cartridge=cart,
+        cartridge_ids=None if cart is None else carts.ids(),
+        duration_s=dur,
+        access_given=last.access_given,
+        notes=() if last.access_given else (_ALL_READS,),
+    )  # fmt: skip
 
 
 def _label(source) -> str:
@@ -583,26 +669,46 @@ def _label(source) -> str:
 # --------------------------------------------------------------------------------------
 # From arrays, to CSV
 # --------------------------------------------------------------------------------------
-@declare(size_basis=SIZE_BASIS)
+@declare(size_basis=SIZE_BASIS, object_mb=OBJECT_MB)
 def mount_log(
-    time_s, volume, size_mb, access, *, size_basis: str = "compressed", source: str = "<arrays>"
+    time_s,
+    volume,
+    size_mb=None,
+    access=None,
+    *,
+    cartridge=None,
+    duration_s=None,
+    object_mb: float | None = None,
+    size_basis: str = "compressed",
+    source: str = "<arrays>",
+    time_at: str = "start",
 ) -> MountLog:
-    """Build a validated :class:`MountLog` from arrays (one element per mount).
+    """Build a validated :class:`MountLog` from arrays (one element per mount or request).
 
     Parameters
     ----------
     time_s : array_like
         Times, non-decreasing, >= 0. [s]
     volume : array_like
-        Volume serials (str) or integer ids.
-    size_mb : array_like
-        Volume size after each mount, 0 to :data:`MAX_SIZE_MB`. [MB]
-    access : array_like
-        Access type names (:data:`ACCESS_TYPES`) or their codes 0, 1, 2.
+        Volume (object) serials (str) or integer ids.
+    size_mb : array_like or None
+        Volume size after each mount, 0 to :data:`MAX_SIZE_MB`; None: every object is
+        ``object_mb`` (``sizes_given`` False). [MB]
+    access : array_like or None
+        Access type names (:data:`ACCESS_TYPES`) or their codes 0, 1, 2; None: every
+        request is a read (``access_given`` False).
+    cartridge : array_like or None
+        The cartridge (tape) each request names, serials (str) or integer ids.
+    duration_s : array_like or None
+        Service or mount time of each request, 0 to :data:`MAX_DURATION_S`. [s]
+    object_mb : float or None
+        Size of every object when ``size_mb`` is None, 0 to :data:`MAX_SIZE_MB`. [MB]
     size_basis : {"compressed", "host"}
         What the sizes measure.
     source : str
         A description kept with the log.
+    time_at : {"start", "end"}
+        Whether the times mark the start or the end of each request.
 
     Returns
     -------
@@ -614,10 +720,22 @@ def mount_log(
         Naming the array, the first bad element's index, its value and the valid range.
     """
     SIZE_BASIS.check("size_basis", size_basis)
+    check_choice("time_at", time_at, ("start", "end"))
     t = np.asarray(time_s, dtype=np.float64).ravel()
     n = t.size
+    sizes_given = size_mb is not None
+    if not sizes_given:
+        if object_mb is None:
+            raise ValueError(
+                "size_mb is None and object_mb is None: give the sizes, or one size for every object"
+            )
+        size_mb = np.full(n, float(as_scalar("object_mb", OBJECT_MB.check("object_mb", object_mb))))
     arrays = {"volume": np.asarray(volume).ravel(), "size_mb": np.asarray(size_mb).ravel()}
-    arrays["access"] = np.asarray(access).ravel()
+    arrays["access"] = np.full(n, READ, dtype=np.int8) if access is None else np.asarray(access).ravel()
+    if cartridge is not None:
+        arrays["cartridge"] = np.asarray(cartridge).ravel()
+    if duration_s is not None:
+        arrays["duration_s"] = np.asarray(duration_s, dtype=np.float64).ravel()
     for name, a in arrays.items():
         if a.size != n:
             raise ValueError(f"{name} has {a.size} elements but time_s has {n}; give one per mount")
@@ -639,6 +757,11 @@ def mount_log(
     bad = ~np.isfinite(size) | (size < 0) | (size > MAX_SIZE_MB)
     if bad.any():
         first_bad("size_mb", bad, size, f"[0, {MAX_SIZE_MB:g}] MB")
+    dur = arrays.get("duration_s")
+    if dur is not None:
+        bad = ~np.isfinite(dur) | (dur < 0) | (dur > MAX_DURATION_S)
+        if bad.any():
+            first_bad("duration_s", bad, dur, f"[0, {MAX_DURATION_S:g}] s")
     acc = arrays["access"]
     if acc.dtype.kind in "US":
         codes = np.fromiter((_ACCESS_CODE.get(str(a), -1) for a in acc), dtype=np.int8, count=n)
@@ -656,18 +779,36 @@ def mount_log(
                 f"access[{i}]={codes[i].item()!r} is not valid; give a name of {ACCESS_TYPES} or a code 0, 1, 2"
             )
         codes = codes.astype(np.int8)
-    vol = arrays["volume"]
+    vcodes, vids = _coded("volume", arrays["volume"])
+    ccodes, cids = _coded("cartridge", arrays["cartridge"]) if cartridge is not None else (None, None)
+    notes = [] if access is not None else [_ALL_READS]
+    if not sizes_given:
+        notes.append(_no_sizes(float(size[0]) if n else float(object_mb)))
+    return MountLog(
+        t, vcodes, vids, size, codes, size_basis, None, None, source,
+        cartridge=ccodes, cartridge_ids=cids, duration_s=dur, sizes_given=sizes_given,
+        access_given=access is not None, time_at=time_at, notes=tuple(notes),
+    )  # fmt: skip
+
+
+def _coded(name: str, vol: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(codes in order of first appearance, serials) of an array of serials or integer ids."""
+    n = vol.size
     if n and vol.dtype.kind not in "USiu":
-        raise ValueError(f"volume must hold strings or integers, not {vol.dtype}")
+        raise ValueError(f"{name} must hold strings or integers, not {vol.dtype}")
     names = vol.astype(str)
     lengths = np.char.str_len(np.char.strip(names)) if n else np.zeros(0, dtype=int)
     bad = (lengths == 0) | (lengths > MAX_VOLUME_CHARS)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"volume[{i}]={str(names[i])!r} must be 1 to {MAX_VOLUME_CHARS} characters")
+        raise ValueError(f"{name}[{i}]={str(names[i])!r} must be 1 to {MAX_VOLUME_CHARS} characters")
     c = _Codes()
-    vcodes = c(np.char.strip(names)) if n else np.zeros(0, dtype=np.int64)
-    return MountLog(t, vcodes, c.ids(), size, codes, size_basis, None, None, source)
+    codes = c(np.char.strip(names)) if n else np.zeros(0, dtype=np.int64)
+    return codes, c.ids()
+
+
+def _no_sizes(object_mb: float) -> str:
+    return f"the log has no sizes: every object counted as {object_mb:g} MB"
 
 
 def mount_log_csv(log: MountLog, *, comments: Sequence[str] = ()) -> str:
@@ -689,11 +830,26 @@ def mount_log_csv(log: MountLog, *, comments: Sequence[str] = ()) -> str:
     for c in comments:
         for part in str(c).splitlines() or [""]:
             out.write(f"# {part}".rstrip() + "\n")
-    out.write(f"time_s,volume,{log.size_basis}_mb,access\n")
-    ids = log.volume_ids[log.volume] if len(log) else np.zeros(0, dtype=str)
-    acc = np.asarray(ACCESS_TYPES)[log.access.astype(np.int64)]
-    for t, v, s, a in zip(log.time_s.tolist(), ids.tolist(), log.size_mb.tolist(), acc.tolist(), strict=True):
-        out.write(f"{t:.3f},{v},{s:.3f},{a}\n")
+    cols = [
+        log.time_s.tolist(),
+        (log.volume_ids[log.volume] if len(log) else np.zeros(0, dtype=str)).tolist(),
+    ]
+    names = ["time_s", "volume", f"{log.size_basis}_mb"]
+    cols.append(log.size_mb.tolist())
+    if log.access_given:
+        names.append("access")
+        cols.append(np.asarray(ACCESS_TYPES)[log.access.astype(np.int64)].tolist())
+    if log.cartridge is not None:
+        names.append("cartridge")
+        cols.append(log.cartridge_ids[log.cartridge].tolist())
+    if log.duration_s is not None:
+        names.append("duration_s")
+        cols.append([f"{d:.3f}" for d in log.duration_s.tolist()])
+    out.write(",".join(names) + "\n")
+    cols[0] = [f"{t:.3f}" for t in cols[0]]
+    cols[2] = [f"{s:.3f}" for s in cols[2]]
+    for row in zip(*cols, strict=True):
+        out.write(",".join(row) + "\n")
     return out.getvalue()
 
 

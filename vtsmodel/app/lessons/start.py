@@ -2,7 +2,8 @@
 
 The ledger (``data/statements.csv``, :func:`vtsmodel.data.statements`) lists every checkable
 statement of the five sources and what the project does with it: reproduced, calibrated (an
-input, not evidence), kept as data only, contradicted, or inconsistent in the source itself.
+input, not evidence), true by construction (the model encodes it: not evidence), kept as
+data only, contradicted, or inconsistent in the source itself.
 """
 
 from __future__ import annotations
