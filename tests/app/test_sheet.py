@@ -173,7 +173,7 @@ def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
     sheet.duplicate()
     browser_edit(sheet, 1, "rate [MB/s]", 500.0)
     data = panel.figure("main")["data"]
-    assert [t["name"] for t in data] == ["curve", "source data", "base", "base"]
+    assert [t["name"] for t in data] == ["curve", "source data", "base", "base", "this setting"]
     line, point = data[2], data[3]
     assert line["line"]["dash"] == "dash" and line["showlegend"] and not point["showlegend"]
     assert point["y"] == [100.0 / 4] and line["y"] == data[0]["y"]
@@ -181,7 +181,7 @@ def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
     assert panel.figure("main")["data"][3]["y"] == [50.0 / 4]
     assert "Also shown = base" in panel.caption() and "Scenario = base copy" in panel.caption()
     sheet.delete()
-    assert [t["name"] for t in panel.figure("main")["data"]] == ["curve", "source data"]
+    assert [t["name"] for t in panel.figure("main")["data"]] == ["curve", "source data", "this setting"]
 
 
 def test_overlay_traces_skip_source_markers_and_turn_marks_into_points():

@@ -17,6 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import ExtrapolationWarning
+from vtsmodel.app.figures.marks import legend_entries
 
 __all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json", "slow_value"]
 
@@ -63,10 +64,15 @@ class Plot:
         return (self.base, tuple(sorted(self.args.items())))
 
     def moving(self) -> dict:
-        """The moving part as JSON: what a plot pane sends on every change."""
+        """The moving part as JSON: what a plot pane sends on every change.
+
+        A shape named in the legend (:func:`point_mark`) is there as a legend-only trace of its
+        own symbol (:func:`legend_entries`).
+        """
+        shapes, legend = legend_entries([plain_json(s) for s in self.shapes])
         return {
-            "traces": [plain_json(t) for t in self.traces],
-            "shapes": [plain_json(s) for s in self.shapes],
+            "traces": [plain_json(t) for t in self.traces] + legend,
+            "shapes": shapes,
             "annotations": [plain_json(a) for a in self.annotations],
             "layout": plain_json(dict(self.layout)),
         }
@@ -108,6 +114,9 @@ def base_spec(plot: Plot) -> dict:
         spec = plain_json(plot.base(**plot.args))
     if "data" not in spec or "layout" not in spec:
         raise ValueError(f"{plot.base.__name__} must return figure JSON with 'data' and 'layout'")
+    if spec["layout"].get("shapes"):
+        spec["layout"]["shapes"], legend = legend_entries(spec["layout"]["shapes"])
+        spec["data"] = spec["data"] + legend
     _bases[key] = spec
     if len(_bases) > BASE_CACHE_SIZE:
         _bases.popitem(last=False)

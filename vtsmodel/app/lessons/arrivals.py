@@ -79,7 +79,8 @@ def arrivals_base(drive: str, volume_mb: float, cf: float, drives: int, service_
             for r in SIM_RHO]  # fmt: skip
     m, h, x = (np.array([r.mean_wait for r in sims]) / 60.0, np.array([r.ci_halfwidth for r in sims]) / 60.0,
                SIM_RHO * cap)  # fmt: skip
-    fig = new_figure(xaxis_title="recalls per hour", yaxis_title="wait for a drive [min]", height=400)
+    fig = new_figure(title="Wait for a drive vs recalls arriving at random", xaxis_title="recalls per hour",
+                     yaxis_title="wait for a drive [min]", height=400)  # fmt: skip
     fig.add_scatter(x=np.r_[x, x[::-1]], y=np.r_[m + h, (m - h)[::-1]], fill="toself", fillcolor="rgba(0,114,178,0.2)",
                     line={"width": 0}, hoverinfo="skip", name="simulation 95 % CI")  # fmt: skip
     fig.add_scatter(x=x, y=m, customdata=h, mode="markers", marker={"color": COLORS[0], "size": 7}, name="simulation mean",
