@@ -1,0 +1,54 @@
+"""Answer keys to each lesson's "Things to try", computed by the package (for a teacher).
+
+Each lesson's key is a module here, named as the lesson's module, with ``answers() -> list[str]``:
+one answer per item of the notebook's "Things to try", in order, each a few sentences whose
+numbers come from the models and the data at call time (nothing typed in). A notebook shows
+its key under the list, collapsed: :func:`answer_key`.
+
+This module imports the lessons' models only when a key is asked for.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+
+__all__ = ["KEYS", "answer_key", "answer_key_html", "answers"]
+
+#: Lesson number to the module of its answer key.
+KEYS = {
+    "00": "start",
+    "01": "write",
+    "02": "time_at_peak",
+    "03": "recall",
+    "04": "efficiency",
+    "05": "sizing",
+    "06": "disk_cache",
+    "07": "planner",
+    "08": "hits",
+}
+
+
+def answers(lesson_id: str) -> list[str]:
+    """The answers to lesson ``lesson_id``'s "Things to try", in order, computed now."""
+    if lesson_id not in KEYS:
+        raise ValueError(f"lesson_id={lesson_id!r} has no answer key; keys: {', '.join(KEYS)}")
+    return list(importlib.import_module(f"vtsmodel.app.answers.{KEYS[lesson_id]}").answers())
+
+
+def answer_key_html(lesson_id: str) -> str:
+    """The answers as a collapsed block (``<details>``): a teacher opens it, a student need not see it."""
+    items = "".join(f"<li style='margin:4px 0'>{html.escape(a)}</li>" for a in answers(lesson_id))
+    return (
+        "<details class='vtsmodel-answer-key' style='margin:8px 0;border:1px solid #ddd;padding:4px 10px'>"
+        "<summary style='cursor:pointer'><b>Answer key</b> (for teachers: computed by vtsmodel from the "
+        "models at their defaults, so it changes when they do)</summary>"
+        f"<ol style='line-height:1.4'>{items}</ol></details>"
+    )
+
+
+def answer_key(lesson_id: str):
+    """:func:`answer_key_html` to display under a lesson's "Things to try"."""
+    from IPython.display import HTML
+
+    return HTML(answer_key_html(lesson_id))
