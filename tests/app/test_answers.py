@@ -15,7 +15,7 @@ from vtsmodel.app.answers import KEYS, answer_key_html, answers
 from vtsmodel.app.text import number
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-DONE = ("00", "01", "02")
+DONE = ("00", "01", "02", "03", "04", "05", "06")
 
 
 def _cells(lesson: str) -> list[dict]:
