@@ -36,19 +36,47 @@ def answers(lesson_id: str) -> list[str]:
     return list(importlib.import_module(f"vtsmodel.app.answers.{KEYS[lesson_id]}").answers())
 
 
+_SUMMARY = (
+    "<b>Answer key</b> (for teachers: computed by vtsmodel from the models at their defaults, "
+    "so it changes when they do)"
+)
+
+
+def _items(lesson_id: str) -> str:
+    return "".join(f"<li style='margin:4px 0'>{html.escape(a)}</li>" for a in answers(lesson_id))
+
+
 def answer_key_html(lesson_id: str) -> str:
     """The answers as a collapsed block (``<details>``): a teacher opens it, a student need not see it."""
-    items = "".join(f"<li style='margin:4px 0'>{html.escape(a)}</li>" for a in answers(lesson_id))
     return (
         "<details class='vtsmodel-answer-key' style='margin:8px 0;border:1px solid #ddd;padding:4px 10px'>"
-        "<summary style='cursor:pointer'><b>Answer key</b> (for teachers: computed by vtsmodel from the "
-        "models at their defaults, so it changes when they do)</summary>"
-        f"<ol style='line-height:1.4'>{items}</ol></details>"
+        f"<summary style='cursor:pointer'>{_SUMMARY}</summary><ol style='line-height:1.4'>{_items(lesson_id)}</ol>"
+        "</details>"
     )
 
 
 def answer_key(lesson_id: str):
-    """:func:`answer_key_html` to display under a lesson's "Things to try"."""
-    from IPython.display import HTML
+    """The answer key under a lesson's "Things to try": closed, computed when a teacher first opens it.
 
-    return HTML(answer_key_html(lesson_id))
+    The answers run the models (lesson 08's compare replacement policies: tens of seconds), so
+    a page does not wait for them: the block is closed and computes its answers on opening.
+    """
+    import ipywidgets as w
+
+    if lesson_id not in KEYS:
+        raise ValueError(f"lesson_id={lesson_id!r} has no answer key; keys: {', '.join(KEYS)}")
+    body = w.HTML("<i>computing the answers…</i>")
+    key = w.Accordion(
+        children=[body], titles=("Answer key (for teachers): open to compute it",), selected_index=None
+    )
+    key.add_class("vtsmodel-answer-key")
+
+    def opened(change) -> None:
+        if change["new"] is not None and body.value.startswith("<i>computing"):
+            try:
+                body.value = f"<p>{_SUMMARY}</p><ol style='line-height:1.4'>{_items(lesson_id)}</ol>"
+            except Exception as exc:  # noqa: BLE001 - said on the page, never a silent empty key
+                body.value = f"<p style='color:#B00020'>⚠ the answers could not be computed: {html.escape(str(exc))}</p>"
+
+    key.observe(opened, names="selected_index")
+    return key

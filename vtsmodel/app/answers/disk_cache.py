@@ -15,26 +15,19 @@ _DISK = {"positioning_ms": dc.POSITIONING_MS, "media_mb_s": dc.MEDIA_MB_S}
 _SMALL, _TRACK = 21.0, 57.0
 
 
-def _gain(load: float, **disk) -> float:
-    disk = _DISK | disk
-    return 1.0 - _response(load, _SMALL, disk) / _response(load, _TRACK, disk)
-
-
 def _load_for_gain(target: float) -> float:
-    """The least read-miss load [IO/s] at which the 21 KB stage gains ``target`` over the track stage."""
-    top = 0.999 / (
-        float(dc.disk_service_ms(_TRACK, **_DISK)) / 1000.0
-    )  # just under the track stage's saturation
-    loads = np.linspace(0.0, top, 4000)
-    gains = np.array([_gain(x) for x in loads])
-    return float(loads[np.argmax(gains >= target)]) if (gains >= target).any() else math.nan
+    """The read-miss load [IO/s] at which the 21 KB stage gains ``target`` over the track stage (the calibration's solve)."""
+    try:
+        return float(dc.calibrate_staging_load(gain=target, staged_kb=_SMALL, track_kb=_TRACK, **_DISK))
+    except ValueError:  # no load gives it
+        return math.nan
 
 
 def _locality_where_track_wins(load: float) -> float:
     """The spatial locality above which the track stage (serving fewer misses) answers faster than the 21 KB stage."""
-    ps = np.linspace(0.0, 0.9, 901)
-    wins = [_response(load * (1 - p), _TRACK, _DISK) < _response(load, _SMALL, _DISK) for p in ps]
-    return float(ps[wins.index(True)]) if any(wins) else math.nan
+    small = _response(load, _SMALL, _DISK)
+    return next((float(p) for p in np.linspace(0.0, 0.9, 901) if _response(load * (1 - p), _TRACK, _DISK) < small),
+                math.nan)  # fmt: skip
 
 
 def answers() -> list[str]:
@@ -42,8 +35,8 @@ def answers() -> list[str]:
     loads = {g: _load_for_gain(g) for g in (0.10, 0.19, 0.30)}
     lam = staging_load(**_DISK)
     moved = {k: staging_load(**(_DISK | {k: v})) for k, v in (("positioning_ms", 2.0), ("media_mb_s", 200.0))}
-    grid = np.round(np.arange(0.5, dc.POSITIONING_MS, 0.01), 2)
-    floor = next(float(t) for t in grid if not math.isnan(staging_load(t, dc.MEDIA_MB_S)))
+    floor = next(float(t) for t in np.round(np.arange(0.5, dc.POSITIONING_MS, 0.01), 2)
+                 if not math.isnan(staging_load(t, dc.MEDIA_MB_S)))  # fmt: skip
     p_track = _locality_where_track_wins(lam)
     p_star = 1.0 - float(dc.disk_service_ms(dc.RECORD_KB, **_DISK)) / float(
         dc.disk_service_ms(_TRACK, **_DISK)

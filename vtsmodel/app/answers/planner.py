@@ -1,0 +1,69 @@
+"""Answer key of lesson 07 (plan a system), from the planner as the page evaluates it."""
+
+from __future__ import annotations
+
+import warnings
+
+from vtsmodel import ExtrapolationWarning, catalog, plan, read_hourly_workload
+from vtsmodel.app.lessons import configurations as cfg
+from vtsmodel.app.lessons import planner as page
+from vtsmodel.app.lessons.tape_library import write_feed_mb_s
+from vtsmodel.app.text import number
+
+_D = {k: page.INPUTS[k].default for k in page.INPUTS}
+
+
+def _plan(workload=None, **changes):
+    """The page's plan at its defaults with ``changes``: (plan, VTS plan, library plan)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExtrapolationWarning)  # the page shows these as notes
+        return cfg.evaluated(page.answers_of(_D | changes), cfg.frozen(workload))
+
+
+def _choice(vts) -> str:
+    return vts.recommended.config.label if vts.recommended else "none"
+
+
+def answers() -> list[str]:
+    """The six answers of lesson 07, at the page's default answers (2,000 GB in 6 h at CF 2.5)."""
+    _p, base, lib = _plan()
+    relax, relaxed = next(((h, v) for h in range(1, 25)
+                           if (v := _plan(throttle_hours_allowed=float(h), delay_hours_allowed=float(h))[1]).recommended
+                           and v.recommended.config != base.recommended.config), (None, base))  # fmt: skip
+    _p, wide, _l = _plan(write_window_hours=10.0)
+    p1, cf1, _l = _plan(cf=1.0)
+    sens = plan.sensitivity(p1, configuration=cf1.closest.config)
+    out = "longest write delay [h]"
+    top = sens.tornado(out)[0]
+    _p, tight, tight_lib = _plan(recall_target_s=300.0)
+    p9, _v, lib9 = _plan(library_drive="LTO9")
+    feed = write_feed_mb_s(p9, lib9)
+    check = catalog.streaming_check("LTO9", feed, compression_ratio=_D["cf"]) if feed else None
+    example = read_hourly_workload(page.EXAMPLE_WORKLOAD)
+    vols = {v: _plan(example, volume_mb=v)[2] for v in (200.0, 800.0, 3200.0)}
+    return [
+        (
+            f"At the defaults: {_choice(base)}. A smaller configuration is enough once {relax} h of throttling and "
+            f"{relax} h of write delay are allowed: {_choice(relaxed)}. {cfg.binding_sentence(relaxed)}"
+            if relax
+            else f"At the defaults: {_choice(base)}; no relaxing up to 24 h makes a smaller one enough."
+        ),
+        f"With a 6 h window: {_choice(base)}; with 10 h: {_choice(wide)}. The same data over more hours needs "
+        "a lower rate, so the cache and feature the peak requires can shrink.",
+        f"At CF 1: {cf1.headline()} The tornado for the {cf1.closest.config.label} puts {top.driver} first for "
+        f"the {out.split(' [')[0]} (a swing of {number(top.swing)} h).",
+        f"With recalls ready within 300 s: {_choice(tight)} (at the defaults {_choice(base)}): more drives left "
+        f"for recalls. The library needs {tight_lib.drives} drives ({lib.drives} at the defaults); the "
+        f"{tight_lib.governs} governs.",
+        (
+            f"Each LTO-9 that writes is fed about {number(feed)} MB/s in the busiest hour; its lowest speed-matching "
+            f"rate is {number(check.min_rate_mb_s)} MB/s (at CF {number(_D['cf'])}), so it "
+            f"{'streams' if check.all_stream else 'cannot stream: it stops, reverses and restarts (backhitch)'}. "
+            f"It would need at least {number(check.min_rate_mb_s * _D['cf'])} host MB/s at this compression."
+            if check
+            else "No drive writes in this plan, so no feed is checked."
+        ),  # fmt: skip
+        "With the example workload, the library's drives by volume size: "
+        + "; ".join(f"{number(v)} MB, {lb.drives} drives ({lb.governs} governs)" for v, lb in vols.items())
+        + ". Larger volumes mean fewer recalls for the same reads, but each keeps a drive longer.",
+    ]
