@@ -47,6 +47,8 @@ def test_every_row_is_cited(name):
 
 FOUNDING = set(data.sources("founding"))
 SUPPLEMENTARY = data.sources("supplementary")
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -95,6 +97,27 @@ def test_supplementary_rows_carry_locator_printed_and_quote(name):
                 assert r["printed"].strip(), r["id"]
 
 
+def test_supplementary_citations_read_as_a_reference_list():
+    # A proposal's reader gets the URL and the date it was read, as a reference list gives them.
+    for sid, s in SUPPLEMENTARY.items():
+        day, month, year = s["citation"].rsplit("Accessed ", 1)[1].rstrip(".").split()
+        assert f"{year}-{MONTHS.index(month) + 1:02d}-{int(day):02d}" == s["accessed"], sid
+        assert "search index" not in s["citation"] and not re.search(r"//[\d.]+[:/]", s["url"]), sid
+
+
+def test_readme_lists_every_supplementary_source():
+    table = [
+        line
+        for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `")
+    ]
+    listed = {re.match(r"\| `([^`]+)`", line).group(1): line for line in table}
+    for sid, s in SUPPLEMENTARY.items():
+        assert sid in listed and f"<{s['url']}>" in listed[sid], (
+            f"README.md: {sid} missing or without its URL"
+        )
+
+
 def test_cite_formats_supplementary_sources_like_the_others():
     text = data.cite("drive_catalog")
     assert "[cern-tape-sizing-2005]" in text and "[ibm-dtl-lto-perf] IBM." in text
@@ -108,8 +131,12 @@ def test_supplementary_source_problems_are_reported(scratch_data):
     pkg["supplementarySources"][1]["date"] = "May 2020"
     pkg["supplementarySources"][2]["name"] = "cern-tape-sizing-2005"
     del pkg["supplementarySources"][3]["supplied"]
+    pkg["supplementarySources"][4]["url"] = "http://38.142.81.21:8001/manual/page-88.html"
+    pkg["supplementarySources"][5]["citation"] += " (read 2026-11-23 as stored by the project's search index)"
     pkg_path.write_text(json.dumps(pkg))
     problems = "\n".join(tables_mod.check_sources())
+    assert "is a bare IP address" in problems
+    assert "citation must end with the URL and the access date" in problems
     assert "is not an http(s) address" in problems
     assert "'May 2020' is not YYYY" in problems
     assert "'cern-tape-sizing-2005' is listed more than once" in problems

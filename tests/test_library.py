@@ -48,7 +48,7 @@ def test_every_row_carries_its_quote_and_a_supplementary_source_with_url_and_dat
         assert r["quote"].strip() and r["locator"].strip(), r["id"]
         s = sources[r["source"]]
         assert s["url"].startswith("http") and s["accessed"] == "2026-11-26"
-        assert "as stored by" not in s["citation"] and "(read 2026-11-26)" in s["citation"]
+        assert "as stored by" not in s["citation"] and s["citation"].endswith("Accessed 26 November 2026.")
 
 
 def test_printed_numbers_appear_in_their_quotes():

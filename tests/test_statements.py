@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 from source_quotes import SourceQuotes
 
-from vtsmodel import ExtrapolationWarning, _tables, data, load
+from vtsmodel import ExtrapolationWarning, _tables, b18, data, load
 
 ROOT = Path(__file__).resolve().parents[1]
 LEDGER = data.statements()
@@ -77,20 +77,22 @@ def quiet(fn, *args, **kwargs):
 from vtsmodel import bottleneck, import_export, recall, throughput, tvc, tvc_day, workload  # noqa: E402
 
 wr = throughput.write_rate
-T4_COLUMNS = (288.0, 576.0, 1152.0)
+#: Table 4's columns, each by the 36 GB-HDD configuration of its RAID layout (a capacity alone
+#: takes 288 GB as 16(2+P) of 9 GB HDDs, the third column: vtsmodel.b18).
+T4_COLUMNS = ("tvc_288_36gb_base_ehpo", "tvc_576_36gb_base_ehpo", "tvc_1152_36gb_base_ehpo")
 PAF_CAPACITIES = (216.0, 432.0, 864.0, 1728.0)
 CF_GRID = np.linspace(1.0, 4.0, 13)
 
 
 @check("vts_paf_capacities")
 def _():
-    return list(tvc.product_configurations("paf")) == list(PAF_CAPACITIES)
+    return list(b18.product_configurations("paf")) == list(PAF_CAPACITIES)
 
 
 @check("vts_raid_layout")
 def _():
-    return all((c.raid_layout == "6+P") == (c.features == "paf") for c in tvc.configurations()) and {
-        c.raid_layout for c in tvc.configurations()
+    return all((c.raid_layout == "6+P") == (c.features == "paf") for c in b18.configurations()) and {
+        c.raid_layout for c in b18.configurations()
     } == {"2+P", "6+P"}
 
 
@@ -110,13 +112,13 @@ def _():
 
 @check("vts_larger_tvc_time_at_peak", "vts_larger_tvc_longer_peak")
 def _():
-    caps = tvc.product_configurations("paf")
+    caps = b18.product_configurations("paf")
     return bool(np.all(np.diff(tvc.hours_at_peak(caps, 3.0)) > 0))
 
 
 @check("vts_paf_longer_peak_low_cf")
 def _():
-    caps = tvc.product_configurations("paf")
+    caps = b18.product_configurations("paf")
     return bool(np.all(np.diff(tvc.hours_at_peak(caps, 2.0)) > 0))
 
 
@@ -124,7 +126,7 @@ def _():
 def _():
     ok = True
     for mode in ("sustained", "peak"):
-        rates = np.array([wr(CF_GRID, c, feature="ehpo", mode=mode) for c in T4_COLUMNS])
+        rates = np.array([wr(CF_GRID, tvc_config=c, feature="ehpo", mode=mode) for c in T4_COLUMNS])
         ok &= bool(np.all(np.diff(rates, axis=0) > 0))
     return ok
 
@@ -186,7 +188,7 @@ def _throttled_run(feature, read_mb_s, hit=0.0):
     profile = workload.make_profile([(0, 200.0, read_mb_s)], duration_hours=30.0, name="saturating")
     return tvc_day.simulate_tvc(
         profile,
-        tvc_gb=tvc.configuration("tvc_288_36gb_base_ehpo").tvc_gb if feature != "paf" else 216.0,
+        **({"tvc_config": "tvc_288_36gb_base_ehpo"} if feature != "paf" else {"tvc_gb": 216.0}),
         cf=3.0,
         feature=feature,
         read_hit=hit,
@@ -212,7 +214,12 @@ def _():
     ok = True
     for feature in ("base", "ehpo", "paf"):
         for c in T4_COLUMNS:
-            ok &= bool(np.all(wr(CF_GRID, c, feature=feature) < wr(CF_GRID, c, feature=feature, mode="peak")))
+            ok &= bool(
+                np.all(
+                    wr(CF_GRID, tvc_config=c, feature=feature)
+                    < wr(CF_GRID, tvc_config=c, feature=feature, mode="peak")
+                )
+            )
     return ok
 
 
@@ -260,7 +267,10 @@ def _():
     for mode in ("sustained", "peak"):
         for c in T4_COLUMNS:
             ok &= bool(
-                np.all(bottleneck.binding_resource(CF_GRID, c, feature="ehpo", mode=mode) == "cache disks")
+                np.all(
+                    bottleneck.binding_resource(CF_GRID, tvc_config=c, feature="ehpo", mode=mode)
+                    == "cache disks"
+                )
             )
     return ok
 
@@ -270,7 +280,7 @@ def _():
     ok = True
     for mode in ("sustained", "peak"):
         for c in T4_COLUMNS:
-            ok &= bool(np.all(np.diff(wr(CF_GRID, c, feature="ehpo", mode=mode)) > 0))
+            ok &= bool(np.all(np.diff(wr(CF_GRID, tvc_config=c, feature="ehpo", mode=mode)) > 0))
     return ok
 
 
@@ -288,7 +298,8 @@ check("vts_paf_cache_never_a_constraint")(_paf_cache_binds)
 @check("vts_ehpo_intercept_is_base")
 def _():
     return all(
-        float(wr(1.0, c, feature="ehpo", mode=m)) == float(wr(1.0, c, feature="base", mode=m))
+        float(wr(1.0, tvc_config=c, feature="ehpo", mode=m))
+        == float(wr(1.0, tvc_config=c, feature="base", mode=m))
         for c in T4_COLUMNS
         for m in ("sustained", "peak")
     )
@@ -296,7 +307,10 @@ def _():
 
 @check("vts_ehpo_proportional_cf")
 def _():
-    ratios = [float(wr(3.0, c, feature="ehpo") / wr(1.0, c, feature="ehpo")) for c in T4_COLUMNS]
+    ratios = [
+        float(wr(3.0, tvc_config=c, feature="ehpo") / wr(1.0, tvc_config=c, feature="ehpo"))
+        for c in T4_COLUMNS
+    ]
     return min(ratios, key=lambda r: -abs(r - 3.0))
 
 
@@ -307,7 +321,7 @@ def _():
 
 @check("vts_ehpo_1728_not_offered", "vts_fig8_ehpo_1152")
 def _():
-    return float(np.max(tvc.product_configurations("ehpo")))
+    return float(np.max(b18.product_configurations("ehpo")))
 
 
 @check("vts_paf_sustained_50")
@@ -350,7 +364,8 @@ def _():
 @check("vts_peak_60pct_over_sustained")
 def _():
     gains = [
-        float(wr(3.0, c, feature="ehpo", mode="peak") / wr(3.0, c, feature="ehpo")) - 1 for c in T4_COLUMNS
+        float(wr(3.0, tvc_config=c, feature="ehpo", mode="peak") / wr(3.0, tvc_config=c, feature="ehpo")) - 1
+        for c in T4_COLUMNS
     ]
     return max(gains, key=lambda g: abs(g - 0.6))
 
@@ -611,22 +626,24 @@ def _():
     ok = True
     for mode in ("sustained", "peak"):
         for c in T4_COLUMNS:
-            m, b = throughput.ehpo_coefficients(c, mode=mode)
-            ok &= bool(np.allclose(wr(CF_GRID, c, feature="ehpo", mode=mode), m * CF_GRID + b, rtol=1e-12))
+            m, b = throughput.ehpo_coefficients(tvc_config=c, mode=mode)
+            ok &= bool(
+                np.allclose(wr(CF_GRID, tvc_config=c, feature="ehpo", mode=mode), m * CF_GRID + b, rtol=1e-12)
+            )
     return ok
 
 
 @check("vts_t4_footnote")
 def _():
-    return float(max(c.tvc_gb for c in tvc.configurations() if c.hdd_gb == 9.0))
+    return float(max(c.tvc_gb for c in b18.configurations() if c.hdd_gb == 9.0))
 
 
 @check("vts_t3_layout_selects_t4_column")
 def _():
     want = {4: 288.0, 8: 576.0, 16: 1152.0}
     return all(
-        tvc.table4_column(c.id) == want[c.raid_groups]
-        for c in tvc.configurations("ehpo")
+        b18.table4_column(c.id) == want[c.raid_groups]
+        for c in b18.configurations("ehpo")
         if c.raid_groups in want
     )
 
@@ -667,7 +684,7 @@ def _t3_check(config_id):
     if stated["status"] == "source-inconsistent":
         data_hdds = int(rec["raid_layout"].split("+")[0])
         return rec["raid_groups"] * data_hdds * rec["hdd_gb"]  # the cell's RAID arithmetic
-    return tvc.configuration(config_id).tvc_gb if row else math.nan
+    return b18.configuration(config_id).tvc_gb if row else math.nan
 
 
 for _cid in load("vts_tvc_configs")["id"]:
@@ -678,7 +695,9 @@ for _mode in ("sustained", "peak"):
     for _i, _coef in enumerate(("m", "b")):
         for _col in (288, 576, 1152):
             check(f"vts_t4_{_mode}_{_coef}_{_col}")(
-                lambda m=_mode, i=_i, c=_col: throughput.ehpo_coefficients(float(c), mode=m)[i]
+                lambda m=_mode, i=_i, c=_col: throughput.ehpo_coefficients(
+                    tvc_config=f"tvc_{c}_36gb_base_ehpo", mode=m
+                )[i]
             )
 
 

@@ -58,6 +58,8 @@ GROWTH_TB = Input("growth, TB a year", "TB", 0.0, lo=0.0, hi=BIG_TB, source=_YOU
                   help="Data written in a year, one copy, beyond the share below.")  # fmt: skip
 GROWTH_RATE = Input("growth, share of stored", "-", 0.0, lo=0.0, hi=10.0, source=_YOURS,
                     help="Data written in a year as a share of what is stored at its start (0.3: 30% a year).")  # fmt: skip
+INGEST_GROWTH = Input("growth of the writes", "-", 0.0, lo=0.0, hi=10.0, source=_YOURS,
+                      help="How much the TB written a year grows each year (0.2: 20% more each year).")  # fmt: skip
 RETENTION = Input("retention", "years", 0, lo=0, hi=1000, integer=True, source=_YOURS,
                   help="Years data is kept before it is deleted; 0: kept for ever.")  # fmt: skip
 COPIES = Input(
@@ -173,18 +175,18 @@ def cartridge_tb(drive: str, *, compression=1.0, fill=1.0):
 
 @declare(
     years=YEARS, stored_now_tb=STORED_TB, growth_tb_per_year=GROWTH_TB, growth_rate=GROWTH_RATE,
-    retention_years=RETENTION, copies=COPIES, offsite_copies=OFFSITE, cartridge_tb=CARTRIDGE_TB,
+    ingest_growth=INGEST_GROWTH, retention_years=RETENTION, copies=COPIES, offsite_copies=OFFSITE, cartridge_tb=CARTRIDGE_TB,
     reclaim_reserve=RESERVE,
 )  # fmt: skip
 def archive_years(
-    years=5, *, stored_now_tb, growth_tb_per_year=0.0, growth_rate=0.0, retention_years=0, copies=1,
+    years=5, *, stored_now_tb, growth_tb_per_year=0.0, growth_rate=0.0, ingest_growth=0.0, retention_years=0, copies=1,
     offsite_copies=0, cartridge_tb, reclaim_reserve=0.0,
 ) -> ArchiveYears:  # fmt: skip
     """Data stored, cartridges and slots at the end of each year, for ``years`` years.
 
     Year by year (``S`` stored, ``W`` written, ``D`` deleted, ``R`` retention)::
 
-        W_y = growth_tb_per_year + growth_rate x S_(y-1)
+        W_y = growth_tb_per_year x (1 + ingest_growth)^(y-1) + growth_rate x S_(y-1)
         D_y = W_(y-R) + S_0 / R   (the second term for y <= R only; nothing when R = 0)
         S_y = S_(y-1) + W_y - D_y
         cartridges_y = ceil(S_y x copies x (1 + reserve) / cartridge_tb)
@@ -201,6 +203,8 @@ def archive_years(
         Data written each year, one copy. [TB]
     growth_rate : float
         Data written each year as a share of what is stored at its start. [-]
+    ingest_growth : float
+        How much ``growth_tb_per_year`` grows each year (0.2: 20 % more each year). [-]
     retention_years : int
         Years data is kept; 0: for ever. [year]
     copies, offsite_copies : int
@@ -218,6 +222,7 @@ def archive_years(
     s0 = as_scalar("stored_now_tb", STORED_TB.check("stored_now_tb", stored_now_tb))
     g_tb = as_scalar("growth_tb_per_year", GROWTH_TB.check("growth_tb_per_year", growth_tb_per_year))
     g = as_scalar("growth_rate", GROWTH_RATE.check("growth_rate", growth_rate))
+    gi = as_scalar("ingest_growth", INGEST_GROWTH.check("ingest_growth", ingest_growth))
     ret = int(as_scalar("retention_years", RETENTION.check("retention_years", retention_years)))
     cp = int(as_scalar("copies", COPIES.check("copies", copies)))
     off = int(as_scalar("offsite_copies", OFFSITE.check("offsite_copies", offsite_copies)))
@@ -230,7 +235,7 @@ def archive_years(
     written, deleted, stored = np.zeros(n + 1), np.zeros(n + 1), np.zeros(n + 1)
     stored[0] = s0
     for y in range(1, n + 1):
-        written[y] = g_tb + g * stored[y - 1]
+        written[y] = g_tb * (1.0 + gi) ** (y - 1) + g * stored[y - 1]
         if ret:
             deleted[y] = (written[y - ret] if y - ret >= 1 else 0.0) + (s0 / ret if y <= ret else 0.0)
         stored[y] = max(stored[y - 1] + written[y] - deleted[y], 0.0)

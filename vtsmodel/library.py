@@ -24,16 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import Provenance, cites, load
 from vtsmodel._validation import ConstraintError, UnknownName, as_scalar, broadcast, result
-from vtsmodel.quantities import BIG_COUNT, BIG_RATE, BIG_S, SMALL, SPEED_MB_S, T_MOUNT_S
+from vtsmodel.quantities import BIG_COUNT, BIG_RATE, SMALL, SPEED_MB_S, T_MOUNT_S
 
 __all__ = [
     "LIBRARIES",
@@ -80,7 +78,7 @@ ROBOTS = Input(
     "robots", "-", 1, lo=1, hi=1000, integer=True, help="Robots (accessors, HandBots) of the library."
 )
 MOVE_S = Input(
-    "robot time per move", "s", None, lo=SMALL, hi=BIG_S,
+    "robot time per move", "s", None, lo=0.001, hi=3600.0, source="practical limits (a millisecond to an hour)",
     help="Time of one cartridge move (slot to drive or drive to slot).",
 )  # fmt: skip
 CARTRIDGES = Input("cartridges", "-", 0, lo=0, hi=BIG_COUNT, help="Cartridges the library holds.")
@@ -101,13 +99,6 @@ QUANTILE = Input(
     hi_open=True,
     help="Share of mounts waiting at most the answer.",
 )
-
-
-class LibraryChoice(NamedTuple):
-    """One library family to offer: key and display label."""
-
-    key: str
-    label: str
 
 
 @dataclass(frozen=True)
@@ -509,12 +500,21 @@ def library_binding(
             "(or library_model(..., robot_move_s=...))"
         )
     move = as_scalar("robot_move_s", MOVE_S.check("robot_move_s", move))
-    usable = float(model.usable_slots(n, d))
-    bays = float(model.drive_bays(n))
-    cap = float(robot_mounts_per_hour(r, robot_move_s=move))
-    shares = {
-        "cartridge slots": c / usable if usable > 0 else math.inf,
-        "drive bays": d / bays if bays > 0 else (math.inf if d > 0 else 0.0),
-        "robot mounts per hour": m / cap,
-    }
+    shares = {k: float(v) for k, v in _shares(model, n, r, c, d, m, move).items()}
     return max(RESOURCES, key=lambda k: shares[k]), shares
+
+
+def _shares(model: LibraryModel, units, robots, cartridges, drives, mounts_per_hour, move_s) -> dict:
+    """Each resource's share used, for checked arrays of configurations (no input checks here)."""
+    usable = np.asarray(model.usable_slots(units, drives), dtype=float)
+    bays = np.asarray(model.drive_bays(units), dtype=float)
+    cap = np.asarray(robots, dtype=float) * 3600.0 / (MOVES_PER_MOUNT * move_s)
+    c, d = np.asarray(cartridges, dtype=float), np.asarray(drives, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slots = np.where(usable > 0, c / np.where(usable > 0, usable, 1.0), np.where(c > 0, np.inf, 0.0))
+        bay = np.where(bays > 0, d / np.where(bays > 0, bays, 1.0), np.where(d > 0, np.inf, 0.0))
+    return {
+        "cartridge slots": slots,
+        "drive bays": bay,
+        "robot mounts per hour": np.asarray(mounts_per_hour) / cap,
+    }

@@ -26,6 +26,8 @@ KEYS = {
     "06": "disk_cache",
     "07": "planner",
     "08": "hits",
+    "09": "replay",
+    "10": "library",
 }
 
 
