@@ -116,7 +116,7 @@ class ScenarioSheet:
         ``scenario_outputs``.
     scenarios : mapping of str to dict, optional
         Initial scenarios, name to inputs (missing inputs take their defaults). Default:
-        one scenario, ``"base"``, at the lesson's defaults.
+        one scenario, ``"scenario 1"``, at the lesson's defaults (not "base": that is a VTS model).
 
     Notes
     -----
@@ -132,7 +132,7 @@ class ScenarioSheet:
         self._outputs: list[dict] = []
         self.notes: dict[str, list[str]] = {}
         if scenarios is None:
-            scenarios = {"base": {}}
+            scenarios = {"scenario 1": {}}
         if not scenarios:
             raise ValueError("scenarios is empty; a sheet holds at least one scenario")
         for name, values in scenarios.items():
