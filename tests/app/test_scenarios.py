@@ -282,7 +282,7 @@ def test_export_csv_has_a_row_per_scenario_with_its_outputs(sheet, tmp_path):
     data = [ln for ln in lines if not ln.startswith("#")]
     rows = list(csv.DictReader(data))
     assert [r["Scenario"] for r in rows] == ["scenario 1", "twin"]
-    assert float(rows[0]["per drive [MB/s]"]) == sheet.outputs(0)["per drive [MB/s]"]
+    assert float(rows[0]["per drive [MB/s]"]) == pytest.approx(sheet.outputs(0)["per drive [MB/s]"], rel=1e-3)
     assert any(ln.startswith("# Scenarios of lesson 99") for ln in lines)
     with pytest.raises(FileExistsError):
         sheet.export_csv(path)
@@ -358,3 +358,28 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a scenario file"):
         read_scenario_file(fifo)
+
+
+def test_lesson_01_csv_reads_as_a_proposal():
+    # labels, not internal ids; four significant digits, not 86.52154320597057; the sources and the maker
+    import csv
+
+    from vtsmodel import REFERENCE, cite
+    from vtsmodel.app.lessons import write
+
+    sheet = ScenarioSheet("01")
+    text = sheet.to_csv()
+    row = next(csv.DictReader(ln for ln in text.splitlines() if not ln.startswith("#")))
+    config = write.INPUTS["tvc_config"]
+    assert row[config.header] == config.format(config.default) and "tvc_" not in text
+    assert row["feature"] == write.INPUTS["feature"].format("paf") and ",paf," not in text
+    peak = sheet.outputs(0)["peak write [MB/s]"]
+    assert row["peak write [MB/s]"] == f"{peak:.4g}" and float(row["peak write [MB/s]"]) == pytest.approx(
+        peak, rel=1e-3
+    )
+    comments = [ln[2:] for ln in text.splitlines() if ln.startswith("# ")]
+    assert (
+        "Sources:" in comments
+        and cite("ibm-vts-b18-2000") in comments
+        and f"Made with {REFERENCE}" in comments
+    )
