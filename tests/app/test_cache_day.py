@@ -47,6 +47,17 @@ def test_profile_choice_fills_the_grid():
     assert d.panel.readout_values["time throttled"] == f"{number(run.hours_throttled)} h"
 
 
+def test_an_accepted_edit_survives_switching_the_profile_away_and_back():
+    d = L.day_panel()
+    assert d.set_cell(1, "write_mb_s", "60") is True
+    edited = d.panel.readout_values
+    d.panel.set(profile="steady day")
+    assert d.grid.cell_text(0, "write_mb_s") == number(workload.PROFILES["steady day"].rows()[0][1], 4)
+    d.panel.set(profile="nightly batch window")
+    assert d.grid.cell_text(1, "write_mb_s") == "60"  # the edit, as the status line said
+    assert d.panel.readout_values == edited
+
+
 def test_grid_edit_updates_the_day():
     d = L.day_panel()
     before = d.panel.readout_values

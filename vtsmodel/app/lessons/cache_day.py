@@ -140,6 +140,7 @@ class DayPanel:
 
     def __init__(self, inputs: dict, **values) -> None:
         self.profile: workload.Profile = workload.PROFILES[values.get("profile", inputs["profile"].default)]
+        self._edited: dict[str, workload.Profile] = {}  # each built-in profile as last edited
         self.panel = Panel(
             inputs, self._view, values=values, title="A day in the life of the cache", name="02_day"
         )
@@ -157,7 +158,8 @@ class DayPanel:
         return [dict(zip(PROFILE_INPUTS, r, strict=True)) for r in self.profile.rows()]
 
     def _on_profile(self, change) -> None:
-        self.profile = workload.PROFILES[change["new"]]
+        # a profile chosen again comes back with its accepted edits
+        self.profile = self._edited.get(change["new"], workload.PROFILES[change["new"]])
         self.grid.set_rows(self._rows())
         self.panel.update()
 
@@ -167,6 +169,7 @@ class DayPanel:
         self.profile = workload.make_profile(rows, duration_hours=self.profile.duration_hours,
                                              name=f"{self.profile.name.removesuffix(' (edited)')} (edited)",
                                              assumptions=self.profile.assumptions)  # fmt: skip
+        self._edited[self.panel.values["profile"]] = self.profile
         self.grid.set_row(row, self._rows()[row])
         self.panel.update()
 
