@@ -315,3 +315,28 @@ def test_add_and_duplicate_take_the_typed_name(bound):
 
 def test_the_first_scenario_is_not_named_like_a_vts_model():
     assert ScenarioSheetWidget("01").sheet.names == ["scenario 1"]  # "base" is the base VTS
+
+
+def test_a_plan_file_loaded_as_scenarios_is_named_and_sent_to_lesson_07(bound):
+    from vtsmodel import plan
+
+    sheet, _panel = bound
+    before = sheet.sheet.names
+    browser_upload(sheet.files.controls["Load…"], "my_plan.json", plan.plan_to_json(plan.Plan()).encode())
+    status = sheet.files.status.value
+    assert (
+        "this is a plan file, not a scenario file: open it in lesson 07" in status
+        and "unknown key" not in status
+    )
+    assert sheet.sheet.names == before  # nothing changed
+
+
+def test_files_of_another_kind_are_named_where_they_open():
+    from vtsmodel.app.filekinds import wrong_kind
+
+    assert wrong_kind({"schema": "vtsmodel-scenarios", "lesson": "04"}, "vtsmodel-scenarios", "01") == (
+        "this is a file of lesson 04, not of lesson 01: open it in lesson 04"
+    )
+    assert "open it in lesson 05" in wrong_kind({"schema": "vtsmodel-flows"}, "vtsmodel-plan")
+    assert wrong_kind({"schema": "vtsmodel-plan"}, "vtsmodel-plan") is None
+    assert wrong_kind({"anything": 1}, "vtsmodel-plan") is None  # left to the reader's own checks

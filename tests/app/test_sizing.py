@@ -201,7 +201,11 @@ def test_save_and_load_round_trip():
 @pytest.mark.parametrize(
     "edit, match",
     [
-        (lambda d: d.update(schema="vtsmodel-scenarios"), "not a lesson 05 flows file"),
+        (
+            lambda d: d.update(schema="vtsmodel-scenarios"),
+            "this is a scenario file, not a flows file: open it in",
+        ),
+        (lambda d: d.update(schema="vtsmodel-other"), "not a lesson 05 flows file"),
         (lambda d: d["flows"][1].update(rate_mb_s=-1), "flow 2: rate_mb_s=-1"),
         (lambda d: d["flows"][0].update(colour="red"), "flow 1: an object"),
         (lambda d: d.update(drive="LTO99"), "drive='LTO99'"),

@@ -370,8 +370,13 @@ class ScenarioSheet:
         self._names, self._values, self._outputs, self.notes = names, values, outputs, notes
 
     def _check_document(self, doc):
+        from vtsmodel.app.filekinds import wrong_kind
+
         if not isinstance(doc, dict):
             raise ValueError(f"a scenario file holds a JSON object, not {type(doc).__name__}")
+        other = wrong_kind(doc, SCHEMA, self.lesson_id)
+        if other:
+            raise ValueError(other)
         unknown = set(doc) - _FILE_KEYS
         missing = _FILE_KEYS - set(doc)
         if unknown:

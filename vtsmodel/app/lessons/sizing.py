@@ -23,6 +23,7 @@ from vtsmodel._inputs import Input
 from vtsmodel._tables import cite
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
+from vtsmodel.app.filekinds import wrong_kind
 from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.drive_counts import (
@@ -85,6 +86,9 @@ def table_json(table, drive: str) -> str:
 def read_table(data: bytes, label: str = "the file") -> tuple[tuple, str]:
     """The table and drive of a file :func:`table_json` wrote, each value checked; ``ValueError`` if bad."""
     doc = parse_scenario_bytes(data, label)
+    other = wrong_kind(doc, FILE_SCHEMA)
+    if other:
+        raise ValueError(f"{label}: {other}")
     head = ("schema", "version", "lesson")
     if not isinstance(doc, dict) or set(doc) != {*head, "drive", "flows"} or [doc[k] for k in head] != [FILE_SCHEMA, 1, LESSON_ID]:  # fmt: skip
         raise ValueError(f"{label} is not a lesson {LESSON_ID} flows file ({FILE_SCHEMA!r}, version 1)")
