@@ -130,6 +130,23 @@ def view_day(profile="nightly batch window", tvc_config="tvc_432_36gb_paf", cf=3
     )  # fmt: skip
 
 
+def _check_start(rows: list, row: int, value: float, duration_hours: float) -> None:
+    """A start time typed into row ``row`` (from 0) checked against its neighbours, in the grid's words and numbers."""
+    head, hours = PROFILE_INPUTS["start_hours"].header, lambda x: f"{number(x)} h"
+    if row == 0 and value != 0:
+        raise ValueError(f"{head} = {number(value)}: the first row starts the day, at 0 h")
+    if row > 0 and value <= rows[row - 1][0]:
+        raise ValueError(f"{head} = {number(value)} is not after row {row}'s {hours(rows[row - 1][0])}: "
+                         "the starts must increase down the grid")  # fmt: skip
+    if row + 1 < len(rows) and value >= rows[row + 1][0]:
+        raise ValueError(f"{head} = {number(value)} is not before row {row + 2}'s {hours(rows[row + 1][0])}: "
+                         "the starts must increase down the grid")  # fmt: skip
+    if value >= duration_hours:
+        raise ValueError(
+            f"{head} = {number(value)} is not before the end of the day, {hours(duration_hours)}"
+        )
+
+
 class DayPanel:
     """Panel 2: a profile chooser, the profile's grid and the simulated day, for ``inputs`` (the lesson's).
 
@@ -165,6 +182,8 @@ class DayPanel:
 
     def _on_edit(self, row: int, key: str, value) -> None:
         rows = [list(r) for r in self.profile.rows()]
+        if key == "start_hours":
+            _check_start(rows, row, value, self.profile.duration_hours)
         rows[row][list(PROFILE_INPUTS).index(key)] = value
         self.profile = workload.make_profile(rows, duration_hours=self.profile.duration_hours,
                                              name=f"{self.profile.name.removesuffix(' (edited)')} (edited)",

@@ -189,6 +189,12 @@ class SizingWorkbench:
 
     def _on_edit(self, row: int, key: str, value) -> None:
         sc, f = self.table[row]
+        if key != "scenario":
+            after = dataclasses.asdict(f) | {key: value}
+            if after["efficiency"] is None and (after["file_mb"] is None or after["files_per_mount"] is None):
+                eff, size, n = (INPUTS[k] for k in ("efficiency", "file_mb", "files_per_mount"))
+                raise ValueError(f"{f.name} needs an {eff.header} in {eff.range_text().removesuffix(' or empty')}, or "
+                                 f"an access pattern: {size.header} and {n.header} (then leave the efficiency empty)")  # fmt: skip
         new = (value, f) if key == "scenario" else (sc, dataclasses.replace(f, **{key: value}))
         self._show(self.table[:row] + (new,) + self.table[row + 1 :])
 
