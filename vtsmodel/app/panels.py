@@ -33,6 +33,7 @@ from vtsmodel.app import export as _export
 from vtsmodel.app.controls import control
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
+from vtsmodel.app.text import in_words
 
 __all__ = ["Panel", "PlotPane", "View", "caption_values", "compute", "merge_views"]
 
@@ -109,7 +110,7 @@ def compute(view: Callable[..., View], values: Mapping[str, object]) -> View:
     notes = list(result.notes)
     for wm in caught:
         if issubclass(wm.category, VtsModelWarning):
-            text = str(wm.message)
+            text = in_words(str(wm.message))  # "compressibility CF = 3 is outside ...", not "cf=3"
             if text not in notes:
                 notes.append(text)
         else:

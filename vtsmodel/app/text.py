@@ -6,11 +6,12 @@ Readouts, slider labels, captions and sheet cells use these, so that a panel nev
 
 from __future__ import annotations
 
+import functools
 import math
 
 from vtsmodel._inputs import number
 
-__all__ = ["duration", "number", "percent", "plain_math", "with_unit"]
+__all__ = ["duration", "in_words", "number", "percent", "plain_math", "with_unit"]
 
 
 def with_unit(x, unit: str, digits: int = 3) -> str:
@@ -40,6 +41,36 @@ def duration(seconds, digits: int = 3) -> str:
     if a < 172800:
         return with_unit(s / 3600.0, "h", digits)
     return with_unit(s / 86400.0, "days", digits)
+
+
+def in_words(message: str, inputs=None) -> str:
+    """A model's message with its parameter's code name as a person reads it: ``cf=3 is ...`` → ``compressibility CF = 3 is ...``.
+
+    ``inputs`` maps code names to :class:`~vtsmodel.Input` (the page's); default every input a
+    public model function declares. A name neither knows is left as it is.
+    """
+    import re
+
+    m = re.match(r"(\w+)=(\S+?)(?= |$)", message)
+    known = inputs if inputs is not None else _declared_inputs()
+    if not m or m.group(1) not in known:
+        return message
+    inp = known[m.group(1)]
+    unit = f" {inp.unit}" if inp.unit not in ("", "-") else ""
+    return f"{inp.label} = {m.group(2)}{unit}{message[m.end() :]}"
+
+
+@functools.cache
+def _declared_inputs() -> dict:
+    """Every parameter a public model function declares, by name (the first declaration of a name wins)."""
+    import vtsmodel
+    from vtsmodel._inputs import declared_inputs
+
+    out: dict = {}
+    for name in vtsmodel.__all__:
+        for key, inp in declared_inputs(getattr(vtsmodel, name, None)).items():
+            out.setdefault(key, inp)
+    return out
 
 
 def percent(fraction, digits: int = 3) -> str:
