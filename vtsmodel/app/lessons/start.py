@@ -33,6 +33,7 @@ __all__ = [
     "ledger_counts_html",
     "ledger_html",
     "lessons_html",
+    "lessons_table",
     "navigation",
     "navigation_html",
     "references_html",
@@ -124,11 +125,18 @@ def lessons_html() -> str:
             f"</thead><tbody>{rows}</tbody></table>")  # fmt: skip
 
 
-def navigation(lesson_id: str, *, bottom: bool = False):
-    """:func:`navigation_html` to display: a notebook's first (and last) cell shows it."""
-    from IPython.display import HTML
+def navigation(lesson_id: str, *, bottom: bool = False) -> w.HTML:
+    """:func:`navigation_html` to display: a notebook's first (and last) cell shows it.
 
-    return HTML(navigation_html(lesson_id, bottom=bottom))
+    A widget, not a notebook output: an output's links open a new browser tab in the app (each
+    tab another kernel); a widget's follow in the same page.
+    """
+    return w.HTML(navigation_html(lesson_id, bottom=bottom), layout=w.Layout(width="100%"))
+
+
+def lessons_table() -> w.HTML:
+    """:func:`lessons_html` to display on the start page (a widget: its links open in the same page)."""
+    return w.HTML(lessons_html())
 
 
 _STYLE = "border-collapse:collapse;font-size:13px;line-height:1.35;width:100%;table-layout:fixed"
