@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from vtsmodel._tables import cite
 from vtsmodel.app import report
 from vtsmodel.app._browser import find_chromium
+from vtsmodel.app.figures.plan import configurations_spec, day_spec, log_ticks
 from vtsmodel.hourly import read_hourly_workload
 from vtsmodel.plan import Answers, Plan, answer_inputs, assumptions, evaluate
 
@@ -88,6 +90,7 @@ def test_figures_show_the_plan_numbers(result):
     figs = report.plan_figures(result)
     assert set(figs) == {"day", "configurations", "tornado"}
     run = result.vts.closest.run
+    figs = {k: go.Figure(spec) for k, spec in figs.items()}  # JSON plotly accepts, every property checked
     accepted = next(t for t in figs["day"].data if t.name.startswith("host writes accepted"))
     assert np.allclose(np.asarray(accepted.y)[::2], run.accepted_mb_s)
     uncopied = next(t for t in figs["day"].data if t.name.startswith("un-copied"))
@@ -126,22 +129,23 @@ def test_write_report_is_atomic_and_keeps_existing_files(tmp_path, result):
 
 
 def test_pdf_without_a_browser_says_how_to_get_one(monkeypatch):
-    monkeypatch.setattr("vtsmodel.app._browser.find_chromium", lambda: None)
+    monkeypatch.setattr("vtsmodel.app.report.find_chromium", lambda: None)
     with pytest.raises(RuntimeError, match="Chromium"):
         report.html_to_pdf("<p>x</p>")
 
 
+@pytest.mark.slow
 def test_a_browser_that_prints_nothing_is_an_error(monkeypatch, tmp_path):
     fake = tmp_path / "browser"
     fake.write_text("#!/bin/sh\nexit 3\n")
     fake.chmod(0o755)
-    monkeypatch.setattr("vtsmodel.app._browser.find_chromium", lambda: str(fake))
+    monkeypatch.setattr("vtsmodel.app.report.find_chromium", lambda: str(fake))
     with pytest.raises(RuntimeError, match="exit 3"):
         report.html_to_pdf("<p>x</p>")
     hang = tmp_path / "hang"
     hang.write_text("#!/bin/sh\nexec sleep 30\n")
     hang.chmod(0o755)
-    monkeypatch.setattr("vtsmodel.app._browser.find_chromium", lambda: str(hang))
+    monkeypatch.setattr("vtsmodel.app.report.find_chromium", lambda: str(hang))
     with pytest.raises(RuntimeError, match="longer than"):
         report.html_to_pdf("<p>x</p>", timeout_s=1)
 
@@ -177,29 +181,28 @@ def test_the_answers_table_shows_what_the_hourly_workload_replaced(result, page)
 
 
 def test_targets_are_legend_entries_not_labels_over_the_bars(result):
-    fig = report.configurations_figure(result.vts)
-    assert not [
-        a.text for a in fig.layout.annotations if "allowed" in (a.text or "") or "target" in (a.text or "")
-    ]
-    names = {t.name for t in fig.data}
+    spec = configurations_spec(result.vts)
+    labels = [a.get("text", "") for a in spec["layout"]["annotations"]]
+    assert not [t for t in labels if "allowed" in t or "target" in t]
+    names = {t.get("name") for t in spec["data"]}
     assert {"throttling allowed: 0 h", "write delay allowed: 1 h", "recall target: 600 s"} <= names
 
 
 def test_the_log_axis_labels_every_tick_in_full(result):
-    fig = report.configurations_figure(result.vts)
-    axis = fig.layout.yaxis2
-    assert axis.type == "log" and len(axis.tickvals) >= 2
-    assert list(axis.ticktext) == [report._n(v) for v in axis.tickvals]  # "200", "1,000", not "2", "5"
-    assert report.log_ticks(150.0, 4000.0) == [200.0, 500.0, 1000.0, 2000.0]
-    assert report.log_ticks(300.0, 350.0) == [200.0, 500.0]  # a narrow range: the ticks around it
+    for targets in (True, False):  # the report's figure and the page's
+        axis = configurations_spec(result.vts, targets=targets)["layout"]["yaxis2"]
+        assert axis["type"] == "log" and len(axis["tickvals"]) >= 2
+        assert axis["ticktext"] == [report._n(v) for v in axis["tickvals"]]  # "200", "1,000", not "2", "5"
+    assert log_ticks(150.0, 4000.0) == [200.0, 500.0, 1000.0, 2000.0]
+    assert log_ticks(300.0, 350.0) == [200.0, 500.0]  # a narrow range: the ticks around it
     with pytest.raises(ValueError, match="positive"):
-        report.log_ticks(0.0, 10.0)
+        log_ticks(0.0, 10.0)
 
 
 def test_an_exported_legend_stands_clear_of_the_top_subplot_title(result):
     from vtsmodel.app.export import export_spec
 
-    for fig in (report.day_figure(result.vts.closest), report.configurations_figure(result.vts)):
+    for fig in (day_spec(result.vts.closest), configurations_spec(result.vts)):
         spec = export_spec(fig, "", style="print")
         lay = spec["layout"]
         plot_h = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 
-from vtsmodel._inputs import number
+from vtsmodel import number
 
 __all__ = ["duration", "in_words", "number", "percent", "plain_math", "with_unit"]
 

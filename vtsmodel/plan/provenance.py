@@ -4,7 +4,7 @@ Every result of the planner carries the model functions it called and those they
 on (``models``), the data tables they and the planner read (``tables``), the rows the
 planner read itself (``rows``) and their source ids (``sources``), for
 :func:`vtsmodel.cite` and the report's references (:class:`Provenance`). The extrapolation
-warnings the models gave become the result's ``notes`` (:func:`collect_notes`).
+warnings the models gave become the result's ``notes``.
 :func:`assumptions` lists the planner's modelling choices with their sources.
 """
 
@@ -18,7 +18,7 @@ from vtsmodel import b18, bottleneck, catalog, drives, queueing, recall, sizing,
 from vtsmodel._tables import load, references, tables
 from vtsmodel._validation import VtsModelWarning
 
-__all__ = ["LIBRARY_ROWS", "VTS_ROWS", "Provenance", "assumptions", "collect_notes"]
+__all__ = ["LIBRARY_ROWS", "VTS_ROWS", "Provenance", "assumptions"]
 
 _VTS = "ibm-vts-b18-2000"
 _CERN = "cern-tape-sizing-2005"
@@ -116,7 +116,7 @@ def _sources(found: Sequence[str], rows: Sequence[tuple[str, str]]) -> tuple[str
     return tuple(dict.fromkeys(ids))
 
 
-def collect_notes(fn, *args, **kwargs):
+def _collect_notes(fn, *args, **kwargs):
     """Call ``fn``; return its result and the project warnings it gave (as text, once each)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", VtsModelWarning)
@@ -162,6 +162,12 @@ def assumptions() -> list[dict]:
          "source": f"{_CERN}; {_VTS}, Eq. 1 and Sec. 7 (search time {f.value('search_time_avg'):g} s)"},
         {"assumption": "a day that repeats", "value": "un-copied data left at the end is carried into a second run of the day",
          "source": "modelling choice"},
+        {"assumption": "ESCON channels", "value": "the answer (8 by default); each carries the PAF peak ceiling / 8 (about 10 MB/s with 32 KB blocks); fewer lower the peak and sustained rates where they bind (bottleneck view)",
+         "source": f"{_VTS}, Secs. 1, 3.5.4 ('eight ESCON channels' for the maximum), 9 ('up to 80 MB/s'); Sec. 6's two channels measured about 16 MB/s on the older VTS (ledger vts_two_escon_16, contradicted)"},
+        {"assumption": "recalls served", "value": "up to the recall ceiling (PAF: Table 1's read recall rate; base, EHPO: the sustained rate), and no more than the channels carry; any recall above it fails the recall target",
+         "source": f"{_VTS}, Table 1, Sec. 3.5.4; the channels' bound is an upper bound for reads ('usually lower than the corresponding write rate')"},
+        {"assumption": "writes without PAF while recalls saturate", "value": "recalls take the copy bandwidth first: at the fill threshold writes can stop; the planner says in which hours",
+         "source": f"{_VTS}, Sec. 5 ('The same situation can also occur with recalls'; the VTS throttles, by an amount the paper does not give)"},
         {"assumption": "library drive speed", "value": "the catalog's observed rate, else its native rate",
          "source": f"{_CERN}, Introduction (Maxspeed); drive catalog"},
         {"assumption": "library flows", "value": "the busiest hour's write and recall rates, times the peak factor",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vtsmodel import catalog, drives
-from vtsmodel.app.lessons.block_size import view_block_size
+from vtsmodel.app.lessons.block_size import evaluate_block_size
 from vtsmodel.app.lessons.drive_rates import host_rate
 from vtsmodel.app.lessons.efficiency import INPUTS
 from vtsmodel.app.text import number, percent
@@ -41,7 +41,7 @@ def answers() -> list[str]:
     most = max(gain, key=gain.get)
     e = {d: float(_eff(d, f, n)) for d in ("STK9940B", "IBM3592A", "LTO9")}
     check = catalog.streaming_check("LTO9", 2.0)
-    best = {k: view_block_size(drives_sharing=k).readouts["fastest write block"] for k in (8, 4)}
+    best = {k: f"{number(evaluate_block_size(drives_sharing=k).best_write_kb)} KB" for k in (8, 4)}
     carry = max(
         k for k in range(1, 9) if host_rate("LTO1", drives_per_bus=k, stream_mb_s=200.0)[1] == "the drive"
     )

@@ -7,7 +7,6 @@ import warnings
 from vtsmodel import ExtrapolationWarning, catalog, plan, read_hourly_workload
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import planner as page
-from vtsmodel.app.lessons.tape_library import write_feed_mb_s
 from vtsmodel.app.text import number
 
 _D = {k: page.INPUTS[k].default for k in page.INPUTS}
@@ -17,11 +16,23 @@ def _plan(workload=None, **changes):
     """The page's plan at its defaults with ``changes``: (plan, VTS plan, library plan)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ExtrapolationWarning)  # the page shows these as notes
-        return cfg.evaluated(page.answers_of(_D | changes), cfg.frozen(workload))
+        e = cfg.evaluate(page.answers_of(_D | changes), workload)
+    return e.plan, e.vts, e.library
 
 
 def _choice(vts) -> str:
     return vts.recommended.config.label if vts.recommended else "none"
+
+
+def _first(test, lo: float, hi: float, step: float) -> float | None:
+    """The least multiple of ``step`` in ``[lo, hi]`` where ``test`` holds (it holds from there on), by bisection."""
+    a, b = round(lo / step), round(hi / step)
+    if not test(b * step):
+        return None
+    while b - a > 1:
+        m = (a + b) // 2
+        a, b = (a, m) if test(m * step) else (m, b)
+    return b * step
 
 
 def answers() -> list[str]:
@@ -37,10 +48,18 @@ def answers() -> list[str]:
     top = sens.tornado(out)[0]
     _p, tight, tight_lib = _plan(recall_target_s=300.0)
     p9, _v, lib9 = _plan(library_drive="LTO9")
-    feed = write_feed_mb_s(p9, lib9)
+    feed = cfg.write_feed_mb_s(p9, lib9)
     check = catalog.streaming_check("LTO9", feed, compression_ratio=_D["cf"]) if feed else None
     example = read_hourly_workload(page.EXAMPLE_WORKLOAD)
     vols = {v: _plan(example, volume_mb=v)[2] for v in (200.0, 800.0, 3200.0)}
+    channels = {n: _plan(escon_channels=n)[1] for n in (4, 2)}
+    read = page.INPUTS["read_gb_per_day"]
+    unserved = _first(
+        lambda gb: "leaves" in _plan(read_gb_per_day=gb)[1].headline(), read.default, read.hi, read.step
+    )
+    passes = _first(
+        lambda gb: _plan(read_gb_per_day=gb)[1].recommended is None, read.default, read.hi, read.step
+    )
     return [
         (
             f"At the defaults: {_choice(base)}. A smaller configuration is enough once {relax} h of throttling and "
@@ -66,4 +85,22 @@ def answers() -> list[str]:
         "With the example workload, the library's drives by volume size: "
         + "; ".join(f"{number(v)} MB, {lb.drives} drives ({lb.governs} governs)" for v, lb in vols.items())
         + ". Larger volumes mean fewer recalls for the same reads, but each keeps a drive longer.",
+        "; ".join(
+            f"{'With' if i == 0 else 'with'} {n} ESCON channels, {_choice(v)} recommended: the closest "
+            f"({v.closest.config.label}) bound by the {v.closest.binding_resource}"
+            for i, (n, v) in enumerate(channels.items())
+        )
+        + ". The headline says the writes offered exceed every configuration's peak: fewer channels lower the "
+        "peak further.",
+        (
+            f"From about {number(passes)} GB read a day no configuration passes"
+            + (
+                f", and from {number(unserved)} GB the planner names the MB/s of recalls the VTS cannot serve"
+                if unserved
+                else ""
+            )
+            + f": the reading PAF takes is below {number(passes)} GB a day at the other default answers."
+            if passes
+            else "No reading up to the slider's end stops every configuration."
+        ),
     ]

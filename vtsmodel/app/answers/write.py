@@ -8,16 +8,18 @@ import numpy as np
 
 from vtsmodel import ExtrapolationWarning, escon_distance_factor, export_minutes
 from vtsmodel import bottleneck as bn
-from vtsmodel.app.lessons.write import write_point
+from vtsmodel.app.lessons.write import evaluate_write
 from vtsmodel.app.text import number, percent
 
 EHPO_1152, EHPO_288, PAF_1728 = "tvc_1152_36gb_base_ehpo", "tvc_288_36gb_base_ehpo", "tvc_1728_36gb_paf"
+EHPO_288_9GB = "tvc_288_9gb_base_ehpo"
 #: The CF grid of the panel's slider, 1 to 4. [-]
 _CF = np.round(np.arange(1.0, 4.0001, 0.02), 2)
 
 
 def _rates(cf, config, feature, block_kb=32.0, escon_km=0.0) -> dict[str, float]:
-    return write_point(cf, config, feature, block_kb, escon_km)[0]
+    """Peak and sustained write as the panel evaluates them. [MB/s]"""
+    return evaluate_write(cf, config, feature, block_kb, escon_km).rate
 
 
 def _handover(feature: str, config: str, mode: str) -> tuple[str, float, str]:
@@ -36,6 +38,7 @@ def answers() -> list[str]:
     """The eight answers of lesson 01, at the panel's defaults (32 KB blocks, no ESCON distance)."""
     e1, e4 = (_rates(cf, EHPO_1152, "ehpo")["sustained"] for cf in (1.0, 4.0))
     small = _rates(4.0, EHPO_288, "ehpo")["sustained"]
+    small_9gb = _rates(4.0, EHPO_288_9GB, "ehpo")["sustained"]
     binds_e = {bn.binding_resource(cf, feature="ehpo", mode="sustained", tvc_config=EHPO_1152) for cf in _CF}
     s_from, s_cf, s_to = _handover("paf", PAF_1728, "sustained")
     p_from, p_cf, p_to = _handover("paf", PAF_1728, "peak")
@@ -44,7 +47,7 @@ def answers() -> list[str]:
                                                        ("paf1", _rates(1.0, PAF_1728, "paf")))}  # fmt: skip
     b32, b64 = _rates(3.0, PAF_1728, "paf"), _rates(3.0, PAF_1728, "paf", block_kb=64.0)
     w20, r20 = float(escon_distance_factor(20.0)), float(escon_distance_factor(20.0, direction="read"))
-    h1, h3 = (write_point(cf, PAF_1728, "paf", 32.0, 0.0)[1] for cf in (1.0, 3.0))
+    h1, h3 = (evaluate_write(cf, PAF_1728, "paf").hours_at_peak for cf in (1.0, 3.0))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         e6 = _rates(6.0, EHPO_1152, "ehpo")["sustained"]
@@ -58,8 +61,9 @@ def answers() -> list[str]:
     return [
         f"EHPO with 1152 GB sustains {number(e1)} MB/s at CF 1 and {number(e4)} MB/s at CF 4, "
         f"{number(e4 / e1)} times as much for 4 times the CF; the {' and '.join(sorted(binds_e))} {_s(min(binds_e), 'bind')} all the way, "
-        f"and their line rises with CF because they see compressed bytes. With 288 GB (fewer HDDs): "
-        f"{number(small)} MB/s at CF 4.",
+        f"and their line rises with CF because they see compressed bytes. With 288 GB on 36 GB HDDs, 4 × (2+P) "
+        f"(fewer HDDs): {number(small)} MB/s at CF 4; on 9 GB HDDs, 16 × (2+P): {number(small_9gb)} MB/s, the "
+        "1152 GB slope: the layout, not the capacity, sets it.",
         f"Sustained, the {s_from} {_s(s_from, 'bind')} up to CF {number(s_cf)}, where the {s_to} "
         f"{_s(s_to, 'take')} over and the curve stops rising. In peak, the {p_from} {_s(p_from, 'bind')} up to "
         f"CF {number(p_cf)}, then the {p_to}: hence 'about 80 MB/s down to CF 2'.",
