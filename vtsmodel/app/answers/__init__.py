@@ -13,22 +13,12 @@ from __future__ import annotations
 import html
 import importlib
 
+from vtsmodel.app.lessons import LESSONS
+
 __all__ = ["KEYS", "answer_key", "answer_key_html", "answers"]
 
-#: Lesson number to the module of its answer key.
-KEYS = {
-    "00": "start",
-    "01": "write",
-    "02": "time_at_peak",
-    "03": "recall",
-    "04": "efficiency",
-    "05": "sizing",
-    "06": "disk_cache",
-    "07": "planner",
-    "08": "hits",
-    "09": "replay",
-    "10": "library",
-}
+#: Lesson number to the module of its answer key: named as the lesson's module (00: the start page).
+KEYS = {"00": "start", **LESSONS}
 
 
 def answers(lesson_id: str) -> list[str]:
