@@ -64,7 +64,7 @@ def in_words(message: str, inputs=None) -> str:
 def _declared_inputs() -> dict:
     """Every parameter a public model function declares, by name (the first declaration of a name wins)."""
     import vtsmodel
-    from vtsmodel._inputs import declared_inputs
+    from vtsmodel import declared_inputs
 
     out: dict = {}
     for name in vtsmodel.__all__:
