@@ -49,9 +49,12 @@ def _slug(text: str) -> str:
 
 
 def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None) -> None:
-    """A progress bar on a terminal (stderr); nothing when the output goes to a file or a pipe."""
+    """A progress bar on a terminal (stderr); to a file or a pipe, one line per step done."""
     stream = stream or sys.stderr
     if not (hasattr(stream, "isatty") and stream.isatty()):
+        if done:
+            stream.write(f"{done}/{total} {label}\n")
+            stream.flush()
         return
     filled = int(width * done / total) if total else width
     bar = "#" * filled + "." * (width - filled)
@@ -132,12 +135,14 @@ def _cmd_figures(args) -> int:
     notes: list[str] = []
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
-    warned = 0
+    warned: list[str] = []  # which figures show a setting outside what a source validated, and why
     lessons_done: list[str] = []
     used: set[str] = set()
     jobs = list(_jobs(args, notes))
-    for n, (number, module, scenario, values) in enumerate(jobs):
-        _progress(n, len(jobs), f"preparing lesson {number}" + (f", {scenario}" if scenario else ""))
+    for n, (number, module, scenario, values) in enumerate(jobs, start=1):
+        _progress(
+            n, len(jobs), f"building the figures of lesson {number}" + (f", {scenario}" if scenario else "")
+        )
         from vtsmodel.app.figures import caption_text
         from vtsmodel.app.lessons import scenario_values
         from vtsmodel.app.panels import caption_values
@@ -150,7 +155,6 @@ def _cmd_figures(args) -> int:
                 f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
             )
             continue
-        warned += bool(view.notes)
         title = getattr(module, "TITLE", f"Lesson {number}")
         if scenario is not None:
             title = f"{title} (scenario: {scenario})"
@@ -158,7 +162,7 @@ def _cmd_figures(args) -> int:
             **caption_values({k: module.INPUTS[k] for k in module.SCENARIO}, full),
             **view.caption_values,
         }
-        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes)
+        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes_of(k))
                     for k, plot in view.figures.items()}  # fmt: skip
         stem = number if scenario is None else f"{number}_{_slug(scenario)}"
         while stem in used:
@@ -169,6 +173,11 @@ def _cmd_figures(args) -> int:
         for key, plot in view.figures.items():
             for fmt in formats:
                 items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", captions[key]))
+        by_note: dict[str, list[str]] = {}
+        for key in view.figures:
+            for note in view.notes_of(key):
+                by_note.setdefault(note, []).append(f"{stem}_{_slug(key)}")
+        warned += [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
     if not items:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)
@@ -212,7 +221,10 @@ def _cmd_figures(args) -> int:
     if skipped:
         print(f"kept {len(skipped)} existing file(s) (use --overwrite to replace them)", file=out)
     if warned:
-        print(f"note: {warned} setting(s) are outside what a source validated (extrapolated)", file=out)
+        print(f"note: {len(warned)} setting(s) outside what a source validated (extrapolated; the captions say so):",
+              file=out)  # fmt: skip
+        for w in warned:
+            print(f"  {w}", file=out)
     for n in notes:
         print(f"note: {n}", file=out)
     for f in failed:

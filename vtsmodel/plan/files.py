@@ -181,8 +181,12 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
     check_plan(plan)
-    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
-           "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    # a slider's step arithmetic leaves 800.0000000000001: twelve significant digits keep every answer
+    answers = {
+        k: float(f"{v:.12g}") if isinstance(v, float) else v for k, v in plan.answers.to_dict().items()
+    }
+    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name, "answers": answers,
+           "workload": None}  # fmt: skip
     if not plan.vts:
         doc["vts"] = False
     if plan.library_flows:
