@@ -179,11 +179,12 @@ def answers_used(plan, vts) -> dict[str, tuple[float | None, str]]:
     Parameters
     ----------
     plan : vtsmodel.plan.Plan
-    vts : vtsmodel.plan.VtsPlan
-        The plan evaluated (its ``day`` holds the read-hit and recall bases).
+    vts : vtsmodel.plan.VtsPlan or None
+        The plan evaluated (its ``day`` holds the read-hit and recall bases); None for a
+        library alone, which uses the day's writes only.
     """
     out: dict[str, tuple[float | None, str]] = {}
-    day, info = plan.day(), vts.day
+    day, info = plan.day(), (vts.day if vts is not None else None)
     if plan.workload is not None:
         s = day.summary()
         per_day, wl = 24.0 / s["hours [h]"], f"the hourly workload {day.name}"
@@ -191,7 +192,7 @@ def answers_used(plan, vts) -> dict[str, tuple[float | None, str]]:
             out[key] = (s[total] * per_day, f"{wl}: {_n(s[total], 4)} GB in {_n(s['hours [h]'])} h")
         for key in ("write_window_hours", "write_start_hour", "read_window_hours", "read_start_hour"):
             out[key] = (None, f"{wl}: its hours")
-        if "workload" in info["recall basis"]:
+        if info is not None and "workload" in info["recall basis"]:
             out["recalls_per_hour"] = (
                 info["busiest recall hour [1/h]"],
                 f"{wl}: its recall mounts (the busiest hour)",
@@ -199,6 +200,8 @@ def answers_used(plan, vts) -> dict[str, tuple[float | None, str]]:
         vd = day.column("max_virtual_drives")
         if vd is not None and vd.size and vd.max() > plan.answers.virtual_drives_needed:
             out["virtual_drives_needed"] = (float(vd.max()), f"{wl}: its busiest hour")
+    if info is None:
+        return out
     if info["read hit basis"] != "answer":
         out["read_hit"] = (info["read hit ratio [-]"], info["read hit basis"])
     if plan.hits is not None:
