@@ -51,6 +51,7 @@ MAIN_SLIDERS = {
     "04_drive_efficiency_vs_file_size.ipynb": ("file size", 0),
     "06_disk_cache_staging.ipynb": ("Reads per HDD", 0),
     "08_read_hits_from_a_mount_log.ipynb": ("TVC capacity", 0),
+    "10_library_over_the_years.ipynb": ("growth of the writes", 0),
 }
 
 _INSTALL = """
@@ -82,7 +83,7 @@ _INSTALL = """
 
 def _kernel_panels(notebook: str):
     """The panel a lesson's main slider moves, built as the lesson's notebook builds it (with its sheet)."""
-    from vtsmodel.app.lessons import disk_cache, efficiency, hits, recall, time_at_peak, write
+    from vtsmodel.app.lessons import disk_cache, efficiency, hits, library, recall, time_at_peak, write
     from vtsmodel.app.sheet import scenario_sheet
 
     keep = []  # the sheets stay bound while the panel moves
@@ -103,6 +104,8 @@ def _kernel_panels(notebook: str):
     elif notebook.startswith("08_"):
         page = hits.hits_page()
         return page.panel, [page]
+    elif notebook.startswith("10_"):
+        return library.library_panel(), []  # no scenario sheet
     else:
         raise KeyError(notebook)
     keep.append(scenario_sheet(notebook[:2], panel))

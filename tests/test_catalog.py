@@ -1,6 +1,8 @@
 """Tests of vtsmodel.catalog: the drive catalog, its choices, mount parts and the streaming check."""
 
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -298,3 +300,18 @@ def test_warn_streaming_warns_only_below_the_floor():
         warnings.simplefilter("error")
         assert warn_streaming("LTO9", 400.0).all_stream
         assert warn_streaming("IBM3592_60F", 2.0).streams is None
+
+
+def test_the_data_notes_list_every_borrowed_mount_timing():
+    # notes/drive_catalog.md says, for every drive, which mount parts are its own and which
+    # still borrow CERN's 9940B figures; the table must be what mount_parts does.
+    text = (Path(data.data_dir()) / "notes" / "drive_catalog.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (\S+) \| ((?:(?:own|\*\*borrowed\*\* \(9940B\)) \|? ?){3})$", text, re.M))
+    for drive in drive_names():
+        parts = mount_parts(drive)
+        said = ["own" if c.strip() == "own" else "borrowed" for c in rows[drive].strip(" |").split(" | ")]
+        done = [
+            "own" if parts[k].basis == "drive" else "borrowed" for k in ("load", "locate", "rewind_unload")
+        ]
+        assert said == done, f"notes/drive_catalog.md says {drive} {said}; mount_parts gives {done}"
+    assert set(rows) == set(drive_names())

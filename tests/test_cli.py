@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -12,6 +13,7 @@ import pytest
 from vtsmodel import sizing
 from vtsmodel._tables import cite
 from vtsmodel.app import cli
+from vtsmodel.app._browser import find_chromium
 from vtsmodel.app.lessons import lesson_module
 from vtsmodel.app.scenarios import ScenarioSheet
 from vtsmodel.catalog import drive_choices, drive_names, drive_spec
@@ -264,6 +266,48 @@ def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
     assert code == 1 and "is read-only; make it writable to replace it" in err and "force" not in err
 
 
+def test_plan_from_a_workload_file_alone_names_the_defaults_it_used(capsys):
+    # A new user with an hourly report and no plan file: the workload gives the writes and
+    # reads (and here the read hits and recalls, from its mount columns); every other
+    # answer is the default, and the output says which.
+    from vtsmodel.hourly import read_hourly_workload
+    from vtsmodel.plan import Answers, Plan, answer_inputs, vts_plan
+
+    code, out, err = run(capsys, "plan", "--workload", str(EXAMPLE_WORKLOAD))
+    assert code == 0, err
+    plan = Plan(Answers(), name=EXAMPLE_WORKLOAD.stem, workload=read_hourly_workload(EXAMPLE_WORKLOAD))
+    assert vts_plan(plan).headline() in out
+    assert "every other answer is its default" in out
+    inputs = answer_inputs()
+    for key in ("cf", "volume_mb", "recall_target_s", "delay_hours_allowed", "vts_drive"):
+        assert f"{inputs[key].label} {inputs[key].format(getattr(Answers(), key))}" in out, key
+    for key in ("write_gb_per_day", "read_hit", "recalls_per_hour"):  # the workload's own
+        assert f"{inputs[key].label} " not in out.split("default:")[1].split("\n")[1], key
+
+
+def test_plan_with_neither_a_file_nor_a_workload_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "plan")
+    assert code == 2 and out == "" and "--workload" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_plan_no_configuration_meets_exits_3_and_says_so_in_words(capsys, tmp_path):
+    # 20 TB a day: every configuration falls behind. The copy check's value is infinite in
+    # the model; the table says "falls behind" and "none", never inf or -inf, and a
+    # script sees the documented exit code 3 (no recommendation), not 0.
+    from vtsmodel.plan import Answers, Plan, save_plan, vts_plan
+
+    plan = Plan(Answers(write_gb_per_day=20000.0, write_window_hours=24.0), name="too much")
+    save_plan(plan, tmp_path / "plan.json")
+    code, out, err = run(capsys, "plan", str(tmp_path / "plan.json"))
+    assert vts_plan(plan).recommended is None
+    assert code == cli.EXIT_NO_CONFIGURATION == 3
+    assert "No VTS B18 configuration meets every target" in out
+    assert "no VTS configuration meets every target" in err and len(err.strip().splitlines()) == 1
+    assert "inf" not in out.replace("infinite", "")
+    copy_line = next(line for line in out.splitlines() if line.startswith("drives for the copy"))
+    assert "falls behind" in copy_line and "none" in copy_line and copy_line.rstrip().endswith("NO")
+
+
 def test_plan_with_a_mount_log_evaluates_each_configuration_with_its_own_read_hit(capsys, tmp_path):
     import dataclasses
 
@@ -397,3 +441,33 @@ def test_figures_with_a_broken_browser_path_fail_in_one_line(capsys, tmp_path, m
     assert err.count("\n") == 1 and says in err and browser in err
     assert "PNG, SVG and PDF need a working Chromium browser" in err
     assert not out.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_chromium() is None, reason="the PDF report needs Chromium")
+def test_a_fresh_clone_plans_the_example_and_writes_the_pdf_report(tmp_path):
+    # What a new user does first: clone, then `vtsmodel plan examples/example_plan.json
+    # --report r.pdf`. The clone holds only committed files, so the example, the data and
+    # the code it needs must all be in the repository.
+    root = Path(__file__).resolve().parents[1]
+    if subprocess.run(["git", "-C", str(root), "rev-parse", "--git-dir"], capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(root), str(clone)], check=True, timeout=120)
+    env = {**os.environ, "PYTHONPATH": str(clone)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "vtsmodel.app.cli",
+        "plan",
+        "examples/example_plan.json",
+        "--report",
+        "r.pdf",
+    ]
+    done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, cli.EXIT_NO_CONFIGURATION), done.stderr
+    assert "Plan 'nightly batch':" in done.stdout and "report:" in done.stdout
+    assert (clone / "r.pdf").read_bytes()[:5] == b"%PDF-"
+    probe = [sys.executable, "-c", "import vtsmodel; print(vtsmodel.__file__)"]
+    used = subprocess.run(probe, cwd=clone, env=env, capture_output=True, text=True, check=True).stdout
+    assert Path(used.strip()).is_relative_to(clone), used  # the clone's code, not this checkout's

@@ -3,51 +3,26 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from source_quotes import SourceQuotes
 
 import vtsmodel
 import vtsmodel._tables as tables_mod
 from vtsmodel import data
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES_DIR = Path(os.environ.get("VTSMODEL_SOURCES", ROOT.parent / "shared" / "sources"))
 ALL = data.tables()
 
 
-def _collapse(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def read_source_texts() -> dict[str, str] | None:
-    """Source id to its text (whitespace collapsed), from shared/sources beside the checkout.
-
-    None where the documents are not there: they are not redistributed with the project
-    (set VTSMODEL_SOURCES to their folder).
-    """
-    readme = SOURCES_DIR / "README.md"
-    if not readme.is_file():
-        return None
-    out = {}
-    for line in readme.read_text().splitlines():
-        m = re.match(r"\|\s*(\S+\.txt)\s*\|\s*(\S+)\s*\|", line)
-        if m:
-            out[m.group(2)] = _collapse((SOURCES_DIR / m.group(1)).read_text(encoding="utf-8"))
-    return out
-
-
 @pytest.fixture(scope="module")
-def source_texts() -> dict[str, str]:
-    """The source texts; the verbatim-quote tests skip where they are not beside the checkout."""
-    texts = read_source_texts()
-    if texts is None:
-        pytest.skip(f"source texts not found at {SOURCES_DIR} (set VTSMODEL_SOURCES)")
-    return texts
+def quotes() -> SourceQuotes:
+    """Whether a quote is verbatim in its founding source (the texts where present, else their fingerprints)."""
+    return SourceQuotes()
 
 
 def test_every_table_loads_and_validates():
@@ -72,19 +47,21 @@ def test_every_row_is_cited(name):
 
 FOUNDING = set(data.sources("founding"))
 SUPPLEMENTARY = data.sources("supplementary")
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ALL)
-def test_text_rows_quote_their_source_verbatim(name, source_texts):
-    # The five founding documents are beside the checkout; supplementary sources have no
-    # local copy (their rows' structure is checked below instead).
+def test_text_rows_quote_their_source_verbatim(name, quotes):
+    # The five founding documents' texts or fingerprints (tests/source_quotes.py); supplementary
+    # sources have no local copy (their rows' structure is checked below instead).
     t = data.load(name)
     missing = [
         r["id"]
         for r in t.records()
         if r["source"] in FOUNDING
         and r["kind"] in ("text", "derived")
-        and _collapse(r["quote"]) not in source_texts[r["source"]]
+        and not quotes.verbatim(r["source"], r["quote"])
     ]
     assert not missing, f"{name}: quotes not found verbatim in their source: {missing}"
 
@@ -120,6 +97,27 @@ def test_supplementary_rows_carry_locator_printed_and_quote(name):
                 assert r["printed"].strip(), r["id"]
 
 
+def test_supplementary_citations_read_as_a_reference_list():
+    # A proposal's reader gets the URL and the date it was read, as a reference list gives them.
+    for sid, s in SUPPLEMENTARY.items():
+        day, month, year = s["citation"].rsplit("Accessed ", 1)[1].rstrip(".").split()
+        assert f"{year}-{MONTHS.index(month) + 1:02d}-{int(day):02d}" == s["accessed"], sid
+        assert "search index" not in s["citation"] and not re.search(r"//[\d.]+[:/]", s["url"]), sid
+
+
+def test_readme_lists_every_supplementary_source():
+    table = [
+        line
+        for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `")
+    ]
+    listed = {re.match(r"\| `([^`]+)`", line).group(1): line for line in table}
+    for sid, s in SUPPLEMENTARY.items():
+        assert sid in listed and f"<{s['url']}>" in listed[sid], (
+            f"README.md: {sid} missing or without its URL"
+        )
+
+
 def test_cite_formats_supplementary_sources_like_the_others():
     text = data.cite("drive_catalog")
     assert "[cern-tape-sizing-2005]" in text and "[ibm-dtl-lto-perf] IBM." in text
@@ -133,8 +131,12 @@ def test_supplementary_source_problems_are_reported(scratch_data):
     pkg["supplementarySources"][1]["date"] = "May 2020"
     pkg["supplementarySources"][2]["name"] = "cern-tape-sizing-2005"
     del pkg["supplementarySources"][3]["supplied"]
+    pkg["supplementarySources"][4]["url"] = "http://38.142.81.21:8001/manual/page-88.html"
+    pkg["supplementarySources"][5]["citation"] += " (read 2026-11-23 as stored by the project's search index)"
     pkg_path.write_text(json.dumps(pkg))
     problems = "\n".join(tables_mod.check_sources())
+    assert "is a bare IP address" in problems
+    assert "citation must end with the URL and the access date" in problems
     assert "is not an http(s) address" in problems
     assert "'May 2020' is not YYYY" in problems
     assert "'cern-tape-sizing-2005' is listed more than once" in problems
@@ -382,7 +384,8 @@ def test_statements_filter_by_status_source_and_text():
 
 
 def test_statement_status_of_a_data_row():
-    assert data.statement_status("cern_sizing_example:drives_needed_total") == "reproduced"
+    assert data.statement_status("cern_sizing_example:drives_needed_total") == "by-construction"
+    assert data.statement_status("vts_facts:ehpo_sustained_cf3_max_tvc") == "reproduced"
     assert data.statement_status("vts_ehpo_coefficients:sustained_m_288") == "calibrated"
     assert data.statement_status("vts_facts:escon2_saturated_write") == "contradicted"
     # Linked by a calibrated and a source-inconsistent statement: the more cautious wins.

@@ -122,3 +122,16 @@ def test_optional_is_a_declaration_field_that_but_keeps_and_check_ignores():
         inp.check("cf", None)  # a model argument is never empty
     with pytest.raises(ValueError, match="cf"):
         inp.check("cf", float("nan"))
+
+
+def test_number_formats_plainly():
+    from vtsmodel import number
+
+    assert (number(2300.0), number(0.012345), number(79290.0), number(2.5), number(-0.0)) == (
+        "2,300",
+        "0.0123",
+        "79,300",
+        "2.5",
+        "0",
+    )
+    assert (number(float("inf")), number(float("-inf")), number(float("nan"))) == ("∞", "−∞", "—")

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vtsmodel import mountlog as ml
+from vtsmodel.logs import synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "example_mount_log.csv"
@@ -71,6 +74,41 @@ def test_quoted_fields():
     assert log.volume_ids.tolist() == ["A,1"]
 
 
+def test_cartridge_and_duration_columns_are_carried():
+    text = "time_s,volume,host_mb,access,cartridge,duration_s\n0,A,1,read,T1,90\n5,B,2,read,T2,30.5\n9,C,1,read,T1,0\n"
+    log = ml.read_mount_log(text)
+    assert log.cartridge_ids.tolist() == ["T1", "T2"] and log.cartridge.tolist() == [0, 1, 0]
+    assert log.n_cartridges == 2
+    assert log.duration_s.tolist() == [90.0, 30.5, 0.0]
+    assert log.sizes_given and log.access_given and log.time_at == "start"
+    assert "cartridge='cartridge', duration='duration_s'" in log.notes[0]
+    first = next(log.chunks(2))
+    assert first.cartridge.tolist() == ["T1", "T2"] and first.duration_s.tolist() == [90.0, 30.5]
+
+
+def test_without_cartridges_or_durations_they_are_none():
+    log = ml.read_mount_log(_csv("0,A,1,read"))
+    assert log.cartridge is None and log.cartridge_ids is None and log.duration_s is None
+    assert log.n_cartridges is None
+
+
+def test_a_log_without_an_access_column_is_all_reads_and_says_so():
+    log = ml.read_mount_log("time_s,volume,host_mb\n0,A,1\n5,B,2\n")
+    assert log.access.tolist() == [ml.READ, ml.READ] and not log.access_given
+    assert any("no access column" in n for n in log.notes)
+
+
+def test_a_bad_duration_is_named():
+    with pytest.raises(ValueError, match=r"line 3: duration_s='-1'.*\[0, 1e\+08\] s"):
+        ml.read_mount_log("time_s,volume,host_mb,access,duration_s\n0,A,1,read,1\n1,A,1,read,-1\n")
+
+
+def test_sort_keeps_cartridges_and_durations_with_their_rows():
+    text = "time_s,volume,host_mb,access,cartridge,duration_s\n10,A,1,read,T1,1\n5,B,1,read,T2,2\n"
+    log = ml.read_mount_log(text, sort=True)
+    assert log.cartridge_ids[log.cartridge].tolist() == ["T2", "T1"] and log.duration_s.tolist() == [2.0, 1.0]
+
+
 def test_an_empty_log_has_no_rows_but_a_basis():
     log = ml.read_mount_log("# nothing yet\ntime_s,volume,host_mb,access\n")
     assert len(log) == 0 and log.size_basis == "host" and log.hours == 0.0 and log.n_volumes == 0
@@ -86,9 +124,9 @@ def test_an_empty_log_has_no_rows_but_a_basis():
         ("5,A,big,read", ["line 3", "compressed_mb='big'", "not a number", "[0, 1e+08] MB"]),
         ("x,A,1,read", ["line 3", "time_s='x'", "not a number", "[0, 1e+12] s"]),
         ("-1,A,1,read", ["line 3", "time_s='-1'", "[0, 1e+12] s"]),
-        ("5,A,1,write", ["line 3", "access='write'", "scratch_write, specific_write, read"]),
-        ("5,,1,read", ["line 3", "volume=''", "1 to 64 characters"]),
-        ("5," + "V" * 65 + ",1,read", ["line 3", "volume=", "1 to 64 characters"]),
+        ("5,A,1,dance", ["line 3", "access='dance'", "scratch_write, specific_write, read", "access_map"]),
+        ("5,,1,read", ["line 3", "volume=''", "1 to 4,096 characters"]),
+        ("5," + "V" * 4097 + ",1,read", ["line 3", "volume=", "1 to 4,096 characters"]),
         ("5,A,1", ["line 3", "3 fields", "header (line 1) names 4"]),
     ],
 )
@@ -100,7 +138,7 @@ def test_bad_lines_are_named(row, expected):
 
 
 @pytest.mark.parametrize(
-    "value", ["2026-13-01T00:00:00", "yesterday", "2026-03-01T08:00:00+02:00", "2026-03-01"]
+    "value", ["2026-13-01T00:00:00", "yesterday", "2026-03-01T08:00:00+25:00", "2026-03-01"]
 )
 def test_bad_iso_times_are_named(value):
     with pytest.raises(ValueError, match=rf"line 3: time='{re.escape(value)}'.*ISO 8601"):
@@ -110,11 +148,15 @@ def test_bad_iso_times_are_named(value):
 @pytest.mark.parametrize(
     ("header", "message"),
     [
-        ("time_s,volume,size_mb,access", "column 'size_mb' is not known"),
-        ("time_s,volume,access", "exactly one compressed_mb or host_mb column"),
-        ("time_s,volume,host_mb,compressed_mb,access", "exactly one compressed_mb or host_mb column"),
-        ("time_s,time,volume,host_mb,access", "exactly one time_s or time column"),
-        ("time_s,volume,volume,host_mb,access", "'volume' appears twice"),
+        ("time_s,volume,sise_mb,access", "'sise_mb' is not known; did you mean 'size_mb'"),
+        ("time_s,volume,access", "no size column .* object_mb"),
+        (
+            "time_s,volume,host_mb,compressed_mb,access",
+            "two size columns \\('host_mb' and 'compressed_mb'\\)",
+        ),
+        ("time_s,time,volume,host_mb,access", "two time columns"),
+        ("time_s,volume,volume,host_mb,access", "two volume columns"),
+        ("time_s,host_mb,access", "no column names the object or the tape"),
     ],
 )
 def test_bad_headers(header, message):
@@ -122,13 +164,24 @@ def test_bad_headers(header, message):
         ml.read_mount_log(header + "\n")
 
 
+def test_unknown_header_columns_are_left_out_and_said():
+    log = ml.read_mount_log("time_s,volume,host_mb,access,drive,host\n0,A,1,read,D1,h\n")
+    assert len(log) == 1 and any("columns not used: drive, host" in n for n in log.notes)
+
+
 def test_no_header_and_not_utf8(tmp_path):
-    with pytest.raises(ValueError, match="no header line"):
+    with pytest.raises(ValueError, match="no lines but comments and blank lines"):
         ml.read_mount_log("# only a comment\n\n")
+    with pytest.raises(ValueError, match="line 1: no header line; say what each column holds.*columns="):
+        ml.read_mount_log("0,A,1,read\n1,B,1,read\n")
     bad = tmp_path / "latin1.csv"
     bad.write_bytes(HEADER.encode() + b"0,\xe9t\xe9,1,read\n")
-    with pytest.raises(ValueError, match="not UTF-8"):
+    with pytest.raises(
+        ValueError,
+        match=r"latin1.csv, line 2, byte 3 of the line \(byte 38 of the file\): b'\\xe9' is not utf-8",
+    ):
         ml.read_mount_log(bad)
+    assert ml.read_mount_log(bad, encoding="latin-1").volume_ids.tolist() == ["été"]
 
 
 # --- time order --------------------------------------------------------------------------------
@@ -164,33 +217,33 @@ def test_equal_times_are_in_order():
 
 
 # --- streaming ---------------------------------------------------------------------------------
-class _CountingStream:
-    """A text stream that counts the lines taken from it."""
+class _CountingStream(io.RawIOBase):
+    """A binary stream that counts the bytes taken from it."""
 
     name = "counted.csv"
 
     def __init__(self, n):
-        self.n = n
+        self.data = io.BytesIO((HEADER + "".join(f"{i},V{i % 7},1,read\n" for i in range(n))).encode())
         self.taken = 0
 
-    def read(self, *_):  # pragma: no cover - iteration is used
-        raise AssertionError("the reader must iterate, not read the whole stream")
+    def readable(self):
+        return True
 
-    def __iter__(self):
-        yield HEADER
-        for i in range(self.n):
-            self.taken += 1
-            yield f"{i},V{i % 7},1,read\n"
+    def readinto(self, b):
+        k = self.data.readinto(b)
+        self.taken += k
+        return k
 
 
-def test_streaming_reads_one_chunk_at_a_time():
-    stream = _CountingStream(10_000)
+def test_streaming_reads_one_block_at_a_time():
+    stream = _CountingStream(200_000)
+    total = len(stream.data.getvalue())
     chunks = ml.iter_mount_log(stream, chunk_lines=100)
     first = next(chunks)
     assert len(first) == 100
-    assert stream.taken == 100  # nothing read beyond the chunk handed out
+    assert stream.taken <= 2 * 2**20 < total  # a block or two, not the whole stream
     rest = sum(len(c) for c in chunks)
-    assert rest == 9_900
+    assert rest == 199_900
 
 
 @pytest.mark.timeout(20)
@@ -216,7 +269,7 @@ def test_a_fifo_is_refused_at_once(tmp_path):
 def test_a_file_without_line_ends_is_not_read_whole(tmp_path):
     path = tmp_path / "blob.csv"
     path.write_text(HEADER + "0,A,1,read\n" + "x" * 1_000_000)
-    with pytest.raises(ValueError, match="line 3: longer than 4096 characters"):
+    with pytest.raises(ValueError, match="line 3: longer than 65,536 bytes"):
         ml.read_mount_log(path)
 
 
@@ -241,6 +294,34 @@ def test_mount_log_from_arrays_validates_by_index():
         ml.mount_log([0, 1], ["A"], [1, 2], [2, 2])
     with pytest.raises(ValueError, match="size_basis='gzip' is not valid"):
         ml.mount_log([0], ["A"], [1], [2], size_basis="gzip")
+
+
+def test_mount_log_from_arrays_with_cartridges_durations_and_defaults():
+    log = ml.mount_log(
+        [0, 1, 2], ["A", "B", "A"], cartridge=["T9", "T8", "T9"], duration_s=[5, 6, 7], object_mb=300
+    )
+    assert log.size_mb.tolist() == [300.0] * 3 and not log.sizes_given and not log.access_given
+    assert log.access.tolist() == [ml.READ] * 3
+    assert log.cartridge.tolist() == [0, 1, 0] and log.cartridge_ids.tolist() == ["T9", "T8"]
+    assert log.duration_s.tolist() == [5.0, 6.0, 7.0]
+    assert any("300 MB" in n for n in log.notes) and any("read" in n for n in log.notes)
+    with pytest.raises(ValueError, match="object_mb"):
+        ml.mount_log([0], ["A"])
+    with pytest.raises(ValueError, match=r"duration_s\[1\]=-1.0 is outside the valid range"):
+        ml.mount_log([0, 1], ["A", "B"], [1, 1], duration_s=[1, -1])
+    with pytest.raises(ValueError, match="cartridge has 1 elements but time_s has 2"):
+        ml.mount_log([0, 1], ["A", "B"], [1, 1], cartridge=["T"])
+    with pytest.raises(ValueError, match=r"cartridge\[0\]=''"):
+        ml.mount_log([0], ["A"], [1], cartridge=[""])
+    with pytest.raises(ValueError, match="time_at='middle' is not valid"):
+        ml.mount_log([0], ["A"], [1], time_at="middle")
+
+
+def test_csv_round_trip_with_cartridges_and_durations():
+    log = ml.mount_log([0, 1.5], ["A", "B"], [1, 2], cartridge=["T1", "T2"], duration_s=[3.25, 4])
+    back = ml.read_mount_log(ml.mount_log_csv(log))
+    assert back.cartridge_ids[back.cartridge].tolist() == ["T1", "T2"]
+    assert back.duration_s.tolist() == [3.25, 4.0] and not back.access_given
 
 
 def test_csv_round_trip():
@@ -326,7 +407,7 @@ def test_the_example_log_is_what_its_header_says():
     assert "ILLUSTRATIVE" in text.splitlines()[0]
     assert "synthetic_mount_log(n_mounts=8000, n_volumes=4000, seed=19, popularity=0.6)" in text
     shipped = ml.read_mount_log(EXAMPLE)
-    made = ml.synthetic_mount_log(**ml._EXAMPLE)
+    made = ml.synthetic_mount_log(**synthetic._EXAMPLE)
     assert len(shipped) == 8000 and shipped.size_basis == "compressed"
     # written with 0.001 resolution
     np.testing.assert_allclose(shipped.time_s, made.time_s, atol=5e-4)
@@ -337,7 +418,7 @@ def test_the_example_log_is_what_its_header_says():
 
 def test_the_example_log_command_writes_the_same_file(tmp_path):
     out = tmp_path / "example.csv"
-    assert ml._main([str(out)]) == 0
+    assert synthetic._main([str(out)]) == 0
     assert out.read_text() == EXAMPLE.read_text()
 
 
@@ -383,3 +464,80 @@ def test_chunk_lines_is_checked_when_called():
         ml.iter_mount_log("time_s,volume,compressed_mb,access\n", chunk_lines=0)
     with pytest.raises(ValueError, match=r"chunk_lines=2000000 is outside the valid range \[1, 1e\+06\]"):
         ml.read_mount_log("time_s,volume,compressed_mb,access\n", chunk_lines=2_000_000)
+
+
+# --- round trip and spreadsheet safety -----------------------------------------------------
+_HOSTILE = (
+    st.text(alphabet=st.sampled_from(list("=+-@'\"\t\r\n,; |#AZaz09éß€\u2028\x0b")), min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(bool)
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    ids=st.lists(_HOSTILE, min_size=1, max_size=25),
+    carts=st.booleans(),
+    durations=st.booleans(),
+    data=st.data(),
+)
+def test_read_of_write_is_the_log_for_hostile_ids(ids, carts, durations, data, tmp_path_factory):
+    # Done when: "read(write(log)) == log on hypothesis-generated logs with hostile ids"
+    n = len(ids)
+    times = np.cumsum(data.draw(st.lists(st.floats(0, 1e5), min_size=n, max_size=n)))
+    sizes = data.draw(st.lists(st.floats(0, 1e8), min_size=n, max_size=n))
+    kinds = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    log = ml.mount_log(
+        times, ids, sizes, kinds,
+        cartridge=ids[::-1] if carts else None,
+        duration_s=data.draw(st.lists(st.floats(0, 1e8), min_size=n, max_size=n)) if durations else None,
+    )  # fmt: skip
+    path = tmp_path_factory.mktemp("rt") / "log.csv"
+    ml.write_mount_log(log, path, chunk_lines=7)
+    back = ml.read_mount_log(path)
+    assert back.time_s.tolist() == log.time_s.tolist() and back.size_mb.tolist() == log.size_mb.tolist()
+    assert back.volume_ids.tolist() == log.volume_ids.tolist() and back.volume.tolist() == log.volume.tolist()
+    assert back.access.tolist() == log.access.tolist()
+    if carts:
+        assert back.cartridge_ids.tolist() == log.cartridge_ids.tolist()
+        assert back.cartridge.tolist() == log.cartridge.tolist()
+    if durations:
+        assert back.duration_s.tolist() == log.duration_s.tolist()
+    assert ml.mount_log_csv(log) == path.read_bytes().decode()
+
+
+def test_no_written_cell_starts_a_formula_and_numbers_are_unchanged():
+    ids = ['=HYPERLINK("http://x","y")', "+1+1", "-2-2", "@SUM(A1)", "'quoted", "plain", "-3.5"]
+    log = ml.mount_log(np.arange(len(ids)) * 1.5, ids, [0.5] * len(ids), ["read"] * len(ids))
+    text = ml.mount_log_csv(log)
+    import csv
+
+    rows = list(csv.reader(io.StringIO(text)))[1:]
+    for row in rows:
+        assert not row[1].startswith(("=", "+", "-", "@", "\t", "\r")) or row[1] == "-3.5"
+    assert [r[1] for r in rows] == [
+        '\'=HYPERLINK("http://x","y")',
+        "'+1+1",
+        "'-2-2",
+        "'@SUM(A1)",
+        "''quoted",
+        "plain",
+        "-3.5",
+    ]
+    assert [float(r[0]) for r in rows] == (np.arange(len(ids)) * 1.5).tolist()
+
+
+def test_write_streams_and_a_failure_leaves_no_file(tmp_path, monkeypatch):
+    log = ml.synthetic_mount_log(5000, 100, seed=2)
+    pieces = list(ml._csv_pieces(log, (), 1000))
+    assert len(pieces) == 1 + 5  # the header, then a piece per 1,000 rows
+    path = tmp_path / "m.csv"
+
+    def broken(*_args):
+        yield "time_s,volume,compressed_mb,access\n"
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(ml, "_csv_pieces", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        ml.write_mount_log(log, path)
+    assert not path.exists() and list(tmp_path.iterdir()) == []

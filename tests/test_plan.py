@@ -19,8 +19,8 @@ from vtsmodel.plan import (
     MAX_PLAN_BYTES,
     PLAN_SCHEMA,
     Answers,
-    Configuration,
     Plan,
+    VtsConfiguration,
     answer_inputs,
     assumptions,
     evaluate,
@@ -131,10 +131,10 @@ def test_the_configurations_the_paper_offers():
 
 def test_virtual_drives_follow_sec_2():
     # "With the EHPO feature and a minimum of 144 GB of cache, 64 virtual drives ..."; base: 32
-    assert Configuration.of(1152, "base", 3).virtual_drives == 32
-    assert Configuration.of(72, "ehpo", 3).virtual_drives == 32
-    assert Configuration.of(144, "ehpo", 3).virtual_drives == 64
-    assert Configuration.of(216, "paf", 4).virtual_drives == 64
+    assert VtsConfiguration.of(1152, "base", 3).virtual_drives == 32
+    assert VtsConfiguration.of(72, "ehpo", 3).virtual_drives == 32
+    assert VtsConfiguration.of(144, "ehpo", 3).virtual_drives == 64
+    assert VtsConfiguration.of(216, "paf", 4).virtual_drives == 64
     plan = Plan(Answers(virtual_drives_needed=48))
     ok = {r.config.label for r in vts_plan(plan).results if r.check("virtual_drives").ok}
     assert all("base" not in label and not label.startswith("72 GB") for label in ok)
@@ -167,6 +167,24 @@ def test_a_day_at_the_ehpo_sustained_benchmark_is_covered_by_the_recommendation(
     assert all(not r.meets for r in smaller)
 
 
+def test_a_17_mb_s_day_fits_the_ehpo_cache_of_its_own_layout():
+    # ibm-vts-b18-2000, Tables 3 and 4: 216 GB base/EHPO exists only as 12(2+P) of 9 GB HDDs, between
+    # Table 4's 8- and 16-group columns: 18.36 MB/s sustained at CF 3 (Eq. 3). Read on the 36 GB-HDD
+    # axis (the "≤288" column, 13.31 MB/s) a 17 MB/s day was rejected by every EHPO cache up to 288 GB.
+    vts = vts_plan(Plan(Answers(cf=3.0, read_gb_per_day=0), workload=constant_day(17.0)))
+    rec = vts.recommended
+    assert (rec.config.tvc_gb, rec.config.feature, rec.config.cache.id) == (
+        216.0,
+        "ehpo",
+        "tvc_216_9gb_base_ehpo",
+    )
+    want = write_rate(3.0, tvc_config="tvc_216_9gb_base_ehpo", feature="ehpo")
+    assert rec.sustained_mb_s == pytest.approx(want) and round(want, 2) == 18.36
+    # 144 GB is 8(2+P) of 9 GB HDDs (16.73 MB/s): it falls behind, and its label names the layout
+    assert vts.next_smaller_cache.config.label == "144 GB EHPO (9 GB HDDs, 8(2+P)), 3 drives"
+    assert [c.key for c in vts.next_smaller_cache.failing] == ["copy"]
+
+
 @pytest.mark.xfail(strict=True, reason="50 MB/s at CF 3 is a calibration point of paf_fit (ledger "
                    "vts_paf_sustained_50, calibrated), not evidence; the fitted curve gives 49.4 MB/s there "
                    "(a 1.2 % residual), so a day at exactly 50 MB/s falls behind")  # fmt: skip
@@ -182,7 +200,7 @@ def test_the_longest_write_delay_is_the_drain_of_the_excess_over_the_peak_rate()
     # rate after the window (TvcRun.max_delay_hours once read 18 h here: its totals were compared
     # with an absolute 1e-9 MB tolerance on sums of 2e6 MB).
     a = Answers(read_gb_per_day=0)
-    r = evaluate_configuration(Plan(a), Configuration.of(864, "paf", 4))
+    r = evaluate_configuration(Plan(a), VtsConfiguration.of(864, "paf", 4))
     peak = float(write_rate(a.cf, 864, feature="paf", mode="peak"))
     offered = a.write_gb_per_day * 1000 / (a.write_window_hours * 3600)
     drain_h = (offered - peak) * a.write_window_hours / peak
@@ -504,7 +522,7 @@ def test_the_time_step_is_checked():
     with pytest.raises(ValueError, match=r"step_minutes=0.01 is outside the valid range \[0.5, 60\]"):
         vts_plan(Plan(), step_minutes=0.01)
     with pytest.raises(ValueError, match="step_minutes"):
-        evaluate_configuration(Plan(), Configuration.of(864, "paf", 4), step_minutes=90)
+        evaluate_configuration(Plan(), VtsConfiguration.of(864, "paf", 4), step_minutes=90)
 
 
 def test_numeric_arguments_are_checked_before_any_work():

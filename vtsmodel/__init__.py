@@ -9,9 +9,18 @@ Importing vtsmodel does not import plotly or ipywidgets; the figure and widget l
 live in :mod:`vtsmodel.app`, which imports them; the core never imports the app.
 """
 
-from vtsmodel._inputs import Input, declare, declared_inputs
+from vtsmodel._inputs import Input, declare, declared_inputs, number
 from vtsmodel._tables import DataError, cite, load, references, sources, tables
 from vtsmodel._validation import ExtrapolationWarning, VtsModelWarning
+from vtsmodel.archive import (
+    ArchiveYears,
+    CompressionWarning,
+    archive_years,
+    cartridge_tb,
+    fill_year,
+    migration,
+)
+from vtsmodel.b18 import Configuration, LayoutWarning
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import StreamingWarning, drive_catalog, drive_choices, drive_spec, streaming_check
 from vtsmodel.drives import drive_efficiency, drive_throughput, mount_cycle_s
@@ -27,18 +36,19 @@ from vtsmodel.hits import (
 )
 from vtsmodel.hourly import HourlyWorkload, read_hourly_workload
 from vtsmodel.import_export import export_minutes, import_minutes
+from vtsmodel.library import LibraryModel, library_binding, library_model, robot_wait_s, units_needed
+from vtsmodel.logs import LogFile, synthetic_mount_log
 from vtsmodel.mountlog import (
     MountLog,
     iter_mount_log,
     mount_log,
     read_mount_log,
-    synthetic_mount_log,
     write_mount_log,
 )
 from vtsmodel.plan import (
     Answers,
-    Configuration,
     Plan,
+    VtsConfiguration,
     evaluate,
     library_plan,
     load_plan,
@@ -57,6 +67,19 @@ from vtsmodel.queueing import (
     wait_percentile,
 )
 from vtsmodel.recall import recall_drives, recall_ready_s, recall_response_s, recall_service_s
+from vtsmodel.replay import (
+    AnalyticBeside,
+    ApproximationWarning,
+    DrivesByReplay,
+    Replay,
+    ReplayLibrary,
+    analytic_beside,
+    replay_chunks,
+    replay_drives_needed,
+    replay_library,
+    replay_log,
+    replay_requests,
+)
 from vtsmodel.robot import mount_response_s
 from vtsmodel.sizing import Flow, drives_needed, sizing_table
 from vtsmodel.throughput import escon_distance_factor, read_rate, scsi_rate, typical_mix_rate, write_rate
@@ -70,9 +93,32 @@ REFERENCE = f"vtsmodel: an open modeling workbench for tape storage performance,
 
 __all__ = [
     "REFERENCE",
+    "AnalyticBeside",
+    "ApproximationWarning",
+    "DrivesByReplay",
+    "Replay",
+    "ReplayLibrary",
+    "analytic_beside",
+    "replay_log",
+    "replay_chunks",
+    "replay_drives_needed",
+    "replay_library",
+    "replay_requests",
+    "ArchiveYears",
+    "CompressionWarning",
+    "LibraryModel",
+    "archive_years",
+    "cartridge_tb",
+    "fill_year",
+    "library_binding",
+    "library_model",
+    "migration",
+    "robot_wait_s",
+    "units_needed",
     "Answers",
     "Configuration",
     "HourlyWorkload",
+    "LayoutWarning",
     "Plan",
     "evaluate",
     "library_plan",
@@ -80,11 +126,13 @@ __all__ = [
     "read_hourly_workload",
     "save_plan",
     "sensitivity",
+    "VtsConfiguration",
     "vts_configurations",
     "vts_plan",
     "CapacityHits",
     "ConfigurationHits",
     "HitCurve",
+    "LogFile",
     "MountLog",
     "configuration_hits",
     "iter_mount_log",
@@ -98,6 +146,7 @@ __all__ = [
     "Input",
     "declare",
     "declared_inputs",
+    "number",
     "Profile",
     "TvcRun",
     "bottleneck_rate",

@@ -44,6 +44,7 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 try:  # POSIX: a writer locks its temporary file; a dead writer's lock is gone
@@ -126,7 +127,7 @@ def _remove_stale(folder: Path) -> list[Path]:
 
 def atomic_write(
     path: str | os.PathLike,
-    data: bytes | str,
+    data: bytes | str | Iterable[bytes | str],
     *,
     overwrite: bool = False,
     parents: bool = False,
@@ -141,8 +142,9 @@ def atomic_write(
     ----------
     path : path-like
         The target file; a symbolic link is written through.
-    data : bytes or str
-        The content (text is written as UTF-8).
+    data : bytes, str, or an iterable of them
+        The content (text is written as UTF-8); an iterable is written piece by piece, so a
+        large file need not be held in memory (a failure while it is drawn leaves no file).
     overwrite : bool
         Replace an existing file.
     parents : bool
@@ -186,7 +188,7 @@ def atomic_write(
             )
         folder.mkdir(parents=True, exist_ok=True)
     _remove_stale(folder)
-    payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    pieces = (data,) if isinstance(data, str | bytes | bytearray | memoryview) else data
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode) if overwrite else None
     except FileNotFoundError:
@@ -198,7 +200,8 @@ def atomic_write(
         with os.fdopen(fd, "wb") as fh:
             if fcntl is not None:
                 fcntl.flock(fh.fileno(), fcntl.LOCK_EX)  # released when closed, or when we die
-            fh.write(payload)
+            for piece in pieces:
+                fh.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
             fh.flush()
             os.chmod(tmp, mode)
             os.fsync(fh.fileno())

@@ -16,6 +16,7 @@ Run ``python -m vtsmodel.data check`` to validate every table.
 from __future__ import annotations
 
 import csv
+import datetime
 import functools
 import io
 import json
@@ -297,8 +298,10 @@ def check_sources() -> list[str]:
 
     A supplementary source cannot be checked against a local text, so its record is:
     every field of :data:`SUPPLEMENTARY_FIELDS` present and non-empty, ``url`` an
-    http(s) address, ``date`` ``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD`` or ``undated``,
-    ``accessed`` ``YYYY-MM-DD``, and no id shared with another source.
+    http(s) address (a host name, not a bare IP address), ``date`` ``YYYY``, ``YYYY-MM``,
+    ``YYYY-MM-DD`` or ``undated``, ``accessed`` ``YYYY-MM-DD``, a ``citation`` that ends as
+    a reference list cites a web page (``<url>. Accessed 23 November 2026.``), and no id
+    shared with another source.
     """
     pkg = _package()
     problems = []
@@ -316,8 +319,18 @@ def check_sources() -> list[str]:
             problems.append(f"{where}: url {s.get('url')!r} is not an http(s) address")
         if not _DATE.fullmatch(str(s.get("date", ""))):
             problems.append(f"{where}: date {s.get('date')!r} is not YYYY, YYYY-MM, YYYY-MM-DD or 'undated'")
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(s.get("accessed", ""))):
+        try:
+            accessed = datetime.date.fromisoformat(str(s.get("accessed", "")))
+        except ValueError:
             problems.append(f"{where}: accessed {s.get('accessed')!r} is not YYYY-MM-DD")
+            continue
+        if re.match(r"https?://[\d.]+(:\d+)?/", str(s.get("url", ""))):
+            problems.append(
+                f"{where}: url {s['url']!r} is a bare IP address, not a publisher's or mirror's name"
+            )
+        ending = f"{s.get('url')}. Accessed {accessed.day} {accessed:%B %Y}."
+        if not str(s.get("citation", "")).endswith(ending):
+            problems.append(f"{where}: citation must end with the URL and the access date: {ending!r}")
     return problems
 
 
@@ -672,9 +685,11 @@ def filter_catalogue(
 #: The ledger's resource name in datapackage.json (``vtsmodel_role``: ``ledger``).
 LEDGER = "statements"
 #: Statuses of a ledger row, from evidence to disagreement.
-STATUSES = ("reproduced", "calibrated", "data-only", "contradicted", "source-inconsistent")
+STATUSES = ("reproduced", "calibrated", "by-construction", "data-only", "contradicted", "source-inconsistent")
 #: Which status a data row shows when several statements link it: the most cautious.
-_PRECEDENCE = ("contradicted", "source-inconsistent", "calibrated", "reproduced", "data-only")
+_PRECEDENCE = (
+    "contradicted", "source-inconsistent", "calibrated", "by-construction", "reproduced", "data-only",
+)  # fmt: skip
 _LEDGER_NUMBERS = ("expected", "tolerance", "computed")
 
 
@@ -803,7 +818,7 @@ def statement_status(ref: str) -> str | None:
     """The status to show beside the data row ``ref`` (``"table:id"``).
 
     Where several statements link the row, the most cautious status wins:
-    contradicted, source-inconsistent, calibrated, reproduced, data-only. ``None`` when
+    contradicted, source-inconsistent, calibrated, by-construction, reproduced, data-only. ``None`` when
     no statement links it.
     """
     found = {r["status"] for r in statements_for(ref)}

@@ -20,27 +20,19 @@ import numpy as np
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ExtrapolationWarning, broadcast, result
+from vtsmodel.attachment import _distance_factor, block_size_factor
+from vtsmodel.b18 import FEATURE, resolve_tvc
+from vtsmodel.paf import PAF_KNEE_SHARPNESS, PAF_PARAMS, _soft_min
 from vtsmodel.quantities import (
     BLOCK_KB,
     CF,
     CHANNELS,
     ESCON_KM,
-    FEATURE,
     MODE,
     PAF_SMALL_TVC_REDUCTION_INPUT,
     TVC_GB,
 )
-from vtsmodel.throughput import (
-    PAF_KNEE_SHARPNESS,
-    PAF_PARAMS,
-    _check_cf,
-    _distance_factor,
-    _ehpo_rate,
-    _small_tvc_factor,
-    _soft_min,
-    block_size_factor,
-    resolve_tvc,
-)
+from vtsmodel.throughput import _ehpo_rate, _small_tvc_factor
 
 __all__ = [
     "PROCESSOR_PEAK_MB_S",
@@ -128,7 +120,7 @@ class Resources:
 
 
 def _capacities(cf, tvc, feature, mode, channels, block_kb, escon_km, res: Resources):
-    # ``tvc`` is the capacity on Table 4's axis (throughput.resolve_tvc).
+    # ``tvc`` is the capacity on Table 4's axis (b18.resolve_tvc).
     c = np.asarray(cf, dtype=float)
     ones = np.ones(
         np.broadcast_shapes(
@@ -204,7 +196,7 @@ def write_capacities(
         Capacities; default the calibrated :class:`Resources`.
     tvc_config : str, optional
         A Table 3 configuration id instead of ``tvc_gb``; its RAID layout picks the
-        Table 4 column (:func:`vtsmodel.throughput.resolve_tvc`).
+        Table 4 column (:func:`vtsmodel.b18.resolve_tvc`).
 
     Returns
     -------
@@ -219,7 +211,7 @@ def write_capacities(
     """
     FEATURE.check("feature", feature)
     MODE.check("mode", mode)
-    c = _check_cf(cf)
+    c = CF.check("cf", cf)
     _, axis = resolve_tvc(tvc_gb, tvc_config, feature)
     n = CHANNELS.check("channels", channels)  # Sec. 1: "up to eight" (escon_channels_max; a test checks)
     b = BLOCK_KB.check("block_kb", block_kb)

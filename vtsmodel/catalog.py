@@ -492,9 +492,10 @@ def mount_parts(drive: str | None = None) -> dict[str, MountPart]:
     - ``locate``: its average locate (space) time from the load point (``locate_time``);
     - ``rewind_unload``: its average rewind plus unload time, when the catalog has both.
 
-    A part the catalog lacks keeps CERN's 9940B figure (basis ``"borrowed"``): the 3592
-    family, the T10000s and LTO-1 to LTO-4 borrow all three; LTO-5 to LTO-8 have their
-    own load time only (their unload time alone does not make a rewind-and-unload).
+    A part the catalog lacks keeps CERN's 9940B figure (basis ``"borrowed"``, the 9940B's
+    own ``"drive"``): the 3592 family, the T10000s and LTO-1 to LTO-4 borrow all three;
+    LTO-5 to LTO-8 have their own load time only (their unload time alone does not make a
+    rewind-and-unload). ``data/notes/drive_catalog.md`` lists every drive's parts.
 
     Parameters
     ----------
@@ -510,7 +511,10 @@ def mount_parts(drive: str | None = None) -> dict[str, MountPart]:
 
     def borrowed(part):
         p = _cern_part(part)
-        return MountPart(part, p.value, "borrowed", (p,))
+        # CERN's parts are given "for 9940 type drives": the 9940B's own.
+        return MountPart(
+            part, p.value, "drive" if spec is not None and spec.name == "STK9940B" else "borrowed", (p,)
+        )
 
     def own(part, *quantities):
         if spec is None:

@@ -98,11 +98,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from vtsmodel._inputs import Input, declare
-from vtsmodel._tables import cites, load
-from vtsmodel._validation import as_float_array, as_scalar, check_choice, result
-from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes, iter_mount_log
-from vtsmodel.quantities import BIG_GB, CF, CHUNK_LINES, FEATURE, WARMUP_HOURS
-from vtsmodel.tvc import cache_cf, product_configurations
+from vtsmodel._tables import cites
+from vtsmodel._validation import as_scalar, result
+from vtsmodel.b18 import FEATURE, FEATURE_LABELS, configurations, product_configurations
+from vtsmodel.mountlog import READ, SIZE_BASIS, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes, iter_mount_log
+from vtsmodel.quantities import (
+    BIG_GB,
+    CF,
+    CHUNK_LINES,
+    COPY_DRIVES,
+    RECALL_DRIVE,
+    SERVICE_CV,
+    TOTAL_DRIVES,
+    TVC_GB,
+    WARMUP_HOURS,
+)
+from vtsmodel.queueing import QUANTILE
+from vtsmodel.tvc import cache_cf
 
 __all__ = [
     "CAPACITY_GB",
@@ -849,12 +861,12 @@ def configuration_hits(
     if feature is not None:
         FEATURE.check("feature", feature)
     c = as_scalar("cf", CF.check("cf", cf))
-    table = load("vts_tvc_configs")
-    tvc_all = np.asarray(table["tvc_gb"], dtype=float)
-    feats = np.asarray(table["features"])
-    tvc = product_configurations(feature) if feature is not None else np.unique(tvc_all)
-    names = {"base_ehpo": "base/EHPO", "paf": "PAF"}
-    offered = tuple(", ".join(names[f] for f in sorted(set(feats[tvc_all == g]))) for g in tvc)
+    table3 = configurations()
+    tvc = product_configurations(feature) if feature is not None else np.unique([t.tvc_gb for t in table3])
+    names = {"base_ehpo": "base/EHPO", "paf": FEATURE_LABELS["paf"]}
+    offered = tuple(
+        ", ".join(names[f] for f in sorted({t.features for t in table3 if t.tvc_gb == g})) for g in tvc
+    )
     compared = compared_capacity_gb(tvc, size_basis=curve.size_basis, feature=feature or "ehpo", cf=c)
     h = curve.at(compared, recall_specific_writes=recall_specific_writes)
     return ConfigurationHits(
@@ -862,6 +874,13 @@ def configuration_hits(
     )
 
 
+#: A physical TVC capacity compared with a log's volumes: 0 GB holds nothing. [GB]
+_TVC_GB = TVC_GB.but(lo=0.0, valid=None)
+_BY = Input("read-hit ratio of", "", "bytes", choices=(("bytes read", "bytes"), ("read mounts", "count")),
+            help="Share of the bytes read, or of the read mounts.")  # fmt: skip
+
+
+@declare(tvc_gb=_TVC_GB, size_basis=SIZE_BASIS, feature=FEATURE, cf=CF.but(default=1.0))
 def compared_capacity_gb(tvc_gb, *, size_basis: str = "compressed", feature: str = "paf", cf: float = 1.0):
     """The capacity, in a log's size basis, that a physical TVC holds. [GB]
 
@@ -886,15 +905,16 @@ def compared_capacity_gb(tvc_gb, *, size_basis: str = "compressed", feature: str
     numpy value
         Capacity in the log's size basis. [GB]
     """
-    check_choice("size_basis", size_basis, ("compressed", "host"))
-    check_choice("feature", feature, ("base", "ehpo", "paf"))
-    tvc = as_float_array("tvc_gb", tvc_gb, lo=0.0)
-    c = float(as_float_array("cf", cf, lo=1.0))
+    SIZE_BASIS.check("size_basis", size_basis)
+    FEATURE.check("feature", feature)
+    tvc = _TVC_GB.check("tvc_gb", tvc_gb)
+    c = as_scalar("cf", CF.check("cf", cf))
     host_per_physical = float(cache_cf(c, feature))  # host MB held per physical MB of cache
     factor = host_per_physical if size_basis == "host" else host_per_physical / c
     return result(tvc * factor)
 
 
+@declare(tvc_gb=_TVC_GB, feature=FEATURE, cf=CF.but(default=1.0), by=_BY)
 def tvc_read_hit(curve: HitCurve, tvc_gb, *, feature: str = "paf", cf: float = 1.0, by: str = "bytes"):
     """The read-hit ratio of a physical TVC, from the curve: what the cache-day simulation takes.
 
@@ -920,7 +940,9 @@ def tvc_read_hit(curve: HitCurve, tvc_gb, *, feature: str = "paf", cf: float = 1
     numpy value
         Read-hit ratio (NaN when the log has no reads). [-]
     """
-    check_choice("by", by, ("bytes", "count"))
+    if not isinstance(curve, HitCurve):
+        raise ValueError(f"curve={curve!r} must be a HitCurve (lru_hit_curve, shards_hit_curve)"[:300])
+    _BY.check("by", by)
     cap = compared_capacity_gb(tvc_gb, size_basis=curve.size_basis, feature=feature, cf=cf)
     return curve.read_byte_hit_ratio(cap) if by == "bytes" else curve.read_hit_ratio(cap)
 
@@ -970,6 +992,10 @@ class RecallWaits:
 _NO_RECALLS_PER_HOUR = 1e-9
 
 
+@declare(
+    size_basis=SIZE_BASIS.but(default=None), cf=CF.but(default=1.0), total_drives=TOTAL_DRIVES,
+    copy_drives=COPY_DRIVES, drive=RECALL_DRIVE, percentile=QUANTILE, service_cv=SERVICE_CV,
+)  # fmt: skip
 def recall_waits(
     hits: CapacityHits,
     *,
@@ -1021,13 +1047,21 @@ def recall_waits(
     RecallWaits
     """
     from vtsmodel.queueing import utilisation, wait_mdc, wait_mgc, wait_percentile
-    from vtsmodel.recall import recall_drives, recall_ready_s, recall_service_s
+    from vtsmodel.recall import drive_preset, recall_drives, recall_ready_s, recall_service_s
 
-    check_choice("size_basis", size_basis, ("compressed", "host"))
-    c = float(as_float_array("cf", cf, lo=1.0))
-    pct = float(as_float_array("percentile", percentile, lo=0.0, hi=1.0, lo_open=True, hi_open=True))
-    cv = float(as_float_array("service_cv", service_cv, lo=0.0))
+    if not isinstance(hits, CapacityHits):
+        raise ValueError(f"hits={hits!r} must be a CapacityHits (HitCurve.at, configuration_hits)"[:300])
+    SIZE_BASIS.check("size_basis", size_basis)
+    c = as_scalar("cf", CF.check("cf", cf))
+    pct = as_scalar("percentile", QUANTILE.check("percentile", percentile))
+    cv = as_scalar("service_cv", SERVICE_CV.check("service_cv", service_cv))
+    for name, inp, value in (
+        ("total_drives", TOTAL_DRIVES, total_drives),
+        ("copy_drives", COPY_DRIVES, copy_drives),
+    ):
+        as_scalar(name, inp.check(name, value))
     left = int(recall_drives(total_drives, copy_drives))
+    drive_preset(drive)  # a drive without a preset is refused here, with recalls or without
     rate = np.asarray(hits.peak_hour_recalls if busiest_hour else hits.recalls_per_hour, dtype=float)
     volume = np.asarray(hits.mean_recall_mb, dtype=float) * (c if size_basis == "compressed" else 1.0)
     shape = rate.shape

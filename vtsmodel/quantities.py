@@ -22,15 +22,6 @@ overflowing into ``inf`` or ``nan``.
 from __future__ import annotations
 
 from vtsmodel._inputs import Input
-from vtsmodel._tables import load as _load
-
-
-def _configurations():
-    """Table 3's configurations as records (read here, not from vtsmodel.tvc: tvc imports this module)."""
-    import types
-
-    return [types.SimpleNamespace(**r) for r in _load("vts_tvc_configs").records()]
-
 
 __all__ = [
     "ABOVE_864_FRACTION",
@@ -84,7 +75,6 @@ __all__ = [
     "DATA_MB",
     "DRIVES",
     "ESCON_KM",
-    "FEATURE",
     "FILES_PER_MOUNT",
     "FILE_MB",
     "INTERFERENCE",
@@ -100,7 +90,6 @@ __all__ = [
     "SPEED_MB_S",
     "STREAM_MB_S",
     "THRESHOLD",
-    "TVC_CONFIG",
     "TVC_GB",
     "T_MOUNT_S",
     "T_OVERHEAD_S",
@@ -142,24 +131,7 @@ TVC_GB = Input(
     "TVC capacity", "GB", 1728.0, lo=SMALL, hi=BIG_GB, valid=(72.0, 1728.0), source=f"{_VTS}, Table 3",
     help="Tape volume cache capacity, physical (Table 3 offers 72 to 1728 GB).",
 )  # fmt: skip
-
-
-def _config_label(c) -> str:
-    offered = "PAF" if c.features == "paf" else "base, EHPO"
-    return f"{c.tvc_gb:g} GB: {c.hdd_gb:g} GB HDDs, {c.raid_groups} × ({c.raid_layout}), {offered}"
-
-
-TVC_CONFIG = Input(
-    "TVC configuration", "", "tvc_1728_36gb_paf",
-    choices=tuple((_config_label(c), c.id) for c in _configurations()), source=f"{_VTS}, Table 3",
-    help="A Table 3 configuration: its capacity, HDDs and RAID layout (which pick Table 4's column) "
-    "and the features it is offered with.",
-)  # fmt: skip
-FEATURE = Input(
-    "feature", "", "paf", choices=(("base", "base"), ("EHPO", "ehpo"), ("PAF (with EHPO)", "paf")),
-    source=f"{_VTS}, Secs. 3.1, 3.5",
-    help="Performance option: base, EHPO (compression at the host adapters) or PAF (with EHPO).",
-)  # fmt: skip
+# The feature and the Table 3 configuration are the product's: vtsmodel.b18.FEATURE, TVC_CONFIG.
 MODE = Input(
     "write mode", "", "sustained", choices=(("sustained write", "sustained"), ("peak write", "peak")),
     source=f"{_VTS}, Secs. 3.1.1, 3.1.2",

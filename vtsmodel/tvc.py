@@ -9,9 +9,9 @@ TVC's) or reproduces (time at peak grows with cache capacity, Sec. 4; when the c
 reaches its fill level the VTS throttles the input, "A delay is added to each incoming
 write operation", Sec. 5). The statement ledger (``data/statements.csv``) says which.
 
-Table 3's configurations are :class:`Configuration` records (:func:`configurations`);
-a configuration id (``tvc_config``) names the HDDs and RAID layout as well as the
-capacity, and so the Table 4 column of the EHPO rates (:func:`table4_column`).
+Table 3's configurations are :class:`vtsmodel.b18.Configuration` records; a configuration
+id (``tvc_config``) names the HDDs and RAID layout as well as the capacity, and so the
+Table 4 column of the EHPO rates (:func:`vtsmodel.b18.table4_column`).
 
 Modelling choices, each a keyword parameter the user can move:
 
@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import functools
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,16 +63,15 @@ from vtsmodel._validation import (
     ExtrapolationWarning,
     as_scalar,
     broadcast,
-    check_choice,
     result,
     warn_outside,
 )
+from vtsmodel.b18 import FEATURE, LayoutWarning, configuration, product_configurations, tvc_range
 from vtsmodel.quantities import (
     ABOVE_864_FRACTION,
     BACKLOG_GB,
     BURST_HOURS,
     CF,
-    FEATURE,
     OFFERED_MB_S,
     PEAK_COPY_FRACTION,
     PEAK_MB_S,
@@ -81,6 +79,7 @@ from vtsmodel.quantities import (
     THRESHOLD,
     TVC_GB,
 )
+from vtsmodel.throughput import write_rate
 
 #: A capacity of 0 GB has a meaning here (no room: no time at peak), unlike in write_rate.
 _CAPACITY = TVC_GB.but(lo=0.0)
@@ -89,23 +88,14 @@ _NEEDED = _CAPACITY.but(label="capacity needed", valid=None)
 __all__ = [
     "DEFAULT_PEAK_COPY_FRACTION",
     "DEFAULT_THRESHOLD",
-    "FEATURES",
-    "Configuration",
     "above_864_fraction_default",
     "algorithm_change_gb",
     "cache_cf",
-    "configuration",
-    "configurations",
     "effective_capacity_gb",
     "hours_at_peak",
-    "product_configurations",
     "smallest_configuration",
-    "table4_column",
     "tvc_needed",
 ]
-
-#: The VTS B18 feature levels (ibm-vts-b18-2000, Secs. 3.1, 3.5).
-FEATURES = ("base", "ehpo", "paf")
 
 #: Fill threshold, a fraction of the usable capacity at which the VTS starts throttling.
 #: A modelling choice: the source names "a fill threshold" (ibm-vts-b18-2000, Sec. 3.1.1)
@@ -160,154 +150,6 @@ def above_864_fraction_default() -> float:
     top = f.value("tvc_capacity_1728")  # Sec. 2
     knee = _algorithm_change_gb()  # Fig. 10 caption
     return (eff - knee) / (top - knee)
-
-
-@cites("vts_tvc_configs")
-@declare(feature=FEATURE)
-def product_configurations(feature: str = "paf") -> np.ndarray:
-    """The TVC capacities Table 3 offers with ``feature``, ascending, unique.
-
-    Parameters
-    ----------
-    feature : {"base", "ehpo", "paf"}
-        Feature level. Base and EHPO share Table 3's "Base/EHPO" columns.
-
-    Returns
-    -------
-    numpy.ndarray
-        Capacities. [GB]
-    """
-    FEATURE.check("feature", feature)
-    t = load("vts_tvc_configs")
-    want = "paf" if feature == "paf" else "base_ehpo"
-    return np.unique(np.asarray(t["tvc_gb"], dtype=float)[np.asarray(t["features"]) == want])
-
-
-@dataclass(frozen=True)
-class Configuration:
-    """One TVC configuration of Table 3: capacity, HDDs, RAID layout, feature column.
-
-    Attributes
-    ----------
-    id : str
-        The ``vts_tvc_configs`` row id, e.g. ``"tvc_144_9gb_base_ehpo"``.
-    tvc_gb : float
-        Capacity, physical. [GB]
-    hdd_gb : float
-        HDD capacity. [GB]
-    features : str
-        Table 3's column: ``"base_ehpo"`` (base and EHPO) or ``"paf"``.
-    raid_groups : int
-        RAID-5 parity groups. [count]
-    raid_layout : str
-        ``"2+P"`` or ``"6+P"``.
-    earlier_paf : bool
-        Marked * in Table 3: in earlier shipments also available with PAF.
-    """
-
-    id: str
-    tvc_gb: float
-    hdd_gb: float
-    features: str
-    raid_groups: int
-    raid_layout: str
-    earlier_paf: bool
-
-    @property
-    def label(self) -> str:
-        """Table 3's name of the configuration: ``"144 GB, 9 GB HDDs, 8(2+P)"``."""
-        return f"{self.tvc_gb:g} GB, {self.hdd_gb:g} GB HDDs, {self.raid_groups}({self.raid_layout})"
-
-    def offered_with(self, feature: str) -> bool:
-        """Whether Table 3 offers this configuration with ``feature`` (base, ehpo, paf)."""
-        check_choice("feature", feature, FEATURES)
-        return (self.features == "paf") == (feature == "paf")
-
-
-@functools.cache
-def _configurations() -> tuple[Configuration, ...]:
-    t = load("vts_tvc_configs")
-    return tuple(
-        Configuration(
-            id=r["id"],
-            tvc_gb=float(r["tvc_gb"]),
-            hdd_gb=float(r["hdd_gb"]),
-            features=r["features"],
-            raid_groups=int(r["raid_groups"]),
-            raid_layout=r["raid_layout"],
-            earlier_paf=bool(r["earlier_paf"]),
-        )  # fmt: skip
-        for r in t.records()
-    )
-
-
-@cites("vts_tvc_configs")
-@declare(feature=FEATURE.but(default=None))
-def configurations(feature: str | None = None) -> tuple[Configuration, ...]:
-    """The TVC configurations of Table 3, in table order; only those offered with ``feature``.
-
-    Parameters
-    ----------
-    feature : {"base", "ehpo", "paf"}, optional
-        Keep the configurations Table 3 offers with this feature (base and EHPO share
-        its "Base/EHPO" columns); default all.
-
-    Returns
-    -------
-    tuple of Configuration
-    """
-    if feature is None:
-        return _configurations()
-    FEATURE.check("feature", feature)
-    return tuple(c for c in _configurations() if c.offered_with(feature))
-
-
-@cites("vts_tvc_configs")
-def configuration(tvc_config: str) -> Configuration:
-    """The Table 3 configuration with this id (a ``vts_tvc_configs`` row id).
-
-    Raises
-    ------
-    ValueError
-        For an unknown id; the message lists the valid ones.
-    """
-    ids = [c.id for c in _configurations()]
-    check_choice("tvc_config", tvc_config, ids)
-    return _configurations()[ids.index(tvc_config)]
-
-
-@cites("vts_tvc_configs", "vts_ehpo_coefficients")
-def table4_column(tvc_config: str) -> float | None:
-    """Where a base/EHPO configuration sits on Table 4's capacity axis, by its RAID layout. [GB]
-
-    Table 4 heads its columns with two capacities of one RAID layout, read (data notes,
-    ibm-vts-b18-2000, ambiguity 1) as the 36 GB-HDD and the 9 GB-HDD capacity of 4, 8
-    and 16 groups of 2+P: "≤288 /72", "576 /144", "1152 /288". A configuration's column
-    is therefore set by its number of 2+P groups, not by its capacity: 144 GB is the
-    "576 /144" column on 9 GB HDDs (8(2+P)) and the "≤288 /72" column on 36 GB HDDs
-    (4(2+P)). Returned as the 36 GB-HDD capacity of the same layout, ``groups x 2 x 36
-    GB`` (288, 576 or 1152 GB for Table 4's columns; 864 GB for 12(2+P), which lies
-    between two columns and is interpolated there like any capacity).
-
-    Parameters
-    ----------
-    tvc_config : str
-        A Table 3 configuration id (:func:`configurations`).
-
-    Returns
-    -------
-    float or None
-        The capacity on Table 4's axis [GB]; ``None`` for a PAF configuration (6+P),
-        which Table 4 (EHPO) does not describe.
-    """
-    c = configuration(tvc_config)
-    if c.features == "paf":
-        return None
-    t4 = load("vts_ehpo_coefficients")
-    # Table 4's first column pairs 4 groups of 2+P on 36 GB and 9 GB HDDs: GB per group.
-    first = t4.where(mode="sustained", coefficient="m")
-    per_group = float(np.min(first["tvc_gb"])) / 4.0  # 288 GB over 4(2+P) of 36 GB HDDs
-    return c.raid_groups * per_group
 
 
 @declare(tvc_gb=_NEEDED, feature=FEATURE)
@@ -391,9 +233,6 @@ def _fraction(above_864_fraction):
 
 def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s, tvc_config=None):
     """Peak and sustained host rates: given, or from ``vtsmodel.throughput.write_rate``."""
-    if peak_mb_s is None or sustained_mb_s is None:
-        from vtsmodel.throughput import write_rate  # lazy: throughput imports this module
-
     kw = {"feature": feature, "tvc_config": tvc_config}
     if tvc_config is not None:
         tvc_gb = None
@@ -404,6 +243,7 @@ def _rates(cf, tvc_gb, feature, peak_mb_s, sustained_mb_s, tvc_config=None):
     )
     with warnings.catch_warnings():  # the TVC warned once, for the peak rate
         warnings.filterwarnings("ignore", message=".*offered", category=ExtrapolationWarning)
+        warnings.simplefilter("ignore", LayoutWarning)
         s = (
             write_rate(cf, tvc_gb, mode="sustained", **kw)
             if sustained_mb_s is None
@@ -533,7 +373,7 @@ def hours_at_peak(
         Peak ``P`` and sustained ``S`` host write rates; default from
         ``vtsmodel.throughput.write_rate``. [MB/s]
     tvc_config : str, optional
-        A Table 3 configuration id (:func:`configurations`) instead of ``tvc_gb`` (pass
+        A Table 3 configuration id (:func:`vtsmodel.b18.configurations`) instead of ``tvc_gb`` (pass
         ``tvc_gb=None``): its capacity, and its RAID layout for the EHPO rates.
 
     Returns
@@ -638,7 +478,7 @@ def tvc_needed(
     # rates from write_rate depend (slowly) on the capacity: iterate to a fixed point,
     # taking the rates at the guess held within Table 3's range for the feature (72 to
     # 1728 GB with PAF; to 1152 GB, the largest base/EHPO configuration, without)
-    lo = float(load("vts_tvc_configs")["tvc_gb"].min())
+    lo = tvc_range()[0]
     hi = float(np.max(product_configurations(feature)))
     guess = np.full(np.broadcast(t, cfc, b).shape, hi)
     for _ in range(60):

@@ -24,11 +24,11 @@ import numpy as np
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ConstraintError, ExtrapolationWarning, as_scalar, broadcast, result
+from vtsmodel.b18 import FEATURE
 from vtsmodel.quantities import (
     ABOVE_864_FRACTION,
     BACKLOG_GB,
     CF,
-    FEATURE,
     PEAK_COPY_FRACTION,
     PEAK_MB_S,
     READ_HIT,
@@ -37,6 +37,7 @@ from vtsmodel.quantities import (
     THRESHOLD,
     TVC_GB,
 )
+from vtsmodel.throughput import read_rate, write_rate
 from vtsmodel.tvc import (
     _MB_PER_GB,
     _S_PER_H,
@@ -91,8 +92,6 @@ def recall_ceiling_mb_s(cf, *, feature: str = "paf", sustained_mb_s=None):
     numpy.ndarray or numpy.float64
         Recall ceiling, host MB/s. [MB/s]
     """
-    from vtsmodel.throughput import read_rate, write_rate  # lazy: throughput imports tvc
-
     FEATURE.check("feature", feature)
     c = CF.check("cf", cf)
     if sustained_mb_s is not None:
@@ -284,7 +283,7 @@ def simulate_tvc(
     peak_mb_s, sustained_mb_s : float, optional
         Peak and sustained host write rates; default from ``write_rate``. [MB/s]
     tvc_config : str, optional
-        A Table 3 configuration id instead of ``tvc_gb`` (:func:`vtsmodel.tvc.configurations`).
+        A Table 3 configuration id instead of ``tvc_gb`` (:func:`vtsmodel.b18.configurations`).
 
     Returns
     -------

@@ -90,7 +90,7 @@ def test_slow_value_is_computed_once_per_arguments_and_silences_extrapolation():
     for _ in range(2):  # an exception is not kept
         with pytest.raises(ValueError, match="no solution"):
             slow_value(fails, a=1.0)
-    assert calls[-2:] == [1.0, 1.0] and len(figures._values) <= figures.BASE_CACHE_SIZE
+    assert calls[-2:] == [1.0, 1.0] and len(figures.plot._values) <= figures.plot.BASE_CACHE_SIZE
 
 
 def test_alert_note_sits_on_the_side_with_room_and_never_past_the_axis():

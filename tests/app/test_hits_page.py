@@ -192,8 +192,8 @@ def test_a_bad_log_is_shown_with_its_line_field_value_and_range_and_changes_noth
     assert page.source is C.example_source() and page.panel.figure("curve") == before
     browser_upload(page.upload, "late.csv", b"time_s,volume,compressed_mb,access\n60,A,1,read\n0,B,1,read\n")
     assert "line 3" in page.status.value and "earlier" in page.status.value
-    browser_upload(page.upload, "cols.csv", b"time_s,volume,size_mb,access\n0,A,1,read\n")
-    assert "size_mb" in page.status.value and "not known" in page.status.value
+    browser_upload(page.upload, "cols.csv", b"time_s,volume,sise_mb,access\n0,A,1,read\n")
+    assert "sise_mb" in page.status.value and "did you mean" in page.status.value
 
 
 def test_a_log_larger_than_the_page_reads_points_to_the_command_line():

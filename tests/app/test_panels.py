@@ -116,7 +116,7 @@ def test_panel_shows_notes_and_keeps_the_last_good_view_on_error():
 
 
 def test_the_base_is_built_once_per_slow_setting_and_sent_only_when_it_changes():
-    figures._bases.clear()
+    figures.plot._bases.clear()
     BUILDS.clear()
     p = make_panel()
     pane = p.plots["main"]
@@ -191,7 +191,7 @@ def test_validated_curve_is_solid_inside_and_dotted_outside():
 
 
 def test_json_of_arrays_is_plain():
-    spec = figures._json({"x": np.array([1.0, np.nan, np.inf]), "n": np.int64(3), "s": (1, 2)})
+    spec = figures.plain_json({"x": np.array([1.0, np.nan, np.inf]), "n": np.int64(3), "s": (1, 2)})
     assert spec == {"x": [1.0, None, None], "n": 3, "s": [1, 2]}
 
 

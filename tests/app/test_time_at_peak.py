@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vtsmodel import load, tvc, tvc_day
+from vtsmodel import b18, load, tvc, tvc_day
 from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import lesson_module
 from vtsmodel.app.lessons import time_at_peak as L
@@ -37,7 +37,7 @@ def test_time_at_peak_panel_follows_the_inputs():
     spec = p.figure()
     cf1 = trace_named(spec, "CF 1")
     np.testing.assert_allclose(cf1["y"], tvc.hours_at_peak(np.array(cf1["x"]), 1.0, **kw))
-    configs = tvc.product_configurations("paf")
+    configs = b18.product_configurations("paf")
     pts = marks(spec)
     np.testing.assert_array_equal([m["xanchor"] for m in pts], configs)
     np.testing.assert_allclose([m["yanchor"] for m in pts], tvc.hours_at_peak(configs, 2.5, **kw))
@@ -63,7 +63,7 @@ def test_feature_changes_the_configurations():
     p = L.time_at_peak_panel()
     p.set(feature="ehpo")
     np.testing.assert_array_equal(
-        [m["xanchor"] for m in marks(p.figure())], [c.tvc_gb for c in tvc.configurations("ehpo")]
+        [m["xanchor"] for m in marks(p.figure())], [c.tvc_gb for c in b18.configurations("ehpo")]
     )
 
 
@@ -77,7 +77,7 @@ def test_copying_keeps_up_says_so():
 
 def test_key_numbers_against_the_source():
     text = L.key_numbers(feature="paf", cf=3.0, burst_hours=6.0)
-    configs = tvc.product_configurations("paf")
+    configs = b18.product_configurations("paf")
     hours = np.asarray(tvc.hours_at_peak(configs, 3.0))
     for c, h in zip(configs, hours, strict=True):
         assert f"time at peak, {c:g} GB TVC: {number(h)} h" in text

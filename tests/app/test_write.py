@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from vtsmodel import ExtrapolationWarning, hours_at_peak, tvc
+from vtsmodel import ExtrapolationWarning, b18, hours_at_peak
 from vtsmodel import bottleneck as bn
 from vtsmodel import throughput as tp
 from vtsmodel.app.figures import trace_named
@@ -116,7 +116,7 @@ def test_write_panel_follows_the_model(cf, cfg, feature):
     assert r["peak ÷ sustained"] == number(peak / sus)
     hours = float(
         hours_at_peak(
-            tvc.configuration(cfg).tvc_gb,
+            b18.configuration(cfg).tvc_gb,
             cf,
             feature=feature,
             tvc_config=cfg,

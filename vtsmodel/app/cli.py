@@ -6,13 +6,13 @@
                             [--style light|print] [--size slide|page] [--lessons 01,04]
     vtsmodel size [--flow NAME,RATE,FACTOR,EFFICIENCY ...] [--drive NAME | --drive-speed MB/s]
     vtsmodel cite [TABLE_OR_SOURCE ...]
-    vtsmodel plan PLAN_FILE [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
-                            [--overwrite]
+    vtsmodel plan [PLAN_FILE] [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
+                              [--overwrite]
     vtsmodel hits LOG.csv [--feature base|ehpo|paf] [--cf CF] [--warmup-hours H] [--sort]
                           [--shards MAX_VOLUMES]
 
 Errors are one line on stderr and a non-zero exit (1 for a failure, 2 for a usage
-error); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by
+error; ``plan`` exits 3 when no configuration meets every target); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by
 ``figures`` and ``plan --report``.
 """
 
@@ -24,6 +24,8 @@ import re
 import sys
 import time
 from pathlib import Path
+
+from vtsmodel.b18 import FEATURES
 
 __all__ = ["main"]
 
@@ -328,13 +330,38 @@ def _cmd_cite(args) -> int:
 
 
 # --- plan ----------------------------------------------------------------------------------------
+#: Exit code of ``vtsmodel plan`` when no VTS configuration meets every target (the plan
+#: ran; its answer is "none": a script must not read it as a recommendation).
+EXIT_NO_CONFIGURATION = 3
+
+
+def _plan_value(check) -> str:
+    """A check's value in words where it is not a number (a queue with no steady state, a backlog)."""
+    import math
+
+    if not math.isinf(check.value):
+        return _fmt_cell(float(check.value))
+    return "falls behind" if check.key == "copy" else "no steady state"
+
+
+def _plan_margin(check) -> str:
+    import math
+
+    return "none" if math.isinf(check.margin) else _fmt_cell(float(check.margin))
+
+
 def _cmd_plan(args) -> int:
     import dataclasses
 
     from vtsmodel.hourly import read_hourly_workload
-    from vtsmodel.plan import evaluate, load_plan
+    from vtsmodel.plan import Answers, Plan, evaluate, load_plan
 
-    plan = load_plan(args.plan_file)
+    if args.plan_file is None and not args.workload:
+        raise _Usage(f"{PROG} plan: give a plan file, or --workload CSV (the default answers for the rest)")
+    if args.plan_file is not None:
+        plan = load_plan(args.plan_file)
+    else:
+        plan = Plan(Answers(), name=Path(args.workload).stem)
     if args.workload:
         plan = dataclasses.replace(
             plan, workload=read_hourly_workload(args.workload), workload_file=args.workload
@@ -346,14 +373,17 @@ def _cmd_plan(args) -> int:
     result = evaluate(plan, fraction=0.2 if args.report else None)
     c = result.vts.closest
     print(f"Plan {plan.name!r}: {result.vts.headline()}")
+    if args.plan_file is None:
+        print(f"No plan file: the workload is {Path(args.workload).name}; every other answer is its default:")
+        print("  " + "; ".join(_default_answers(plan)))
     if plan.hits is not None:
         print(
             f"Read hits from the mount log {Path(plan.mount_log_file).name}: each configuration its own "
             f"(by bytes, LRU); {c.config.label}: {c.read_hit:.3f}"
         )
     print()
-    rows = [{"target": ch.label, "value": ch.value, "target ": ch.limit, "unit": ch.unit, "margin": ch.margin,
-             "met": "yes" if ch.ok else "NO"} for ch in c.checks]  # fmt: skip
+    rows = [{"target": ch.label, "value": _plan_value(ch), "target ": ch.limit, "unit": ch.unit,
+             "margin": _plan_margin(ch), "met": "yes" if ch.ok else "NO"} for ch in c.checks]  # fmt: skip
     print(_table(rows, ["target", "value", "target ", "unit", "margin", "met"]))
     print()
     print(result.library.headline())
@@ -362,7 +392,37 @@ def _cmd_plan(args) -> int:
 
         path = write_report(result, args.report, overwrite=args.overwrite)
         print(f"report: {path}")
+    if result.vts.recommended is None:
+        print(
+            f"{PROG} plan: no VTS configuration meets every target (exit {EXIT_NO_CONFIGURATION})",
+            file=sys.stderr,
+        )
+        return EXIT_NO_CONFIGURATION
     return 0
+
+
+def _default_answers(plan) -> list[str]:
+    """The answers a plan without a file takes by default, as 'label value unit' (the workload's own left out)."""
+    from vtsmodel.plan import answer_inputs
+
+    from_workload = {"write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day",
+                     "read_window_hours", "read_start_hour"}  # fmt: skip
+    w = plan.workload
+    if w is not None and w.read_hit_by_mounts() is not None:
+        from_workload.add("read_hit")
+    if w is not None and w.has("recall_mounts"):
+        from_workload.add("recalls_per_hour")
+    out = []
+    for key, inp in answer_inputs().items():
+        if key in from_workload:
+            continue
+        value = getattr(plan.answers, key)
+        if value is None:
+            out.append(f"{inp.label} derived")
+            continue
+        unit = f" {inp.unit}" if inp.unit not in ("", "-") else ""
+        out.append(f"{inp.label} {inp.format(value)}{unit}")
+    return out
 
 
 # --- hits ----------------------------------------------------------------------------------------
@@ -431,6 +491,73 @@ def _cmd_hits(args) -> int:
         )
     print()
     print(cite(hits.configuration_hits))
+    return 0
+
+
+# --- replay --------------------------------------------------------------------------------------
+def _count_lines(path: str) -> int:
+    """Lines of a file, counted in 1 MB blocks (the progress bar's total)."""
+    n = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            n += block.count(b"\n")
+    return n
+
+
+def _log_chunks(path: str, codes: dict, chunk_lines: int):
+    """The log's chunks as the replay takes them: volume serials coded in order of first use."""
+    import numpy as np
+
+    from vtsmodel.mountlog import iter_mount_log
+
+    for ch in iter_mount_log(path, chunk_lines=chunk_lines):
+        uniq, inv = np.unique(ch.volume, return_inverse=True)
+        code = np.array([codes.setdefault(v, len(codes)) for v in uniq.tolist()], dtype=np.int64)
+        yield {"time_s": ch.time_s, "obj": code[inv], "size_mb": ch.size_mb, "access": ch.access}
+
+
+def _cmd_replay(args) -> int:
+    from vtsmodel.replay import analytic_beside, replay_chunks, replay_library
+
+    lib = replay_library(
+        args.drives, drive=args.drive, robots=args.robots, dismount_after_s=args.dismount_after, policy=args.policy,
+        batch_requests=args.batch, batch_wait_s=args.batch_wait,
+    )  # fmt: skip
+    total = _count_lines(args.log) if sys.stderr.isatty() else 0
+    codes: dict = {}
+    rep = replay_chunks(
+        _log_chunks(args.log, codes, args.chunk_lines), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb,
+        progress=lambda done: _progress(min(done, total), total, "requests replayed") if total else None,
+    )  # fmt: skip
+    if total:
+        _progress(total, total, "requests replayed")
+    a = analytic_beside(rep, args.percentile, warn=False)
+    pct = f"p{round(100 * args.percentile)}"
+    print(f"Replay of {Path(args.log).name}: {rep.requests:,} requests, {rep.tape_requests:,} to tape "
+          f"({rep.cache_hits:,} cache hits), {len(codes):,} volumes")  # fmt: skip
+    print(f"Library: {lib.drives} x {lib.drive or 'drive'}, {lib.robots} robot(s), dismount after "
+          f"{lib.dismount_after_s:g} s, {lib.policy}" + (f", batches of {lib.batch_requests}" if lib.batch_requests > 1 else ""))  # fmt: skip
+    print()
+    rows = [
+        {"answer": name, "mean wait [s]": f"{m:.4g}", f"{pct} wait [s]": f"{x:.4g}"}
+        for name, m, x in a.rows()
+    ]
+    print(_table(rows, list(rows[0])))
+    print()
+    print(f"response: mean {rep.mean_response_s:.4g} s, {pct} {rep.percentile(args.percentile):.4g} s "
+          f"(from histograms, 1.2% bins)")  # fmt: skip
+    print(f"mounts per hour {rep.mounts_per_hour:.4g}; loads saved {rep.loads_saved:,}; drive utilisation "
+          f"{rep.drive_utilisation:.3f}; robot utilisation {rep.robot_utilisation:.3f}; most waiting {rep.max_waiting:,}")  # fmt: skip
+    for note in (*rep.notes, *a.notes):
+        print(f"note: {note}")
+    print()
+    print("sources: " + "; ".join(lib.sources))
+    if args.report:
+        from vtsmodel.app.lessons.replay import write_report
+
+        print(
+            f"report: {write_report(rep, a, args.report, name=Path(args.log).name, overwrite=args.overwrite)}"
+        )
     return 0
 
 
@@ -521,12 +648,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="plan a VTS and a tape library from a plan file; write the report",
         description=(
             "Evaluate every VTS B18 configuration and a tape library against a plan file "
-            "(answers and an optional hourly workload, saved as JSON); print the recommendation "
-            "and its margins; with --report, write the report (HTML, or PDF through Chromium)."
+            "(answers and an optional hourly workload, saved as JSON) or an hourly workload file "
+            "alone; print the recommendation and its margins; with --report, write the report "
+            "(HTML, or PDF through Chromium). Exit 0 with a recommendation, 3 when no configuration "
+            "meets every target, 1 on an error, 2 on a usage error. Start from "
+            "examples/example_plan.json."
         ),
     )
-    pl.add_argument("plan_file", metavar="PLAN_FILE", help="a plan file (JSON)")
-    pl.add_argument("--workload", metavar="CSV", help="an hourly workload file replacing the plan's")
+    pl.add_argument(
+        "plan_file",
+        metavar="PLAN_FILE",
+        nargs="?",
+        help="a plan file (JSON); omit it to plan --workload alone",
+    )
+    pl.add_argument(
+        "--workload",
+        metavar="CSV",
+        help="an hourly workload file replacing the plan's; without a plan file, the default answers for the rest",
+    )
     pl.add_argument(
         "--mount-log",
         metavar="LOG.csv",
@@ -546,12 +685,46 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     h.add_argument("log", metavar="LOG.csv", help="the mount log")
-    h.add_argument("--feature", choices=("base", "ehpo", "paf"), help="only this feature's capacities")
+    h.add_argument("--feature", choices=FEATURES, help="only this feature's capacities")
     h.add_argument("--cf", type=_positive_float, default=1.0, help="data compressibility (default 1)")
     h.add_argument("--warmup-hours", type=float, default=0.0, metavar="H", help="leave the first H hours out")
     h.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
     h.add_argument("--shards", type=int, metavar="MAX_VOLUMES", help="sampled curve (SHARDS) for huge logs")
     h.set_defaults(func=_cmd_hits)
+
+    r = sub.add_parser(
+        "replay",
+        help="replay a mount log through a cache and a tape library; the queueing formulas beside it",
+        description=(
+            "Replay every request of a mount log (the format of 'hits'), in order and at its time, through "
+            "an LRU cache and a tape library of catalog drives and robots (vtsmodel.replay), streamed in "
+            "bounded memory; print the waits beside the M/D/c and M/G/c answers, mounts per hour and "
+            "utilisation; with --report, an offline HTML report with its figures."
+        ),
+    )
+    r.add_argument("log", metavar="LOG.csv", help="the mount log")
+    r.add_argument("--drives", type=int, default=16, help="tape drives (default 16)")
+    r.add_argument("--drive", default="LTO9", help="catalog drive (default LTO9; e.g. LTO-9, TS1160)")
+    r.add_argument("--robots", type=int, default=1, help="robots (default 1)")
+    r.add_argument(
+        "--dismount-after", type=float, default=0.0, metavar="S", help="dismount delay [s] (default 0)"
+    )
+    r.add_argument("--policy", choices=("fifo", "group"), default="fifo", help="queue policy (default fifo)")
+    r.add_argument("--batch", type=int, default=1, metavar="K", help="mount when K requests wait (default 1)")
+    r.add_argument(
+        "--batch-wait", type=float, default=0.0, metavar="S", help="... or the oldest waited S seconds"
+    )
+    r.add_argument(
+        "--cache-gb", type=float, default=None, metavar="GB", help="LRU cache in front (default none)"
+    )
+    r.add_argument("--volume-mb", type=float, default=None, metavar="MB", help="volume size for stacking")
+    r.add_argument(
+        "--percentile", type=float, default=0.95, metavar="Q", help="quantile compared (default 0.95)"
+    )
+    r.add_argument("--chunk-lines", type=int, default=100_000, metavar="N", help="lines read at once")
+    r.add_argument("--report", metavar="FILE.html", help="write an offline HTML report")
+    r.add_argument("--overwrite", action="store_true", help="replace an existing report")
+    r.set_defaults(func=_cmd_replay)
     return p
 
 

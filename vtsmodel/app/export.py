@@ -298,7 +298,7 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
     """
     from plotly.basedatatypes import BaseFigure
 
-    from vtsmodel.app.figures import _check_style, _style_layout, template_json
+    from vtsmodel.app.figures.theme import check_style, style_layout, template_json
 
     if not isinstance(fig, Mapping | BaseFigure) and callable(getattr(fig, "spec", None)):
         fig = fig.spec()  # a lesson's Plot: its figure JSON
@@ -309,9 +309,9 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
     spec = copy.deepcopy(dict(fig)) if isinstance(fig, Mapping) else fig.to_dict()
     layout = spec.setdefault("layout", {})
     if style:
-        _check_style(style)
+        check_style(style)
         layout["template"] = template_json()
-        _merge(layout, _style_layout(style))
+        _merge(layout, style_layout(style))
     if size:
         # the page's width; a figure keeps its own height (a tall tornado stays tall)
         layout["width"] = size[0]

@@ -468,6 +468,7 @@ def _ledger(result) -> str:
         "<h3>Statements of the sources (the statement ledger)</h3><p class=small>Each statement the models "
         "used here answer or read, and its status: <i>reproduced</i> (the model gives what the source states, "
         "independently), <i>calibrated</i> (a constant was solved or fitted to it: no evidence), "
+        "<i>by-construction</i> (the model encodes it: the check verifies the implementation, no evidence), "
         "<i>data-only</i> (a value read, nothing to check), <i>source-inconsistent</i> or "
         "<i>contradicted</i>.</p>"
         + _table(

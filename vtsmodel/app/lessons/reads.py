@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel import throughput as tp
 from vtsmodel._tables import load
@@ -33,7 +34,7 @@ INPUTS = {
 #: CF axis of the lesson's curves: the validated 1 to 4, and on to 6 drawn as an extrapolation. [-]
 CF_AXIS = np.round(np.linspace(1.0, 6.0, 101), 6)
 #: The features' short names (``"PAF"``), by value.
-FEATURE_NAMES = {v: label.split(" ")[0] for label, v in q.FEATURE.options}
+FEATURE_NAMES = {v: label.split(" ")[0] for label, v in b18.FEATURE.options}
 _READ_CF_VALID = (1.0, 2.66)  # Table 1 measured CF 1 and 2.66
 
 
@@ -68,7 +69,7 @@ def mix_base(tvc_config: str, feature: str, block_kb: float, escon_km: float, w:
     fig = new_figure(title="Typical mix: writes and reads together", xaxis_title="data compressibility CF [-]",
                      yaxis_title="host rate, total [MB/s]", height=400)  # fmt: skip
     kw = {"write_fraction": w, "read_hit_ratio": h, "block_kb": block_kb, "escon_km": escon_km}
-    for i, f in enumerate(tp.FEATURES):
+    for i, f in enumerate(b18.FEATURES):
         y = tp.typical_mix_rate(CF_AXIS, feature=f, tvc_config=tvc_config, **kw)
         valid = _READ_CF_VALID if f == "paf" else tp.EQ3_CF_RANGE
         fig.add_traces(validated_curve(CF_AXIS, y, name=FEATURE_NAMES[f], color=COLORS[i], valid=valid,

@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 
+from vtsmodel import b18, tvc, tvc_day
 from vtsmodel import quantities as q
-from vtsmodel import tvc, tvc_day
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, path_mark, point_mark
 from vtsmodel.app.lessons import cache_day, scenario_values
 from vtsmodel.app.lessons.cache_day import DayPanel, view_day
@@ -31,9 +31,9 @@ CURVE_CFS = (1.0, 2.0, 3.0, 4.0)
 _AXIS_POINTS = 160
 
 INPUTS = {
-    "feature": q.FEATURE,
+    "feature": b18.FEATURE,
     "cf": q.CF.but(hi=4.0, step=0.1),
-    "tvc_config": q.TVC_CONFIG.but(default="tvc_432_36gb_paf"),
+    "tvc_config": b18.TVC_CONFIG.but(default="tvc_432_36gb_paf"),
     "threshold": q.THRESHOLD.but(lo=0.5, lo_open=False, step=0.01),
     "peak_copy_fraction": q.PEAK_COPY_FRACTION.but(hi=0.5, step=0.01),
     "backlog_gb": q.BACKLOG_GB.but(hi=400.0, step=10.0),
@@ -52,7 +52,7 @@ def _hours(x: float) -> str:
 
 def tvc_axis(feature: str) -> np.ndarray:
     """Capacities drawn for ``feature``: Table 3's range for it (base and EHPO stop at 1152 GB). [GB]"""
-    caps = [c.tvc_gb for c in tvc.configurations(feature)]
+    caps = [c.tvc_gb for c in b18.configurations(feature)]
     return np.geomspace(72.0, max(caps), _AXIS_POINTS)
 
 
@@ -89,7 +89,7 @@ def peak_base(feature: str, threshold: float, peak_copy_fraction: float, backlog
 
 def _max_burst(cf: float, kw: dict) -> float:
     """The longest burst Table 3's largest capacity for the feature rides (beyond it tvc_needed extrapolates)."""
-    top = max(tvc.configurations(kw["feature"]), key=lambda c: c.tvc_gb)
+    top = max(b18.configurations(kw["feature"]), key=lambda c: c.tvc_gb)
     return float(tvc.hours_at_peak(top.tvc_gb, cf, tvc_config=top.id, **kw))
 
 
@@ -101,7 +101,7 @@ def view_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=
     )
     axis = tvc_axis(feature)
     curve = np.asarray(tvc.hours_at_peak(axis, cf, **kw))
-    configs = tvc.configurations(feature)
+    configs = b18.configurations(feature)
     ch = [float(tvc.hours_at_peak(c.tvc_gb, cf, tvc_config=c.id, **kw)) for c in configs]
     need = float(tvc.tvc_needed(burst_hours, cf, **kw)) if burst_hours <= _max_burst(cf, kw) else math.inf
     order = float(tvc.smallest_configuration(need, feature)) if math.isfinite(need) else math.nan
@@ -169,7 +169,7 @@ def scenario_outputs(**values) -> dict[str, float]:
     run = tvc_day.simulate_tvc(
         v["profile"], tvc_config=v["tvc_config"], cf=v["cf"], read_hit=v["read_hit"], **kw
     )
-    cap = tvc.configuration(v["tvc_config"]).tvc_gb
+    cap = b18.configuration(v["tvc_config"]).tvc_gb
     out = {
         "time at peak [h]": float(tvc.hours_at_peak(cap, v["cf"], tvc_config=v["tvc_config"], **kw)),
         "TVC needed for the burst [GB]": need,
@@ -201,7 +201,7 @@ def key_numbers(feature: str = "paf", cf: float = 3.0, burst_hours: float = 6.0)
     Peak over sustained is taken with the largest cache the feature is offered with: the
     paper's "about 60%" refers to Figs. 7 and 8 (1728 GB).
     """
-    configs = tvc.configurations(feature)
+    configs = b18.configurations(feature)
     lines = [f"time at peak, {_config_label(c)} TVC: "
              f"{number(tvc.hours_at_peak(c.tvc_gb, cf, feature=feature, tvc_config=c.id))} h" for c in configs]  # fmt: skip
     top = max(configs, key=lambda c: c.tvc_gb)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from vtsmodel import b18
 from vtsmodel import bottleneck as bn
 from vtsmodel import quantities as q
 from vtsmodel import throughput as tp
-from vtsmodel import tvc
 from vtsmodel._tables import load
 from vtsmodel.app.figures import (
     COLORS,
@@ -43,8 +43,8 @@ NOTEBOOK = "01_sustained_vs_peak_write.ipynb"
 
 INPUTS = {
     "cf": q.CF.but(hi=6.0, step=0.02),  # on its grid: the default 3 and Table 1's 2.66
-    "tvc_config": q.TVC_CONFIG,
-    "feature": q.FEATURE,
+    "tvc_config": b18.TVC_CONFIG,
+    "feature": b18.FEATURE,
     "block_kb": q.BLOCK_KB.but(choices=(("32 KB (QSAM limit)", 32.0), ("48 KB", 48.0), ("64 KB", 64.0))),
     "escon_km": q.ESCON_KM.but(hi=25.0, step=0.5),
     "view_mode": q.MODE.but(label="bottleneck view of", help="Which write mode the resource figure shows."),
@@ -88,7 +88,7 @@ def write_sources(feature: str = "paf", block_kb: float = 32.0, tvc_config: str 
     for feat, table, rid, cf, mode in _WRITE_POINTS:
         if feat != feature or (table == "vts_block_size" and f"_{block_kb:g}kb" not in rid):
             continue
-        if rid == "ehpo_sustained_cf3_max_tvc" and tvc.table4_column(tvc_config) != 1152.0:
+        if rid == "ehpo_sustained_cf3_max_tvc" and b18.table4_column(tvc_config) != 1152.0:
             continue
         t = load(table)
         x = facts.value(cf) if isinstance(cf, str) else float(cf)
@@ -123,7 +123,7 @@ def write_base(feature: str, tvc_config: str, block_kb: float, escon_km: float) 
     fig = new_figure(title=f"Write throughput, {label}: peak and sustained", height=400,
                      xaxis_title="data compressibility CF [-]", yaxis_title="host write rate [MB/s]")  # fmt: skip
     valid = tp.EQ3_CF_RANGE
-    for f in (x for x in tp.FEATURES if x != feature):
+    for f in (x for x in b18.FEATURES if x != feature):
         for mode in ("peak", "sustained"):
             y = tp.write_rate(CF_AXIS, feature=f, mode=mode, **kw)
             fig.add_traces(validated_curve(CF_AXIS, y, name=f"{_FEATURE[f]} {mode}", color=_GREY, valid=valid,
@@ -142,7 +142,7 @@ def write_base(feature: str, tvc_config: str, block_kb: float, escon_km: float) 
                 source_markers(x, y, prov, name=f"stated, {mode}", color=_MODE_COLORS[mode], symbol=symbol)
             )
     frame_validated(fig, CF_AXIS, valid)
-    top = max(float(np.max(tp.write_rate(CF_AXIS, feature=f, mode="peak", **kw))) for f in tp.FEATURES)
+    top = max(float(np.max(tp.write_rate(CF_AXIS, feature=f, mode="peak", **kw))) for f in b18.FEATURES)
     fig.update_yaxes(range=[0, 1.08 * top])
     return figure_json(fig)
 
@@ -198,7 +198,7 @@ def write_point(cf, tvc_config, feature, block_kb, escon_km) -> tuple[dict[str, 
     """Peak and sustained write at ``cf`` [MB/s] by mode, and the hours of peak the configuration's cache buys [h]."""
     kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
     rate = {m: float(tp.write_rate(cf, mode=m, **kw)) for m in ("peak", "sustained")}
-    hours = float(hours_at_peak(tvc.configuration(tvc_config).tvc_gb, cf, feature=feature, tvc_config=tvc_config,
+    hours = float(hours_at_peak(b18.configuration(tvc_config).tvc_gb, cf, feature=feature, tvc_config=tvc_config,
                                 peak_mb_s=rate["peak"], sustained_mb_s=rate["sustained"]))  # fmt: skip
     return rate, hours
 
@@ -289,7 +289,9 @@ def table4_numbers() -> str:
     lines = []
     for mode in ("sustained", "peak"):
         rates = ", ".join(
-            f"{c:g} GB {number(tp.write_rate(1, c, feature='base', mode=mode))}" for c in (288, 576, 1152)
+            # each column by its 36 GB-HDD configuration (288 GB alone is 16(2+P) of 9 GB HDDs)
+            f"{c:g} GB {number(tp.write_rate(1, tvc_config=f'tvc_{c}_36gb_base_ehpo', feature='base', mode=mode))}"
+            for c in (288, 576, 1152)
         )
         lines.append(f"base {mode} write (Table 4 at CF 1) [MB/s]: {rates}")
     lines.append(

@@ -1,0 +1,76 @@
+"""Lesson 10 without a browser: set the panel's inputs, compare plots and readouts with the models."""
+
+import math
+
+import pytest
+
+from vtsmodel.app.lessons import LESSONS, lesson_module
+from vtsmodel.app.lessons import library as L
+from vtsmodel.app.lessons.start import LESSON_LIST
+from vtsmodel.archive import archive_years, cartridge_tb
+from vtsmodel.library import library_model
+from vtsmodel.library_years import cern_example_writes_tb_per_year, library_years
+from vtsmodel.sizing import cern_example_flows
+
+
+def _model(growth=0.0, library="SL8500", drive="LTO9", years=5, copies=1, compression=1.0, move=22.5):
+    a = archive_years(years, stored_now_tb=0.0, growth_tb_per_year=cern_example_writes_tb_per_year(),
+                      ingest_growth=growth, copies=copies, cartridge_tb=float(cartridge_tb(drive, compression=compression)))  # fmt: skip
+    return library_years(
+        a, cern_example_flows(), drive=drive, library=library_model(library), robot_move_s=move
+    )
+
+
+def test_registered_with_its_contract_and_on_the_start_page():
+    assert LESSONS["10"] == "library" and lesson_module("10") is L
+    assert L.LESSON_ID == "10" and L.NOTEBOOK == "10_library_over_the_years.ipynb"
+    assert any(nb == L.NOTEBOOK for nb, _q in LESSON_LIST)
+    assert set(L.SCENARIO) <= set(L.INPUTS)
+
+
+def test_capacity_plot_and_readouts_are_the_models_numbers():
+    p = L.library_panel()
+    p.set(ingest_growth=0.3)
+    r = _model(0.3)
+    fig = p.figure("capacity")
+    bars = fig["data"][0]
+    assert list(bars["y"]) == [float(c) for c in r.archive.cartridges_onsite]
+    # one dashed line per configuration, at its usable slots: SL8500 1,448 and 3,176 less a free cell per drive
+    lines = [t for t in fig["data"][1:]]
+    drives = float(max(r.drives))
+    assert [t["y"][0] for t in lines] == [1448 - drives, 3176 - drives][: len(lines)]
+    ro = p.readout_values
+    assert ro["robots"].startswith(f"{r.robots},")
+    assert str(int(max(r.drives))) in ro["drives"]
+    assert ro["cartridges, year 0 to last"] == " · ".join(str(int(c)) for c in r.archive.cartridges_onsite)
+
+
+def test_shares_plot_names_what_binds():
+    p = L.library_panel()
+    p.set(ingest_growth=0.3)
+    r = _model(0.3)
+    shares = {t["name"]: t["y"] for t in p.figure("shares")["data"]}
+    # in year 5's configuration the robots are fuller than the slots: robots bind (the binding sentence says so)
+    assert shares["robot mounts per hour"][-1] > shares["cartridge slots"][-1]
+    assert r.binding[-1] == "robot mounts per hour"
+    assert "robot mounts per hour bind" in L.view_library(ingest_growth=0.3).binding
+    cap = r.robots * 3600 / (2 * 22.5)
+    assert shares["robot mounts per hour"] == pytest.approx([m / cap for m in r.mounts_per_hour])
+
+
+def test_a_library_too_small_and_the_stand_in_note():
+    p = L.library_panel()
+    p.set(library="TS4300")
+    assert p.readout_values["one module fills"] == "too small from the start"
+    v = L.view_library(library="TS4300")
+    assert "too small" in v.binding
+    assert any("stands in" in n for n in v.notes)
+
+
+def test_scenario_outputs_match_the_model():
+    out = L.scenario_outputs(ingest_growth=0.3)
+    r = _model(0.3)
+    assert out["drives [-]"] == max(r.drives) and out["frames or modules [-]"] == r.final_units
+    assert out["cartridges, last year [-]"] == r.archive.cartridges_onsite[-1]
+    none = L.scenario_outputs()
+    assert math.isnan(none["one unit fills in year [-]"])  # no growth: one basic SL8500 holds five years

@@ -1,0 +1,42 @@
+"""10_library_over_the_years in Voila: the sliders and the library move both plots and the readouts
+to the package's numbers; export downloads PNG and offline HTML; 1280 px fit.
+
+The expected values come from the lesson's own panel built in the test process and set to the
+same inputs as the browser: its view is what ``vtsmodel.library_years`` computes for them.
+"""
+
+import pytest
+
+from vtsmodel.app.lessons import library as lesson10
+
+from .helpers import (
+    export_png_and_html,
+    fits_width,
+    move_and_check,
+    open_lesson_with_plots,
+    panel_as_shown,
+    panel_readouts,
+    select_panel_dropdown,
+    wait_for_panel,
+)
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "10_library_over_the_years.ipynb"
+TITLE = "The CERN archive over the years"
+
+
+def test_sliders_and_library_move_plots_and_readouts_then_export(open_lesson, tmp_path):
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
+    panel = panel_as_shown(page, TITLE, lesson10.library_panel())
+    move_and_check(page, panel, TITLE, "ingest_growth", "growth of the writes", 6)  # 30 % a year
+    assert "robot mounts per hour bind" in lesson10.view_library(**panel.values).binding
+    move_and_check(page, panel, TITLE, "years", "years", 2)
+    move_and_check(page, panel, TITLE, "robot_move_s", "robot time per move", -39)  # 3 s, the TS4500's
+    label = next(lb for lb, v in panel.controls["library"].options if v == "TS4300")
+    select_panel_dropdown(page, TITLE, "library", label)
+    panel.set(library="TS4300")
+    wait_for_panel(page, TITLE, panel.view)
+    assert panel_readouts(page, TITLE)["one module fills"] == "too small from the start"
+    export_png_and_html(page, TITLE, panel, tmp_path)
+    assert fits_width(page)

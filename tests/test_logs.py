@@ -1,0 +1,341 @@
+"""The log reader (vtsmodel.logs): every shape real systems write gives the same MountLog.
+
+Every log here is made by the project (vtsmodel.logs.synthetic, or written inline):
+look-alikes of the shapes real systems write, never a copied log.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vtsmodel import mountlog as ml
+from vtsmodel import read_mount_log
+from vtsmodel.logs import FORMATS, TIME_FORMS, LogFile, example_log, render_log, synthetic_mount_log
+
+DELIMITERS = (",", ";", "\t", "|", None)
+COMPRESSIONS = (None, "gzip", "bz2", "xz", "zstd")
+
+
+def _log(n=200, volumes=30, seed=2, whole_seconds=True):
+    """A synthetic log with cartridges and durations (times in whole seconds for ctime)."""
+    base = synthetic_mount_log(n, volumes, seed=seed, hours=6)
+    t = np.round(base.time_s) if whole_seconds else base.time_s
+    return ml.mount_log(
+        t, base.volume_ids[base.volume], base.size_mb, base.access,
+        cartridge=np.char.add("T", (base.volume % 7).astype(str)), duration_s=np.round(base.size_mb / 90, 3),
+    )  # fmt: skip
+
+
+def _same(got, want, *, sizes=True, access=True):
+    """got equals want (times counted from each log's first)."""
+    np.testing.assert_array_equal(got.time_s - got.time_s[0], want.time_s - want.time_s[0])
+    assert got.volume_ids.tolist() == want.volume_ids.tolist()
+    np.testing.assert_array_equal(got.volume, want.volume)
+    if sizes:
+        np.testing.assert_array_equal(got.size_mb, want.size_mb)
+    if access:
+        np.testing.assert_array_equal(got.access, want.access)
+    assert got.cartridge_ids.tolist() == want.cartridge_ids.tolist()
+    np.testing.assert_array_equal(got.cartridge, want.cartridge)
+    np.testing.assert_array_equal(got.duration_s, want.duration_s)
+
+
+# --- every shape gives the log the canonical CSV gives ---------------------------------------
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    delimiter=st.sampled_from(DELIMITERS),
+    header=st.booleans(),
+    form=st.sampled_from(sorted(TIME_FORMS)),
+    zone=st.sampled_from([None, 0, 2, -5]),
+    size_unit=st.sampled_from(["bytes", "mb", None]),
+    access=st.booleans(),
+    compression=st.sampled_from(COMPRESSIONS),
+    seed=st.integers(0, 50),
+)
+def test_every_shape_reads_as_the_canonical_csv(
+    delimiter, header, form, zone, size_unit, access, compression, seed
+):
+    # Done when: "for random logs written in every supported shape ... the reader returns the
+    # same MountLog as from the canonical CSV"
+    if form in ("seconds", "epoch_s", "epoch_ms", "epoch_us", "epoch_ns", "ctime"):
+        zone = None
+    if form == "epoch_ns" or (delimiter is None and form == "ctime" and header):
+        form = "epoch_us"
+    log = _log(60, 12, seed)
+    want = read_mount_log(ml.mount_log_csv(log))
+    data, spec = render_log(
+        log, delimiter=delimiter, header=header, time_form=form, zone_hours=zone, size_unit=size_unit,
+        access=access, compression=compression,
+    )  # fmt: skip
+    options = {} if header else {"columns": spec}
+    if size_unit is None:
+        options["object_mb"] = 7.0
+    got = read_mount_log(data, **options)
+    _same(got, want, sizes=size_unit is not None, access=access)
+    assert got.sizes_given == (size_unit is not None) and got.access_given == access
+    if size_unit is None:
+        assert (got.size_mb == 7.0).all()
+    if not access:
+        assert (got.access == ml.READ).all()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    delimiter=st.sampled_from(DELIMITERS),
+    header=st.booleans(),
+    form=st.sampled_from(["seconds", "epoch_ms", "iso", "iso_basic"]),
+    bad_row=st.integers(0, 39),
+    what=st.sampled_from(["time", "size"]),
+)
+def test_a_bad_value_is_named_by_its_line(delimiter, header, form, bad_row, what):
+    log = _log(40, 8, 1)
+    data, spec = render_log(log, delimiter=delimiter, header=header, time_form=form, compression=None)
+    lines = data.decode().splitlines()
+    k = bad_row + (1 if header else 0)
+    sep = delimiter or "  "
+    cells = lines[k].split(sep)
+    cells[0 if what == "time" else 2] = "oops"
+    lines[k] = sep.join(cells)
+    options = {} if header else {"columns": spec}
+    with pytest.raises(ValueError, match=rf"line {k + 1}: .*'oops'"):
+        read_mount_log("\n".join(lines) + "\n", **options)
+
+
+# --- compression --------------------------------------------------------------------------
+@pytest.mark.parametrize("how", ["gzip", "bz2", "xz", "zstd"])
+def test_compression_is_known_by_its_first_bytes_not_its_name(how, tmp_path):
+    log = _log(50, 9, 3)
+    data, _ = render_log(log, compression=how)
+    path = tmp_path / "log.txt"  # no telling suffix
+    path.write_bytes(data)
+    got = read_mount_log(path)
+    _same(got, read_mount_log(ml.mount_log_csv(log)))
+    assert f"{how}-compressed" in got.notes[0]
+
+
+def test_a_damaged_or_archived_file_is_named(tmp_path):
+    text = ml.mount_log_csv(_log(400, 20, 4)).encode()
+    broken = gzip.compress(text)[:-200]
+    with pytest.raises(ValueError, match="log.gz: is not a valid gzip stream"):
+        (tmp_path / "log.gz").write_bytes(broken)
+        read_mount_log(tmp_path / "log.gz")
+    with pytest.raises(ValueError, match="is a zip archive, not a log; unpack"):
+        read_mount_log(b"PK\x03\x04" + b"\0" * 40)
+
+
+class _CountingRaw(io.RawIOBase):
+    """A binary stream that counts the bytes taken from it."""
+
+    def __init__(self, data: bytes):
+        self.data = io.BytesIO(data)
+        self.taken = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        k = self.data.readinto(b)
+        self.taken += k
+        return k
+
+
+_FAST = {
+    "gzip": lambda b: gzip.compress(b, compresslevel=1),
+    "bz2": lambda b: bz2.compress(b, compresslevel=1),  # 100 kB blocks
+    "xz": lambda b: lzma.compress(b, preset=0),
+}
+
+
+@pytest.mark.parametrize("how", sorted(_FAST))
+def test_a_compressed_log_is_streamed_not_unpacked_whole(how):
+    text = "time_s,volume,bytes\n" + "".join(f"{i},V{i * 7919 % 100003},{i % 9973}\n" for i in range(400_000))
+    packed = _FAST[how](text.encode())
+    raw = _CountingRaw(packed)
+    chunks = ml.iter_mount_log(raw, chunk_lines=1000)
+    assert len(next(chunks)) == 1000
+    assert raw.taken < len(packed) / 3  # what the first 1 MB block of text needs, not the whole
+    assert sum(len(c) for c in chunks) == 399_000
+
+
+def test_bytes_that_are_not_utf8_are_named_by_line_and_byte_even_compressed():
+    text = b"time_s,volume,bytes\n0,A,1\n1,B\xff,2\n"
+    with pytest.raises(ValueError, match=r"line 3, byte 4 of the line \(byte 30 of the decompressed text\)"):
+        read_mount_log(gzip.compress(text))
+    assert read_mount_log(text, encoding="latin-1").volume_ids.tolist() == ["A", "Bÿ"]
+
+
+# --- delimiters, headers, columns -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "delimiter"),
+    [
+        ("time_s;volume;size_mb\n0;A;1,5\n1;B;2,25\n", ";"),  # decimal commas
+        ("time_s\tvolume\tsize_mb\n0\tA\t1.5\n1\tB\t2.25\n", "\t"),
+        ("time_s|volume|size_mb\n0|A|1.5\n1|B|2.25\n", "|"),
+        ("  time_s   volume size_mb\n0  A   1.5\n 1 B 2.25  \n", None),
+    ],
+)
+def test_the_delimiter_is_detected(text, delimiter):
+    log = read_mount_log(text)
+    assert log.size_mb.tolist() == [1.5, 2.25] and log.volume_ids.tolist() == ["A", "B"]
+
+
+def test_an_undetectable_delimiter_is_named():
+    with pytest.raises(ValueError, match="cannot tell the delimiter.*delimiter="):
+        read_mount_log("abc\ndef\n")
+
+
+def test_columns_by_position_name_and_a_time_in_two_fields():
+    text = "2011-08-19;00:15:58;T1;read;5000\n2011-08-19;00:16:08;T2;write;6000\n"
+    log = read_mount_log(text, columns="time=1+2,tape=3,op=4,bytes=5")
+    assert log.time_s.tolist() == [0.0, 10.0] and log.start == np.datetime64("2011-08-19T00:15:58")
+    assert log.cartridge_ids.tolist() == ["T1", "T2"] and log.volume_ids.tolist() == ["T1", "T2"]
+    assert log.access.tolist() == [ml.READ, ml.SCRATCH_WRITE] and log.size_mb.tolist() == [0.005, 0.006]
+    by_name = read_mount_log(
+        "when,VOLSER,Size (bytes)\n5,A,10\n", columns={"time_s": "when", "volume": "VOLSER", "bytes": 3}
+    )
+    assert by_name.time_s.tolist() == [5.0] and by_name.size_mb.tolist() == [1e-5]
+    with pytest.raises(
+        ValueError, match="'cartrige' is not a column vtsmodel knows; did you mean 'cartridge'"
+    ):
+        read_mount_log(text, columns="time=1+2,cartrige=3")
+    with pytest.raises(ValueError, match="columns name field 9, but the line has 5"):
+        read_mount_log(text, columns="time=1+2,tape=9", object_mb=1)
+
+
+def test_aliases_in_a_header_and_what_is_not_used_is_said():
+    text = "Timestamp,Tape,File Path,Bytes,Operation,Host\n2026-03-01T08:00:00Z,T1,/a/b,10,GET,h1\n"
+    log = read_mount_log(text)
+    assert log.volume_ids.tolist() == ["/a/b"] and log.cartridge_ids.tolist() == ["T1"]
+    assert log.access.tolist() == [ml.READ] and log.start == np.datetime64("2026-03-01T08:00:00")
+    assert any("columns not used: Host" in n for n in log.notes)
+
+
+def test_quoted_fields_may_hold_delimiters_quotes_and_line_ends():
+    text = 'time_s,volume,bytes\n0,"a,b",1\n1,"say ""hi""",2\n2,"two\nlines",3\n3,d,4\n'
+    log = read_mount_log(text)
+    assert log.volume_ids.tolist() == ["a,b", 'say "hi"', "two\nlines", "d"]
+    assert log.line.tolist() == [2, 3, 4, 6]
+    with pytest.raises(ValueError, match="line 2: a quoted field is not closed"):
+        read_mount_log('time_s,volume,bytes\n0,"open,1\n')
+
+
+def test_ids_up_to_4096_characters():
+    path = "/" + "d/" * 2046 + "f"  # 4,094 characters
+    log = read_mount_log(f"time_s,path,bytes\n0,{path},1\n1,{path}x,1\n")
+    assert log.volume_ids.tolist() == [path, path + "x"] and log.volume_ids.dtype == object
+    with pytest.raises(ValueError, match="line 2: path='.*' must be 1 to 4,096 characters"):
+        read_mount_log(f"time_s,path,bytes\n0,{'p' * 4097},1\n")
+
+
+# --- times ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("values", "seconds", "start"),
+    [
+        (["1314000000", "1314000001.5"], [0, 1.5], "2011-08-22T08:00:00"),
+        (["1314000000000", "1314000001500"], [0, 1.5], "2011-08-22T08:00:00"),
+        (["1314000000000000", "1314000001500000"], [0, 1.5], "2011-08-22T08:00:00"),
+        (["1314000000000000000", "1314000001500000000"], [0, 1.5], "2011-08-22T08:00:00"),
+        (["12.5", "14"], [12.5, 14], None),
+        (["2011-08-19T00:15:58", "2011-08-19 00:16:00.25"], [0, 2.25], "2011-08-19T00:15:58"),
+        (["2011-08-19T02:15:58+02:00", "2011-08-19T00:16:00Z"], [0, 2], "2011-08-19T00:15:58"),
+        (["2011/08/19 00:15:58", "2011-08-18T19:16:00-0500"], [0, 2], "2011-08-19T00:15:58"),
+        (["20110819T001558", "20110819T021600+02"], [0, 2], "2011-08-19T00:15:58"),
+        (["20110819T001558.5Z", "20110819T001600"], [0, 1.5], "2011-08-19T00:15:58.5"),
+        (["Fri Aug 19 00:15:58 2011", "Fri Aug 19 00:16:00 2011"], [0, 2], "2011-08-19T00:15:58"),
+    ],
+)
+def test_time_forms(values, seconds, start):
+    delimiter = ";"
+    text = "".join(f"{v}{delimiter}A{delimiter}1\n" for v in values)
+    log = read_mount_log(text, columns="time,volume,bytes")
+    assert log.time_s.tolist() == seconds
+    assert log.start == (None if start is None else np.datetime64(start))
+
+
+def test_a_time_form_can_be_named_and_a_bad_time_names_it():
+    log = read_mount_log("5,A,1\n6,B,1\n", columns="time,volume,bytes", time_form="epoch_s")
+    assert log.start == np.datetime64("1970-01-01T00:00:05")
+    with pytest.raises(
+        ValueError, match=r"line 2: time='2011-13-01T00:00:00' is not a valid date and time; .*iso"
+    ):
+        read_mount_log("2011-08-19T00:00:00,A,1\n2011-13-01T00:00:00,A,1\n", columns="time,volume,bytes")
+    with pytest.raises(ValueError, match="time='soon' is not a time vtsmodel reads"):
+        read_mount_log("soon,A,1\n", columns="time,volume,bytes")
+
+
+def test_an_end_column_gives_durations():
+    text = "start,end,tape\n2026-01-01T00:00:00,2026-01-01T00:01:30,T1\n2026-01-01T00:00:10,2026-01-01T00:00:40,T2\n"
+    log = read_mount_log(text, object_mb=1)
+    assert log.duration_s.tolist() == [90.0, 30.0] and log.time_at == "start"
+    with pytest.raises(ValueError, match="line 2: end='2025-12-31T00:00:00' is before the start"):
+        read_mount_log("start,end,tape\n2026-01-01T00:00:00,2025-12-31T00:00:00,T1\n", object_mb=1)
+
+
+# --- access kinds ---------------------------------------------------------------------------
+def test_access_words_a_map_a_default_and_deletions():
+    text = "time_s,volume,bytes,op\n0,A,1,TAKE\n1,B,1,GIVE\n2,A,1,DROP\n3,B,1,PEEK\n4,A,1,Get\n"
+    amap = {"TAKE": "read", "GIVE": "scratch_write", "DROP": None, "*": "specific_write"}
+    log = read_mount_log(text, access_map=amap)
+    assert log.access.tolist() == [ml.READ, ml.SCRATCH_WRITE, ml.SPECIFIC_WRITE, ml.READ]
+    assert log.line.tolist() == [2, 3, 5, 6]
+    assert any("1 lines left out (deletions)" in n for n in log.notes)
+    with pytest.raises(
+        ValueError, match=r"line 2: op='TAKE' is not an access kind.*access_map=\{'TAKE': 'read'\}"
+    ):
+        read_mount_log(text)
+    with pytest.raises(ValueError, match=r"access_map\['R'\]='reed' is not valid"):
+        LogFile(text, access_map={"R": "reed"})
+
+
+# --- named formats and their examples ----------------------------------------------------------
+def test_xferlog_example():
+    text = example_log("xferlog", 8)
+    log = read_mount_log(text, format="xferlog")
+    assert log.time_at == "end" and log.duration_s is not None and len(log) == 8
+    assert log.volume_ids[0].startswith("/archive/") and set(log.access.tolist()) <= {
+        ml.READ,
+        ml.SCRATCH_WRITE,
+    }
+    first = text.splitlines()[0].split()
+    assert log.size_mb[0] == int(first[7]) / 1e6 and log.duration_s[0] == float(first[5])
+    ragged = text.replace(" c\n", "\n", 1)  # wu-ftpd writes no completion status: 17 fields
+    assert len(read_mount_log(ragged, format="xferlog")) == 8
+
+
+def test_tape_requests_example_and_every_format_documented():
+    log = read_mount_log(example_log("tape-requests", 10), format="tape-requests", object_mb=18e6)
+    assert log.cartridge_ids[0].startswith("T") and not log.sizes_given and not log.access_given
+    assert any("each cartridge is one object" in n for n in log.notes)
+    for name, fmt in FORMATS.items():
+        assert fmt.reference and fmt.notes and fmt.title
+        assert len(read_mount_log(example_log(name), format=name, object_mb=1.0)) > 0
+
+
+def test_bad_options_are_named():
+    for kwargs, message in [
+        ({"format": "syslog"}, "format='syslog' is not known"),
+        ({"delimiter": "ab"}, "delimiter='ab' is not valid"),
+        ({"time_form": "julian"}, "time_form='julian' is not known"),
+        ({"object_mb": -1}, "object_mb"),
+        ({"encoding": "klingon"}, "encoding='klingon'"),
+        ({"columns": "time=1,volume"}, "has no '='"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            LogFile("x\n", **kwargs)
+
+
+def test_corrupt_deflate_inside_gzip_is_a_value_error():
+    good = gzip.compress(b"time_s,volume,bytes\n" + b"0,A,1\n" * 1000)
+    bad = good[:20] + bytes(b ^ 0xFF for b in good[20:40]) + good[40:]
+    with pytest.raises(ValueError, match="not a valid gzip stream"):
+        read_mount_log(bad)
+    assert zlib  # the error zlib raises is what becomes the ValueError

@@ -1,0 +1,240 @@
+"""Lesson 10: today's tape library over the years, as the CERN example's archive grows.
+
+One panel: the CERN sizing note's flows (cern-tape-sizing-2005, Summary) written to tape
+for N years on a catalog drive, in a library family from the vendors' documents
+(``data/library_models.csv``): cartridges against the slots of each configuration (the
+year it fills), and the shares of slots, drive bays and robot capacity each year (what
+binds, and when). The model is :func:`vtsmodel.library_years.library_years`; the figures
+are an empty base (axes, titles) and moving traces, so a slider redraws without
+rebuilding a figure.
+"""
+
+from __future__ import annotations
+
+import math
+
+from vtsmodel._inputs import Input
+from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.lessons import scenario_values
+from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.text import number, percent
+from vtsmodel.archive import archive_years, cartridge_tb
+from vtsmodel.catalog import drive_choices
+from vtsmodel.library import library_model
+from vtsmodel.library_years import cern_example_writes_tb_per_year, library_years
+from vtsmodel.sizing import cern_example_flows
+
+LESSON_ID = "10"
+TITLE = "The library over the years"
+NOTEBOOK = "10_library_over_the_years.ipynb"
+
+#: Library families whose documents give every count a frame plan needs (the TS4500 and
+#: SL4000 need slots per frame or module the documents found do not give).
+LIBRARY_CHOICES = (
+    ("Oracle StorageTek SL8500", "SL8500"),
+    ("IBM TS4300", "TS4300"),
+    ("IBM Diamondback", "Diamondback"),
+)
+_LTO = tuple(
+    (c.label, c.key)
+    for g in drive_choices(having=("native_capacity",))
+    for c in g.drives
+    if g.family == "LTO"
+)
+_STAND_IN = "cern-tape-sizing-2005 (160 robot arm movements per hour: 22.5 s a move), a stand-in"
+
+INPUTS = {
+    "years": Input("years", "years", 5, lo=1, hi=10, integer=True, step=1, source="issue 29 (five years)",
+                   help="Years the archive is planned for."),
+    "ingest_growth": Input("growth of the writes a year", "-", 0.0, lo=0.0, hi=1.0, step=0.05, source="your archive",
+                           help="How much more is written each year than the year before (0.3: 30%)."),
+    "library": Input("library", "", "SL8500", choices=LIBRARY_CHOICES, source="data/library_models.csv",
+                     help="A library family whose documents give its slots and drive bays per unit."),
+    "drive": Input("drive", "", "LTO9", choices=_LTO, source="data/drive_catalog.csv",
+                   help="An LTO drive of the catalog: its speed sizes the drives, its capacity the cartridges."),
+    "copies": Input("copies in the library", "-", 1, lo=1, hi=3, integer=True, step=1, source="your archive",
+                    help="Copies of each byte kept in this library."),
+    "compression": Input("expected compression", "-", 1.0, lo=0.5, hi=2.5, step=0.1, source="your archive",
+                         help="Host bytes per byte on tape; 1: none (real archives compress less than rated)."),
+    "robot_move_s": Input("robot time per move", "s", 22.5, lo=1.0, hi=60.0, step=0.5, source=_STAND_IN,
+                          help="One cartridge move; no document found gives these libraries' move times."),
+}  # fmt: skip
+SCENARIO = tuple(INPUTS)
+
+
+def _model(years, ingest_growth, library, drive, copies, compression, robot_move_s):
+    cart = float(cartridge_tb(drive, compression=compression))
+    a = archive_years(years, stored_now_tb=0.0, growth_tb_per_year=cern_example_writes_tb_per_year(),
+                      ingest_growth=ingest_growth, copies=copies, cartridge_tb=cart)  # fmt: skip
+    return library_years(a, cern_example_flows(), drive=drive, library=library_model(library),
+                         robot_move_s=robot_move_s)  # fmt: skip
+
+
+# --- figures: empty bases, moving traces ---------------------------------------------------------
+
+
+def capacity_base(unit: str) -> dict:
+    """Axes of the capacity figure: cartridges per year against the slots of each configuration."""
+    fig = new_figure(title=f"Cartridges in the library and the usable slots of 1, 2, ... {unit}s",
+                     xaxis_title="year", yaxis_title="cartridges [-]", height=480)  # fmt: skip
+    fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
+                      margin={"t": 50, "b": 130})  # fmt: skip
+    return figure_json(fig)
+
+
+def shares_base() -> dict:
+    """Axes of the shares figure: each resource's share of what the configuration holds."""
+    fig = new_figure(title="How full each resource is, in the last year's configuration (or the largest)",
+                     xaxis_title="year", yaxis_title="share used [-]", height=380)  # fmt: skip
+    fig.update_yaxes(tickformat=".0%")
+    fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0})
+    return figure_json(fig)
+
+
+def _capacity_traces(r) -> tuple[list, list, float]:
+    years = [int(y) for y in r.year]
+    carts = [float(c) for c in r.archive.cartridges_onsite]
+    traces = [{"type": "bar", "x": years, "y": carts, "name": "cartridges in the library",
+               "marker": {"color": COLORS[0]}, "hovertemplate": "year %{x}: %{y:,} cartridges<extra></extra>"}]  # fmt: skip
+    top = max(carts + [1.0])
+    lib = r.library
+    shown = sorted(r.fill_years)[-6:]  # the largest six configurations: the ones that matter
+    for i, n in enumerate(shown):
+        slots = float(lib.usable_slots(n, float(max(r.drives))))
+        fill = r.fill_years[n]
+        when = "holds every year" if fill is None else f"full in year {fill}"
+        traces.append({"type": "scatter", "mode": "lines", "x": [years[0] - 0.5, years[-1] + 0.5], "y": [slots, slots],
+                       "name": f"{n} {lib.unit}{'s' if n > 1 else ''}: {number(slots)} slots, {when}",
+                       "line": {"color": COLORS[(i + 1) % len(COLORS)], "dash": "dash", "width": 2},
+                       "hovertemplate": f"{n} {lib.unit}(s): %{{y:,}} usable slots<extra></extra>"})  # fmt: skip
+        top = max(top, slots)
+    return traces, [years[0] - 0.6, years[-1] + 0.6], top
+
+
+def _shares(r) -> dict[str, list[float]]:
+    lib = r.library
+    n = r.final_units if math.isfinite(r.final_units) else float(lib.units_max or 1)
+    usable = float(lib.usable_slots(n, float(max(r.drives))))
+    bays = float(lib.drive_bays(n))
+    cap = 3600.0 / (2.0 * r.robot_move_s) * r.robots
+    return {
+        "cartridge slots": [float(c) / usable for c in r.archive.cartridges_onsite],
+        "drive bays": [float(d) / bays for d in r.drives],
+        "robot mounts per hour": [float(m) / cap for m in r.mounts_per_hour],
+    }
+
+
+# --- the view ---------------------------------------------------------------------------------
+
+
+def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", copies=1, compression=1.0,
+                 robot_move_s=22.5) -> View:  # fmt: skip
+    """The CERN flows over ``years`` years in ``library`` on ``drive``: cartridges, shares, what binds."""
+    r = _model(years, ingest_growth, library, drive, copies, compression, robot_move_s)
+    lib = r.library
+    cap_traces, xr, top = _capacity_traces(r)
+    shares = _shares(r)
+    share_traces = [
+        {"type": "scatter", "mode": "lines+markers", "x": [int(y) for y in r.year], "y": v, "name": k,
+         "line": {"color": COLORS[i]}, "hovertemplate": f"year %{{x}}: %{{y:.0%}} of the {k}<extra></extra>"}
+        for i, (k, v) in enumerate(shares.items())
+    ]  # fmt: skip
+    top_share = max(max(v) for v in shares.values())
+    full = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": 1, "y1": 1,
+            "line": {"color": "#B00", "width": 1, "dash": "dot"}}  # fmt: skip
+    units = "more than one library" if math.isinf(r.final_units) else f"{int(r.final_units)} {lib.unit}(s)"
+    final_bind = r.binding[-1]
+    first = r.fill_years.get(1)
+    readouts = {
+        "library": f"{lib.label}, {units} in year {years}",
+        "drives": f"{int(max(r.drives))} × {dict((k, v) for v, k in _LTO)[drive]} (CERN formula, {number(r.speed_mb_s)} MB/s)",
+        "robots": f"{r.robots}, {percent(float(max(r.robot_utilisation)))} busy at most",
+        "robot wait, 95th percentile": f"{number(float(max(r.robot_wait_p95_s)))} s",
+        "cartridges, year 0 to last": " · ".join(str(int(c)) for c in r.archive.cartridges_onsite),
+        "data per cartridge": f"{number(r.archive.cartridge_tb)} TB",
+        f"one {lib.unit} fills": "never within the years"
+        if first is None
+        else ("too small from the start" if first == 0 else f"in year {first}"),
+    }
+    why = {"cartridge slots": "the cartridges outgrow the slots first",
+           "drive bays": "the drives need more bays than the slots need units",
+           "robot mounts per hour": "the robots' mounts per hour run out before the slots"}  # fmt: skip
+    if final_bind in why:
+        binding = f"In year {years} the {final_bind} bind: {why[final_bind]}."
+    else:
+        binding = f"In year {years} one {lib.label} is too small: it needs more {lib.unit}s or drive bays than it may have."
+    notes = ()
+    if lib.robot_move_s is None:
+        notes = (
+            f"No document found gives the {lib.label}'s robot move time: {number(r.robot_move_s)} s stands in.",
+        )
+    return View(
+        figures={
+            "capacity": Plot(capacity_base, {"unit": lib.unit}, traces=cap_traces,
+                             layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, 1.08 * top]}}),
+            "shares": Plot(shares_base, {}, traces=share_traces, shapes=[full],
+                           layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, max(1.1, 1.08 * top_share)]}}),
+        },
+        readouts=readouts, binding=binding, notes=notes,
+        caption_values={"flows": "cern-tape-sizing-2005 sample calculation, T0 → T1 written all year",
+                        "robot move basis": r.robot_move_basis},
+        citations=(library_years, "library_models", "cern_sizing_example", "cern_facts", *lib.sources),
+    )  # fmt: skip
+
+
+def library_panel(**values) -> Panel:
+    """The lesson's panel: years, growth, library, drive, copies, compression, robot move."""
+    return Panel(dict(INPUTS), view_library, values=values, title="The CERN archive over the years",
+                 name="10_library")  # fmt: skip
+
+
+# --- the lesson contract and the notebook's numbers --------------------------------------------
+
+
+def scenario_outputs(**values) -> dict[str, float]:
+    """Units, drives, robots and cartridges of the last year, and the year one unit fills."""
+    v = scenario_values(INPUTS, SCENARIO, values)
+    r = _model(**v)
+    first = r.fill_years.get(1)
+    return {
+        "frames or modules [-]": r.final_units, "drives [-]": float(max(r.drives)), "robots [-]": float(r.robots),
+        "cartridges, last year [-]": float(r.archive.cartridges_onsite[-1]),
+        "one unit fills in year [-]": math.nan if first is None else float(first),
+    }  # fmt: skip
+
+
+def scenario_view(**values) -> View:
+    """Every figure of the lesson for one scenario."""
+    return compute(view_library, scenario_values(INPUTS, SCENARIO, values))
+
+
+#: The rows the lesson's source table shows.
+SOURCE_ROWS = (
+    ("cern_sizing_example", "t0_to_t1_rate"), ("cern_facts", "robot_moves_normal"),
+    ("library_models", "sl8500_slots_base"), ("library_models", "sl8500_slots_per_expansion"),
+    ("library_models", "sl8500_units_max"), ("library_models", "sl8500_drives_base"),
+    ("library_models", "sl8500_robots_standard"), ("library_models", "sl8500_free_slots_per_drive"),
+    ("library_models", "ts4300_slots_base"), ("library_models", "ts4300_drives_base"),
+    ("library_models", "ts4300_units_max"), ("library_models", "diamondback_slots_base"),
+    ("library_models", "ts4500_robot_move_time"), ("library_models", "ts4500_slot_fill_limit"),
+)  # fmt: skip
+
+
+def key_numbers() -> str:
+    """The example's numbers, one labelled line each, with units."""
+    w = cern_example_writes_tb_per_year()
+    lines = [f"T0 → T1 written all year: {number(w, 6)} TB a year (100 MB/s x 365.25 days)"]
+    for lib in ("SL8500", "TS4300"):
+        for growth in (0.0, 0.3):
+            r = _model(5, growth, lib, "LTO9", 1, 1.0, 22.5)
+            units = (
+                "more than one library"
+                if math.isinf(r.final_units)
+                else f"{int(r.final_units)} {r.library.unit}(s)"
+            )
+            lines.append(
+                f"{r.library.label}, LTO-9, writes growing {percent(growth)} a year: year 5 needs {units}, "
+                f"{int(max(r.drives))} drives, {r.robots} robot(s); cartridges "
+                f"{', '.join(str(int(c)) for c in r.archive.cartridges_onsite)}; binds: {r.binding[-1]}"
+            )  # fmt: skip
+    return "\n".join(lines)

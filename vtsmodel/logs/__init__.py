@@ -1,0 +1,85 @@
+"""Logs real tape systems write, read into one in-memory form (:class:`vtsmodel.MountLog`).
+
+Request logs of a mass storage system, an FTP server's ``xferlog``, a library manager's
+mount records, exports of a monitoring tool: :func:`vtsmodel.read_mount_log` (whole) and
+:func:`vtsmodel.iter_mount_log` (a chunk at a time) read them, streamed, in bounded
+memory, with the same per-line errors as vtsmodel's own CSV (file, line, field, value,
+valid range). What is not given is detected from the first lines; a :class:`LogFile`
+holds a source and how to read it, for functions that stream a file
+(:func:`vtsmodel.lru_hit_curve`, :func:`vtsmodel.shards_hit_curve`).
+
+What the reader takes
+---------------------
+- **Compressed files** (gzip, bz2, xz, zstd: recognised by their first bytes, whatever the
+  name), decompressed as they are read, never unpacked to disk. zstd needs the
+  ``zstandard`` package.
+- **Delimiters**: comma, semicolon, tab, ``|`` or runs of spaces, detected from the first
+  50 lines (the one that splits every line into the same number of fields, the most
+  fields winning) or given (``delimiter=``). Fields may be quoted (RFC 4180), a quoted
+  field may hold line ends.
+- **A header or none**: a first line holding a column name vtsmodel knows (and no time)
+  is the header; unknown header columns are left out and listed in the log's ``notes``
+  (a name close to a known one, such as ``acess``, is an error: a misspelt column must not
+  pass unnoticed). Without a header, ``columns=`` says what each field holds, by position
+  from 1 (as ``cut`` and ``awk`` count): ``"time,volume,,bytes,op"`` (an empty name skips
+  a field), or ``"time=1,tape=3,bytes=5"``; a time in several fields is ``time=1+2``.
+- **Column names** (:data:`ALIASES`; case, spaces and punctuation do not matter:
+  ``"Size (bytes)"`` is ``size_bytes``): the time (``time``, ``timestamp``, ``ts``,
+  ``date``, ``start``, ``time_s`` for seconds as given, ``epoch_ms``...), its end (``end``,
+  ``end_time``, ``stop``...), the object (``volume``, ``volser``, ``file``, ``path``, ``id``,
+  ``key``, ``lbn``...), the cartridge (``tape``, ``cartridge``, ``vid``, ``barcode``...), the
+  size (``bytes``, ``size`` (bytes), ``size_kb``, ``size_mb``, ``size_gb``,
+  ``compressed_mb``, ``host_mb``), the access kind (``access``, ``op``, ``operation``,
+  ``type``, ``direction``...), the duration (``duration``, ``elapsed``, ``service_time``,
+  ``transfer_time``, ``duration_ms``...).
+- **Times** (:data:`TIME_FORMS`, detected from the first line or given by ``time_form=``):
+  seconds from any origin; epoch seconds, milliseconds, microseconds, nanoseconds (told
+  apart by their size: a number of 10^8 or more is an epoch time); ISO 8601 extended
+  (``2011-08-19T00:15:58``, a space for the ``T``, ``/`` in the date, fractions) and basic
+  (``20110819T001558``), each with or without a zone (``Z``, ``+02:00``, ``+0200``, ``+02``:
+  converted to UTC; without one, taken as written); ctime as xferlog writes it. Times
+  become seconds after the first line's; the log's ``start`` is that first time.
+- **Sizes** optional: without a size column, ``object_mb=`` gives every object one size
+  (``--object-gb``); the log says ``sizes_given=False``.
+- **Access kinds** optional: without a column every request is a read
+  (``access_given=False``). Known words (:data:`ACCESS_ALIASES`: read, r, get, recall,
+  write, put, store, update, append, delete...) and ``access_map=`` for a log's own
+  (``{"R": "read", "W": "scratch_write", "*": "read"}``); a word mapped to None (a
+  deletion) leaves its line out.
+- **Ids** (objects, cartridges) of 1 to 4,096 characters (file paths).
+- **Encodings**: UTF-8 by default (a byte-order mark is skipped); a byte that is not of
+  the encoding is an error naming its line and its place in the line; ``encoding=`` names
+  another.
+
+Named formats
+-------------
+:data:`FORMATS`: ``vtsmodel`` (the project's own CSV), ``xferlog`` (FTP servers' transfer
+log), ``tape-requests`` (a tape library's request log: semicolon-separated, no header,
+ISO 8601 basic times). :func:`example_log` writes a synthetic example of each.
+"""
+
+from vtsmodel.logs._columns import ALIASES
+from vtsmodel.logs._reader import ACCESS_ALIASES, FORMATS, LogFile, LogFormat, ReadInfo
+from vtsmodel.logs._times import TIME_FORMS
+from vtsmodel.logs.synthetic import (
+    MAX_SYNTHETIC_MOUNTS,
+    MAX_SYNTHETIC_VOLUMES,
+    example_log,
+    render_log,
+    synthetic_mount_log,
+)
+
+__all__ = [
+    "ACCESS_ALIASES",
+    "ALIASES",
+    "FORMATS",
+    "MAX_SYNTHETIC_MOUNTS",
+    "MAX_SYNTHETIC_VOLUMES",
+    "TIME_FORMS",
+    "LogFile",
+    "LogFormat",
+    "ReadInfo",
+    "example_log",
+    "render_log",
+    "synthetic_mount_log",
+]

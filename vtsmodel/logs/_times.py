@@ -1,0 +1,273 @@
+"""Time forms of a log line: detected from the first value, parsed a block at a time (private).
+
+Every form becomes seconds after the first line's time; the forms that name a date and time
+(all but ``seconds``) also give that first time as a ``numpy.datetime64`` (UTC when the log
+gives a zone, as written when it does not).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+
+#: The time forms the reader knows, with what each looks like.
+TIME_FORMS = {
+    "seconds": "seconds from any origin, kept as they are (12.5)",
+    "epoch_s": "seconds since 1970-01-01 UTC (1314000000)",
+    "epoch_ms": "milliseconds since 1970-01-01 UTC (1314000000123)",
+    "epoch_us": "microseconds since 1970-01-01 UTC (1314000000123456)",
+    "epoch_ns": "nanoseconds since 1970-01-01 UTC",
+    "iso": "ISO 8601 extended, T or space, zone optional (2011-08-19T00:15:58, 2011-08-19 00:15:58+02:00)",
+    "iso_basic": "ISO 8601 basic, zone optional (20110819T001558, 20110819T001558Z)",
+    "ctime": "C's ctime, as xferlog writes it (Fri Aug 19 00:15:58 2011)",
+}
+_EPOCH_US = {"epoch_s": 1e6, "epoch_ms": 1e3, "epoch_us": 1.0, "epoch_ns": 1e-3}
+#: A number this large or larger is read as epoch seconds, milliseconds, ... when the form
+#: is not given (1973-03-03, 1973 in ms, ...): a log in seconds from its own start rarely
+#: runs 3 years, and a 1970s epoch time is rarely in a tape log. [s, ms, us, ns]
+_EPOCH_FROM = (("epoch_ns", 1e17), ("epoch_us", 1e14), ("epoch_ms", 1e11), ("epoch_s", 1e8))
+_MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_ISO = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}")
+_BASIC = re.compile(r"\d{8}T\d{4}")
+_CTIME = re.compile(r"[A-Za-z]{3} +[A-Za-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4}$")
+#: Largest time of the ``seconds`` form accepted (about 31,700 years). [s]
+MAX_SECONDS = 1e12
+
+
+class TimeError(ValueError):
+    """A value that is not a time of the form: ``index`` is its place in the block."""
+
+    def __init__(self, index: int, problem: str):
+        super().__init__(problem)
+        self.index = index
+        self.problem = problem
+
+
+def detect(value: str, *, seconds_named: bool = False) -> str | None:
+    """The form of one time value (None when no form fits).
+
+    A number is ``seconds`` below 10^8 (or always, for a column named ``time_s``) and an
+    epoch form above (its magnitude says which: :data:`_EPOCH_FROM`).
+    """
+    v = value.strip()
+    if _NUMBER.match(v):
+        if seconds_named:
+            return "seconds"
+        x = abs(float(v))
+        return next((form for form, lo in _EPOCH_FROM if x >= lo), "seconds")
+    if _ISO.match(v):
+        return "iso"
+    if _BASIC.match(v):
+        return "iso_basic"
+    if _CTIME.match(v):
+        return "ctime"
+    return None
+
+
+def expected(form: str) -> str:
+    """What a value of ``form`` looks like (for error messages)."""
+    return TIME_FORMS[form]
+
+
+class TimeParser:
+    """Parse blocks of time values of one form into seconds after the first time.
+
+    Parameters
+    ----------
+    form : str
+        One of :data:`TIME_FORMS`.
+    """
+
+    def __init__(self, form: str):
+        self.form = form
+        self.origin = None  # datetime64[us] of the first time (or seconds, for "seconds")
+        self.zoned = False  # some value gave a zone
+
+    @property
+    def start(self) -> np.datetime64 | None:
+        """Date and time of second 0 (None for the ``seconds`` form)."""
+        return None if self.form == "seconds" else self.origin
+
+    def absolute(self, values: list[str]) -> np.ndarray:
+        """The times as given: datetime64[us] (UTC where zoned), or seconds for ``seconds``.
+
+        Raises
+        ------
+        TimeError
+            Naming the first value that is not of the form.
+        """
+        if self.form == "seconds":
+            return _numbers(values, 0.0, MAX_SECONDS) if values else np.zeros(0)
+        if not values:
+            return np.zeros(0, dtype="datetime64[us]")
+        if self.form in _EPOCH_US:
+            return _epoch_us(values, _EPOCH_US[self.form]).astype("datetime64[us]")
+        if self.form == "ctime":
+            return _iso([_ctime_to_iso(v, i) for i, v in enumerate(values)])
+        dt, zoned = _iso_zoned(values, basic=self.form == "iso_basic")
+        self.zoned |= zoned
+        return dt
+
+    def seconds(self, absolute: np.ndarray) -> np.ndarray:
+        """Seconds after the log's first time (the first call fixes it). [s]"""
+        if self.form == "seconds":
+            return absolute
+        if self.origin is None and absolute.size:
+            self.origin = absolute[0]
+        if not absolute.size:
+            return np.zeros(0)
+        return (absolute - self.origin).astype(np.float64) / 1e6
+
+    def __call__(self, values: list[str]) -> np.ndarray:
+        """Seconds after the first time of the log, one per value. [s]"""
+        return self.seconds(self.absolute(values))
+
+
+def _numbers(values: list[str], lo: float, hi: float) -> np.ndarray:
+    try:
+        t = np.array(values, dtype=np.float64)
+    except ValueError:
+        t = None
+    if t is None:
+        for i, v in enumerate(values):
+            try:
+                float(v)
+            except ValueError:
+                raise TimeError(i, f"is not a number; valid range [{lo:g}, {hi:g}] s") from None
+    bad = ~np.isfinite(t) | (t < lo) | (t > hi)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise TimeError(i, f"is outside the valid range [{lo:g}, {hi:g}] s")
+    return t
+
+
+def _epoch_us(values: list[str], per_unit_us: float) -> np.ndarray:
+    """Microseconds since 1970 (int64) from epoch numbers in any unit."""
+    try:
+        ints = np.array(values, dtype=np.int64)  # exact for nanoseconds, which float64 is not
+        return ints // 1000 if per_unit_us < 1 else ints * int(per_unit_us)
+    except (ValueError, OverflowError):
+        pass
+    # 0 to 10^11 s (year 5138): beyond, not a time a tape log holds
+    t = _numbers(values, 0.0, 1e11 * 1e6 / per_unit_us)
+    return np.rint(t * per_unit_us).astype(np.int64)
+
+
+def _ctime_to_iso(value: str, i: int) -> str:
+    parts = value.split()
+    try:
+        _dow, mon, day, hms, year = parts
+        return f"{year}-{_MONTHS[mon.lower()]:02d}-{int(day):02d}T{hms:0>8}"
+    except (ValueError, KeyError):
+        raise TimeError(i, f"is not of the form {expected('ctime')}") from None
+
+
+def _iso(values) -> np.ndarray:
+    """datetime64[us] of extended ISO strings without a zone; TimeError naming the first bad one."""
+    arr = np.asarray(values, dtype=str)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            dt = arr.astype("datetime64[us]")
+        if not np.isnat(dt).any():
+            return dt
+    except (ValueError, TypeError, Warning):
+        pass
+    for i, v in enumerate(arr.tolist()):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                t = np.datetime64(v, "us")
+            if np.isnat(t):
+                raise ValueError
+        except (ValueError, TypeError, Warning):
+            raise TimeError(i, "is not a valid date and time") from None
+    raise AssertionError("numpy parsed the block as a whole but not value by value")  # pragma: no cover
+
+
+def _iso_zoned(values: list[str], *, basic: bool) -> tuple[np.ndarray, bool]:
+    """datetime64[us] (UTC where a zone is given) of ISO 8601 values, extended or basic."""
+    arr = np.asarray(values, dtype=str)
+    n = arr.size
+    w = arr.dtype.itemsize // 4
+    ch = arr.view("U1").reshape(n, w).copy()
+    length = np.char.str_len(arr)
+    idx = np.arange(n)
+
+    def at(k):  # the character length + k (k < 0) of each value; "" where out of range
+        pos = length + k
+        ok = pos >= 0
+        out = np.full(n, "", dtype="U1")
+        out[ok] = ch[idx[ok], pos[ok]]
+        return out
+
+    short_min = 13  # YYYY-MM-DDTHH, YYYYMMDDTHHMM: a zone follows at least an hour
+    z = np.isin(at(-1), ("Z", "z"))
+    hhmm_colon = np.isin(at(-6), ("+", "-")) & (at(-3) == ":") & (length - 6 >= short_min)
+    hhmm = np.isin(at(-5), ("+", "-")) & ~hhmm_colon & (length - 5 >= short_min)
+    hh = np.isin(at(-3), ("+", "-")) & ~hhmm_colon & ~hhmm & (length - 3 >= short_min)
+    cut = np.select([z, hhmm_colon, hhmm, hh], [1, 6, 5, 3], 0)
+    offset_s = np.zeros(n, dtype=np.int64)
+    zoned = bool(cut.any())
+    if zoned:
+        sign = np.where(at(-cut) == "-", -1, 1)
+        hours = _digits(ch, idx, length - cut + 1, 2)
+        minutes = np.where(
+            hhmm_colon, _digits(ch, idx, length - 2, 2), np.where(hhmm, _digits(ch, idx, length - 2, 2), 0)
+        )
+        bad = (hours < 0) | (minutes < 0) | (hours > 23) | (minutes > 59)
+        bad &= cut > 1
+        if bad.any():
+            raise TimeError(int(np.flatnonzero(bad)[0]), "has a zone that is not +HH:MM, +HHMM, +HH or Z")
+        offset_s = np.where(cut > 1, sign * (hours * 3600 + minutes * 60), 0)
+        body_len = length - cut
+        ch[np.arange(w)[None, :] >= body_len[:, None]] = ""
+    else:
+        body_len = length
+    if basic:
+        ok = (body_len >= 13) & (ch[:, 8] == "T") if w > 8 else np.zeros(n, dtype=bool)
+        if not ok.all():
+            raise TimeError(int(np.flatnonzero(~ok)[0]), f"is not of the form {expected('iso_basic')}")
+        ext = np.full((n, w + 4), "", dtype="U1")
+        ext[:, 0:4] = ch[:, 0:4]
+        ext[:, 4] = "-"
+        ext[:, 5:7] = ch[:, 4:6]
+        ext[:, 7] = "-"
+        ext[:, 8:10] = ch[:, 6:8]
+        ext[:, 10] = "T"
+        ext[:, 11:13] = ch[:, 9:11]
+        has_min = body_len >= 13
+        ext[:, 13] = np.where(has_min, ":", "")
+        ext[:, 14:16] = ch[:, 11:13]
+        has_s = body_len >= 15
+        ext[:, 16] = np.where(has_s, ":", "")
+        ext[:, 17 : w + 4] = ch[:, 13:w]
+        ch = ext
+    else:
+        ok = (body_len >= 13) & np.isin(ch[:, 10], ("T", "t", " ")) if w > 10 else np.zeros(n, dtype=bool)
+        if not ok.all():
+            raise TimeError(int(np.flatnonzero(~ok)[0]), f"is not of the form {expected('iso')}")
+        ch[:, 10] = "T"
+        for k in (4, 7):  # 2011/08/19 as 2011-08-19
+            ch[:, k] = np.where(ch[:, k] == "/", "-", ch[:, k])
+    ch = np.where(ch == ",", ".", ch)  # ISO 8601 allows a decimal comma
+    body = np.ascontiguousarray(ch).view(f"U{ch.shape[1]}").ravel()
+    dt = _iso(body)
+    if zoned:
+        dt = dt - offset_s.astype("timedelta64[s]")
+    return dt, zoned
+
+
+def _digits(ch: np.ndarray, idx: np.ndarray, start: np.ndarray, k: int) -> np.ndarray:
+    """The k-digit number at ``start`` of each row (-1 where it is not digits)."""
+    out = np.zeros(idx.size, dtype=np.int64)
+    ok = np.ones(idx.size, dtype=bool)
+    for j in range(k):
+        pos = np.clip(start + j, 0, ch.shape[1] - 1)
+        code = np.ascontiguousarray(ch[idx, pos]).view(np.uint32).astype(np.int64) - 48
+        ok &= (code >= 0) & (code <= 9)
+        out = out * 10 + code.clip(0, 9)
+    return np.where(ok, out, -1)

@@ -1,0 +1,275 @@
+"""The handful of answers a plan starts from: their declarations and :class:`Answers`.
+
+Each answer's default is declared once, on its :class:`Answers` field; the declarations
+(:func:`answer_inputs`: label, unit, valid range, source, help) take it from there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from vtsmodel import b18
+from vtsmodel import quantities as q
+from vtsmodel._inputs import Input
+from vtsmodel.catalog import drive_options
+from vtsmodel.hourly import MAX_HOURS, HourlyWorkload
+
+__all__ = ["Answers", "answer_inputs"]
+
+_VTS = "ibm-vts-b18-2000"
+_CERN = "cern-tape-sizing-2005"
+_YOURS = "your workload"
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The handful of answers a plan starts from; every field checked by :func:`answer_inputs`.
+
+    Attributes
+    ----------
+    write_gb_per_day : float
+        Host data written in a day, uncompressed. [GB]
+    write_window_hours, write_start_hour : float
+        The hours in which the writes arrive (evenly), and when that window opens. [h]
+    read_gb_per_day : float
+        Host data read in a day, uncompressed. [GB]
+    read_window_hours, read_start_hour : float
+        The hours in which the reads arrive (evenly), and when that window opens. [h]
+    read_hit : float
+        Share of the reads found in the cache. [-]
+    cf : float
+        Data compressibility. [-]
+    recalls_per_hour : float or None
+        Recalls arriving per hour in the read window; None: the read MB of each hour
+        times ``1 - read_hit`` divided by ``volume_mb``. [1/h]
+    volume_mb : float
+        Logical volume (VTS) or file (tape library) size, uncompressed. [MB]
+    files_per_mount : float
+        Files written or read per mount in a tape library. [-]
+    recall_target_s, recall_percentile : float
+        Recalls must be ready within ``recall_target_s`` [s] at this percentile [-].
+    throttle_hours_allowed : float
+        Hours the VTS may throttle at its fill threshold. [h]
+    delay_hours_allowed : float
+        Longest a host write may wait to be accepted. [h]
+    drive_efficiency : float or None
+        Efficiency assumed for every drive flow; None: from the access pattern. [-]
+    peak_factor : float
+        CERN's factor for peaks, backlogs and failures on each library flow. [-]
+    vts_drive : {"3590B", "3590E"}
+        The VTS's tape drive model.
+    library_drive : str
+        A drive of the catalog (:func:`vtsmodel.catalog.drive_names`) for the library plan.
+    virtual_drives_needed : int
+        Virtual drives mounted at once at the busiest time (0: no requirement). [-]
+
+    Notes
+    -----
+    An answer whose default is None may be left empty: it is then derived.
+    """
+
+    write_gb_per_day: float = 2000.0
+    write_window_hours: float = 6.0
+    write_start_hour: float = 0.0
+    read_gb_per_day: float = 400.0
+    read_window_hours: float = 24.0
+    read_start_hour: float = 0.0
+    read_hit: float = 0.7
+    cf: float = 2.5
+    recalls_per_hour: float | None = None
+    volume_mb: float = 800.0
+    files_per_mount: float = 10.0
+    recall_target_s: float = 600.0
+    recall_percentile: float = 0.95
+    throttle_hours_allowed: float = 0.0
+    delay_hours_allowed: float = 1.0
+    drive_efficiency: float | None = None
+    peak_factor: float = 1.0
+    vts_drive: str = "3590B"
+    library_drive: str = "IBM3592A"
+    virtual_drives_needed: int = 0
+
+    def __post_init__(self) -> None:
+        inputs = _inputs()
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in _OPTIONAL:
+                continue
+            object.__setattr__(self, f.name, inputs[f.name].parse(f.name, value))
+
+    def replace(self, **changes) -> Answers:
+        """A copy with some answers changed (each checked)."""
+        _check_names(changes)
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """The answers by name (JSON-ready)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, values: Mapping, *, strict_types: bool = True) -> Answers:
+        """Answers from a mapping; missing ones take their defaults, unknown ones are rejected.
+
+        With ``strict_types`` (files), a number must be a number, not text.
+        """
+        if not isinstance(values, Mapping):
+            raise ValueError(f"answers must be an object of name to value, not {type(values).__name__}")
+        _check_names(values)
+        if strict_types:
+            inputs = _inputs()
+            for k, v in values.items():
+                inp = inputs[k]
+                if v is None and k in _OPTIONAL:
+                    continue
+                if inp.choices:
+                    if not isinstance(v, str):
+                        raise ValueError(f"{k}={v!r} must be text; choose {inp.range_text()}")
+                elif isinstance(v, bool) or not isinstance(v, numbers.Real):
+                    raise ValueError(f"{k}={v!r} must be a number in {inp.range_text()} ({inp.header})")
+        return cls(**dict(values))
+
+    # --- the day they describe -----------------------------------------------------------------
+    def hourly(self) -> HourlyWorkload:
+        """The 24 hours these answers describe, as an hourly workload.
+
+        Writes and reads spread evenly over their windows (a window that passes midnight
+        wraps to the start of the day); recall mounts are ``recalls_per_hour`` in the
+        read window, or each hour's reads times ``1 - read_hit`` over ``volume_mb``.
+        """
+        w = _window_share(self.write_start_hour, self.write_window_hours)
+        r = _window_share(self.read_start_hour, self.read_window_hours)
+        write_mb = self.write_gb_per_day * 1000.0 * w
+        read_mb = self.read_gb_per_day * 1000.0 * r
+        if self.recalls_per_hour is None:
+            recalls = read_mb * (1.0 - self.read_hit) / self.volume_mb
+        else:
+            recalls = self.recalls_per_hour * r * self.read_window_hours
+        cols = {"hour": np.arange(24.0), "host_write_mb": write_mb, "host_read_mb": read_mb,
+                "recall_mounts": recalls}  # fmt: skip
+        if self.virtual_drives_needed:
+            cols["max_virtual_drives"] = np.full(24, float(self.virtual_drives_needed))
+        return HourlyWorkload(name="answers", columns=cols, notes="The day the answers describe.")
+
+
+#: Each answer's default, from its field.
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Answers)}
+#: Answers that may be left empty (``None``): they are then derived.
+_OPTIONAL = frozenset(k for k, v in _DEFAULTS.items() if v is None)
+
+
+@functools.cache
+def _inputs() -> dict[str, Input]:
+    """The declarations, built on first use (the drive catalog is read for the library drive)."""
+    declared = {
+        "write_gb_per_day": Input(
+            "data written per day", "GB", lo=0.0, hi=1e6, source=_YOURS, digits=4,
+            help="Host data written in a day, uncompressed (GB = 10^9 bytes).",
+        ),
+        "write_window_hours": Input(
+            "write window", "h", lo=0.0, hi=24.0, lo_open=True, source=_YOURS, step=0.5,
+            help="Hours in which the day's writes arrive, evenly.",
+        ),
+        "write_start_hour": Input(
+            "write window starts", "h", lo=0.0, hi=24.0, hi_open=True, source=_YOURS, step=0.5,
+            help="Hour of the day the write window opens (the day starts at 0).",
+        ),
+        "read_gb_per_day": Input(
+            "data read per day", "GB", lo=0.0, hi=1e6, source=_YOURS,
+            help="Host data read in a day, uncompressed.",
+        ),
+        "read_window_hours": Input(
+            "read window", "h", lo=0.0, hi=24.0, lo_open=True, source=_YOURS, step=0.5,
+            help="Hours in which the day's reads arrive, evenly.",
+        ),
+        "read_start_hour": Input(
+            "read window starts", "h", lo=0.0, hi=24.0, hi_open=True, source=_YOURS, step=0.5,
+            help="Hour of the day the read window opens.",
+        ),
+        "read_hit": q.READ_HIT.but(
+            source=_YOURS, help="Share of the reads found in the cache; the rest are recalled from tape.",
+        ),
+        "cf": q.CF,
+        "recalls_per_hour": q.RECALLS_PER_HOUR.but(
+            lo=0.0, lo_open=False, hi=1e5, source=_YOURS,
+            help="Recalls arriving per hour in the read window; empty: reads x misses / volume size.",
+        ),
+        # at least a byte: stored after a CF of up to 100 it stays above SMALL
+        "volume_mb": q.VOLUME_MB.but(
+            label="volume or file size", lo=1e-6, hi=1e6,
+            help="Logical volume (VTS) or file (library) size, uncompressed; 800 MB in the paper's tests.",
+        ),
+        "files_per_mount": q.FILES_PER_MOUNT.but(
+            hi=1e6, help="Files written or read per mount in a tape library (nRequests).",
+        ),
+        "recall_target_s": Input(
+            "recall ready within", "s", lo=0.0, hi=86400.0, lo_open=True, source=_YOURS,
+            help="Time from a recall's request until its volume is ready, at the percentile below.",
+        ),
+        "recall_percentile": Input(
+            "at percentile", "-", lo=0.0, hi=1.0, lo_open=True, hi_open=True, source=_YOURS,
+            help="Share of the recalls that must be ready within the target.",
+        ),
+        "throttle_hours_allowed": Input(
+            "hours throttled allowed", "h", lo=0.0, hi=float(MAX_HOURS), source=_YOURS,
+            help="Hours the VTS may throttle host writes at its cache fill threshold.",
+        ),
+        "delay_hours_allowed": Input(
+            "write delay allowed", "h", lo=0.0, hi=float(MAX_HOURS), source="project assumption (set yours)",
+            help="Longest a host write may wait to be accepted (throttling or a peak rate below demand).",
+        ),
+        "drive_efficiency": Input(
+            "drive efficiency assumed", "-", lo=q.SMALL, hi=1.0, source=_CERN,
+            help="Share of a drive's speed a flow gets; empty: from the access pattern (CERN formula).",
+        ),
+        "peak_factor": Input(
+            "peak factor", "-", lo=1.0, hi=10.0, source=f"{_CERN}, Summary (the note uses 2)",
+            help="Factor for peaks, backlogs and failures on each library flow.",
+        ),
+        "vts_drive": Input(
+            "VTS tape drive", "", choices=tuple((f"IBM 3590 model {m[-1]}", m) for m in b18.TAPE_DRIVES),
+            source=f"{_VTS}, Sec. 2", help="The 3590 model in the VTS's library.",
+        ),
+        "library_drive": Input(
+            "library drive", "", choices=tuple(drive_options()), source="drive catalog",
+            help="The drive of a tape library plan without a VTS.",
+        ),
+        "virtual_drives_needed": Input(
+            "virtual drives needed", "-", lo=0, hi=4096, integer=True, source=_YOURS,
+            help="Virtual drives mounted at once at the busiest time; 0: no requirement.",
+        ),
+    }  # fmt: skip
+    return {k: inp.but(default=_DEFAULTS[k]) for k, inp in declared.items()}
+
+
+def answer_inputs() -> dict[str, Input]:
+    """The declarations of :class:`Answers`' fields, by name (a new dict on every call).
+
+    Each gives the label, unit, default, valid range, source and help a control or a
+    form needs.
+    """
+    return dict(_inputs())
+
+
+def _check_names(values: Mapping) -> None:
+    unknown = [k for k in values if k not in _DEFAULTS]
+    if unknown:
+        raise ValueError(
+            f"unknown answer(s) {', '.join(map(repr, unknown))}; answers: {', '.join(_DEFAULTS)}"
+        )
+
+
+def _window_share(start: float, length: float) -> np.ndarray:
+    """Share of a window ``[start, start + length)`` (wrapping at 24 h) in each hour of the day."""
+    edges = np.arange(25.0)
+    lo, hi = edges[:-1], edges[1:]
+    share = np.zeros(24)
+    for a in (start - 24.0, start):
+        b = a + length
+        share += np.clip(np.minimum(hi, b) - np.maximum(lo, a), 0.0, None)
+    return share / length

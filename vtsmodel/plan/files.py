@@ -1,0 +1,312 @@
+"""A plan (the answers, and optionally an hourly workload and a mount log's hit curve) and its JSON file.
+
+A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 1, "name": ...,
+"answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
+"mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
+:func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
+:func:`plan_from_dict` read it, every field checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import numbers
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vtsmodel._files import atomic_write, parse_json_bytes, read_file
+from vtsmodel.hits import HitCurve, lru_hit_curve
+from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
+from vtsmodel.plan.answers import Answers
+
+__all__ = [
+    "MAX_PLAN_BYTES",
+    "PLAN_SCHEMA",
+    "PLAN_VERSION",
+    "Plan",
+    "load_plan",
+    "plan_from_bytes",
+    "plan_from_dict",
+    "plan_to_dict",
+    "plan_to_json",
+    "save_plan",
+]
+
+#: The ``schema`` field of a plan file.
+PLAN_SCHEMA = "vtsmodel-plan"
+#: The plan file version this module writes and reads.
+PLAN_VERSION = 1
+#: Largest plan file read. [bytes]
+MAX_PLAN_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A plan: the answers and, optionally, an hourly workload that replaces the day they describe.
+
+    Attributes
+    ----------
+    answers : Answers
+    workload : HourlyWorkload or None
+        An hourly workload (a file). When given, its writes, reads and recall mounts
+        replace those the answers describe; the answers still give the compressibility,
+        volume size, targets and drives, and the read-hit ratio unless the workload has
+        read-hit and recall mounts.
+    workload_file : str or None
+        Where the workload came from, as a plan file references it (relative to the plan
+        file's folder), or None when it is embedded or absent.
+    name : str
+        What the plan is for.
+    hits : HitCurve or None
+        The read-hit curve of a mount log (:func:`vtsmodel.hits.lru_hit_curve`). When
+        given, each VTS configuration gets its own read-hit ratio, by bytes, at its cache
+        size (:func:`vtsmodel.hits.tvc_read_hit`, the feature's rule for what the cache
+        holds, the answers' CF) in place of the answered one, and its recall mounts are
+        the reads of each hour times ``1 - that ratio`` over the volume size (replacing
+        recalls given per hour or by the workload). The tape-library plan, which has no
+        cache, keeps the answered ratio.
+    mount_log_file : str or None
+        The mount log ``hits`` came from, as a plan file references it (relative to the
+        plan file's folder).
+    """
+
+    answers: Answers = field(default_factory=Answers)
+    workload: HourlyWorkload | None = None
+    workload_file: str | None = None
+    name: str = "plan"
+    hits: HitCurve | None = None
+    mount_log_file: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.answers, Answers):
+            raise ValueError(f"answers={self.answers!r} must be an Answers")
+        if self.workload is not None and not isinstance(self.workload, HourlyWorkload):
+            raise ValueError(f"workload={self.workload!r} must be an HourlyWorkload or None")
+        if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
+            raise ValueError(f"name={self.name!r} must be text of 1 to 200 characters")
+        if self.hits is not None:
+            if not isinstance(self.hits, HitCurve):
+                raise ValueError(
+                    f"hits={self.hits!r} must be a HitCurve (vtsmodel.hits.lru_hit_curve) or None"
+                )
+            if not self.hits.reads > 0:
+                raise ValueError("hits: the mount log has no counted reads, so it gives no read-hit ratio")
+
+    def day(self) -> HourlyWorkload:
+        """The hours the plan evaluates: the workload, or the day the answers describe."""
+        return self.workload if self.workload is not None else self.answers.hourly()
+
+    def with_answers(self, **changes) -> Plan:
+        """A copy with some answers changed."""
+        return dataclasses.replace(self, answers=self.answers.replace(**changes))
+
+
+def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
+    """The plan as the JSON document :func:`save_plan` writes.
+
+    ``embed``: write the workload's hours into the file (True), or reference its file
+    (False, needs ``plan.workload_file``); None: reference when there is a file.
+    """
+    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
+           "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    if plan.hits is not None:
+        if not plan.mount_log_file:
+            raise ValueError(
+                "the plan's read hits come from a mount log without a file name (plan.mount_log_file); "
+                "a plan file references its mount log by file: set it, or save the plan without hits"
+            )
+        doc["mount_log"] = {"file": plan.mount_log_file}
+    if plan.workload is not None:
+        if embed is None:
+            embed = plan.workload_file is None
+        if not embed:
+            if not plan.workload_file:
+                raise ValueError("embed=False needs plan.workload_file, the workload file to reference")
+            doc["workload"] = {"file": plan.workload_file}
+        else:
+            w = plan.workload
+            cols = {k: [r[k] for r in w.rows()] for k in COLUMNS if w.has(k)}
+            doc["workload"] = {"name": w.name, "notes": w.notes, "columns": cols}
+    return doc
+
+
+def check_plan(plan, name: str = "plan") -> None:
+    """Raise ``ValueError`` unless ``plan`` is a :class:`Plan`."""
+    if not isinstance(plan, Plan):
+        raise ValueError(f"{name}={plan!r} must be a Plan (vtsmodel.plan.Plan, or load_plan(path))"[:300])
+
+
+def save_plan(
+    plan: Plan, path: str | os.PathLike, *, overwrite: bool = False, embed: bool | None = None
+) -> Path:
+    """Write ``plan`` as a JSON plan file, atomically; an existing file is replaced only if asked.
+
+    Parameters
+    ----------
+    plan : Plan
+    path : path-like
+    overwrite : bool
+        Replace an existing file.
+    embed : bool, optional
+        See :func:`plan_to_dict`.
+    """
+    check_plan(plan)
+    return atomic_write(path, plan_to_json(plan, embed=embed), overwrite=overwrite)
+
+
+def _read_json(path: Path):
+    # a regular file only: a FIFO would block for ever
+    return _parse_json(read_file(path, max_bytes=MAX_PLAN_BYTES, what="plan file"), str(path))
+
+
+def _parse_json(raw: bytes, where: str):
+    return parse_json_bytes(raw, where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+
+
+def plan_to_json(plan: Plan, *, embed: bool | None = None) -> str:
+    """The plan file's text (what :func:`save_plan` writes; a page offers it as a download)."""
+    return json.dumps(plan_to_dict(plan, embed=embed), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def plan_from_bytes(
+    data: bytes, *, base_dir: str | os.PathLike | None = None, where: str = "the plan file"
+) -> Plan:
+    """A :class:`Plan` from a plan file's bytes (an upload), checked as :func:`load_plan` checks a file.
+
+    A workload referenced by file name is read relative to ``base_dir``; without one, a
+    relative name is read relative to the working folder.
+    """
+    if not isinstance(data, bytes | bytearray):
+        raise ValueError(f"data must be the plan file's bytes, not {type(data).__name__}")
+    return plan_from_dict(_parse_json(bytes(data), where), base_dir=base_dir)
+
+
+_PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log"}
+
+
+def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
+    """A :class:`Plan` from a parsed plan document, every field checked.
+
+    A referenced workload file is read relative to ``base_dir`` (the plan file's folder).
+    A referenced mount log (``"mount_log": {"file": NAME}``) is read only with a
+    ``base_dir`` (a plan file on disk, :func:`load_plan`): a plan from bytes without one
+    (an upload to a page) that references a mount log is refused, since a page reads no
+    file on the server.
+
+    Raises
+    ------
+    ValueError
+        Of another schema or version, with unknown or missing keys, or any invalid value.
+    """
+    if not isinstance(doc, dict):
+        raise ValueError(f"a plan file holds a JSON object, not {type(doc).__name__}")
+    unknown, missing = set(doc) - _PLAN_KEYS, {"schema", "version", "answers"} - set(doc)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(sorted(map(repr, unknown)))} in the plan file")
+    if missing:
+        raise ValueError(f"the plan file lacks {', '.join(sorted(missing))}")
+    if doc["schema"] != PLAN_SCHEMA:
+        raise ValueError(f"schema={doc['schema']!r} is not a vtsmodel plan file (expected {PLAN_SCHEMA!r})")
+    version = doc["version"]
+    if isinstance(version, bool) or not isinstance(version, int) or version != PLAN_VERSION:
+        raise ValueError(f"version={version!r} is not supported; this vtsmodel reads version {PLAN_VERSION}")
+    name = doc.get("name", "plan")
+    if not isinstance(name, str) or not name.strip() or len(name) > 200:
+        raise ValueError(f"name={name!r} must be text of 1 to 200 characters")
+    try:
+        answers = Answers.from_dict(doc["answers"])
+    except ValueError as exc:
+        raise ValueError(f"answers: {exc}") from None
+    workload, ref = None, None
+    spec = doc.get("workload")
+    if spec is not None:
+        if not isinstance(spec, dict):
+            raise ValueError(f"workload must be an object or null, not {type(spec).__name__}")
+        if set(spec) == {"file"}:
+            ref = spec["file"]
+            if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
+                raise ValueError(f"workload file={ref!r} must be a file name")
+            path = Path(ref)
+            if not path.is_absolute() and base_dir is not None:
+                path = Path(base_dir) / path
+            try:
+                workload = read_hourly_workload(path)
+            except ValueError as exc:
+                raise ValueError(f"workload file {ref}: {exc}") from None
+        else:
+            workload = _embedded_workload(spec)
+    curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
+    return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
+                mount_log_file=log_ref)  # fmt: skip
+
+
+def _mount_log(spec, base_dir):
+    """(curve, reference) of a plan file's ``mount_log`` entry, or (None, None)."""
+    if spec is None:
+        return None, None
+    ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
+    if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
+        raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
+    if base_dir is None:
+        raise ValueError(
+            f"the plan references the mount log {ref!r}; a plan read without its folder (an upload) "
+            "reads no file: give the log with vtsmodel plan PLAN --mount-log LOG.csv"
+        )
+    path = Path(ref)
+    if not path.is_absolute():
+        path = Path(base_dir) / path
+    try:
+        return lru_hit_curve(path), ref
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"mount log {ref}: {exc}") from None
+
+
+def _embedded_workload(spec: dict) -> HourlyWorkload:
+    extra = set(spec) - {"name", "notes", "columns"}
+    if extra or "columns" not in spec:
+        raise ValueError(
+            "workload must be {'file': NAME} or {'name', 'notes', 'columns'}; "
+            f"got key(s) {', '.join(sorted(map(repr, spec)))}"
+        )
+    wname, notes, cols = spec.get("name", "workload"), spec.get("notes", ""), spec["columns"]
+    if not isinstance(wname, str) or len(wname) > 200 or not isinstance(notes, str) or len(notes) > 20_000:
+        raise ValueError(
+            "workload name and notes must be text (name up to 200, notes up to 20,000 characters)"
+        )
+    if not isinstance(cols, dict) or not cols:
+        raise ValueError("workload columns must be an object of column name to a list of numbers")
+    lengths = set()
+    for key, vals in cols.items():
+        if not isinstance(vals, list):
+            raise ValueError(f"workload column {key!r} must be a list of numbers, not {type(vals).__name__}")
+        if len(vals) > MAX_HOURS:
+            raise ValueError(f"workload column {key!r} has {len(vals)} hours; at most {MAX_HOURS}")
+        for i, v in enumerate(vals, start=1):
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise ValueError(f"workload row {i}: {key}={v!r} must be a number")
+        lengths.add(len(vals))
+    if len(lengths) != 1:
+        raise ValueError(f"workload columns differ in length ({', '.join(map(str, sorted(lengths)))} hours)")
+    n = lengths.pop()
+    rows = [{k: cols[k][i] for k in cols} for i in range(n)]
+    try:
+        return HourlyWorkload.from_rows(rows, name=wname or "workload", notes=notes)
+    except ValueError as exc:
+        raise ValueError(f"workload {exc}") from None
+
+
+def load_plan(path: str | os.PathLike) -> Plan:
+    """Read a plan file; every field is checked before a :class:`Plan` is returned.
+
+    Raises
+    ------
+    ValueError
+        The file is missing, too large, not JSON, of another schema or version, or holds
+        unknown keys or invalid values (the message names the field).
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise ValueError(f"path={path!r} must be the path of a plan file")
+    path = Path(path)
+    return plan_from_dict(_read_json(path), base_dir=path.parent)

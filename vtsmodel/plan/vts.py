@@ -1,0 +1,666 @@
+"""Every VTS B18 configuration run through a plan's day; the smallest that meets every target.
+
+:func:`vts_configurations` lists what the paper offers (feature x Table 3 cache x 3590
+drives, with the prerequisites it states); :func:`vts_plan` simulates the day for each
+cache (:func:`~vtsmodel.tvc_day.simulate_tvc`), queues the recalls on the drives left after
+copying, checks the targets (:class:`Check`) and recommends the smallest configuration that
+meets them all (:class:`VtsPlan`); :func:`evaluate_configuration` runs one.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vtsmodel import b18
+from vtsmodel import quantities as q
+from vtsmodel._inputs import declare, number
+from vtsmodel._validation import as_scalar
+from vtsmodel.bottleneck import binding_resource
+from vtsmodel.catalog import drive_spec
+from vtsmodel.drives import drive_efficiency
+from vtsmodel.plan.answers import Answers
+from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
+from vtsmodel.plan.files import Plan, check_plan
+from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.queueing import wait_percentile
+from vtsmodel.recall import drive_preset, recall_drives
+from vtsmodel.tvc_day import TvcRun, simulate_tvc
+
+__all__ = [
+    "FEATURE_ORDER",
+    "STEP",
+    "Check",
+    "ConfigResult",
+    "VtsConfiguration",
+    "VtsPlan",
+    "evaluate_configuration",
+    "vts_configurations",
+    "vts_plan",
+]
+
+#: Time step of the planner's day simulation: 0.5 to 60 min (finer steps only cost time:
+#: a day at 0.5 min is 2,880 steps per configuration). [min]
+STEP = q.STEP_MINUTES.but(default=5.0, lo=0.5, source="practical limit (finer steps only cost time)")
+
+#: Feature levels from the least to the most capable: :data:`vtsmodel.b18.FEATURES`.
+FEATURE_ORDER = b18.FEATURES
+
+
+@dataclass(frozen=True, order=True)
+class VtsConfiguration:
+    """One VTS B18 system: a feature, a Table 3 cache and 3590 drives; ordered from the smallest.
+
+    The order is cache capacity, then feature, then drives (:func:`vts_configurations`).
+
+    Attributes
+    ----------
+    tvc_gb : float
+        Tape volume cache, physical (Table 3). [GB]
+    feature : {"base", "ehpo", "paf"}
+        Performance option (PAF includes its prerequisite EHPO).
+    drives : int
+        3590 tape drives. [count]
+    cache : vtsmodel.b18.Configuration or None
+        The Table 3 configuration of the cache, whose RAID layout picks Table 4's column
+        (:func:`vtsmodel.b18.capacity_configuration`); None for a capacity Table 3 does
+        not list with the feature.
+    """
+
+    rank: tuple = field(repr=False, compare=True)
+    tvc_gb: float = field(compare=False)
+    feature: str = field(compare=False)
+    drives: int = field(compare=False)
+    cache: b18.Configuration | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, tvc_gb: float, feature: str, drives: int) -> VtsConfiguration:
+        """A configuration (not checked against what the paper offers: see :func:`vts_configurations`).
+
+        Its cache is Table 3's configuration of ``tvc_gb`` with ``feature``
+        (:func:`vtsmodel.b18.capacity_configuration`: 144 and 288 GB on 9 GB HDDs).
+        """
+        b18.FEATURE.check("feature", feature)
+        tvc = float(tvc_gb)
+        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
+
+    @property
+    def tvc_config(self) -> str | None:
+        """The Table 3 id the models take for the rates, where the layout matters (base, EHPO)."""
+        return self.cache.id if self.cache is not None and self.feature != "paf" else None
+
+    @property
+    def label(self) -> str:
+        """``"864 GB PAF, 4 drives"``; the HDDs and layout where Table 3 lists the capacity in two.
+
+        ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
+        """
+        layout = ""
+        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+            layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
+        return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
+
+    @property
+    def virtual_drives(self) -> int:
+        """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
+        return b18.virtual_drives(self.tvc_gb, self.feature)
+
+
+@functools.cache
+def _table3_capacities() -> frozenset[float]:
+    return frozenset(c.tvc_gb for c in b18.configurations())
+
+
+@functools.cache
+def _two_layouts(tvc_gb: float) -> bool:
+    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
+    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
+
+
+def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
+    """Every configuration the paper offers, smallest first.
+
+    - Caches: Table 3's capacities per feature column ("Base/EHPO": 72, 144, 216, 288,
+      576, 1152 GB; "PAF": 216, 432, 864, 1728 GB). With ``include_earlier_paf``, also
+      the two marked "In earlier shipments these configurations were available with
+      PAF" (144 and 288 GB).
+    - Features: base, EHPO, and PAF, which "has a prerequisite of the EHPO feature"
+      (Sec. 3.5): a PAF configuration has both.
+    - Drives: "from three to six (four to six with the Performance Accelerator)" (Sec. 2).
+
+    Each cache is Table 3's configuration of its capacity
+    (:func:`vtsmodel.b18.capacity_configuration`): 144 and 288 GB base/EHPO on 9 GB HDDs,
+    the layout with the most parity groups, which is also the faster one (Table 4).
+
+    The order: cache capacity, then feature (base, EHPO, PAF), then drives. The paper
+    prices nothing, so "smaller" is this order: a modelling choice.
+    """
+    out = [
+        VtsConfiguration.of(c, feat, d)
+        for feat in FEATURE_ORDER
+        for c in b18.product_configurations(feat)
+        for d in b18.physical_drives(feat)  # Sec. 2
+    ]
+    if include_earlier_paf:
+        earlier = sorted({c.tvc_gb for c in b18.configurations() if c.earlier_paf})
+        out += [VtsConfiguration.of(c, "paf", d) for c in earlier for d in b18.physical_drives("paf")]
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class Check:
+    """One target checked.
+
+    Attributes
+    ----------
+    key : str
+        ``"throttle"``, ``"delay"``, ``"recall"``, ``"copy"`` or ``"virtual_drives"``.
+    label : str
+        What is checked, e.g. ``"hours throttled"``.
+    value, limit : float
+        The configuration's value and the target. [unit]
+    unit : str
+    ok : bool
+    text : str
+        One line for a person: ``"throttles 2.1 h against 0 allowed"``.
+    """
+
+    key: str
+    label: str
+    value: float
+    limit: float
+    unit: str
+    ok: bool
+    text: str
+
+    @property
+    def margin(self) -> float:
+        """How far the value is inside the target (negative: missed). [unit]
+
+        ``limit - value``; for virtual drives, presented minus needed.
+        """
+        if self.key == "copy" and math.isinf(self.value):
+            return -math.inf
+        return (
+            float(self.limit - self.value) if self.key != "virtual_drives" else float(self.value - self.limit)
+        )
+
+
+@dataclass(frozen=True)
+class ConfigResult:
+    """A configuration run through the plan's workload.
+
+    Attributes
+    ----------
+    config : VtsConfiguration
+    peak_mb_s, sustained_mb_s : float
+        Host write rates (``write_rate``). [MB/s]
+    hours_at_peak, hours_throttled, longest_delay_hours : float
+        From the day simulated (``simulate_tvc``). [h]
+    delay_mb_hours : float
+        Delay imposed, the integral of the delayed data. [MB·h]
+    backlog_cleared_hours : float
+        When un-copied and delayed data last returned to zero (NaN: not within the day). [h]
+    carried_gb : float
+        Un-copied data carried from one day into the next (the day run twice). [GB]
+    copy_drives : numpy.ndarray
+        Drives copying to tape in each hour. [count]
+    recall_drives : numpy.ndarray
+        Drives left for recalls in each hour. [count]
+    recall_ready_s : numpy.ndarray
+        Time until ready of a recall at the percentile, each hour (NaN: no recalls; inf:
+        no steady state). [s]
+    binding_resource : str
+        What limits the sustained write rate (``binding_resource``).
+    checks : tuple of Check
+    run : TvcRun
+        The day simulated (for figures).
+    read_hit : float
+        The read-hit ratio the day ran with (a mount log's at this cache size, or the
+        answered one). [-]
+    """
+
+    config: VtsConfiguration
+    peak_mb_s: float
+    sustained_mb_s: float
+    hours_at_peak: float
+    hours_throttled: float
+    longest_delay_hours: float
+    delay_mb_hours: float
+    backlog_cleared_hours: float
+    carried_gb: float
+    copy_drives: np.ndarray
+    recall_drives: np.ndarray
+    recall_ready_s: np.ndarray
+    binding_resource: str
+    checks: tuple[Check, ...]
+    run: TvcRun = field(repr=False, compare=False)
+    read_hit: float = math.nan
+
+    @property
+    def meets(self) -> bool:
+        """Whether every target is met."""
+        return all(c.ok for c in self.checks)
+
+    @property
+    def failing(self) -> tuple[Check, ...]:
+        """The targets missed."""
+        return tuple(c for c in self.checks if not c.ok)
+
+    @property
+    def worst_recall_ready_s(self) -> float:
+        """Recall ready time at the percentile in the busiest hour (NaN: no recalls). [s]"""
+        r = self.recall_ready_s[~np.isnan(self.recall_ready_s)]
+        return float(r.max()) if r.size else math.nan
+
+    def check(self, key: str) -> Check:
+        """The check of ``key``."""
+        for c in self.checks:
+            if c.key == key:
+                return c
+        raise KeyError(f"no check {key!r}; checks: {', '.join(c.key for c in self.checks)}")
+
+    def summary(self) -> dict[str, object]:
+        """One row of the configuration table, keys with units."""
+        return {
+            "configuration": self.config.label,
+            "peak write [MB/s]": self.peak_mb_s,
+            "sustained write [MB/s]": self.sustained_mb_s,
+            "time at peak [h]": self.hours_at_peak,
+            "throttled [h]": self.hours_throttled,
+            "longest write delay [h]": self.longest_delay_hours,
+            "recall ready at percentile [s]": self.worst_recall_ready_s,
+            "most copy drives [-]": float(self.copy_drives.max()) if self.copy_drives.size else 0.0,
+            "binds (sustained)": self.binding_resource,
+            "meets targets": self.meets,
+        }
+
+
+@dataclass(frozen=True)
+class _VtsDrive:
+    """A VTS drive model as the copy sees it."""
+
+    rate_mb_s: float  # native rate [MB/s]
+    cartridge_gb: float  # native cartridge capacity [GB]
+    mount_s: float  # per mount: robot, load, overhead, rewind and unload [s]
+
+
+@functools.cache
+def _vts_drive(vts_drive: str) -> _VtsDrive:
+    """Rate, cartridge and per-mount time of a VTS drive model."""
+    p = drive_preset(vts_drive)
+    spec = drive_spec(b18.TAPE_DRIVES[vts_drive])
+    mount_s = p["robot_s"] + p["load_s"] + p["overhead_s"] + p["rewind_unload_s"]  # Eq. 1: 2.36 min per mount
+    return _VtsDrive(float(p["rate_mb_s"]), float(spec.native_capacity_gb), float(mount_s))
+
+
+def _copy_efficiency(a: Answers, cf: float) -> float:
+    """Share of a drive's rate the copy gets: stored volumes stacked until the cartridge is full.
+
+    The CERN formula (:func:`~vtsmodel.drives.drive_efficiency`) with files of
+    ``volume_mb / cf`` stored MB, as many per mount as fill a cartridge (at most 10^9), the drive's
+    native rate and Eq. 1's 2.36 min per mount; or the efficiency answered.
+    """
+    if a.drive_efficiency is not None:
+        return float(a.drive_efficiency)
+    d = _vts_drive(a.vts_drive)
+    stored = a.volume_mb / cf
+    # as many as fill a cartridge; beyond 10^9 (volumes of a few bytes) the mount's share is nil
+    per_mount = min(max(1.0, d.cartridge_gb * 1000.0 / stored), q.FILES_PER_MOUNT.hi)
+    return float(drive_efficiency(stored, per_mount, speed_mb_s=d.rate_mb_s, t_mount_s=d.mount_s))
+
+
+def _hourly(values_at_edges: np.ndarray, time_hours: np.ndarray, hours: int) -> np.ndarray:
+    """Hourly increments of a cumulative series given at the simulation's step edges."""
+    at = np.interp(np.arange(hours + 1, dtype=float), time_hours, values_at_edges)
+    return np.diff(at)
+
+
+def _cache(cfg: VtsConfiguration) -> dict:
+    """The cache as the models take it: its Table 3 id where the layout matters, else its capacity."""
+    return {"tvc_config": cfg.tvc_config} if cfg.tvc_config is not None else {"tvc_gb": cfg.tvc_gb}
+
+
+def _simulate(day: PlanDay, cfg: VtsConfiguration, step_minutes: float,
+              tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
+    """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
+
+    Returns the run, the un-copied data carried into it and the data left at its end. [GB]
+    """
+    kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
+              **tvc_options)  # fmt: skip
+    first = simulate_tvc(day.profile, **kw)
+    left = float(first.uncopied_gb[-1])
+    if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
+        return first, 0.0, left  # cleared, or already behind (host writes still waiting)
+    carried = min(left, first.capacity_gb)
+    second = simulate_tvc(day.profile, backlog_gb=carried, **kw)
+    return second, carried, float(second.uncopied_gb[-1])
+
+
+def _recall_ready(day: PlanDay, a: Answers, total: int, copy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drives left for recalls and the recall ready time at the percentile, hour by hour."""
+    lam = day.recalls_per_hour / 3600.0
+    service, ready = day.recall_service_s, day.recall_ready_s
+    left = np.zeros(copy.shape, dtype=int)
+    ok = copy < total
+    if ok.any():
+        left[ok] = np.atleast_1d(recall_drives(total, copy[ok]))  # Sec. 3.2.2: total - copying
+    out = np.full(copy.shape, np.nan)
+    busy = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
+    out[busy] = np.inf
+    stable = busy & (left >= 1) & (lam * service < left)
+    if stable.any():
+        wq = np.atleast_1d(
+            wait_percentile(lam[stable], service, left[stable], a.recall_percentile, service_cv=0.0)
+        )
+        out[stable] = wq + ready
+    return left, out
+
+
+def _fmt(x: float, unit: str = "") -> str:
+    if math.isinf(x):
+        return "no steady state" if unit == "s" else "∞"
+    return f"{number(x, 3)}{(' ' + unit) if unit else ''}"
+
+
+def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
+            ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
+    run, carried_in, carried_out, copy = (
+        cache.run,
+        cache.carried_in_gb,
+        cache.carried_out_gb,
+        cache.copy_drives,
+    )
+    out = []
+    thr, allowed = run.hours_throttled, a.throttle_hours_allowed
+    out.append(Check("throttle", "hours throttled", thr, allowed, "h", thr <= allowed + 1e-9,
+                     f"throttles {_fmt(thr, 'h')} against {_fmt(allowed, 'h')} allowed"))  # fmt: skip
+    dly, dallowed = run.max_delay_hours, a.delay_hours_allowed
+    out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
+                     f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"))  # fmt: skip
+    busy = ~np.isnan(ready_q)
+    pct = f"{100 * a.recall_percentile:g}th percentile"
+    if busy.any():
+        worst = float(ready_q[busy].max())
+        hour = int(np.flatnonzero(busy)[np.argmax(ready_q[busy])])
+        why = ""
+        if math.isinf(worst):
+            why = (" (no drive left for recalls while copying)" if copy[hour] >= cfg.drives
+                   else " (recalls arrive faster than the drives left can serve them)")  # fmt: skip
+        text = (f"recalls ready in {_fmt(worst, 's')} at the {pct} (hour {hour}){why} "
+                f"against {_fmt(a.recall_target_s, 's')}")  # fmt: skip
+        out.append(Check("recall", f"recall ready ({pct})", worst, a.recall_target_s, "s",
+                         worst <= a.recall_target_s + 1e-9, text))  # fmt: skip
+    else:
+        out.append(Check("recall", f"recall ready ({pct})", 0.0, a.recall_target_s, "s", True, "no recalls"))
+    most = float(copy.max()) if copy.size else 0.0
+    growing = carried_out > carried_in + 1e-6 * max(run.capacity_gb, 1.0) or float(run.delayed_mb[-1]) > 1e-6
+    copy_ok = most <= cfg.drives and not growing
+    if growing:
+        text = (f"falls behind: {_fmt(carried_out, 'GB')} un-copied at the end of the day after "
+                f"{_fmt(carried_in, 'GB')} at its start"
+                + (f", {_fmt(float(run.delayed_mb[-1]) / 1000.0, 'GB')} of host writes still waiting"
+                   if run.delayed_mb[-1] > 1e-6 else ""))  # fmt: skip
+    else:
+        text = f"copy to tape needs up to {most:.0f} of {cfg.drives} drives"
+    out.append(Check("copy", "drives for the copy", most if not growing else math.inf, float(cfg.drives),
+                     "drives", copy_ok, text))  # fmt: skip
+    if day.virtual_drives > 0:
+        vd = cfg.virtual_drives
+        out.append(Check("virtual_drives", "virtual drives", float(vd), float(day.virtual_drives), "drives",
+                         vd >= day.virtual_drives,
+                         f"presents {vd} virtual drives for {day.virtual_drives} needed"))  # fmt: skip
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _CacheDay:
+    """One cache (feature, Table 3 configuration) through the day: shared by its drive counts."""
+
+    run: TvcRun
+    carried_in_gb: float
+    carried_out_gb: float
+    binding_resource: str
+    copy_drives: np.ndarray  # drives copying in each hour [count]
+
+
+@dataclass
+class _Runs:
+    """What :func:`vts_plan` computes once and reuses across configurations."""
+
+    caches: dict[tuple[str, float], _CacheDay] = field(default_factory=dict)
+    recalls: dict[tuple[bytes, int, float], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+
+def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
+               tvc_options: Mapping) -> _CacheDay:  # fmt: skip
+    run, cin, cout = _simulate(day, cfg, step_minutes, tvc_options)
+    bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", **_cache(cfg)))
+    eff = _copy_efficiency(a, day.cf)
+    per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
+    copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
+    need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
+    return _CacheDay(run, cin, cout, bind, need)
+
+
+def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step_minutes: float,
+              tvc_options: Mapping) -> ConfigResult:  # fmt: skip
+    day = day.of(cfg)
+    key = (cfg.feature, cfg.tvc_gb)
+    if key not in runs.caches:
+        runs.caches[key] = _cache_day(day, a, cfg, step_minutes, tvc_options)
+    cache = runs.caches[key]
+    rkey = (cache.copy_drives.tobytes(), cfg.drives, day.read_hit)
+    if rkey not in runs.recalls:
+        runs.recalls[rkey] = _recall_ready(day, a, cfg.drives, cache.copy_drives)
+    left, ready_q = runs.recalls[rkey]
+    run = cache.run
+    return ConfigResult(
+        config=cfg, peak_mb_s=float(run.peak_mb_s), sustained_mb_s=float(run.sustained_mb_s),
+        hours_at_peak=run.hours_at_peak, hours_throttled=run.hours_throttled,
+        longest_delay_hours=run.max_delay_hours, delay_mb_hours=run.delay_mb_hours,
+        backlog_cleared_hours=run.backlog_cleared_hours, carried_gb=float(cache.carried_in_gb),
+        copy_drives=cache.copy_drives, recall_drives=left, recall_ready_s=ready_q,
+        binding_resource=cache.binding_resource, checks=_checks(cfg, a, day, cache, ready_q), run=run,
+        read_hit=day.read_hit,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class VtsPlan:
+    """Every VTS configuration evaluated against the plan's workload.
+
+    Attributes
+    ----------
+    results : tuple of ConfigResult
+        Every configuration, smallest first (:func:`vts_configurations`).
+    recommended : ConfigResult or None
+        The smallest that meets every target; None when none does.
+    next_smaller : ConfigResult or None
+        The configuration just below the recommended one in the order.
+    next_smaller_cache : ConfigResult or None
+        The recommended feature and drives with the next smaller cache Table 3 offers.
+    day : dict
+        What the plan ran: read-hit ratio and its basis, recall arrivals and their basis,
+        virtual drives needed, the copy's drive efficiency.
+    notes : tuple of str
+        Extrapolation warnings the models gave.
+    models : tuple of str
+        The model functions used, by dotted name.
+    tables : tuple of str
+        The data tables they and the planner read.
+    rows : tuple of (table, id)
+        Data rows the planner read itself.
+    sources : tuple of str
+        Source ids of those tables and rows (for :func:`vtsmodel.cite`).
+    """
+
+    results: tuple[ConfigResult, ...]
+    recommended: ConfigResult | None
+    next_smaller: ConfigResult | None
+    next_smaller_cache: ConfigResult | None
+    day: dict
+    notes: tuple[str, ...]
+    models: tuple[str, ...]
+    tables: tuple[str, ...]
+    rows: tuple[tuple[str, str], ...]
+    sources: tuple[str, ...]
+
+    def result(self, config: VtsConfiguration | str) -> ConfigResult:
+        """The result of one configuration (or its label)."""
+        label = config if isinstance(config, str) else config.label
+        for r in self.results:
+            if r.config.label == label:
+                return r
+        raise KeyError(f"no configuration {label!r}")
+
+    @property
+    def closest(self) -> ConfigResult:
+        """The recommended configuration, or when none meets every target, the one missing fewest."""
+        if self.recommended is not None:
+            return self.recommended
+        return min(
+            self.results,
+            key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2]),
+        )
+
+    def headline(self) -> str:
+        """One or two sentences: the recommendation and the next smaller one's failing target."""
+        if self.recommended is None:
+            c = self.closest
+            return (f"No VTS B18 configuration meets every target. The closest, {c.config.label}, "
+                    + "; ".join(x.text for x in c.failing) + ".")  # fmt: skip
+        text = f"Recommended: {self.recommended.config.label}."
+        for what, other in (
+            ("The next smaller", self.next_smaller),
+            ("With the next smaller cache", self.next_smaller_cache),
+        ):
+            if other is not None and (what == "The next smaller" or other is not self.next_smaller):
+                text += f" {what}, {other.config.label}, " + "; ".join(x.text for x in other.failing) + "."
+        return text
+
+    def table(self) -> list[dict]:
+        """Every configuration as a row (:meth:`ConfigResult.summary`)."""
+        return [r.summary() for r in self.results]
+
+
+@declare(
+    step_minutes=STEP, threshold=q.THRESHOLD.but(default=None),
+    peak_copy_fraction=q.PEAK_COPY_FRACTION.but(default=None),
+)  # fmt: skip
+def vts_plan(
+    plan: Plan,
+    *,
+    step_minutes: float = 5.0,
+    include_earlier_paf: bool = False,
+    threshold: float | None = None,
+    peak_copy_fraction: float | None = None,
+) -> VtsPlan:
+    """Evaluate every VTS B18 configuration against the plan's workload.
+
+    For each cache (feature x Table 3 capacity) the day is simulated hour by hour
+    (:func:`~vtsmodel.tvc_day.simulate_tvc`, rates from
+    :func:`~vtsmodel.throughput.write_rate`); when un-copied data is left at the end the
+    day is run again starting with it (the day repeats). For each drive count, the
+    drives copying in each hour are the copy rate over one drive's rate times the copy
+    efficiency (:func:`_copy_efficiency`); the rest serve recalls
+    (:func:`~vtsmodel.recall.recall_drives`, Sec. 3.2.2), each recall keeping a drive
+    busy for :func:`~vtsmodel.recall.recall_service_s`; its wait at the percentile is
+    :func:`~vtsmodel.queueing.wait_percentile` (M/D/c, Poisson arrivals), plus
+    :func:`~vtsmodel.recall.recall_ready_s`. Recalls are checked in every hour; the
+    busiest governs (busy-hour engineering, a modelling choice).
+
+    Targets: hours throttled, the longest write delay, recall ready time at the
+    percentile, drives enough for the copy without falling behind day after day, and the
+    virtual drives needed (64 need EHPO and 144 GB, Sec. 2).
+
+    Parameters
+    ----------
+    plan : Plan
+    step_minutes : float
+        Time step of the day simulation, 0.5 to 60. [min]
+    include_earlier_paf : bool
+        Also the 144 and 288 GB PAF configurations of earlier shipments (Table 3, *).
+    threshold, peak_copy_fraction : float, optional
+        The cache model's assumptions (:mod:`vtsmodel.tvc`); default its defaults. [-]
+
+    Returns
+    -------
+    VtsPlan
+    """
+    check_plan(plan)
+    step_minutes = check_step(step_minutes)
+    opts = {}
+    if threshold is not None:
+        opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
+    if peak_copy_fraction is not None:
+        opts["peak_copy_fraction"] = as_scalar(
+            "peak_copy_fraction", q.PEAK_COPY_FRACTION.check("peak_copy_fraction", peak_copy_fraction)
+        )
+
+    def run():
+        day = plan_day(plan)
+        runs = _Runs()
+        results = tuple(
+            _evaluate(day, plan.answers, cfg, runs, step_minutes, opts)
+            for cfg in vts_configurations(include_earlier_paf=include_earlier_paf)
+        )
+        return day, results, _copy_efficiency(plan.answers, day.cf)
+
+    (day, results, copy_eff), notes = collect_notes(run)
+    rec_i = next((i for i, r in enumerate(results) if r.meets), None)
+    rec = results[rec_i] if rec_i is not None else None
+    nxt = results[rec_i - 1] if rec_i else None
+    same = None
+    if rec is not None:
+        below = [r for r in results[:rec_i] if r.config.feature == rec.config.feature
+                 and r.config.drives == rec.config.drives]  # fmt: skip
+        same = below[-1] if below else None
+    info = {
+        "read hit ratio [-]": day.read_hit,
+        "read hit basis": day.read_hit_basis,
+        "recalls per day [-]": float(day.recalls_per_hour.sum()),
+        "busiest recall hour [1/h]": float(day.recalls_per_hour.max()) if day.recalls_per_hour.size else 0.0,
+        "recall basis": day.recall_basis,
+        "virtual drives needed [-]": day.virtual_drives,
+        "copy efficiency [-]": copy_eff,
+        "hours [h]": day.workload.hours,
+        "step [min]": float(step_minutes),
+    }
+    mean_volume = day.workload.mean_volume_written_mb()
+    if mean_volume is not None:  # the fast-ready mounts' volume size, beside the one answered
+        info["mean volume written [MB]"] = mean_volume
+        info["volume size answered [MB]"] = day.volume_mb
+    prov = Provenance.of_vts(plan.answers.vts_drive)
+    out = VtsPlan(results, rec, nxt, same, info, notes, prov.models, prov.tables, prov.rows, prov.sources)
+    if day.hits is not None:  # with a mount log, the day of the recommended (or closest) configuration
+        shown = day.of(out.closest.config)
+        info["read hit ratio [-]"] = shown.read_hit
+        info["read hit basis"] = (
+            f"mount log, at {out.closest.config.tvc_gb:,.0f} GB (each configuration its own)"
+        )
+        info["recalls per day [-]"] = float(shown.recalls_per_hour.sum())
+        info["busiest recall hour [1/h]"] = (
+            float(shown.recalls_per_hour.max()) if shown.recalls_per_hour.size else 0.0
+        )
+    return out
+
+
+def check_step(step_minutes) -> float:
+    return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
+
+
+@declare(step_minutes=STEP)
+def evaluate_configuration(
+    plan: Plan, config: VtsConfiguration, *, step_minutes: float = 5.0
+) -> ConfigResult:
+    """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
+    check_plan(plan)
+    step_minutes = check_step(step_minutes)
+    return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})
