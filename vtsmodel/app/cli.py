@@ -358,8 +358,9 @@ def _cmd_plan(args) -> int:
 
     if args.plan_file is None and not args.workload:
         raise _Usage(f"{PROG} plan: give a plan file, or --workload CSV (the default answers for the rest)")
-    if args.plan_file is not None:
-        plan = load_plan(args.plan_file)
+    if args.plan_file is not None:  # a file given here replaces the plan's own reference, unread
+        given = ("workload",) * bool(args.workload) + ("mount_log",) * bool(args.mount_log)
+        plan = load_plan(args.plan_file, without=given)
     else:
         plan = Plan(Answers(), name=Path(args.workload).stem)
     if args.workload:

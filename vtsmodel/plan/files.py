@@ -5,6 +5,13 @@ A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 1, "name":
 "mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
 :func:`plan_from_dict` read it, every field checked.
+
+A file a plan file references is read only from the plan file's own folder: a name
+relative to it, with no ``..``, not absolute, and not a symbolic link leading out of it.
+A file anywhere else is given on the command line (``vtsmodel plan PLAN --workload
+FILE``), which the person typed. A referenced file that is not a valid workload or log is
+reported by where it fails (its line), never by what it holds: a plan file from someone
+else could otherwise make the reader print part of any file it names.
 """
 
 from __future__ import annotations
@@ -13,10 +20,11 @@ import dataclasses
 import json
 import numbers
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtsmodel._files import atomic_write, parse_json_bytes, read_file
+from vtsmodel._files import atomic_write, check_regular_file, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
 from vtsmodel.plan.answers import Answers
@@ -175,8 +183,8 @@ def plan_from_bytes(
 ) -> Plan:
     """A :class:`Plan` from a plan file's bytes (an upload), checked as :func:`load_plan` checks a file.
 
-    A workload referenced by file name is read relative to ``base_dir``; without one, a
-    relative name is read relative to the working folder.
+    A file it references is read from ``base_dir`` only; without one, a reference is refused
+    (see :func:`plan_from_dict`).
     """
     if not isinstance(data, bytes | bytearray):
         raise ValueError(f"data must be the plan file's bytes, not {type(data).__name__}")
@@ -186,14 +194,14 @@ def plan_from_bytes(
 _PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log"}
 
 
-def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
+def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None, without: tuple[str, ...] = ()) -> Plan:
     """A :class:`Plan` from a parsed plan document, every field checked.
 
-    A referenced workload file is read relative to ``base_dir`` (the plan file's folder).
-    A referenced mount log (``"mount_log": {"file": NAME}``) is read only with a
-    ``base_dir`` (a plan file on disk, :func:`load_plan`): a plan from bytes without one
-    (an upload to a page) that references a mount log is refused, since a page reads no
-    file on the server.
+    A referenced workload or mount log (``{"file": NAME}``) is read only from ``base_dir``
+    (the plan file's folder; see the module docstring): a plan from bytes without one (an
+    upload to a page) that references a file is refused, since a page reads no file on the
+    server. References named in ``without`` (``"workload"``, ``"mount_log"``) are checked
+    but not read: the caller gives those files (the command line's ``--workload``).
 
     Raises
     ------
@@ -228,39 +236,60 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
             ref = spec["file"]
             if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
                 raise ValueError(f"workload file={ref!r} must be a file name")
-            path = Path(ref)
-            if not path.is_absolute() and base_dir is not None:
-                path = Path(base_dir) / path
-            try:
-                workload = read_hourly_workload(path)
-            except ValueError as exc:
-                raise ValueError(f"workload file {ref}: {exc}") from None
+            if "workload" not in without:
+                workload = _read_referenced(read_hourly_workload, ref, base_dir, "workload", "--workload")
         else:
             workload = _embedded_workload(spec)
-    curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
+    curve, log_ref = _mount_log(doc.get("mount_log"), base_dir, read="mount_log" not in without)
     return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
                 mount_log_file=log_ref)  # fmt: skip
 
 
-def _mount_log(spec, base_dir):
+def _mount_log(spec, base_dir, *, read: bool = True):
     """(curve, reference) of a plan file's ``mount_log`` entry, or (None, None)."""
     if spec is None:
         return None, None
     ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
     if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
         raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
+    if not read:
+        return None, None
+    return _read_referenced(lru_hit_curve, ref, base_dir, "mount log", "--mount-log"), ref
+
+
+def _read_referenced(read, ref: str, base_dir, what: str, flag: str):
+    """``read(path)`` of the file a plan file references, inside the plan file's folder only.
+
+    Refused: no folder (a plan from bytes), an absolute name, ``..``, or a symbolic link
+    leading out. The file's faults name its line, never its content.
+    """
+    give = f"give it on the command line: vtsmodel plan PLAN {flag} FILE"
     if base_dir is None:
         raise ValueError(
-            f"the plan references the mount log {ref!r}; a plan read without its folder (an upload) "
-            "reads no file: give the log with vtsmodel plan PLAN --mount-log LOG.csv"
+            f"the plan references the {what} {ref!r}; a plan read without its folder (an upload) "
+            f"reads no file: {give}"
         )
-    path = Path(ref)
-    if not path.is_absolute():
-        path = Path(base_dir) / path
+    folder = Path(base_dir).resolve()
+    name = Path(ref)
+    if name.is_absolute() or ".." in name.parts or not (folder / name).resolve().is_relative_to(folder):
+        raise ValueError(
+            f"{what} file {ref!r}: a plan file references only files in its own folder ({folder}), "
+            f"by a name without '..' that no link leads out of; for a file elsewhere, {give}"
+        )
+    path = folder / name
     try:
-        return lru_hit_curve(path), ref
+        check_regular_file(path, what=f"{what} file")
+    except ValueError as exc:  # missing, a folder, a FIFO: the path's fault, not the content's
+        reason = str(exc).replace(str(path), ref)
+        raise ValueError(f"{what} file {reason} (in the plan file's folder, {folder})") from None
+    try:
+        return read(path)
     except (ValueError, OSError) as exc:
-        raise ValueError(f"mount log {ref}: {exc}") from None
+        line = re.search(r"\bline \d+", str(exc))
+        raise ValueError(
+            f"{what} file {ref}{f' ({line.group(0)})' if line else ''} is not a valid {what}; "
+            f"to see what is wrong, give it on the command line: vtsmodel plan PLAN {flag} {ref}"
+        ) from None
 
 
 def _embedded_workload(spec: dict) -> HourlyWorkload:
@@ -297,8 +326,11 @@ def _embedded_workload(spec: dict) -> HourlyWorkload:
         raise ValueError(f"workload {exc}") from None
 
 
-def load_plan(path: str | os.PathLike) -> Plan:
+def load_plan(path: str | os.PathLike, *, without: tuple[str, ...] = ()) -> Plan:
     """Read a plan file; every field is checked before a :class:`Plan` is returned.
+
+    The files it references are read from its folder only, but for those named in
+    ``without`` (see :func:`plan_from_dict`).
 
     Raises
     ------
@@ -309,4 +341,4 @@ def load_plan(path: str | os.PathLike) -> Plan:
     if not isinstance(path, str | os.PathLike):
         raise ValueError(f"path={path!r} must be the path of a plan file")
     path = Path(path)
-    return plan_from_dict(_read_json(path), base_dir=path.parent)
+    return plan_from_dict(_read_json(path), base_dir=path.parent, without=without)
