@@ -265,6 +265,19 @@ def test_kernels_are_reached_over_private_unix_sockets(tmp_path):
     encryption" warning for each kernel (nine at each start)."""
     c = serve.voila_config(serve.parse_args([str(tmp_path)]), "T" * 43)
     assert c.KernelManager.transport == "ipc"
+    assert serve.ipc_fits(c.Voila.connection_dir_root)
+
+
+def test_unix_sockets_only_where_their_paths_fit(monkeypatch):
+    """ZeroMQ refuses a socket path over 107 characters (Linux): a long temporary folder
+    (macOS's /var/folders/...) would leave every kernel unable to start."""
+    assert serve.ipc_fits("/tmp") and serve.ipc_fits("/home/alice/.local/share/jupyter/runtime", prefix=0)
+    assert not serve.ipc_fits("/var/folders/" + "x" * 40 + "/T")
+    monkeypatch.setattr("tempfile.gettempdir", lambda: "/var/folders/" + "x" * 40 + "/T")
+    assert serve.connection_root() == "/tmp", "a short folder instead of the long one"
+    monkeypatch.setattr(serve, "ipc_fits", lambda folder, **kw: False)
+    c = serve.voila_config(serve.parse_args(["/tmp"]), "T" * 43)
+    assert "transport" not in c.KernelManager, "TCP on 127.0.0.1 where no socket path fits"
 
 
 def test_expected_log_lines_are_quiet_and_the_rest_kept():

@@ -63,11 +63,13 @@ __all__ = [
     "Options",
     "PORT_TRIES",
     "allowed_hosts",
+    "connection_root",
     "cull_interval",
     "free_port_from",
     "full_html",
     "host_allowed",
     "index_html",
+    "ipc_fits",
     "login_html",
     "lessons",
     "main",
@@ -405,6 +407,39 @@ def free_port_from(ip: str, port: int, tries: int = PORT_TRIES) -> int:
     )
 
 
+#: What a kernel's Unix socket adds to its connection folder: ``/kernel-<uuid>-ipc-NN``
+#: (jupyter_client names each socket after the kernel's connection file) [characters].
+_IPC_NAME = len("/kernel-") + 36 + len("-ipc-") + 2
+
+
+def ipc_fits(folder: str, *, prefix: int = len("/voila_xxxxxxxx")) -> bool:
+    """Whether kernels' Unix sockets fit under ``folder`` (ZeroMQ's path limit, 107 on Linux).
+
+    ``prefix`` is what the server adds to ``folder`` before the kernels' names (Voila's
+    private ``voila_XXXXXXXX`` folder). Where they do not fit (a long temporary folder, a
+    long home), kernels are reached over TCP on 127.0.0.1 instead.
+    """
+    try:
+        import zmq
+
+        limit = zmq.IPC_PATH_MAX_LEN
+    except (ImportError, AttributeError):
+        limit = 103  # the smaller of Linux's and macOS's
+    return os.name == "posix" and len(os.path.abspath(folder)) + prefix + _IPC_NAME <= limit
+
+
+def connection_root() -> str:
+    """The folder that holds the app's private connection folder.
+
+    The temporary folder, or ``/tmp`` where that is too long for the kernels' sockets
+    (macOS's is).
+    """
+    import tempfile
+
+    root = tempfile.gettempdir()
+    return root if ipc_fits(root) or not os.path.isdir("/tmp") else "/tmp"
+
+
 def voila_config(opts: Options, token: str):
     """The traitlets configuration of the Voila app (token, Host check, XSRF, culling)."""
     from traitlets.config import Config
@@ -440,7 +475,9 @@ def voila_config(opts: Options, token: str):
     # Kernels on Unix sockets in the app's private connection folder (mode 0700): no TCP
     # port that another user of the machine could reach, and no "running over TCP
     # without encryption" warning for each kernel.
-    if os.name == "posix":
+    root = connection_root()
+    c.Voila.connection_dir_root = root
+    if ipc_fits(root):
         c.KernelManager.transport = "ipc"
     return c
 
