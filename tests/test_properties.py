@@ -215,8 +215,24 @@ EXTRA: dict[str, tuple] = {
     # the replay (issue 24)
     **{
         f"library@{f}": (lambda: [vtsmodel.replay_library(2)], [None, 3, "LTO9"])
-        for f in ("replay_log", "replay_requests", "replay_chunks")
+        for f in (
+            "replay_log",
+            "replay_requests",
+            "replay_chunks",
+            "prepare_log",
+            "prepare_requests",
+            "replay_prepared",
+        )
     },
+    "prepared": (
+        lambda: [vtsmodel.prepare_requests([0.0, 60.0, 90.0], library=vtsmodel.replay_library(2))],
+        [None, 3],
+    ),
+    "size_mb@prepare_requests": (
+        lambda: [None, np.array([100.0, 250.0, 100.0])],
+        [np.array([100.0, -1.0, 5.0])],
+    ),
+    "access@prepare_requests": (lambda: [None, np.array([0, 2, 2])], [np.array([0, 7, 2])]),
     "library@replay_drives_needed": (lambda: [None, vtsmodel.replay_library(2)], [3, "LTO9"]),
     "size_mb@replay_requests": (
         lambda: [None, np.array([100.0, 250.0, 100.0])],

@@ -9,7 +9,7 @@ from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.lessons import replacement as P
 from vtsmodel.app.text import number
 
-from .hits_common import core
+from .hits_common import core, evaluated, shown
 
 SLOW = {"cf": 3.0, "cache_rule": "all", "warmup_hours": 0.0}
 
@@ -22,12 +22,12 @@ def test_shards_is_drawn_with_its_measured_error():
     assert trace.name == "SHARDS, by count (256 volumes)"
     assert np.allclose(trace.y, s.read_hit_ratio(np.asarray(trace.x, float)), equal_nan=True)
     err = float(np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio).max())
-    view = P.view_compared(src, **SLOW, shards=True, max_volumes=256)
+    view = shown(P.view_compared, **SLOW, shards=True, max_volumes=256)
     assert view.readouts["SHARDS error at Table 3 sizes"] == (
         f"{number(err, 2)} at most (sampling rate {number(s.sampling_rate)})"
     )
     assert err > 0  # 256 of 2,280 volumes: a sample, not the whole log
-    assert P.view_compared(src, **SLOW).readouts == {} and P.traces(src, **SLOW) == []
+    assert shown(P.view_compared, **SLOW).readouts == {} and P.traces(src, **SLOW) == []
 
 
 def test_other_policies_at_the_table3_sizes_are_libcachesims():
@@ -43,13 +43,15 @@ def test_other_policies_at_the_table3_sizes_are_libcachesims():
         assert np.array_equal(got.x, t.tvc_gb) and np.allclose(got.y, want.read_hit_ratio)
     # libCacheSim's LRU is the one-pass curve at these sizes (all above the largest volume)
     assert np.allclose(drawn["LRU (libCacheSim)"].y, t.read_hit_ratio)
-    table = P.policies_html(src, **slow)
+    table = P.policies_html(evaluated(source=src, **slow, policies=True))
     assert "FIFO (libCacheSim)" in table and "LRU, one pass" in table and "vtsmodel-policies" in table
 
 
 def test_policies_on_a_log_beyond_the_pages_limit_are_a_note(monkeypatch):
     monkeypatch.setattr(P, "MAX_POLICY_MOUNTS", 1000)
     src = C.example_source()
-    view = P.view_compared(src, **SLOW, policies=True)
+    view = shown(P.view_compared, **SLOW, policies=True)
     assert any("up to 1,000 mounts" in n for n in view.notes)
-    assert P.policies_html(src, **SLOW) == "" and P.traces(src, **SLOW, policies=True) == []
+    assert (
+        P.policies_html(evaluated(**SLOW, policies=True)) == "" and P.traces(src, **SLOW, policies=True) == []
+    )

@@ -12,14 +12,14 @@ offline in any browser. PDF is that HTML printed by a headless Chromium (the bro
 figure exports use, found by :mod:`vtsmodel.app._browser`): one rendering, so the PDF
 shows exactly what the HTML shows, and no other typesetting dependency is needed.
 
-The figure builders (:func:`day_figure`, :func:`configurations_figure`,
-:func:`tornado_figure`) are pure: numbers in, a plotly ``Figure`` out.
+The figures are the planner page's (:mod:`vtsmodel.app.figures.plan`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+import importlib
 import math
 import os
 import subprocess
@@ -28,30 +28,31 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+import plotly.io as pio
+import plotly.offline
 
-from vtsmodel._files import atomic_write
-from vtsmodel._inputs import number
-from vtsmodel.app.figures import COLORS
+import vtsmodel
+from vtsmodel import number
+from vtsmodel.app._browser import HOW_TO_GET, find_chromium
+from vtsmodel.app.export import export_spec
+from vtsmodel.app.figures.plan import configurations_spec, day_spec, tornado_spec
+from vtsmodel.data import cite, load, statements, statements_for
+from vtsmodel.files import atomic_write
+from vtsmodel.hourly import COLUMNS
+from vtsmodel.plan import Plan, PlanResult, answer_inputs, assumptions, evaluate
 
 __all__ = [
     "FORMATS",
-    "configurations_figure",
-    "day_figure",
     "html_to_pdf",
     "ledger_rows",
     "plan_figures",
     "report_bytes",
     "report_html",
-    "tornado_figure",
     "write_report",
 ]
 
 #: Report formats.
 FORMATS = ("html", "pdf")
-#: Figure width in the report, fitting an A4 page's text width. [CSS px]
-FIGURE_WIDTH = 700
 #: Longest the browser may take to print a report. [s]
 PDF_TIMEOUT_S = 120
 
@@ -74,165 +75,11 @@ def _n(x, digits: int = 3) -> str:
 
 
 # --- figures -------------------------------------------------------------------------------------
-def day_figure(result, *, throttle_threshold: bool = True) -> go.Figure:
-    """The day of one configuration, hour by hour: host writes offered and accepted, the copy, and un-copied data.
-
-    Parameters
-    ----------
-    result : vtsmodel.plan.ConfigResult
-        A configuration evaluated (its ``run`` is the day simulated).
-    throttle_threshold : bool
-        Draw the cache's fill threshold.
-    """
-    run = result.run
-    t = np.asarray(run.time_hours)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=("Host writes and copy to tape", "Un-copied data in the cache"))  # fmt: skip
-
-    def steps(y):
-        return np.repeat(t, 2)[1:-1], np.repeat(np.asarray(y, dtype=float), 2)
-
-    for name, y, color, dash in (
-        ("host writes offered [MB/s]", run.offered_mb_s, COLORS[1], "dot"),
-        ("host writes accepted [MB/s]", run.accepted_mb_s, COLORS[0], "solid"),
-        (
-            "copy to tape, cache MB/s × CF<sub>cache</sub>",
-            np.asarray(run.copy_mb_s) * run.cache_cf,
-            COLORS[2],
-            "dash",
-        ),
-    ):
-        x, yy = steps(y)
-        fig.add_trace(go.Scatter(x=x, y=yy, name=name, mode="lines", line={"color": color, "dash": dash}),
-                      row=1, col=1)  # fmt: skip
-    fig.add_hline(y=run.peak_mb_s, line={"color": "#888", "width": 1, "dash": "dot"}, row=1, col=1,
-                  annotation_text=f"peak {_n(run.peak_mb_s)} MB/s", annotation_position="top left")  # fmt: skip
-    fig.add_hline(y=run.sustained_mb_s, line={"color": "#888", "width": 1, "dash": "dash"}, row=1, col=1,
-                  annotation_text=f"sustained {_n(run.sustained_mb_s)} MB/s",
-                  annotation_position="bottom left")  # fmt: skip
-    fig.add_trace(go.Scatter(x=t, y=run.uncopied_gb, name="un-copied [GB]", mode="lines",
-                             line={"color": COLORS[3]}, fill="tozeroy"), row=2, col=1)  # fmt: skip
-    if throttle_threshold:
-        fig.add_hline(y=run.threshold_gb, line={"color": COLORS[1], "width": 1, "dash": "dash"}, row=2, col=1,
-                      annotation_text=f"fill threshold {_n(run.threshold_gb)} GB",
-                      annotation_position="top left")  # fmt: skip
-    thr = np.asarray(run.throttled, dtype=bool)
-    if thr.any():
-        fig.add_trace(go.Scatter(x=t[:-1][thr], y=np.full(int(thr.sum()), run.threshold_gb), mode="markers",
-                                 name="throttled", marker={"color": COLORS[1], "symbol": "x", "size": 6}),
-                      row=2, col=1)  # fmt: skip
-    fig.update_xaxes(title_text="hour [h]", row=2, col=1, dtick=2 if t[-1] <= 48 else 12)
-    fig.update_yaxes(title_text="MB/s", row=1, col=1, rangemode="tozero")
-    fig.update_yaxes(title_text="GB", row=2, col=1, rangemode="tozero")
-    fig.update_layout(title=f"The day with {result.config.label}", height=560, width=FIGURE_WIDTH,
-                      legend={"orientation": "h", "y": -0.15}, margin={"t": 70, "b": 40, "l": 60, "r": 20})  # fmt: skip
-    return fig
-
-
-def configurations_figure(vts) -> go.Figure:
-    """Every cache configuration against the targets: time throttled, longest write delay, recall ready time.
-
-    Parameters
-    ----------
-    vts : vtsmodel.plan.VtsPlan
-    """
-    caches, thr, dly = [], [], []
-    by_drives: dict[int, dict[str, float]] = {}
-    for r in vts.results:
-        label = r.config.label.rsplit(", ", 1)[0]
-        if label not in caches:
-            caches.append(label)
-            thr.append(r.hours_throttled)
-            dly.append(r.longest_delay_hours)
-        by_drives.setdefault(r.config.drives, {})[label] = r.worst_recall_ready_s
-    first = vts.results[0]
-    throttle, delay, recall = (first.check(k) for k in ("throttle", "delay", "recall"))
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=("Time throttled and longest write delay [h]",
-                                        f"Recall ready, {recall.label.split('(')[-1].rstrip(')')} [s]"))  # fmt: skip
-    fig.add_trace(go.Bar(x=caches, y=thr, name="throttled [h]", marker_color=COLORS[1]), row=1, col=1)
-    fig.add_trace(
-        go.Bar(x=caches, y=dly, name="longest write delay [h]", marker_color=COLORS[0]), row=1, col=1
-    )
-    fig.add_hline(y=throttle.limit, line={"color": COLORS[1], "dash": "dash", "width": 1}, row=1, col=1,
-                  annotation_text=f"throttling allowed {_n(throttle.limit)} h", annotation_position="top left")  # fmt: skip
-    fig.add_hline(y=delay.limit, line={"color": COLORS[0], "dash": "dot", "width": 1}, row=1, col=1,
-                  annotation_text=f"delay allowed {_n(delay.limit)} h", annotation_position="top right")  # fmt: skip
-    any_recall = False
-    for i, (drives, vals) in enumerate(sorted(by_drives.items())):
-        ys = [vals.get(c, math.nan) for c in caches]
-        ys = [y if y is not None and math.isfinite(y) else None for y in ys]
-        if any(y is not None for y in ys):
-            any_recall = True
-        fig.add_trace(go.Scatter(x=caches, y=ys, mode="markers+lines", name=f"{drives} drives",
-                                 marker={"color": COLORS[(i + 2) % len(COLORS)], "size": 7},
-                                 line={"width": 1}), row=2, col=1)  # fmt: skip
-    if any_recall:
-        fig.add_hline(y=recall.limit, line={"color": "#444", "dash": "dash", "width": 1}, row=2, col=1)
-        # on a log axis an annotation's y is the logarithm (add_hline's own label would sit at 10^limit)
-        fig.add_annotation(x=0, xref="x2 domain", y=math.log10(recall.limit), yref="y2", showarrow=False,
-                           xanchor="left", yanchor="bottom", text=f"target {_n(recall.limit)} s")  # fmt: skip
-        fig.update_yaxes(type="log", row=2, col=1)
-    fig.update_layout(
-        title="Every configuration against the targets",
-        barmode="group",
-        height=620,
-        width=FIGURE_WIDTH,
-        legend={"orientation": "h", "y": -0.28},
-        margin={"t": 70, "b": 120, "l": 60, "r": 20},
-    )  # fmt: skip  (room for the slanted names)
-    fig.update_xaxes(tickangle=-45, row=2, col=1)
-    return fig
-
-
-def tornado_figure(sens, outputs: Sequence[str] | None = None) -> go.Figure:
-    """A tornado chart per answer: the move of each input down and up, largest swing on top.
-
-    Parameters
-    ----------
-    sens : vtsmodel.plan.Sensitivity
-    outputs : sequence of str, optional
-        The answers to draw; default every answer that moves.
-    """
-    wanted = (
-        list(outputs)
-        if outputs is not None
-        else [o for o in sens.outputs if any(r.swing > 0 for r in sens.tornado(o))]
-    )
-    if not wanted:
-        wanted = list(sens.outputs[:1])
-    fig = make_subplots(
-        rows=len(wanted), cols=1, subplot_titles=wanted, vertical_spacing=0.5 / max(len(wanted), 1)
-    )
-    pct = f"{sens.fraction * 100:g} %"
-    for i, out in enumerate(wanted, start=1):
-        rows = sens.tornado(out)[::-1]  # plotly draws the first category at the bottom
-        names = [r.driver for r in rows]
-        base = rows[0].base if rows else 0.0
-
-        def delta(v, b=base):
-            return v - b if math.isfinite(v) and math.isfinite(b) else None
-
-        for key, label, color in (("low", f"input −{pct}", COLORS[0]), ("high", f"input +{pct}", COLORS[1])):
-            vals = [getattr(r, key) for r in rows]
-            fig.add_trace(go.Bar(y=names, x=[delta(v) for v in vals], base=base if math.isfinite(base) else 0,
-                                 orientation="h", name=label, marker_color=color, showlegend=i == 1,
-                                 legendgroup=key, hovertext=[f"{r.driver}: {_n(getattr(r, 'input_' + key))} "
-                                                             f"{r.input_unit} → {_n(v)}" for r, v in zip(rows, vals, strict=True)],
-                                 hoverinfo="text"), row=i, col=1)  # fmt: skip
-        fig.add_vline(x=base if math.isfinite(base) else 0, line={"color": "#444", "width": 1}, row=i, col=1)
-    fig.update_yaxes(type="category", dtick=1)  # every input named beside its own bar
-    fig.update_layout(title=f"Sensitivity: each input moved by ±{pct} ({sens.configuration})", barmode="overlay",
-                      height=170 * len(wanted) + 110, width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.06},
-                      margin={"t": 80, "b": 40, "l": 170, "r": 20})  # fmt: skip
-    return fig
-
-
-def plan_figures(result) -> dict[str, go.Figure]:
-    """The report's figures: ``"day"``, ``"configurations"`` and (with a sensitivity) ``"tornado"``."""
-    out = {"day": day_figure(result.vts.closest), "configurations": configurations_figure(result.vts)}
+def plan_figures(result) -> dict[str, dict]:
+    """The report's figures as JSON (:mod:`vtsmodel.app.figures.plan`): ``"day"``, ``"configurations"`` and (with a sensitivity) ``"tornado"``."""
+    out = {"day": day_spec(result.vts.closest), "configurations": configurations_spec(result.vts)}
     if result.sensitivity is not None:
-        out["tornado"] = tornado_figure(result.sensitivity)
+        out["tornado"] = tornado_spec(result.sensitivity)
     return out
 
 
@@ -286,10 +133,7 @@ def _status(ok: bool) -> tuple[str, str]:
     return ("met", "ok") if ok else ("missed", "fail")
 
 
-def _fig_html(fig: go.Figure, div_id: str, caption: str, plotly_config: Mapping) -> str:
-    import plotly.io as pio
-
-    from vtsmodel.app.export import export_spec
+def _fig_html(fig: dict, div_id: str, caption: str, plotly_config: Mapping) -> str:
 
     spec = export_spec(fig, "", style="print")
     body = pio.to_html(spec, include_plotlyjs=False, full_html=False, div_id=div_id, config=dict(plotly_config),
@@ -298,7 +142,6 @@ def _fig_html(fig: go.Figure, div_id: str, caption: str, plotly_config: Mapping)
 
 
 def _answers_section(plan, vts) -> str:
-    from vtsmodel.plan import answer_inputs
 
     inputs = answer_inputs()
     rows = []
@@ -328,7 +171,6 @@ def _answers_section(plan, vts) -> str:
                      "configuration's.</p>")  # fmt: skip
     info = [(k, _n(v, 4) if not isinstance(v, str) else v) for k, v in {**day.summary(), **vts.day}.items()]
     parts.append(_table(info, ["quantity", "value"], num=[False, True]))
-    from vtsmodel.hourly import COLUMNS
 
     keys = [k for k in COLUMNS if day.has(k)]
     hours = [[_n(r[k], 4) for k in keys] for r in day.rows()]
@@ -396,7 +238,6 @@ def _library_section(lib) -> str:
 
 
 def _model_summary(dotted: str) -> tuple[str, str]:
-    import importlib
 
     mod, _, name = dotted.rpartition(".")
     func = getattr(importlib.import_module(mod), name)
@@ -405,7 +246,6 @@ def _model_summary(dotted: str) -> tuple[str, str]:
 
 
 def _statements_section(result) -> str:
-    from vtsmodel._tables import load
 
     parts = ["<h2>What each number rests on</h2>", "<h3>Model functions</h3>"]
     rows = [(name, *_model_summary(name)) for name in result.models]
@@ -436,8 +276,6 @@ def ledger_rows(result) -> list[dict]:
     list of dict
         Ledger rows (``data/statements.csv``), each once, in ledger order.
     """
-    from vtsmodel.data import statements, statements_for
-
     models = set(result.models)
     keep = {r["id"] for r in statements() if r["model"] in models}
     for table, row_id in result.rows:
@@ -478,7 +316,6 @@ def _ledger(result) -> str:
 
 
 def _assumptions_section() -> str:
-    from vtsmodel.plan import assumptions
 
     rows = [(a["assumption"], a["value"], a["source"]) for a in assumptions()]
     return "<h2>Assumptions</h2>" + _table(rows, ["assumption", "value", "source or reason"])
@@ -493,11 +330,6 @@ def report_html(result, *, generated: str | None = None) -> str:
     generated : str, optional
         The date line; default now (UTC).
     """
-    import plotly.offline
-
-    import vtsmodel
-    from vtsmodel._tables import cite
-
     plan = result.plan
     when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     cfg = {"displaylogo": False, "displayModeBar": False, "responsive": False}
@@ -547,8 +379,6 @@ def html_to_pdf(page: str, *, timeout_s: float = PDF_TIMEOUT_S) -> bytes:
         When no browser is found (the message says how to get one), the browser fails,
         or it takes longer than ``timeout_s``.
     """
-    from vtsmodel.app._browser import HOW_TO_GET, find_chromium
-
     browser = find_chromium()
     if browser is None:
         raise RuntimeError(f"A PDF report needs a Chromium browser. {HOW_TO_GET}")
@@ -572,7 +402,6 @@ def html_to_pdf(page: str, *, timeout_s: float = PDF_TIMEOUT_S) -> bytes:
 
 # --- the API ------------------------------------------------------------------------------------
 def _result(plan_or_result, fraction: float):
-    from vtsmodel.plan import Plan, PlanResult, evaluate
 
     if isinstance(plan_or_result, PlanResult):
         return plan_or_result

@@ -487,7 +487,7 @@ def _app_class():
     import tornado.web
     from jupyter_core.utils import ensure_async
     from jupyter_server._tz import utcnow
-    from jupyter_server.base.handlers import APIHandler, JupyterHandler
+    from jupyter_server.base.handlers import APIHandler, FileFindHandler, JupyterHandler
     from jupyter_server.services.kernels.handlers import KernelHandler
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
     from tornado.ioloop import IOLoop
@@ -498,6 +498,8 @@ def _app_class():
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
     from voila.voila_identity_provider import VoilaLoginHandler
+
+    from vtsmodel.app.static_cache import VersionedFileHandler
 
     def drop_token(handler) -> bool:
         """Redirect a token-authenticated GET to the same URL without the token."""
@@ -746,6 +748,8 @@ def _app_class():
                     out.append((pattern, IndexHandler if pattern == self.server_url else ToIndex))
                 elif cls is RequestInfoSocketHandler:
                     continue  # unauthenticated; only for notebooks that wait for their request
+                elif cls is FileFindHandler:  # the extensions' bundles: versioned ones cached (static_cache)
+                    out.append((pattern, VersionedFileHandler, *rule[2:]))
                 else:
                     out.append((pattern, replaced.get(cls, cls), *rule[2:]))
             out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))

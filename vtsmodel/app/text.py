@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from vtsmodel._inputs import number
+from vtsmodel import number
 
 __all__ = ["duration", "number", "percent", "plain_math", "with_unit"]
 

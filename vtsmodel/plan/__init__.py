@@ -61,9 +61,11 @@ from vtsmodel.plan.files import (
     load_plan,
     plan_from_bytes,
     plan_from_dict,
+    plan_template,
     plan_to_dict,
     plan_to_json,
     save_plan,
+    save_plan_template,
 )
 from vtsmodel.plan.library import LibraryPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
@@ -108,8 +110,10 @@ __all__ = [
     "plan_from_bytes",
     "plan_from_dict",
     "plan_to_dict",
+    "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
     "sensitivity",
     "vts_configurations",
     "vts_plan",

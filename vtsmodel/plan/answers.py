@@ -61,9 +61,17 @@ class Answers:
     drive_efficiency : float or None
         Efficiency assumed for every drive flow; None: from the access pattern. [-]
     peak_factor : float
-        CERN's factor for peaks, backlogs and failures on each library flow. [-]
+        CERN's factor for peaks, backlogs and failures on each library flow; 2 as the
+        note advises ("one should add a factor 2 for the overall performance to cope
+        with peaks, unexpected backlogs, failures", cern-tape-sizing-2005, Summary;
+        cern_facts ``peak_factor``). [-]
     vts_drive : {"3590B", "3590E"}
         The VTS's tape drive model.
+    escon_channels : {2, 4, 8}
+        ESCON channels between the host and the VTS; 8 for the paper's maximum
+        throughputs ("should configure the VTS with eight ESCON channels", Sec. 3.5.4).
+        Fewer channels lower the peak and sustained write rates where the channels bind
+        (the bottleneck view, :func:`vtsmodel.bottleneck.bottleneck_rate`). [count]
     library_drive : str
         A drive of the catalog (:func:`vtsmodel.catalog.drive_names`) for the library plan.
     virtual_drives_needed : int
@@ -90,8 +98,9 @@ class Answers:
     throttle_hours_allowed: float = 0.0
     delay_hours_allowed: float = 1.0
     drive_efficiency: float | None = None
-    peak_factor: float = 1.0
+    peak_factor: float = 2.0
     vts_drive: str = "3590B"
+    escon_channels: int = 8
     library_drive: str = "IBM3592A"
     virtual_drives_needed: int = 0
 
@@ -128,8 +137,10 @@ class Answers:
                 if v is None and k in _OPTIONAL:
                     continue
                 if inp.choices:
-                    if not isinstance(v, str):
-                        raise ValueError(f"{k}={v!r} must be text; choose {inp.range_text()}")
+                    numeric = [val for _, val in inp.options if not isinstance(val, str)]
+                    if not isinstance(v, str) and (isinstance(v, bool) or v not in numeric):
+                        what = "is not valid" if numeric else "must be text"
+                        raise ValueError(f"{k}={v!r} {what}; choose {inp.range_text()}")
                 elif isinstance(v, bool) or not isinstance(v, numbers.Real):
                     raise ValueError(f"{k}={v!r} must be a number in {inp.range_text()} ({inp.header})")
         return cls(**dict(values))
@@ -228,12 +239,19 @@ def _inputs() -> dict[str, Input]:
             help="Share of a drive's speed a flow gets; empty: from the access pattern (CERN formula).",
         ),
         "peak_factor": Input(
-            "peak factor", "-", lo=1.0, hi=10.0, source=f"{_CERN}, Summary (the note uses 2)",
-            help="Factor for peaks, backlogs and failures on each library flow.",
+            "peak factor", "-", lo=1.0, hi=10.0,
+            source=f"{_CERN}, Summary: 'one should add a factor 2 for the overall performance to cope with peaks'",
+            help="Factor for peaks, backlogs and failures on each library flow (the note's 2 by default).",
         ),
         "vts_drive": Input(
             "VTS tape drive", "", choices=tuple((f"IBM 3590 model {m[-1]}", m) for m in b18.TAPE_DRIVES),
             source=f"{_VTS}, Sec. 2", help="The 3590 model in the VTS's library.",
+        ),
+        "escon_channels": Input(
+            "ESCON channels", "-", choices=(("2 ESCON channels", 2), ("4 ESCON channels", 4),
+                                            ("8 ESCON channels", 8)),
+            source=f"{_VTS}, Secs. 1, 3.5.4 (eight for the maximum throughputs)",
+            help="Host channels to the VTS: fewer lower the peak and sustained rates where the channels bind.",
         ),
         "library_drive": Input(
             "library drive", "", choices=tuple(drive_options()), source="drive catalog",

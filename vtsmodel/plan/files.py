@@ -21,13 +21,14 @@ import json
 import numbers
 import os
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtsmodel._files import atomic_write, check_regular_file, parse_json_bytes, read_file
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
-from vtsmodel.plan.answers import Answers
+from vtsmodel.plan.answers import _OPTIONAL, Answers, answer_inputs
 
 __all__ = [
     "MAX_PLAN_BYTES",
@@ -38,8 +39,10 @@ __all__ = [
     "plan_from_bytes",
     "plan_from_dict",
     "plan_to_dict",
+    "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
 ]
 
 #: The ``schema`` field of a plan file.
@@ -170,7 +173,71 @@ def _read_json(path: Path):
 
 
 def _parse_json(raw: bytes, where: str):
-    return parse_json_bytes(raw, where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+    return parse_json_bytes(_uncommented(raw), where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+
+
+def _uncommented(raw: bytes) -> bytes:
+    """The file with its comment lines (first text ``//``, as :func:`plan_template` writes) blanked.
+
+    Whole lines only: a JSON string cannot hold a line break, so no string is touched. The
+    lines stay (empty) so an error's line number is the file's.
+    """
+    if b"//" not in raw or len(raw) > MAX_PLAN_BYTES:
+        return raw  # the size check reports a file too large
+    lines = raw.split(b"\n")
+    return b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
+
+
+def save_plan_template(plan: Plan | None, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write :func:`plan_template` of ``plan`` (default: every default) to ``path``, atomically.
+
+    An existing file is replaced only if asked (``FileExistsError`` otherwise).
+    """
+    return atomic_write(path, plan_template(plan), overwrite=overwrite)
+
+
+def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
+    """A plan file with a comment above each answer: its label, unit, range, source and help.
+
+    Comment lines start with ``//`` (:func:`load_plan` skips them); the values are
+    ``plan``'s answers (default: every default). ``vtsmodel plan --init FILE`` writes it.
+    """
+    plan = Plan() if plan is None else plan
+    check_plan(plan)
+    doc = plan_to_dict(plan)
+
+    def comment(text: str, indent: str) -> list[str]:
+        return [f"{indent}// {line}" for line in textwrap.wrap(text, width - len(indent) - 3)]
+
+    out = comment(
+        f"A vtsmodel plan file (schema {PLAN_SCHEMA!r}, version {PLAN_VERSION}). Lines starting with // are "
+        "comments. Change the values, keep the keys; an answer left out takes its default. Run it with: "
+        'vtsmodel plan THIS_FILE --report plan.pdf (or plan.html). "workload" may name an hourly workload '
+        'CSV beside this file: "workload": {"file": "day.csv"} (see examples/README.md).',
+        "",
+    )
+    out += ["{", f'  "schema": {json.dumps(doc["schema"])},', f'  "version": {doc["version"]},',
+            f'  "name": {json.dumps(doc["name"], ensure_ascii=False)},', '  "answers": {']  # fmt: skip
+    inputs = answer_inputs()
+    answers = list(doc["answers"].items())
+    for i, (key, value) in enumerate(answers):
+        inp = inputs[key]
+        unit = f" [{inp.unit}]" if inp.unit not in ("", "-") else ""
+        if inp.choices:
+            allowed = "one of " + ", ".join(f"{json.dumps(v)} ({label})" for label, v in inp.options)
+        else:
+            allowed = inp.range_text() + ("; null: derived" if key in _OPTIONAL else "")
+        source = f" Source: {inp.source}." if inp.source else ""
+        out += comment(f"{inp.label}{unit}: {allowed}. {inp.help}{source}", "    ")
+        comma = "," if i < len(answers) - 1 else ""
+        out.append(f"    {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    rest = {k: v for k, v in doc.items() if k not in ("schema", "version", "name", "answers")}
+    out.append("  }" + ("," if rest else ""))
+    for j, (key, value) in enumerate(rest.items()):
+        text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        out.append(f"  {json.dumps(key)}: {text}" + ("," if j < len(rest) - 1 else ""))
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def plan_to_json(plan: Plan, *, embed: bool | None = None) -> str:

@@ -12,11 +12,12 @@ rebuilding a figure.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from vtsmodel._inputs import Input
+from vtsmodel import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.text import number, percent
 from vtsmodel.archive import archive_years, cartridge_tb
 from vtsmodel.catalog import drive_choices
@@ -127,10 +128,35 @@ def _shares(r) -> dict[str, list[float]]:
 # --- the view ---------------------------------------------------------------------------------
 
 
-def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", copies=1, compression=1.0,
-                 robot_move_s=22.5) -> View:  # fmt: skip
-    """The CERN flows over ``years`` years in ``library`` on ``drive``: cartridges, shares, what binds."""
-    r = _model(years, ingest_growth, library, drive, copies, compression, robot_move_s)
+@dataclass(frozen=True, eq=False)
+class ArchiveResult:
+    """The CERN flows written for some years into one library family on one drive.
+
+    Attributes
+    ----------
+    years : int
+        Years planned. [years]
+    drive : str
+        The catalog drive.
+    plan : object
+        The library year by year (:func:`vtsmodel.library_years.library_years`).
+    """
+
+    years: int
+    drive: str
+    plan: object
+
+
+def evaluate_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", copies=1, compression=1.0,
+                     robot_move_s=22.5) -> ArchiveResult:  # fmt: skip
+    """The CERN flows (cern-tape-sizing-2005) over ``years`` years in ``library`` on ``drive``."""
+    return ArchiveResult(int(years), drive, _model(years, ingest_growth, library, drive, copies, compression,
+                                                   robot_move_s))  # fmt: skip
+
+
+def view_library(e: ArchiveResult) -> View:
+    """Cartridges against each configuration's slots, each resource's share year by year, what binds."""
+    r, years, drive = e.plan, e.years, e.drive
     lib = r.library
     cap_traces, xr, top = _capacity_traces(r)
     shares = _shares(r)
@@ -184,8 +210,12 @@ def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", cop
 
 def library_panel(**values) -> Panel:
     """The lesson's panel: years, growth, library, drive, copies, compression, robot move."""
-    return Panel(dict(INPUTS), view_library, values=values, title="The CERN archive over the years",
+    return Panel(dict(INPUTS), LIBRARY, values=values, title="The CERN archive over the years",
                  name="10_library")  # fmt: skip
+
+
+#: The panel's stage.
+LIBRARY = Stage(evaluate_library, view_library)
 
 
 # --- the lesson contract and the notebook's numbers --------------------------------------------
@@ -193,8 +223,7 @@ def library_panel(**values) -> Panel:
 
 def scenario_outputs(**values) -> dict[str, float]:
     """Units, drives, robots and cartridges of the last year, and the year one unit fills."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    r = _model(**v)
+    r = LIBRARY.result(scenario_values(INPUTS, SCENARIO, values)).plan
     first = r.fill_years.get(1)
     return {
         "frames or modules [-]": r.final_units, "drives [-]": float(max(r.drives)), "robots [-]": float(r.robots),
@@ -205,7 +234,7 @@ def scenario_outputs(**values) -> dict[str, float]:
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario."""
-    return compute(view_library, scenario_values(INPUTS, SCENARIO, values))
+    return LIBRARY.show(scenario_values(INPUTS, SCENARIO, values))
 
 
 #: The rows the lesson's source table shows.

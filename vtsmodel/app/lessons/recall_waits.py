@@ -13,13 +13,13 @@ from __future__ import annotations
 import html
 import io
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from vtsmodel import hits
-from vtsmodel._inputs import Input
+from vtsmodel import Input, hits
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
 from vtsmodel.app.lessons.hit_curve import (
     GRID,
@@ -73,17 +73,48 @@ def _minutes(seconds) -> np.ndarray:
     return np.where(np.isfinite(seconds), np.asarray(seconds) / 60.0, np.nan)
 
 
-def recalls_base(**queue) -> dict:
-    """Recalls per hour and the recall ready time at the percentile vs physical TVC capacity.
+@dataclass(frozen=True, eq=False)
+class RecallCurves:
+    """The recalls a log leaves and their waits, at every capacity of the figure's axis and each Table 3 size.
 
-    ``queue``: the keywords of :func:`waits` but the capacity.
+    Attributes
+    ----------
+    source : LogSource
+    percentile : float
+    busiest_hour : bool
+        The recall rate of the log's busiest clock hour rather than its mean.
+    grid : vtsmodel.hits.RecallWaits
+        At every capacity of :data:`~.hit_curve.GRID`.
+    table3 : vtsmodel.hits.ConfigurationHits
+        Each Table 3 size's hits and recalls.
+    at_table3 : vtsmodel.hits.RecallWaits
+        The recall queue at each Table 3 size.
     """
-    source, percentile, busiest_hour = queue["source"], queue["percentile"], queue["busiest_hour"]
-    q_grid = waits(GRID, **queue)
-    t = table3(
-        source, queue["cf"], queue["cache_rule"], queue["warmup_hours"], queue["recall_specific_writes"]
+
+    source: LogSource
+    percentile: float
+    busiest_hour: bool
+    grid: hits.RecallWaits
+    table3: hits.ConfigurationHits
+    at_table3: hits.RecallWaits
+
+
+def recall_curves(source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
+                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False) -> RecallCurves:  # fmt: skip
+    """The recall queue at every capacity of the axis and at each Table 3 size (kept per setting: the capacity moves marks only)."""
+    queue = {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours,
+             "recall_specific_writes": recall_specific_writes, "total_drives": total_drives, "copy_drives": copy_drives,
+             "vts_drive": vts_drive, "percentile": percentile, "busiest_hour": busiest_hour}  # fmt: skip
+    t = table3(source, cf, cache_rule, warmup_hours, recall_specific_writes)
+    return RecallCurves(
+        source, float(percentile), bool(busiest_hour), waits(GRID, **queue), t, waits(t.tvc_gb, **queue)
     )
-    q3 = waits(t.tvc_gb, **queue)
+
+
+def recalls_base(curves: RecallCurves) -> dict:
+    """Recalls per hour and the recall ready time at the percentile vs physical TVC capacity."""
+    source, percentile, busiest_hour = curves.source, curves.percentile, curves.busiest_hour
+    q_grid, t, q3 = curves.grid, curves.table3, curves.at_table3
     pct = f"{100 * percentile:g}th percentile"
     rate = "busiest hour" if busiest_hour else "mean over the log"
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
@@ -139,15 +170,11 @@ def _ready(ready_s: float, wait_s: float) -> str:
     return f"{duration(ready_s)}, of which {duration(wait_s)} waiting"
 
 
-def view_recalls(source: LogSource, capacity_gb=864.0, **queue) -> View:
-    """The recalls figure with its marks at ``capacity_gb``, the recalls and their wait there.
-
-    ``queue``: the keywords of :func:`waits` but the capacity and the source.
-    """
-    queue = {"source": source, **{k: INPUTS[k].default for k in INPUTS}, **queue}
-    wq = waits([capacity_gb], **queue)
+def view_recalls(r) -> View:
+    """The recalls figure with its marks at the capacity, the recalls and their wait there (``r``: a :class:`~.hit_curve.HitsResult`)."""
+    wq, capacity_gb, queue = r.waits_here, r.capacity_gb, r.queue
     ready = float(wq.response_s[0])
-    plot = Plot(recalls_base, queue,
+    plot = Plot(recalls_base, {"curves": r.recalls},
                 shapes=[capacity_line(capacity_gb), capacity_line(capacity_gb, xref="x2", yref="y2"),
                         point_mark(capacity_gb, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
                         point_mark(capacity_gb, ready / 60.0, xref="x2", yref="y2", color=COLORS[4],
@@ -174,17 +201,9 @@ COLUMNS = ("TVC [GB]", "offered with", "compared [GB]", "read hits [%]", "read h
            "busiest hour [recalls]", "recalled volume [MB]", "utilisation [-]", "wait at pct [s]", "ready at pct [s]")  # fmt: skip
 
 
-def table3_rows(
-    source: LogSource | None = None, cf=3.0, cache_rule="all", warmup_hours=0.0, **queue
-) -> list[dict]:
-    """One row per Table 3 size: hits, recalls and the recall queue (what the table and its CSV show).
-
-    ``queue``: :data:`INPUTS` (others, the page's, are ignored).
-    """
-    source = source or example_source()
-    q = {k: queue.get(k, INPUTS[k].default) for k in INPUTS}
-    t = table3(source, cf, cache_rule, warmup_hours, q["recall_specific_writes"])
-    wq = waits(t.tvc_gb, source, cf, cache_rule, warmup_hours, **q)
+def table3_rows(curves: RecallCurves) -> list[dict]:
+    """One row per Table 3 size: hits, recalls and the recall queue (what the table and its CSV show)."""
+    t, wq = curves.table3, curves.at_table3
     cols = (t.tvc_gb, t.offered_with, t.capacity_gb, 100 * t.read_hit_ratio, 100 * t.read_byte_hit_ratio,
             t.recalls_per_hour, t.peak_hour_recalls, wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
     return [dict(zip(COLUMNS, (v if isinstance(v, str) else float(v) for v in row), strict=True)) for row in zip(*cols, strict=True)]  # fmt: skip
@@ -220,9 +239,13 @@ def table3_csv(rows: list[dict], source: LogSource) -> str:
 
 def example_numbers() -> str:
     """The example log at the defaults: each Table 3 size's read hits and recalls, labelled lines."""
+    defaults = {k: INPUTS[k].default for k in INPUTS}
+    rows = table3_rows(
+        recall_curves(example_source(), cf=3.0, cache_rule="all", warmup_hours=0.0, **defaults)
+    )
     lines = [f"{r['TVC [GB]']:,.0f} GB: read hits {number(r['read hits [%]'])} % of reads, "
              f"{number(r['read hits, bytes [%]'])} % of bytes; {number(r['recalls [1/h]'])} recalls per hour; "
-             f"ready at the 95th percentile in {duration(r['ready at pct [s]'])}" for r in table3_rows()]  # fmt: skip
+             f"ready at the 95th percentile in {duration(r['ready at pct [s]'])}" for r in rows]  # fmt: skip
     curve = curve_of(example_source(), 0.0)
     lines.insert(0, f"example log: {curve.mounts:,} mounts, {curve.volumes:,} volumes, {curve.reads:,.0f} reads, "
                     f"{number(curve.hours)} h")  # fmt: skip

@@ -11,14 +11,13 @@ drawn over the exact curve with its largest error at the Table 3 sizes. The page
 
 from __future__ import annotations
 
-import functools
 import html
 
 import numpy as np
 import plotly.graph_objects as go
 
-from vtsmodel import hits
-from vtsmodel._inputs import Input
+from vtsmodel import Input, hits
+from vtsmodel.app import cache
 from vtsmodel.app.figures import COLORS
 from vtsmodel.app.lessons.hit_curve import GRID, LogSource, factor, numbers_table, pct, table3
 from vtsmodel.app.panels import View
@@ -44,20 +43,20 @@ _POLICY_MARKS = tuple(zip(
 ))  # fmt: skip
 
 
-@functools.lru_cache(maxsize=8)
+@cache.kept(keep=8)
 def sampled_curve_of(source: LogSource, warmup_hours: float, max_volumes: int) -> hits.HitCurve:
     """The SHARDS curve of the log."""
     return hits.shards_hit_curve(source.log, max_volumes=max_volumes, warmup_hours=warmup_hours)
 
 
-@functools.lru_cache(maxsize=4)
+@cache.kept(keep=4)
 def policies_of(source: LogSource, capacities: tuple, warmup_hours: float) -> dict[str, hits.CapacityHits]:
     """Every libCacheSim policy at ``capacities`` (in the log's basis): one run per policy and size."""
     return {p: hits.simulate_policy(source.log, capacities, policy=p, warmup_hours=warmup_hours)
             for p in hits.POLICIES}  # fmt: skip
 
 
-def _runs(source: LogSource, cf, cache_rule, warmup_hours):
+def runs(source: LogSource, cf, cache_rule, warmup_hours):
     """Table 3's hits and each policy's at its sizes, or None for a log beyond the page's limit."""
     if len(source.log) > MAX_POLICY_MOUNTS:
         return None
@@ -74,9 +73,9 @@ def traces(
         s = sampled_curve_of(source, warmup_hours, max_volumes)
         out.append(go.Scatter(x=GRID, y=s.read_hit_ratio(GRID * factor(source, cf, cache_rule)), mode="lines",
                               name=f"SHARDS, by count ({max_volumes:,} volumes)", line={"color": COLORS[3], "dash": "dot", "width": 2.5}))  # fmt: skip
-    runs = _runs(source, cf, cache_rule, warmup_hours) if policies else None
-    if runs:
-        t, by_policy = runs
+    found = runs(source, cf, cache_rule, warmup_hours) if policies else None
+    if found:
+        t, by_policy = found
         for (name, h), (symbol, color) in zip(by_policy.items(), _POLICY_MARKS, strict=False):
             out.append(go.Scatter(x=t.tvc_gb, y=h.read_hit_ratio, mode="markers", name=f"{name} (libCacheSim)",
                                   marker={"size": 8, "symbol": symbol, "color": color},
@@ -84,36 +83,36 @@ def traces(
     return out
 
 
-def policies_html(source: LogSource, cf, cache_rule, warmup_hours) -> str:
-    """Each libCacheSim policy's read-hit ratio at the Table 3 sizes, as an HTML table ('' above the page's limit)."""
-    runs = _runs(source, cf, cache_rule, warmup_hours)
-    if not runs:
+def policies_html(r) -> str:
+    """Each libCacheSim policy's read-hit ratio at the Table 3 sizes, as an HTML table ('' when not run).
+
+    ``r``: a :class:`~.hit_curve.HitsResult`.
+    """
+    if not r.policy_hits:
         return ""
-    t, by_policy = runs
+    t, by_policy = r.table3, r.policy_hits
     rows = [("LRU, one pass (this page's curve)", t.read_hit_ratio)] + [
         (f"{p} (libCacheSim)", h.read_hit_ratio) for p, h in by_policy.items()
     ]
     table = numbers_table(["policy"] + [f"{g:,.0f} GB" for g in t.tvc_gb],
-                          [[html.escape(name)] + [pct(float(x)) for x in r] for name, r in rows],
+                          [[html.escape(name)] + [pct(float(x)) for x in row] for name, row in rows],
                           "vtsmodel-policies", label_first=True)  # fmt: skip
     return f"<p><b>Read hits (by count) of other replacement policies at the Table 3 sizes</b></p>{table}"
 
 
-def view_compared(source: LogSource, cf=3.0, cache_rule="all", warmup_hours=0.0, policies=False, shards=False,
-                  max_volumes=1024) -> View:  # fmt: skip
+def view_compared(r) -> View:
     """The sampled curve's largest error at the Table 3 sizes; a note where the policies do not run.
 
-    Its traces are drawn in the curve's base (:func:`traces`): no figure of its own.
+    ``r``: a :class:`~.hit_curve.HitsResult`. Its traces are drawn in the curve's base
+    (:func:`traces`): no figure of its own.
     """
     readouts, notes = {}, ()
-    if shards:
-        t = table3(source, cf, cache_rule, warmup_hours)
-        s = sampled_curve_of(source, warmup_hours, max_volumes)
-        err = np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio)
+    if r.sampled is not None:
+        err = np.abs(r.sampled.read_hit_ratio(r.table3.capacity_gb) - r.table3.read_hit_ratio)
         readouts["SHARDS error at Table 3 sizes"] = (
-            f"{number(float(np.nanmax(err)), 2)} at most (sampling rate {number(s.sampling_rate)})"
+            f"{number(float(np.nanmax(err)), 2)} at most (sampling rate {number(r.sampled.sampling_rate)})"
         )
-    if policies and len(source.log) > MAX_POLICY_MOUNTS:
+    if r.policies and len(r.source.log) > MAX_POLICY_MOUNTS:
         notes = (f"the other policies run on logs of up to {MAX_POLICY_MOUNTS:,} mounts in the page "
                  "(one simulation per policy and size); for this log use vtsmodel.hits.simulate_policy",)  # fmt: skip
     return View(figures={}, readouts=readouts, notes=notes)

@@ -1,13 +1,12 @@
 """Lesson 07, the tape library: the drives the library needs for the day's flows, and what governs.
 
 The CERN sizing rule (cern-tape-sizing-2005) applied to the day's write and recall flows, the
-recall wait target's drives, and the feed each writing drive gets. The page is
+recall wait target's drives, and the feed each writing drive gets
+(:func:`~vtsmodel.app.lessons.configurations.write_feed_mb_s`). The page is
 :mod:`vtsmodel.app.lessons.planner`.
 """
 
 from __future__ import annotations
-
-import math
 
 from vtsmodel import plan
 from vtsmodel.app.text import number
@@ -15,23 +14,10 @@ from vtsmodel.app.text import number
 _DRIVE = plan.answer_inputs()["library_drive"]
 
 
-def write_feed_mb_s(p: plan.Plan, lib: plan.LibraryPlan) -> float | None:
-    """Host MB/s reaching each library drive that writes, in the busiest hour (None: no writes).
-
-    The busiest hour's write rate spread over the whole drives the CERN formula sizes for
-    the write flow (a modelling choice: the drives share the flow evenly).
-    """
-    if lib.recall_flow is None:
-        return None
-    rate = float(p.day().write_mb_s.max())
-    drives = max(1, math.ceil(float(lib.sizing.drives[1 - lib.recall_flow]) - 1e-9))
-    return rate / drives if rate > 0 else None
-
-
 def library_readouts(lib: plan.LibraryPlan, feed: float | None = None, cf: float = 1.0) -> dict[str, str]:
     """The tape-library plan in words: drives per flow, the recall wait target's drives, what governs.
 
-    With ``feed`` (:func:`write_feed_mb_s`, host MB/s) also the feed per writing drive, and its
+    With ``feed`` (:func:`~vtsmodel.app.lessons.configurations.write_feed_mb_s`, host MB/s) also the feed per writing drive, and its
     native MB/s at compressibility ``cf``.
     """
     if lib.drive:
