@@ -122,7 +122,7 @@ def test_voila_config_requires_the_token_and_checks_hosts_and_xsrf(tmp_path):
     opts = serve.parse_args([str(tmp_path)])
     c = serve.voila_config(opts, "T" * 43)
     assert c.Voila.token == "T" * 43
-    assert c.Voila.ip == "127.0.0.1" and c.Voila.port == 8866 and c.Voila.port_retries == 0
+    assert c.Voila.ip == "127.0.0.1" and c.Voila.port == 8866 and c.Voila.port_retries == serve.PORT_TRIES
     assert c.Voila.config_file_paths == [], "a voila.json in the working folder could loosen this"
     settings = c.Voila.tornado_settings
     assert settings["allow_remote_access"] is False

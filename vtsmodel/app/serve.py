@@ -447,7 +447,9 @@ def voila_config(opts: Options, token: str):
     c = Config()
     c.Voila.ip = opts.ip
     c.Voila.port = opts.port
-    c.Voila.port_retries = 0  # main() found a free port: the printed URL and the Host allow-list name it
+    # main() found a free port; should another app take it meanwhile, Voila tries the next
+    # (the printed URL and the Host allow-list follow the port it listens on).
+    c.Voila.port_retries = PORT_TRIES
     c.Voila.open_browser = False
     c.Voila.token = token
     c.Voila.config_file_paths = []  # no voila.json from the working folder can loosen this
@@ -773,6 +775,8 @@ def _app_class():
             self.listen()
 
         def _announce(self):
+            # The first callback once listening: the port is the one Voila took.
+            self.app.settings["vtsmodel_hosts"] = allowed_hosts(self.ip, self.port, self.extra_hosts)
             url = start_url(self.ip, self.port, self.identity_provider.token)
             record = self.sessions
             print(
