@@ -136,6 +136,7 @@ def test_cite_prints_references(capsys):
     assert code == 0 and out.startswith(cite("cern_facts", "ibm-vts-b18-2000")) and REFERENCE in out
 
 
+@pytest.mark.slow
 def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path):
     view = lesson_module("04").scenario_view()
     code, out, err = run(capsys, "figures", str(tmp_path), "--format", "svg,html", "--lessons", "04")
@@ -188,6 +189,7 @@ def test_a_lesson_that_does_not_import_is_skipped_with_a_note(capsys, tmp_path, 
     assert "lessons 04;" in out
 
 
+@pytest.mark.slow
 def test_entry_point_runs_as_a_program(tmp_path):
     exe = Path(sys.executable).with_name("vtsmodel")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "vtsmodel.app.cli"]
@@ -198,6 +200,7 @@ def test_entry_point_runs_as_a_program(tmp_path):
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_import_vtsmodel_cli_does_not_import_plotly():
     code = (
         "import sys, vtsmodel.app.cli; assert 'plotly' not in sys.modules and 'ipywidgets' not in sys.modules"
@@ -446,6 +449,7 @@ def test_hits_sort_and_an_empty_log(capsys, tmp_path):
     assert code == 0 and "n/a" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("browser", "says"),
     [

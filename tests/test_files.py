@@ -104,6 +104,7 @@ def _killed_save(target) -> list[str]:
     return sorted(p.name for p in target.parent.iterdir() if p.name.endswith(".tmp"))
 
 
+@pytest.mark.slow
 def test_the_next_save_removes_what_a_killed_save_left(tmp_path, monkeypatch):
     # Before: each SIGKILLed save left a .tmp file that no later save removed.
     target = tmp_path / "s.json"
@@ -117,6 +118,7 @@ def test_the_next_save_removes_what_a_killed_save_left(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
 
 
+@pytest.mark.slow
 def test_the_next_save_of_any_name_cleans_the_folder(tmp_path, monkeypatch):
     """Issue 27: a killed save of a 145 MB report stayed until that same report was saved
     again. Now the next save of any file in the folder removes it; nothing that is not

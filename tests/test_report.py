@@ -131,6 +131,7 @@ def test_pdf_without_a_browser_says_how_to_get_one(monkeypatch):
         report.html_to_pdf("<p>x</p>")
 
 
+@pytest.mark.slow
 def test_a_browser_that_prints_nothing_is_an_error(monkeypatch, tmp_path):
     fake = tmp_path / "browser"
     fake.write_text("#!/bin/sh\nexit 3\n")

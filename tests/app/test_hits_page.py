@@ -130,6 +130,7 @@ def test_a_saturated_queue_binds_and_a_combination_the_model_refuses_keeps_the_l
     assert page.panel.readout_values == r
 
 
+@pytest.mark.slow
 def test_the_comparisons_are_drawn_on_the_curve_and_listed_under_the_panel():
     log = mountlog.synthetic_mount_log(1500, 600, seed=8)
     src = C.LogSource("small.csv", log)

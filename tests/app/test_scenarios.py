@@ -330,6 +330,7 @@ def test_a_lesson_is_given_as_its_module():
         ScenarioSheet(partial)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     rows=st.lists(

@@ -4,7 +4,8 @@ A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 1, "name":
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
 "mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
-:func:`plan_from_dict` read it, every field checked.
+:func:`plan_from_dict` read it, every field checked. A line whose text starts with ``//``
+is a comment: :func:`plan_template` (``vtsmodel plan --init``) writes one above each answer.
 
 A file a plan file references is read only from the plan file's own folder: a name
 relative to it, with no ``..``, not absolute, and not a symbolic link leading out of it.
@@ -120,6 +121,7 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     ``embed``: write the workload's hours into the file (True), or reference its file
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
+    check_plan(plan)
     doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
            "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
     if plan.hits is not None:

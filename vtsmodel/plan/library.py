@@ -22,7 +22,7 @@ from vtsmodel.drives import mount_cycle_s
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import recall_drives_needed
 from vtsmodel.sizing import Flow, Sizing, drives_needed
 
@@ -213,7 +213,7 @@ def library_plan(
                                t_overhead_s=d.t_overhead_s)  # fmt: skip
         return sizing, (_recall_target(day, plan.answers, d) if day is not None else None)
 
-    (sizing, target), notes = collect_notes(run)
+    (sizing, target), notes = _collect_notes(run)
     recall_idx = 1 if flows is None else None  # the plan's flows: writes, then recalls
     parts = np.asarray(sizing.drives, dtype=float)
     recall_tp = float(parts[recall_idx]) if recall_idx is not None else 0.0

@@ -4,7 +4,7 @@ Every result of the planner carries the model functions it called and those they
 on (``models``), the data tables they and the planner read (``tables``), the rows the
 planner read itself (``rows``) and their source ids (``sources``), for
 :func:`vtsmodel.cite` and the report's references (:class:`Provenance`). The extrapolation
-warnings the models gave become the result's ``notes`` (:func:`collect_notes`).
+warnings the models gave become the result's ``notes``.
 :func:`assumptions` lists the planner's modelling choices with their sources.
 """
 
@@ -18,7 +18,7 @@ from vtsmodel import b18, bottleneck, catalog, drives, queueing, recall, sizing,
 from vtsmodel._tables import load, references, tables
 from vtsmodel._validation import VtsModelWarning
 
-__all__ = ["LIBRARY_ROWS", "VTS_ROWS", "Provenance", "assumptions", "collect_notes"]
+__all__ = ["LIBRARY_ROWS", "VTS_ROWS", "Provenance", "assumptions"]
 
 _VTS = "ibm-vts-b18-2000"
 _CERN = "cern-tape-sizing-2005"
@@ -116,7 +116,7 @@ def _sources(found: Sequence[str], rows: Sequence[tuple[str, str]]) -> tuple[str
     return tuple(dict.fromkeys(ids))
 
 
-def collect_notes(fn, *args, **kwargs):
+def _collect_notes(fn, *args, **kwargs):
     """Call ``fn``; return its result and the project warnings it gave (as text, once each)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", VtsModelWarning)

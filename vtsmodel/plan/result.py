@@ -9,7 +9,7 @@ from vtsmodel._validation import as_scalar
 from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.library import LibraryPlan, library_plan
 from vtsmodel.plan.sensitivity import FRACTION, Sensitivity, sensitivity
-from vtsmodel.plan.vts import STEP, VtsPlan, check_step, vts_plan
+from vtsmodel.plan.vts import STEP, VtsPlan, _check_step, vts_plan
 
 __all__ = ["PlanResult", "evaluate"]
 
@@ -68,7 +68,7 @@ def evaluate(plan: Plan, *, fraction: float | None = 0.2, step_minutes: float = 
     check_plan(plan)
     if fraction is not None:
         fraction = as_scalar("fraction", FRACTION.check("fraction", fraction))
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     vts = vts_plan(plan, step_minutes=step_minutes)
     lib = library_plan(plan)
     sens = None
