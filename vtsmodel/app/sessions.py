@@ -112,7 +112,6 @@ class Claim:
     """A page kernel: whose it is, and how far its page got."""
 
     owner: str
-    claimed_at: float
     served_at: float | None = None
     connected: bool = False
 
@@ -177,7 +176,7 @@ class Sessions:
         """The page of ``ticket`` was given ``kernel_id``: it is now its session's."""
         self._drop(ticket)
         ticket.kernel_id = kernel_id
-        self.claims[kernel_id] = Claim(ticket.owner, self.clock())
+        self.claims[kernel_id] = Claim(ticket.owner)
 
     def release(self, ticket: Ticket) -> None:
         """The request of ``ticket`` ended; its place is freed if it got no kernel."""
