@@ -40,7 +40,7 @@ __all__ = [
 #: Resident memory of one lesson kernel once its page is drawn, the most measured [MB].
 #: Measured with ``make app`` on this project's machine (2026-11-26): the nine preheated
 #: lesson kernels held 78-246 MB each (lesson 08, with its mount-log tools, the most),
-#: 1,408 MB together; the server process 137 MB.
+#: 1,408 MB together, the server 137 MB; with eleven notebooks, 74-225 MB each, 1,647 MB.
 KERNEL_MB = 250
 #: The share of the memory available at start that page kernels may take by default [-].
 #: A modelling choice: the rest is left to the preheated kernels, the server and the system.
