@@ -212,6 +212,9 @@ EXTRA: dict[str, tuple] = {
     "plan": (_plans, [None, 3, "a plan"]),
     "plan@library_plan": (_plans, [3, "a plan"]),
     "path@save_plan": (_new_path(".json"), [None, 3]),
+    "path@save_plan_template": (_new_path(".json"), [None, 3]),
+    "plan@save_plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
+    "plan@plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
     "path@load_plan": (_saved_plan, [None, 3, "/no/such/plan.json"]),
     "source@read_hourly_workload": (
         lambda: [str(_EXAMPLES / "example_hourly_workload.csv")],
@@ -306,7 +309,7 @@ EXTRA: dict[str, tuple] = {
         lambda: [vtsmodel.archive_years(3, stored_now_tb=100, growth_tb_per_year=50, cartridge_tb=18)],
         [None, 3, "archive"],
     ),
-    "library": (lambda: [vtsmodel.library_model("SL8500")], [None, 3, "SL8500"]),
+    "library": (lambda: [vtsmodel.library_model("SL8500"), None], [3, "SL8500"]),  # None: no frames
     "drive@library_years": (lambda: ["LTO9", "LTO-10"], ["NOPE", 3, None]),
     "needed@fill_year": (lambda: [[10.0, 20.0, 30.0], [5.0]], [None, [], "10,20", [1.0, -1.0]]),
 }
@@ -384,8 +387,6 @@ NAMES = {
     # a shipped example by name (FileNotFoundError, documented, for a name it does not ship)
     "example_file": ([("example_plan.json",), ("example_mount_log.csv",)], []),
     "example_log": ([(name,) for name in ("vtsmodel", "xferlog", "tape-requests")], [("nope",)]),
-    # a replay histogram and a quantile
-    "hist_quantile": ([(np.array([0, 3, 5, 2]), 0.5), (np.zeros(4, dtype=int), 0.95)], []),
     "statement_status": (
         [("vts_facts:tvc_capacity_216",), ("vts_ehpo_coefficients:sustained_m_288",)],
         [("nope",), ("vts_facts",), ("nope:x",), (3,)],
@@ -413,7 +414,6 @@ NON_FINITE = {
     "sensitivity",
     "simulate_policy",  # a ratio with nothing counted (no reads after the warm-up) is NaN: documented
     "analytic_beside",  # NaN where the formulas have no steady state: documented
-    "hist_quantile",  # an empty histogram has no quantile: NaN
     "units_needed",  # inf where one library cannot hold the cartridges and drives
     "library_binding",  # a share is inf where a configuration has no slots or bays for what it must hold
     "cost_by_year",  # no cost per TB (NaN) where nothing is stored

@@ -62,6 +62,7 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -103,8 +104,8 @@ _SRC = "ibm-vts-b18-2000"
 #: The performance options, least to most capable (PAF includes EHPO: ibm-vts-b18-2000,
 #: Secs. 3.1, 3.5).
 FEATURES = ("base", "ehpo", "paf")
-#: How the paper names each option.
-FEATURE_LABELS = {"base": "base", "ehpo": "EHPO", "paf": "PAF"}
+#: How the paper names each option (read-only).
+FEATURE_LABELS = MappingProxyType({"base": "base", "ehpo": "EHPO", "paf": "PAF"})
 
 FEATURE = Input(
     "feature", "", "paf", choices=tuple((FEATURE_LABELS[f] + (" (with EHPO)" if f == "paf" else ""), f)
@@ -113,8 +114,8 @@ FEATURE = Input(
     help="Performance option: base, EHPO (compression at the host adapters) or PAF (with EHPO).",
 )  # fmt: skip
 
-#: The 3590 models a VTS library holds, by the drive catalog's name (ibm-vts-b18-2000, Sec. 2).
-TAPE_DRIVES = {"3590B": "IBM3590B", "3590E": "IBM3590E"}
+#: The 3590 models a VTS library holds, by the drive catalog's name (ibm-vts-b18-2000, Sec. 2; read-only).
+TAPE_DRIVES = MappingProxyType({"3590B": "IBM3590B", "3590E": "IBM3590E"})
 
 
 class LayoutWarning(VtsModelWarning):

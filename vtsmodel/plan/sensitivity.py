@@ -11,7 +11,7 @@ from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import as_scalar
 from vtsmodel.plan.answers import answer_inputs
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.library import library_plan
+from vtsmodel.plan.library import _plan_library
 from vtsmodel.plan.provenance import _collect_notes
 from vtsmodel.plan.vts import STEP, VtsConfiguration, _check_step, evaluate_configuration, vts_plan
 
@@ -134,7 +134,7 @@ def _drivers(plan: Plan) -> list[tuple[str, str, float, Callable[[Plan, float], 
 
 def _outputs(plan: Plan, config: VtsConfiguration, step_minutes: float) -> dict[str, float]:
     r = evaluate_configuration(plan, config, step_minutes=step_minutes)
-    lib = library_plan(plan)
+    lib = _plan_library(plan, years=False)  # today's drives: the years do not move them
     return {
         "time at peak [h]": r.hours_at_peak,
         "time throttled [h]": r.hours_throttled,

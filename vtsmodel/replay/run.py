@@ -322,7 +322,7 @@ def _float_array(name: str, value, n: int | None, *, lo=0.0) -> np.ndarray:
     bad = ~np.isfinite(a) | (a < lo)
     if bad.any():
         k = int(np.argmax(bad))
-        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, inf), finite")
+        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, ∞), finite")
     return a
 
 
