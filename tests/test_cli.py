@@ -278,7 +278,12 @@ def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
     assert "<h1>from a file</h1>" in text and "example_hourly_workload" in text
     code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target))
     assert code == 1 and "exists" in err and len(err.strip().splitlines()) == 1
+    # Issue 27: the command names its flag, not the library's keyword (was "overwrite=True").
+    assert "pass --overwrite to replace it" in err and "=True" not in err
     assert run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")[0] == 0
+    target.chmod(0o444)  # a read-only report is not replaced, and the message says what to do
+    code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")
+    assert code == 1 and "is read-only; make it writable to replace it" in err and "force" not in err
 
 
 def test_plan_from_a_workload_file_alone_names_the_defaults_it_used(capsys):

@@ -290,6 +290,10 @@ class Input:
             return None
         rng = self.range_text()
         if hasattr(value, "item") and not isinstance(value, list | tuple | dict):
+            size = getattr(value, "size", 1)
+            if size != 1:  # numpy's own message named no input
+                held = "an empty array" if size == 0 else f"an array of {size} values"
+                raise ValueError(f"{name} is {held}; {self.header} takes one value: {rng}")
             value = value.item()  # numpy scalars (a grid sends them)
         if isinstance(value, str):
             text = value.strip()

@@ -37,6 +37,20 @@ class _Usage(Exception):
     """A usage error: one line, exit code 2."""
 
 
+#: The library's messages name its keywords; a command's name its flags.
+_FLAG_WORDS = (
+    ("pass overwrite=True to replace it", "pass --overwrite to replace it"),
+    (" (or pass force=True to replace it anyway)", ""),
+)
+
+
+def _in_flags(message: str) -> str:
+    """``message`` with the library's keywords replaced by the command's flags."""
+    for library, command in _FLAG_WORDS:
+        message = message.replace(library, command)
+    return message
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line instead of argparse's usage block
         raise _Usage(f"{self.prog}: {message} (see {self.prog} --help)")
@@ -204,7 +218,7 @@ def _cmd_figures(args) -> int:
         if isinstance(res, FileExistsError):
             skipped.append(path)
         elif isinstance(res, Exception):
-            failed.append(f"{path.name}: {type(res).__name__}: {res}")
+            failed.append(f"{path.name}: {type(res).__name__}: {_in_flags(str(res))}")
         else:
             written.append(path)
     elapsed = time.perf_counter() - start
@@ -362,8 +376,9 @@ def _cmd_plan(args) -> int:
             f"{PROG} plan: give a plan file, --workload CSV (the default answers for the rest), "
             "or --init FILE (write a commented plan file to start from)"
         )
-    if args.plan_file is not None:
-        plan = load_plan(args.plan_file)
+    if args.plan_file is not None:  # a file given here replaces the plan's own reference, unread
+        given = ("workload",) * bool(args.workload) + ("mount_log",) * bool(args.mount_log)
+        plan = load_plan(args.plan_file, without=given)
     else:
         plan = Plan(Answers(), name=Path(args.workload).stem)
     if args.workload:
@@ -871,7 +886,7 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("VTSMODEL_DEBUG"):
             raise
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        print(f"{PROG}: error: {_in_flags(msg)}", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback, for the user
         if os.environ.get("VTSMODEL_DEBUG"):
