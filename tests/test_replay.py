@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +33,8 @@ from vtsmodel.replay import (
     replay_requests,
 )
 from vtsmodel.replay import run as replay_run
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # A library with round timings, so that every time below is worked out by hand:
 # robot move 10 s, load 20 s, locate 30 s, read 1000 MB at 100 MB/s = 10 s, rewind+unload 40 s.
@@ -375,6 +380,37 @@ def test_reproducible_with_a_seed():
     c = replay_requests(arr, seed=4, **kw)
     np.testing.assert_array_equal(a.response_s, b.response_s)
     assert not np.array_equal(a.response_s, c.response_s)
+
+
+def _mixed_log(n=400):
+    """A small log that takes every path of the event loop: clusters, a batch, idle drives, two robots."""
+    rng = np.random.default_rng(21)
+    return {"time_s": bursty_arrivals(rng, n, 1 / 60.0), "cartridge": clustered_cartridges(rng, n, 40),
+            "size_mb": lognormal_service(rng, n, 2000.0, 2.0)}  # fmt: skip
+
+
+_MIXED_LIBRARY = {"drives": 3, "robots": 2, "dismount_after_s": 120, "policy": "fifo", "batch_requests": 2,
+                  "batch_wait_s": 90}  # fmt: skip
+
+
+def test_without_numba_the_same_replay_in_plain_python():
+    """The event loop run as plain Python (numba absent) gives the compiled loop's numbers."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from test_replay import _mixed_log, _MIXED_LIBRARY\n"
+        "from vtsmodel.replay import _kernel, replay_library, replay_requests\n"
+        "assert not _kernel.COMPILED\n"
+        "r = replay_requests(**_mixed_log(), library=replay_library(**_MIXED_LIBRARY))\n"
+        "print(repr(r.response_s.tolist())); print(repr([r.mounts, r.moves, r.drive_busy_s, r.drive_held_s]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    plain_resp, plain_totals = (eval(line) for line in out.stdout.splitlines())  # noqa: S307 - our own output
+    r = replay_requests(**_mixed_log(), library=replay_library(**_MIXED_LIBRARY))
+    assert r.mounts < r.tape_requests and r.drive_held_s > 0  # mounts shared, drives held idle
+    assert plain_resp == r.response_s.tolist()
+    assert plain_totals == [r.mounts, r.moves, r.drive_busy_s, r.drive_held_s]
 
 
 # --- streaming ---------------------------------------------------------------------------------------

@@ -677,12 +677,11 @@ def replay_prepared(
     eng = _engine_for(library, prepared.start_s, idx.size, True, int(c.max()) + 1 if c.size else 1)
     eng.feed(prepared.time_s, c, svc)
     eng.drain()
-    done, wait, mounted, drive = eng.outputs(idx.size)
-    t = prepared.time_s
+    response, wait, mounted, drive = eng.outputs(idx.size)  # the engine's own arrays: not copied
     hold = svc + library.cycle_s - library.locate_s
     per = {
-        "tape": idx, "time_s": t, "response_s": done - t, "wait_s": wait.copy(), "service_s": done - t - wait,
-        "mounted": mounted, "drive": drive.astype(np.int64), "hold_s": hold,
+        "tape": idx, "time_s": prepared.time_s, "response_s": response, "wait_s": wait, "service_s": response - wait,
+        "mounted": mounted, "drive": drive, "hold_s": hold,
     }  # fmt: skip
     moments = (float(hold.sum()), float((hold * hold).sum()))
     return _result(eng, library, prepared.requests, prepared.cache_hits, idx.size, moments, per, notes)
