@@ -55,6 +55,7 @@ INPUTS = {
     "policy": _LIB.POLICY,
     "batch_requests": _LIB.BATCH_REQUESTS.but(hi=8, step=1),
     "batch_wait_s": _LIB.BATCH_WAIT_S.but(hi=1800.0, step=30.0),
+    "cartridge_share": rp.run.CARTRIDGE_SHARE.but(lo=1e-5, lo_open=False, scale="log", step=0.1),
     "cache_gb": rp.run.CACHE_GB.but(default=864.0, optional=False, hi=3456.0, step=12.0,
                                     help="Disk cache in front (LRU, in the log's sizes); 0: none, every request to tape."),
     "q": Input("percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, help="The percentile the readouts and plots compare."),
@@ -69,32 +70,36 @@ SCENARIO = (
     "policy",
     "batch_requests",
     "batch_wait_s",
+    "cartridge_share",
     "cache_gb",
     "q",
 )
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
-def _prepared(source: LogSource, cache_gb: float, drive: str) -> rp.PreparedRequests:
+def _prepared(source: LogSource, cache_gb: float, drive: str, cartridge_share: float) -> rp.PreparedRequests:
     """The cache pass and the stacking: the same for every drive count, robot, delay and policy."""
-    return rp.prepare_log(
-        source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None
-    )
+    return rp.prepare_log(source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None,
+                          cartridge_share=cartridge_share)  # fmt: skip
 
 
-def _run(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
+def _run(
+    source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
+) -> rp.Replay:
     library = rp.replay_library(dismount_after_s=dismount_after_s, **lib)
-    prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"])
+    prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"],
+                            cartridge_share=float(cartridge_share))  # fmt: skip
     return rp.replay_prepared(
         prepared, library, service="log" if prepared.duration_s is not None else "drive"
     )
 
 
-def replay_of(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
+def replay_of(
+    source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
+) -> rp.Replay:
     """The replay at one setting, computed once and kept (:mod:`vtsmodel.app.cache`)."""
-    return cache.cached(
-        _run, source=source, cache_gb=float(cache_gb), dismount_after_s=float(dismount_after_s), **lib
-    )
+    return cache.cached(_run, source=source, cache_gb=float(cache_gb), cartridge_share=float(cartridge_share),
+                        dismount_after_s=float(dismount_after_s), **lib)  # fmt: skip
 
 
 def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
@@ -165,9 +170,11 @@ def hourly_base(rep: rp.Replay) -> dict:
     return hourly_spec(rep)
 
 
-def delay_curve(source: LogSource, cache_gb, **lib) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def delay_curve(
+    source: LogSource, cache_gb, cartridge_share, **lib
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loads, drive hours held and the mean response at each of :data:`DELAYS` (one replay each, kept)."""
-    reps = [replay_of(source, cache_gb, d, **lib) for d in DELAYS]
+    reps = [replay_of(source, cache_gb, cartridge_share, d, **lib) for d in DELAYS]
     loads = np.array([r.mounts for r in reps], dtype=float)
     held = np.array([r.drive_held_s / 3600.0 for r in reps])
     mean = np.array([r.mean_response_s for r in reps])
@@ -233,14 +240,16 @@ class ReplayResult:
 
 
 def evaluate_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO9", dismount_after_s=0.0,
-                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cache_gb=864.0, q=0.95,
+                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cartridge_share=1.0, cache_gb=864.0, q=0.95,
                     delays=False) -> ReplayResult:  # fmt: skip
     """A log (default the example) replayed through the library and cache of this setting."""
     source = source or example_source()
     lib = {"drives": int(drives), "robots": int(robots), "drive": drive, "policy": policy,
            "batch_requests": int(batch_requests), "batch_wait_s": float(batch_wait_s)}  # fmt: skip
-    rep = replay_of(source, cache_gb, dismount_after_s, **lib)
-    curve = cache.cached(delay_curve, source=source, cache_gb=float(cache_gb), **lib) if delays else None
+    share = float(cartridge_share)
+    rep = replay_of(source, cache_gb, share, dismount_after_s, **lib)
+    curve = (cache.cached(delay_curve, source=source, cache_gb=float(cache_gb), cartridge_share=share, **lib)
+             if delays else None)  # fmt: skip
     return ReplayResult(source, float(dismount_after_s), float(q), rep, _beside(rep, q), curve)
 
 
@@ -264,6 +273,8 @@ def view_replay(r: ReplayResult) -> View:
         "requests to tape": f"{rep.tape_requests:,} of {rep.requests:,} ({rep.cache_hits:,} cache hits)",
         f"response, mean / {pct}": f"{number(rep.mean_response_s)} s / {number(p)} s",
         f"wait {pct}: replay / M/D/c / M/G/c": f"{number(a.replay_q_s)} / {number(a.mdc_q_s)} / {number(a.mgc_q_s)} s",
+        "cartridges used": f"{rep.cartridges:,}"
+        + ("" if rep.volumes_per_cartridge is None else f" ({rep.volumes_per_cartridge:,} volumes a cartridge)"),
         "mounts per hour": number(rep.mounts_per_hour),
         "loads saved (cartridge mounted)": f"{rep.loads_saved:,}",
         "drive / robot utilisation": f"{number(rep.drive_utilisation)} / {number(rep.robot_utilisation)}",
@@ -333,7 +344,7 @@ def example_numbers() -> str:
     """The example log replayed at the defaults and with a 300 s dismount delay: plain numbers."""
     lines = []
     for delay in (0.0, 300.0):
-        rep = replay_of(example_source(), INPUTS["cache_gb"].default, delay,
+        rep = replay_of(example_source(), INPUTS["cache_gb"].default, INPUTS["cartridge_share"].default, delay,
                         **{k: INPUTS[k].default for k in _LIBRARY_KEYS})  # fmt: skip
         a = _beside(rep, 0.95)
         lines.append(
