@@ -309,48 +309,46 @@ def browser_moves(browser, url: str, notebook: str, kernel: dict) -> dict:
     return out
 
 
-def to_interactive(browser, url: str, notebook: str) -> dict:
-    """Page request to interactive [s], cold (an empty browser cache) then warm (the same browser again).
+def to_interactive(context, url: str, notebook: str, visit: str) -> dict:
+    """Page request to interactive [s] in ``context`` (a browser: empty for the cold visit, the same for the warm).
 
-    Beside each: the requests the page made, those the browser's cache answered, and the
+    Beside it: the requests the page made, those the browser's cache answered, and the
     megabytes that came over the network (Chromium's own counts).
     """
     from conftest import wait_rendered, with_token
 
-    out = {}
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    seen = {"requests": 0, "from_cache": 0, "bytes": 0}
+
+    def count(key, n=1):
+        seen[key] += n
+
+    cdp.on("Network.requestWillBeSent", lambda _e: count("requests"))
+    cdp.on("Network.requestServedFromCache", lambda _e: count("from_cache"))
+    cdp.on("Network.loadingFinished", lambda e: count("bytes", e.get("encodedDataLength", 0)))
     try:
-        for visit in ("cold", "warm"):
-            page = context.new_page()
-            cdp = context.new_cdp_session(page)
-            cdp.send("Network.enable")
-            seen = {"requests": 0, "from_cache": 0, "bytes": 0}
-
-            def count(key, n=1, seen=seen):
-                seen[key] += n
-
-            cdp.on("Network.requestWillBeSent", lambda _e, count=count: count("requests"))
-            cdp.on("Network.requestServedFromCache", lambda _e, count=count: count("from_cache"))
-            cdp.on(
-                "Network.loadingFinished",
-                lambda e, count=count: count("bytes", e.get("encodedDataLength", 0)),
-            )
-            t0 = time.perf_counter()
-            page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
-            wait_rendered(page, plots=notebook != "00_start_here.ipynb", timeout=300_000)
-            page.wait_for_selector(".widget-slider .noUi-handle, .widget-text input", timeout=300_000)
-            out[f"{visit}_s"] = time.perf_counter() - t0
-            page.wait_for_timeout(500)  # the last counts arrive
-            out[f"{visit}_requests"], out[f"{visit}_from_cache"] = seen["requests"], seen["from_cache"]
-            out[f"{visit}_mb"] = seen["bytes"] / 1e6
-            page.close()
+        t0 = time.perf_counter()
+        page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
+        wait_rendered(page, plots=notebook != "00_start_here.ipynb", timeout=300_000)
+        page.wait_for_selector(".widget-slider .noUi-handle, .widget-text input", timeout=300_000)
+        took = time.perf_counter() - t0
+        page.wait_for_timeout(500)  # the last counts arrive
     finally:
-        context.close()
-    return out
+        page.close()
+    return {f"{visit}_s": took, f"{visit}_requests": seen["requests"], f"{visit}_from_cache": seen["from_cache"],
+            f"{visit}_mb": seen["bytes"] / 1e6}  # fmt: skip
 
 
 def run(moves: int = 30, notebooks: list[str] | None = None, baseline: Path | None = None) -> dict:
-    """Every page's kernel and browser moves, and its time to interactive, for this tree (and ``baseline``)."""
+    """Every page's kernel and browser moves, and its time to interactive, for this tree (and ``baseline``).
+
+    The moves first, both trees' servers up without preheated kernels (a page starts its own),
+    page by page, this tree's then the baseline's. Then the time to interactive, one tree at a
+    time with one preheated kernel per page: every page's cold visit, a wait while the server
+    preheats again, every page's warm visit (the same browser as its cold one).
+    """
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT / "tests" / "browser"))
@@ -364,37 +362,54 @@ def run(moves: int = 30, notebooks: list[str] | None = None, baseline: Path | No
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
     trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
     wanted = notebooks or sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", str(20 + 8 * len(wanted))))
     out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        servers = {k: Server(t, pool=2) for k, t in trees.items()}
         try:
-            time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", str(20 + 6 * len(wanted) * len(trees)))))
-            for nb in wanted:
-                row: dict = {"notebook": nb}
-                for k, tree in trees.items():
-                    if not (tree / "notebooks" / nb).exists():
-                        continue
-                    tti = {"notebook": nb, "tree": k}
-                    try:
-                        tti.update(to_interactive(browser, servers[k].url, nb))
-                    except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
-                        tti["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
-                    out["tti"].append(tti)
-                    if nb == "00_start_here.ipynb":
-                        continue
-                    try:
-                        kernel = kernel_in(tree, nb, moves)
-                        row[f"{k}_kernel"] = kernel
-                        row[f"{k}_browser"] = browser_moves(browser, servers[k].url, nb, kernel)
-                    except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
-                        row[f"{k}_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                if len(row) > 1:
-                    out["pages"].append(row)
-                print(json.dumps(row, default=str)[:400], flush=True)
+            servers = {k: Server(t, pool=0) for k, t in trees.items()}
+            try:
+                for nb in wanted:
+                    row: dict = {"notebook": nb}
+                    for k, tree in trees.items():
+                        if nb == "00_start_here.ipynb" or not (tree / "notebooks" / nb).exists():
+                            continue
+                        try:
+                            kernel = kernel_in(tree, nb, moves)
+                            row[f"{k}_kernel"] = kernel
+                            row[f"{k}_browser"] = browser_moves(browser, servers[k].url, nb, kernel)
+                        except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
+                            row[f"{k}_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    if len(row) > 1:
+                        out["pages"].append(row)
+                        print(
+                            nb, {k: v for k, v in row.items() if k.endswith(("browser", "error"))}, flush=True
+                        )
+            finally:
+                for s in servers.values():
+                    s.close()
+            for k, tree in trees.items():
+                present = [nb for nb in wanted if (tree / "notebooks" / nb).exists()]
+                server = Server(tree, pool=1)
+                contexts = {
+                    nb: browser.new_context(viewport={"width": 1280, "height": 900}) for nb in present
+                }
+                try:
+                    tti = {nb: {"notebook": nb, "tree": k} for nb in present}
+                    for visit in ("cold", "warm"):
+                        time.sleep(preheat_s)  # the server preheats a kernel per page (again)
+                        for nb in present:
+                            try:
+                                tti[nb].update(to_interactive(contexts[nb], server.url, nb, visit))
+                            except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
+                                tti[nb]["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+                    out["tti"] += list(tti.values())
+                    print(k, list(tti.values()), flush=True)
+                finally:
+                    for c in contexts.values():
+                        c.close()
+                    server.close()
         finally:
-            for s in servers.values():
-                s.close()
             browser.close()
     return out
 
@@ -430,7 +445,7 @@ def report_lines(res: dict) -> list[str]:
             name = row["notebook"] + (f" ({tree})" if before else "")
             if k is None:
                 if f"{tree}_error" in row:
-                    lines.append(f"| {name} | failed: {row[f'{tree}_error']} |" + " |" * 10)
+                    lines.append(f"| {name} | failed: {row[f'{tree}_error'].splitlines()[0]} |" + " |" * 10)
                 continue
             b = b or {}
             kp50 = statistics.median(k["wall_ms"])
@@ -453,8 +468,8 @@ def report_lines(res: dict) -> list[str]:
               "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in res["tti"]:
         name = r["notebook"] + (f" ({r['tree']})" if before else "")
-        if "error" in r:
-            lines.append(f"| {name} | failed: {r['error']} |" + " |" * 6)
+        if "error" in r or "warm_s" not in r:
+            lines.append(f"| {name} | failed: {r.get('error', 'no warm visit').splitlines()[0]} |" + " |" * 6)
             continue
         ok = max(r["cold_s"], r["warm_s"]) <= AIM_TTI_S
         lines.append(f"| {name} | {r['cold_s']:.1f} | {r['warm_s']:.1f} | {r['cold_requests']} | {r['cold_mb']:.1f} "

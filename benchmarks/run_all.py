@@ -169,6 +169,12 @@ def report(results: dict) -> str:
             lines.append("```")
             lines += [f"{k}: {v}" for k, v in res.items()]
             lines.append("```")
+    lib = results.get("library", {})
+    lines.append("")
+    if "error" in lib:
+        lines += ["## The library over the years", "", f"failed: `{lib['error'].strip().splitlines()[-1]}`"]
+    elif lib:
+        lines += importlib.import_module("bench_library").report_lines(lib)
     notes = ROOT / "benchmarks" / "NOTES.md"
     if notes.exists():
         lines += ["", notes.read_text().rstrip()]
@@ -203,6 +209,8 @@ def main() -> None:
     results["hits"] = optional("hits", lambda: importlib.import_module("bench_hits").run())
     print("replay…", flush=True)
     results["replay"] = optional("replay", lambda: importlib.import_module("bench_replay").run())
+    print("library…", flush=True)
+    results["library"] = optional("library", lambda: importlib.import_module("bench_library").run(args.moves))
     text = report(results)
     Path(args.report).write_text(text)
     print(text)

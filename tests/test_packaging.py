@@ -61,6 +61,7 @@ def test_environment_yml_installs_the_project_and_uses_conda_forge():
     assert "-e ." in pip
 
 
+@pytest.mark.slow
 def test_import_does_not_pull_plotly_or_ipywidgets():
     code = (
         "import sys, vtsmodel; "
@@ -71,6 +72,7 @@ def test_import_does_not_pull_plotly_or_ipywidgets():
     assert out.stdout.strip() == ""
 
 
+@pytest.mark.slow
 def test_core_never_imports_the_app_or_its_libraries():
     """The two layers: vtsmodel/*.py (the core) imports neither vtsmodel.app nor plotly/ipywidgets."""
     import ast
@@ -125,6 +127,7 @@ def test_the_app_uses_the_cores_public_names_and_its_imports_go_one_way():
     assert private == [] and wrong_way == []
 
 
+@pytest.mark.slow
 def test_notebooks_are_committed_without_outputs_or_widget_state():
     listed = subprocess.run(
         ["git", "ls-files", "notebooks/*.ipynb"], cwd=ROOT, capture_output=True, text=True, check=True

@@ -510,6 +510,7 @@ def test_lru_cache_hits_are_the_exact_lru_curve():
         assert hit_ratio == pytest.approx(float(lru_hit_curve(log).read_hit_ratio(cap)), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_other_cache_policies_through_libcachesim():
     pytest.importorskip("libcachesim")
     from vtsmodel import simulate_policy

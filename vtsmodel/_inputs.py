@@ -209,8 +209,8 @@ class Input:
         left = "(" if self.lo_open or self.lo is None else "["
         right = ")" if self.hi_open or self.hi is None else "]"
         # digits without thousands separators: the comma separates the bounds
-        lo = "-inf" if self.lo is None else number(self.lo, 6).replace(",", "")
-        hi = "inf" if self.hi is None else number(self.hi, 6).replace(",", "")
+        lo = "−∞" if self.lo is None else number(self.lo, 6).replace(",", "")
+        hi = "∞" if self.hi is None else number(self.hi, 6).replace(",", "")
         text = f"{left}{lo}, {hi}{right}"
         text = f"whole numbers in {text}" if self.integer else text
         return f"{text} or empty" if self.optional else text

@@ -458,7 +458,11 @@ def _by_sample(lam, s, c, sample, q=None, seed=0):
     lam = as_scalar("arrival_rate", ARRIVAL_RATE.check("arrival_rate", lam))
     s = as_scalar("service_s", SERVICE_S.check("service_s", s))
     c = int(as_scalar("servers", SERVERS.check("servers", c)))
-    if lam == 0.0:  # no arrivals: nobody waits
+    if q is not None:
+        q = as_scalar("q", QUANTILE.check("q", q))
+    if lam < _POSITIVE_RATE.lo:
+        # No arrivals, or fewer than the simulation's smallest rate (one in ~32 years): the
+        # wait is 0 to every digit a run could show (light traffic: Wq ~ lambda^c).
         return result(0.0)
     if lam * s / c >= 1.0:
         raise ConstraintError(
@@ -466,7 +470,7 @@ def _by_sample(lam, s, c, sample, q=None, seed=0):
             "steady state (valid range [0, 1))"
         )
     sim = simulate_recalls(lam, s, c, SAMPLE_SIMULATED, seed=seed, service_sample=sample)
-    return result(sim.mean_wait if q is None else sim.percentile(as_scalar("q", QUANTILE.check("q", q))))
+    return result(sim.mean_wait if q is None else sim.percentile(q))
 
 
 def _deterministic_starts(arr: np.ndarray, s: float, c: int) -> np.ndarray:

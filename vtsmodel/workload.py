@@ -120,11 +120,11 @@ def make_profile(
             try:
                 v = float(raw)
             except OverflowError:
-                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, inf)") from None
+                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, ∞)") from None
             except (TypeError, ValueError):
                 raise ValueError(f"row {n}: {key}={raw!r} is not a number") from None
             if not math.isfinite(v) or v < 0:
-                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, inf)")
+                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, ∞)")
             vals.append(v)
         s, wr, rd = vals
         if i == 0 and s != 0:

@@ -49,9 +49,12 @@ def _slug(text: str) -> str:
 
 
 def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None) -> None:
-    """A progress bar on a terminal (stderr); nothing when the output goes to a file or a pipe."""
+    """A progress bar on a terminal (stderr); to a file or a pipe, one line per step done."""
     stream = stream or sys.stderr
     if not (hasattr(stream, "isatty") and stream.isatty()):
+        if done:
+            stream.write(f"{done}/{total} {label}\n")
+            stream.flush()
         return
     filled = int(width * done / total) if total else width
     bar = "#" * filled + "." * (width - filled)
@@ -132,12 +135,14 @@ def _cmd_figures(args) -> int:
     notes: list[str] = []
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
-    warned = 0
+    warned: list[str] = []  # which figures show a setting outside what a source validated, and why
     lessons_done: list[str] = []
     used: set[str] = set()
     jobs = list(_jobs(args, notes))
-    for n, (number, module, scenario, values) in enumerate(jobs):
-        _progress(n, len(jobs), f"preparing lesson {number}" + (f", {scenario}" if scenario else ""))
+    for n, (number, module, scenario, values) in enumerate(jobs, start=1):
+        _progress(
+            n, len(jobs), f"building the figures of lesson {number}" + (f", {scenario}" if scenario else "")
+        )
         from vtsmodel.app.figures import caption_text
         from vtsmodel.app.lessons import scenario_values
         from vtsmodel.app.panels import caption_values
@@ -150,7 +155,6 @@ def _cmd_figures(args) -> int:
                 f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
             )
             continue
-        warned += bool(view.notes)
         title = getattr(module, "TITLE", f"Lesson {number}")
         if scenario is not None:
             title = f"{title} (scenario: {scenario})"
@@ -158,7 +162,7 @@ def _cmd_figures(args) -> int:
             **caption_values({k: module.INPUTS[k] for k in module.SCENARIO}, full),
             **view.caption_values,
         }
-        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes)
+        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes_of(k))
                     for k, plot in view.figures.items()}  # fmt: skip
         stem = number if scenario is None else f"{number}_{_slug(scenario)}"
         while stem in used:
@@ -169,6 +173,11 @@ def _cmd_figures(args) -> int:
         for key, plot in view.figures.items():
             for fmt in formats:
                 items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", captions[key]))
+        by_note: dict[str, list[str]] = {}
+        for key in view.figures:
+            for note in view.notes_of(key):
+                by_note.setdefault(note, []).append(f"{stem}_{_slug(key)}")
+        warned += [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
     if not items:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)
@@ -212,7 +221,10 @@ def _cmd_figures(args) -> int:
     if skipped:
         print(f"kept {len(skipped)} existing file(s) (use --overwrite to replace them)", file=out)
     if warned:
-        print(f"note: {warned} setting(s) are outside what a source validated (extrapolated)", file=out)
+        print(f"note: {len(warned)} setting(s) outside what a source validated (extrapolated; the captions say so):",
+              file=out)  # fmt: skip
+        for w in warned:
+            print(f"  {w}", file=out)
     for n in notes:
         print(f"note: {n}", file=out)
     for f in failed:
@@ -360,9 +372,13 @@ def _cmd_plan(args) -> int:
         )
     if args.mount_log:
         from vtsmodel.hits import lru_hit_curve
+        from vtsmodel.mountlog import read_mount_log
 
-        plan = dataclasses.replace(plan, hits=lru_hit_curve(args.mount_log), mount_log_file=args.mount_log)
+        log = read_mount_log(args.mount_log)
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log, log=log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
+    if result.vts is None:
+        return _library_only(args, result)
     c = result.vts.closest
     print(f"Plan {plan.name!r}: {result.vts.headline()}")
     if args.plan_file is None:
@@ -379,6 +395,7 @@ def _cmd_plan(args) -> int:
     print(_table(rows, ["target", "value", "target ", "unit", "margin", "met"]))
     print()
     print(result.library.headline())
+    _library_years(result.library)
     if args.report:
         from vtsmodel.app.report import write_report
 
@@ -387,6 +404,64 @@ def _cmd_plan(args) -> int:
     if result.vts.recommended is None:
         print(
             f"{PROG} plan: no VTS configuration meets every target (exit {EXIT_NO_CONFIGURATION})",
+            file=sys.stderr,
+        )
+        return EXIT_NO_CONFIGURATION
+    return 0
+
+
+def _library_years(lib) -> None:
+    """Print the library year by year, the last year's margins and the notes (nothing without years)."""
+    from vtsmodel import number
+
+    y = lib.over_years
+    if y is not None:
+        unit = f"{y.unit}s"
+        cols = ["year", "stored [TB]", "cartridges", "in the library", unit, "drives", "robots", "mounts per hour",
+                "recall ready at percentile [s]", "binds"]  # fmt: skip
+        rows = [{**r, "stored [TB]": number(r["stored [TB]"], 4), "mounts per hour": number(r["mounts per hour"]),
+                 "recall ready at percentile [s]": _plan_ready(r["recall ready at percentile [s]"])}
+                for r in y.rows()]  # fmt: skip
+        print()
+        print(_table(rows, [c for c in cols if any(r.get(c) not in (None, "", "—") for r in rows)]))
+        checks = y.checks()
+        print(f"\nMargins in year {int(y.year[-1])}:")
+        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": number(ch.limit), "unit": ch.unit,
+                       "margin": _plan_margin(ch), "met": "yes" if ch.ok else "NO"} for ch in checks],
+                     ["margin of", "value", "limit", "unit", "margin", "met"]))  # fmt: skip
+        if y.cost is not None:
+            print(f"Cost from your prices ({', '.join(y.cost['items'])}): " + "; ".join(
+                f"year {int(k)} {_fmt_cell(float(v))}" for k, v in zip(y.year, y.cost["per_year"], strict=True)))  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        print(f"Recall target checked by replay of the mount log: {r.drives} drives meet "
+              f"{r.target_s:g} s at the {r.q * 100:g}th percentile (replayed {number(r.tried[r.drives])} s); "
+              f"the analytic count of the log (M/G/c): {r.analytic_drives if r.analytic_drives is not None else 'none'}")  # fmt: skip
+    for n in lib.notes:
+        print(f"note: {n}")
+
+
+def _plan_ready(v: float) -> str:
+    import math
+
+    from vtsmodel import number
+
+    return "—" if math.isnan(v) else ("no steady state" if math.isinf(v) else number(float(v)))
+
+
+def _library_only(args, result) -> int:
+    """``vtsmodel plan`` of a tape library alone: the library per year; exit 3 when a margin is missed."""
+    lib = result.library
+    print(f"Plan {result.plan.name!r}: a tape library alone (no VTS B18).")
+    print(lib.headline())
+    _library_years(lib)
+    if args.report:
+        from vtsmodel.app.report import write_report
+
+        print(f"report: {write_report(result, args.report, overwrite=args.overwrite)}")
+    if lib.over_years is not None and not lib.over_years.meets:
+        print(
+            f"{PROG} plan: the library misses a margin in some year (exit {EXIT_NO_CONFIGURATION})",
             file=sys.stderr,
         )
         return EXIT_NO_CONFIGURATION

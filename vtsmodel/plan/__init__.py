@@ -51,12 +51,13 @@ The modules, each one concern (the names below are all imported here):
   :func:`assumptions`.
 """
 
-from vtsmodel.plan.answers import Answers, answer_inputs
+from vtsmodel.plan.answers import ARCHIVE_ANSWERS, EMPTY_MEANS, YEARS_ONLY, Answers, answer_inputs
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR
 from vtsmodel.plan.files import (
     MAX_PLAN_BYTES,
     PLAN_SCHEMA,
     PLAN_VERSION,
+    LibraryFlow,
     Plan,
     load_plan,
     plan_from_bytes,
@@ -67,7 +68,7 @@ from vtsmodel.plan.files import (
     save_plan,
     save_plan_template,
 )
-from vtsmodel.plan.library import LibraryPlan, library_plan
+from vtsmodel.plan.library import LibraryPlan, LibraryYearsPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
 from vtsmodel.plan.result import PlanResult, evaluate
 from vtsmodel.plan.sensitivity import FRACTION, Sensitivity, SensitivityRow, sensitivity
@@ -84,6 +85,8 @@ from vtsmodel.plan.vts import (
 )
 
 __all__ = [
+    "ARCHIVE_ANSWERS",
+    "EMPTY_MEANS",
     "FEATURE_ORDER",
     "FRACTION",
     "MAX_PLAN_BYTES",
@@ -94,13 +97,16 @@ __all__ = [
     "Answers",
     "Check",
     "ConfigResult",
+    "LibraryFlow",
     "LibraryPlan",
+    "LibraryYearsPlan",
     "Plan",
     "PlanResult",
     "Sensitivity",
     "SensitivityRow",
     "VtsConfiguration",
     "VtsPlan",
+    "YEARS_ONLY",
     "answer_inputs",
     "assumptions",
     "evaluate",

@@ -19,6 +19,7 @@ import numpy as np
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare, number
+from vtsmodel._tables import load
 from vtsmodel._validation import as_scalar
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import drive_spec
@@ -26,7 +27,7 @@ from vtsmodel.drives import drive_efficiency
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
 from vtsmodel.tvc_day import TvcRun, recall_ceiling_mb_s, simulate_tvc
@@ -86,7 +87,7 @@ class VtsConfiguration:
         """
         b18.FEATURE.check("feature", feature)
         tvc = float(tvc_gb)
-        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        cache = b18.capacity_configuration(tvc, feature) if q.TVC_GB.contains(tvc) else None
         return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
 
     @property
@@ -101,7 +102,7 @@ class VtsConfiguration:
         ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
         """
         layout = ""
-        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+        if self.tvc_config is not None and b18.other_layouts(self.tvc_gb, self.feature):
             layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
         return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
 
@@ -109,17 +110,6 @@ class VtsConfiguration:
     def virtual_drives(self) -> int:
         """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
         return b18.virtual_drives(self.tvc_gb, self.feature)
-
-
-@functools.cache
-def _table3_capacities() -> frozenset[float]:
-    return frozenset(c.tvc_gb for c in b18.configurations())
-
-
-@functools.cache
-def _two_layouts(tvc_gb: float) -> bool:
-    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
-    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
 
 
 def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
@@ -337,6 +327,16 @@ class _Rates:
     recall_max_mb_s: float  # recalls served at most: the read model's ceiling, or the channels
 
 
+@functools.cache
+def _measured_channels() -> int:
+    """The paper's measurements' ESCON channels: with these the planner's rates are the models' own.
+
+    "The throughput shown in the figures has been measured with eight ESCON channels"
+    (ibm-vts-b18-2000, Sec. 3.5.1; vts_facts ``meas_escon_channels_figs7_9``). [count]
+    """
+    return int(load("vts_facts").value("meas_escon_channels_figs7_9"))
+
+
 def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
     """Peak and sustained write and the recall ceiling of ``cfg`` with ``channels`` ESCON channels.
 
@@ -356,15 +356,18 @@ def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
     return _Rates(peak, sustained, chan, min(ceiling, chan))
 
 
-def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates, step_minutes: float,
+def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_minutes: float,
               tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
     """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
 
+    ``rates``: the channels' rates (:func:`_rates`), or None for the paper's eight channels,
+    where they are the models' own (``write_rate`` and the recall ceiling; a test checks).
     Returns the run, the un-copied data carried into it and the data left at its end. [GB]
     """
+    given = {} if rates is None else dict(peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
+                                          max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
     kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
-              peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
-              max_recall_mb_s=rates.recall_max_mb_s, **tvc_options)  # fmt: skip
+              **given, **tvc_options)  # fmt: skip
     first = simulate_tvc(day.profile, **kw)
     left = float(first.uncopied_gb[-1])
     if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
@@ -523,7 +526,6 @@ class _CacheDay:
     carried_out_gb: float
     binding_resource: str
     copy_drives: np.ndarray  # drives copying in each hour [count]
-    rates: _Rates
 
 
 @dataclass
@@ -536,7 +538,7 @@ class _Runs:
 
 def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
                tvc_options: Mapping) -> _CacheDay:  # fmt: skip
-    rates = _rates(day.cf, cfg, a.escon_channels)
+    rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
     run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
     bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
                                 **_cache(cfg)))  # fmt: skip
@@ -544,7 +546,7 @@ def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: fl
     per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
-    return _CacheDay(run, cin, cout, bind, need, rates)
+    return _CacheDay(run, cin, cout, bind, need)
 
 
 def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step_minutes: float,
@@ -698,7 +700,7 @@ def vts_plan(
     VtsPlan
     """
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     opts = {}
     if threshold is not None:
         opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
@@ -716,7 +718,7 @@ def vts_plan(
         )
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
-    (day, results, copy_eff), notes = collect_notes(run)
+    (day, results, copy_eff), notes = _collect_notes(run)
     rec_i = next((i for i, r in enumerate(results) if r.meets), None)
     rec = results[rec_i] if rec_i is not None else None
     nxt = results[rec_i - 1] if rec_i else None
@@ -806,7 +808,7 @@ def _writes_done_hours(run: TvcRun) -> float:
     return math.inf if waiting[-1] + 1 >= run.time_hours.size else float(run.time_hours[waiting[-1] + 1])
 
 
-def check_step(step_minutes) -> float:
+def _check_step(step_minutes) -> float:
     return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
 
 
@@ -816,5 +818,7 @@ def evaluate_configuration(
 ) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    if not isinstance(config, VtsConfiguration):
+        raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
+    step_minutes = _check_step(step_minutes)
     return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})

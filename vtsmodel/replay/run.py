@@ -30,7 +30,7 @@ import numpy as np
 from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.mountlog import READ, SCRATCH_WRITE, SPECIFIC_WRITE, MountLog
-from vtsmodel.quantities import BIG_GB, BIG_MB, SEED
+from vtsmodel.quantities import BIG_GB, BIG_MB, SEED, SMALL
 from vtsmodel.replay import _engine
 from vtsmodel.replay.library import ReplayLibrary
 
@@ -51,7 +51,7 @@ CACHE_GB = Input(
     help="Disk cache in front of the library (empty: none, every request goes to tape).",
 )  # fmt: skip
 VOLUME_MB = Input(
-    "volume size", "MB", None, lo=0.0, hi=BIG_MB, lo_open=True,
+    "volume size", "MB", None, lo=SMALL, hi=BIG_MB,
     help="Volume size that sets how many volumes a cartridge holds (default: the log's mean).",
 )  # fmt: skip
 
@@ -337,7 +337,7 @@ def _float_array(name: str, value, n: int | None, *, lo=0.0) -> np.ndarray:
     bad = ~np.isfinite(a) | (a < lo)
     if bad.any():
         k = int(np.argmax(bad))
-        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, inf), finite")
+        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, ∞), finite")
     return a
 
 
