@@ -643,6 +643,7 @@ def _cmd_replay(args) -> int:
     service = args.service or ("log" if first["duration_s"] is not None else "drive")
     rep = replay_chunks(
         itertools.chain([first], chunks), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb, service=service,
+        cartridge_share=args.cartridge_share,
         progress=lambda done: _progress(min(done, total), total, "requests replayed") if total else None,
     )  # fmt: skip
     if total:
@@ -855,6 +856,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a request's drive time: the drive's locate and read ('drive'), or the log's duration "
                         "('log'); default: 'log' when the log gives durations")  # fmt: skip
     r.add_argument("--volume-mb", type=float, default=None, metavar="MB", help="volume size for stacking")
+    r.add_argument("--cartridge-share", type=float, default=1.0, metavar="S",
+                   help="share of each cartridge holding the log's volumes, for stacking (default 1: they fill "
+                        "their cartridges)")  # fmt: skip
     r.add_argument(
         "--percentile", type=float, default=0.95, metavar="Q", help="quantile compared (default 0.95)"
     )
