@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vtsmodel.app.lessons.hit_curve import EXAMPLE_LOG, curve_of, example_source, factor, read_upload, table3
-from vtsmodel.app.lessons.recall_waits import table3_rows
+from vtsmodel.app.lessons.recall_waits import recall_curves, table3_rows
 from vtsmodel.app.lessons.replacement import policies_of, sampled_curve_of
 from vtsmodel.app.text import number, percent
 
@@ -38,7 +38,8 @@ def answers() -> list[str]:
     warm = table3(src, 3.0, "all", 24.0).read_hit_ratio
     k_base, k_ehpo = factor(src, 3.0, "base"), factor(src, 3.0, "ehpo")
     ehpo_864 = float(hit[list(gb).index(864.0)])
-    rows = {(total, copy): table3_rows(src, total_drives=total, copy_drives=copy, busiest_hour=True)
+    rows = {(total, copy): table3_rows(recall_curves(src, 3.0, "all", 0.0, total_drives=total, copy_drives=copy,
+                                                     busiest_hour=True))
             for total, copy in ((3, 2), (4, 2), (6, 2))}  # fmt: skip
 
     def steady(rs) -> str:
