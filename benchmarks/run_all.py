@@ -159,6 +159,7 @@ def report(results: dict) -> str:
         ("export", "Figure export: one reused browser vs a browser per figure"),
         ("plan", "Planner: every VTS configuration for a 24-hour workload, and the report"),
         ("hits", "Read-hit curve from a mount log: one pass vs libCacheSim per size vs plain Python"),
+        ("replay", "Replay of a request log through a tape library (issue 24)"),
     ):
         lines += ["", f"## {title}", ""]
         res = results.get(key, {})
@@ -168,6 +169,12 @@ def report(results: dict) -> str:
             lines.append("```")
             lines += [f"{k}: {v}" for k, v in res.items()]
             lines.append("```")
+    lib = results.get("library", {})
+    lines.append("")
+    if "error" in lib:
+        lines += ["## The library over the years", "", f"failed: `{lib['error'].strip().splitlines()[-1]}`"]
+    elif lib:
+        lines += importlib.import_module("bench_library").report_lines(lib)
     notes = ROOT / "benchmarks" / "NOTES.md"
     if notes.exists():
         lines += ["", notes.read_text().rstrip()]
@@ -200,6 +207,10 @@ def main() -> None:
     results["plan"] = optional("plan", lambda: importlib.import_module("bench_plan").run())
     print("hits…", flush=True)
     results["hits"] = optional("hits", lambda: importlib.import_module("bench_hits").run())
+    print("replay…", flush=True)
+    results["replay"] = optional("replay", lambda: importlib.import_module("bench_replay").run())
+    print("library…", flush=True)
+    results["library"] = optional("library", lambda: importlib.import_module("bench_library").run(args.moves))
     text = report(results)
     Path(args.report).write_text(text)
     print(text)

@@ -17,6 +17,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 #: conda-forge names that differ from the PyPI names.
 CONDA_TO_PYPI = {"python-kaleido": "kaleido"}
+#: conda-forge packages that are no Python package: pip's side installs them from npm
+#: (make hub-tools: the JupyterHub proxy).
+CONDA_ONLY = {"configurable-http-proxy"}
 
 
 def _split(req: str) -> tuple[str, str]:
@@ -44,7 +47,7 @@ def _environment_requirements() -> dict[str, str]:
                     out[name] = spec
             continue
         name, spec = _split(dep)
-        if name in ("python", "pip"):
+        if name in ("python", "pip") or name in CONDA_ONLY:
             continue
         out[CONDA_TO_PYPI.get(name, name)] = spec
     return out
@@ -61,6 +64,7 @@ def test_environment_yml_installs_the_project_and_uses_conda_forge():
     assert "-e ." in pip
 
 
+@pytest.mark.slow
 def test_import_does_not_pull_plotly_or_ipywidgets():
     code = (
         "import sys, vtsmodel; "
@@ -71,6 +75,7 @@ def test_import_does_not_pull_plotly_or_ipywidgets():
     assert out.stdout.strip() == ""
 
 
+@pytest.mark.slow
 def test_core_never_imports_the_app_or_its_libraries():
     """The two layers: vtsmodel/*.py (the core) imports neither vtsmodel.app nor plotly/ipywidgets."""
     import ast
@@ -125,6 +130,7 @@ def test_the_app_uses_the_cores_public_names_and_its_imports_go_one_way():
     assert private == [] and wrong_way == []
 
 
+@pytest.mark.slow
 def test_notebooks_are_committed_without_outputs_or_widget_state():
     listed = subprocess.run(
         ["git", "ls-files", "notebooks/*.ipynb"], cwd=ROOT, capture_output=True, text=True, check=True

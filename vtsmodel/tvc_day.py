@@ -31,6 +31,7 @@ from vtsmodel.quantities import (
     CF,
     PEAK_COPY_FRACTION,
     PEAK_MB_S,
+    RATE_MB_S,
     READ_HIT,
     STEP_MINUTES,
     SUSTAINED_MB_S,
@@ -224,7 +225,9 @@ class TvcRun:
     tvc_gb=TVC_GB.but(default=None), cf=CF, feature=FEATURE, threshold=THRESHOLD,
     peak_copy_fraction=PEAK_COPY_FRACTION, backlog_gb=BACKLOG_GB, above_864_fraction=ABOVE_864_FRACTION,
     read_hit=READ_HIT.but(default=None), step_minutes=STEP_MINUTES, peak_mb_s=PEAK_MB_S,
-    sustained_mb_s=SUSTAINED_MB_S,
+    sustained_mb_s=SUSTAINED_MB_S, max_recall_mb_s=RATE_MB_S.but(
+        label="recall ceiling", default=None, help="Most host MB/s of recalls served (default: recall_ceiling_mb_s).",
+    ),
 )  # fmt: skip
 def simulate_tvc(
     profile: Profile | str,
@@ -241,6 +244,7 @@ def simulate_tvc(
     peak_mb_s: float | None = None,
     sustained_mb_s: float | None = None,
     tvc_config: str | None = None,
+    max_recall_mb_s: float | None = None,
 ) -> TvcRun:
     """Simulate the TVC through a workload profile in fixed time steps.
 
@@ -283,6 +287,9 @@ def simulate_tvc(
         Peak and sustained host write rates; default from ``write_rate``. [MB/s]
     tvc_config : str, optional
         A Table 3 configuration id instead of ``tvc_gb`` (:func:`vtsmodel.b18.configurations`).
+    max_recall_mb_s : float, optional
+        Most host MB/s of recalls served; default :func:`recall_ceiling_mb_s` (fewer host
+        channels than the paper's eight can lower it). [MB/s]
 
     Returns
     -------
@@ -337,6 +344,8 @@ def simulate_tvc(
     P, S = float(p_arr), float(s_arr)
     cfc = float(cache_cf(cf_, feature))
     ceiling = float(recall_ceiling_mb_s(cf_, feature=feature, sustained_mb_s=S))
+    if max_recall_mb_s is not None:
+        ceiling = as_scalar("max_recall_mb_s", RATE_MB_S.check("max_recall_mb_s", max_recall_mb_s))
 
     # time grid; offered volume per step integrated exactly from the piecewise-constant profile
     dur_s = profile.duration_hours * _S_PER_H

@@ -19,7 +19,10 @@ def test_the_next_smaller_configurations_failing_target_is_named():
     assert nxt is not None and nxt.failing
     # "432 GB PAF, 4 drives, throttles 5.67 h against 0 h allowed" (the example sentence)
     assert f"{nxt.config.label}, {nxt.failing[0].text}" in pg.panel.view.binding
-    assert pg.panel.view.binding.startswith(f"The next smaller, {vts.next_smaller.config.label}, ")
+    # what the recommendation must not hide comes first (ESCON channels, writes above every peak)
+    assert pg.panel.view.binding.startswith(
+        " ".join(vts.cautions + (f"The next smaller, {vts.next_smaller.config.label}, ",))
+    )
 
 
 def test_targets_are_moving_shapes_over_a_cached_base():

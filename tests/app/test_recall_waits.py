@@ -43,6 +43,7 @@ def test_the_recalls_at_the_capacity_equal_the_core(cf, rule, capacity):
     assert r["mean recalled volume"] == f"{number(w.volume_mb[0])} MB uncompressed"
 
 
+@pytest.mark.slow
 def test_the_recalls_figure_and_the_table3_rows_equal_the_core():
     queue = {"total_drives": 5, "copy_drives": 3, "percentile": 0.9, "busiest_hour": True}
     curve, t = core(EXAMPLE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vtsmodel import hits, mountlog
 from vtsmodel.app.lessons import hit_curve as C
@@ -30,6 +31,7 @@ def test_shards_is_drawn_with_its_measured_error():
     assert shown(P.view_compared, **SLOW).readouts == {} and P.traces(src, **SLOW) == []
 
 
+@pytest.mark.slow
 def test_other_policies_at_the_table3_sizes_are_libcachesims():
     log = mountlog.synthetic_mount_log(1500, 600, seed=8)
     src = C.LogSource("small.csv", log)

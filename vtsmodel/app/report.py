@@ -22,6 +22,7 @@ import html
 import importlib
 import math
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -35,7 +36,9 @@ import vtsmodel
 from vtsmodel import number
 from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 from vtsmodel.app.export import export_spec
-from vtsmodel.app.figures.plan import configurations_spec, day_spec, tornado_spec
+from vtsmodel.app.figures.library import capacity_plot
+from vtsmodel.app.figures.plan import FIGURE_WIDTH, configurations_spec, day_spec, tornado_spec
+from vtsmodel.app.text import plain_math
 from vtsmodel.data import cite, load, statements, statements_for
 from vtsmodel.files import atomic_write
 from vtsmodel.hourly import COLUMNS
@@ -43,6 +46,7 @@ from vtsmodel.plan import Plan, PlanResult, answer_inputs, assumptions, evaluate
 
 __all__ = [
     "FORMATS",
+    "answers_used",
     "html_to_pdf",
     "ledger_rows",
     "plan_figures",
@@ -61,6 +65,19 @@ def _e(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+_IDENTIFIER = re.compile(r"\b[A-Za-z]\w+(?:[._]\w{2,})+\b")
+
+
+def _cell(text) -> str:
+    """Table cell text as HTML: the sources' LaTeX as Unicode; a code name may break after a dot or underscore.
+
+    ``tvc_day.simulate_tvc`` may wrap at its dots and underscores, so that no word is broken
+    inside a narrow cell.
+    """
+    out = _e(plain_math(str(text)))
+    return _IDENTIFIER.sub(lambda m: m.group(0).replace(".", ".<wbr>").replace("_", "_<wbr>"), out)
+
+
 def _n(x, digits: int = 3) -> str:
     if x is None:
         return "—"
@@ -76,10 +93,19 @@ def _n(x, digits: int = 3) -> str:
 
 # --- figures -------------------------------------------------------------------------------------
 def plan_figures(result) -> dict[str, dict]:
-    """The report's figures as JSON (:mod:`vtsmodel.app.figures.plan`): ``"day"``, ``"configurations"`` and (with a sensitivity) ``"tornado"``."""
-    out = {"day": day_spec(result.vts.closest), "configurations": configurations_spec(result.vts)}
+    """The report's figures as JSON (:mod:`vtsmodel.app.figures.plan`, :mod:`~vtsmodel.app.figures.library`).
+
+    ``"day"`` and ``"configurations"`` (with a VTS), ``"tornado"`` (with a sensitivity) and
+    ``"capacity"`` (the library over the years: cartridges against each configuration's slots).
+    """
+    out = {}
+    if result.vts is not None:
+        out = {"day": day_spec(result.vts.closest), "configurations": configurations_spec(result.vts)}
     if result.sensitivity is not None:
         out["tornado"] = tornado_spec(result.sensitivity)
+    if result.library.over_years is not None:
+        spec = capacity_plot(result.library.over_years.years).spec()
+        out["capacity"] = {**spec, "layout": {**spec["layout"], "width": FIGURE_WIDTH}}
     return out
 
 
@@ -90,8 +116,9 @@ body { font-family: Arial, Helvetica, sans-serif; font-size: 13px; color: #222; 
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px;
      border-bottom: 1px solid #ccc; } h3 { font-size: 14px; }
 table { border-collapse: collapse; margin: 8px 0; width: 100%; }
-th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top;
-         overflow-wrap: anywhere; }
+th, td { border: 1px solid #ccc; padding: 3px 5px; text-align: left; vertical-align: top;
+         overflow-wrap: break-word; word-break: normal; hyphens: manual; }
+th { font-size: 12px; } td { font-size: 12px; }
 th { background: #f2f2f2; } td.num { text-align: right; white-space: nowrap; }
 tr { page-break-inside: avoid; } .ok { color: #096b2e; } .fail { color: #b00020; font-weight: bold; }
 .lead { font-size: 15px; background: #f5f8fc; border-left: 4px solid #0072B2; padding: 8px 12px; }
@@ -123,7 +150,7 @@ def _table(
             if isinstance(cell, tuple):  # (html, css class): already escaped
                 cells.append(f"<td class='{cell[1]}'>{cell[0]}</td>")
             else:
-                cells.append(f"<td{' class=num' if isnum else ''}>{_e(cell)}</td>")
+                cells.append(f"<td{' class=num' if isnum else ''}>{_cell(cell)}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
@@ -141,18 +168,72 @@ def _fig_html(fig: dict, div_id: str, caption: str, plotly_config: Mapping) -> s
     return f"<figure>{body}<figcaption>{_e(caption)}</figcaption></figure>"
 
 
+def answers_used(plan, vts) -> dict[str, tuple[float | None, str]]:
+    """The answers the plan did not take as answered: key to (the value used, or None, and what gave it).
+
+    An hourly workload replaces the data written and read per day and their windows (its own
+    hours), its recall mounts the recalls per hour, its read-hit and recall mounts the read-hit
+    ratio, and raises the virtual drives needed to its busiest hour's; a mount log gives each
+    configuration its own read-hit ratio (the recommended or closest one's is shown).
+
+    Parameters
+    ----------
+    plan : vtsmodel.plan.Plan
+    vts : vtsmodel.plan.VtsPlan or None
+        The plan evaluated (its ``day`` holds the read-hit and recall bases); None for a
+        library alone, which uses the day's writes only.
+    """
+    out: dict[str, tuple[float | None, str]] = {}
+    day, info = plan.day(), (vts.day if vts is not None else None)
+    if plan.workload is not None:
+        s = day.summary()
+        per_day, wl = 24.0 / s["hours [h]"], f"the hourly workload {day.name}"
+        for key, total in (("write_gb_per_day", "host writes [GB]"), ("read_gb_per_day", "host reads [GB]")):
+            out[key] = (s[total] * per_day, f"{wl}: {_n(s[total], 4)} GB in {_n(s['hours [h]'])} h")
+        for key in ("write_window_hours", "write_start_hour", "read_window_hours", "read_start_hour"):
+            out[key] = (None, f"{wl}: its hours")
+        if info is not None and "workload" in info["recall basis"]:
+            out["recalls_per_hour"] = (
+                info["busiest recall hour [1/h]"],
+                f"{wl}: its recall mounts (the busiest hour)",
+            )
+        vd = day.column("max_virtual_drives")
+        if vd is not None and vd.size and vd.max() > plan.answers.virtual_drives_needed:
+            out["virtual_drives_needed"] = (float(vd.max()), f"{wl}: its busiest hour")
+    if info is None:
+        return out
+    if info["read hit basis"] != "answer":
+        out["read_hit"] = (info["read hit ratio [-]"], info["read hit basis"])
+    if plan.hits is not None:
+        out["recalls_per_hour"] = (
+            info["busiest recall hour [1/h]"],
+            f"{info['recall basis']} (the busiest hour)",
+        )
+    return out
+
+
 def _answers_section(plan, vts) -> str:
 
     inputs = answer_inputs()
+    used = answers_used(plan, vts)
     rows = []
     for key, value in plan.answers.to_dict().items():
         inp = inputs[key]
         shown = "derived" if value is None else (inp.format(value) if inp.choices else _n(value, 4))
         note = inp.outside_valid(value) if value is not None else ""
-        rows.append((inp.label, shown, inp.unit, inp.source + (f" — {note}" if note else "")))
+        source = inp.source + (f" — {note}" if note else "")
+        if key in used:
+            value_used, by = used[key]
+            source = f"from {by} (answered: {shown})"
+            shown = "—" if value_used is None else _n(value_used, 4)
+        rows.append((inp.label, shown, inp.unit, source))
     parts = ["<h2>Inputs</h2>", "<h3>The answers</h3>",
-             _table(rows, ["answer", "value", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
+             "<p class=small>The values the plan used: where an hourly workload or a mount log replaced an "
+             "answer, the value it gave, and the answer beside its source.</p>",
+             _table(rows, ["answer", "value used", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
     day = plan.day()
+    if vts is None:
+        parts.append("<p>A tape library alone: the VTS answers are not used.</p>")
     parts.append("<h3>The hours evaluated</h3>")
     if plan.workload is not None:
         src = f" (file {plan.workload_file})" if plan.workload_file else " (embedded in the plan file)"
@@ -169,6 +250,15 @@ def _answers_section(plan, vts) -> str:
                      "read-hit ratio by bytes at its cache size (LRU, vtsmodel.hits.tvc_read_hit), in place of the "
                      "answered one; the recalls follow from it. The table below shows the recommended (or closest) "
                      "configuration's.</p>")  # fmt: skip
+    if plan.library_flows:
+        parts.append("<p>The tape library's own flows replace the day's writes and recalls in its plan:</p>")
+        rows = [(f.flow.name, _n(f.flow.rate_mb_s), _n(f.flow.peak_factor),
+                 _n(f.flow.efficiency) if f.flow.efficiency is not None else "from its access pattern",
+                 "yes" if f.writes else "no") for f in plan.library_flows]  # fmt: skip
+        parts.append(_table(rows, ["flow", "rate [MB/s]", "factor [-]", "efficiency [-]", "adds to the archive"],
+                            num=[False, True, True, True, False]))  # fmt: skip
+    if vts is None:
+        return "\n".join(parts)
     info = [(k, _n(v, 4) if not isinstance(v, str) else v) for k, v in {**day.summary(), **vts.day}.items()]
     parts.append(_table(info, ["quantity", "value"], num=[False, True]))
 
@@ -181,6 +271,8 @@ def _answers_section(plan, vts) -> str:
 
 def _recommendation_section(result) -> str:
     vts, lib = result.vts, result.library
+    if vts is None:
+        return f"<h2>Recommendation</h2><p class=lead>{_e(lib.headline())}</p>"
     parts = ["<h2>Recommendation</h2>", f"<p class=lead>{_e(vts.headline())}</p>"]
     c = vts.closest
     title = (
@@ -232,8 +324,92 @@ def _library_section(lib) -> str:
             f"target needs: {_e(lib.recall_drives_for_wait if lib.recall_drives_for_wait is not None else '—')}.</p>"
         )
     parts.append(f"<p><b>{lib.drives} drives; {_e(lib.governs)} governs.</b></p>")
+    if lib.recall_flow is not None and lib.robot_wait_s > 0:
+        parts.append(f"<p>Each recall first waits {_n(lib.robot_wait_s)} s on average for a robot (its move "
+                     f"{_n(lib.robot_move_s)} s; the robots an M/D/c queue of moves, library.robot_wait_s), its drive "
+                     "reserved: the wait is part of its drive time and ready time above.</p>")  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        tried = ", ".join(f"{k}: {_n(v)} s" for k, v in r.tried.items())
+        parts.append(f"<p><b>The recall target checked by replay of the mount log:</b> {r.drives} drives meet "
+                     f"{_n(r.target_s)} s at the {_n(r.q * 100)}th percentile (each request of the log mounted, "
+                     f"robots, loads, locates and reads of the drive; vtsmodel.replay.replay_drives_needed); the "
+                     f"analytic count for the same log (M/G/c, its own service mean and cv): "
+                     f"{_e(r.analytic_drives if r.analytic_drives is not None else 'none')}. The replay's percentile "
+                     f"by drives tried: {_e(tried)}.</p>")  # fmt: skip
+    if lib.over_years is not None:
+        parts.append(_over_years_section(lib.over_years))
     for n in lib.notes:
         parts.append(f"<p class=small>{_e(n)}</p>")
+    return "\n".join(parts)
+
+
+def _span(counts) -> str:
+    first, last = int(counts[0]), int(counts[-1])
+    return f"{first}" if first == last else f"{first} to {last}"
+
+
+def _whole(x) -> str:
+    """A whole number in full (1,443), another to four significant digits (74.34)."""
+    return f"{int(x):,}" if math.isfinite(x) and float(x).is_integer() else _n(x, 4)
+
+
+def _count(v) -> str:
+    """A count in a table: whole, with separators; ``—`` where there is none (NaN), "more than one library" for inf."""
+    if math.isnan(v):
+        return "—"
+    return "more than one library" if math.isinf(v) else f"{int(v):,}"
+
+
+def _over_years_section(y) -> str:
+    """The library year by year: what to install, the margins of the last year, what binds, the cost."""
+    r, n = y.years, int(y.year[-1])
+    unit = f"{y.unit}s"
+    fam = r.library.label if r.library is not None else "no library family"
+    parts = ["<h3>The library over the years</h3>",
+             f"<p>{_e(fam)}; {_e(r.drive)}, {_n(r.archive.cartridge_tb)} TB a cartridge (native capacity × "
+             f"compression × fill); {r.archive.copies} cop{'y' if r.archive.copies == 1 else 'ies'}, "
+             f"{r.archive.offsite_copies} off site; robots {_e(_span(r.robots))}, a move {_n(r.robot_move_s)} s "
+             f"({_e(r.robot_move_basis)}). Year 0 is now.</p>"]  # fmt: skip
+    slots, bays = y.usable_slots(), y.drive_bays()
+    ready = y.recall_ready_q_s
+    cols = {
+        "year": [int(v) for v in y.year], "stored [TB]": [_n(v, 4) for v in r.archive.stored_tb],
+        "cartridges, every copy": [f"{int(v):,}" for v in r.archive.cartridges] if r.archive.offsite_copies else None,
+        "cartridges in the library": [f"{int(v):,}" for v in r.archive.cartridges_onsite],
+        unit: [_count(v) for v in r.units] if r.has_frames else None,
+        "usable slots": [_count(v) for v in slots] if r.has_frames else None,
+        "drives": [int(v) for v in r.drives], "drive bays": [_count(v) for v in bays] if r.has_frames else None,
+        "robots": [int(v) for v in r.robots], "mounts per hour": [_n(v) for v in r.mounts_per_hour],
+        "recall ready [s]": [_n(v) if not math.isnan(v) else "—" for v in ready] if not np.isnan(ready).all() else None,
+        "binds": list(r.binding) if r.has_frames else None,
+    }  # fmt: skip
+    cols = {k: v for k, v in cols.items() if v is not None}
+    rows = list(zip(*cols.values(), strict=True))
+    parts.append(_table(rows, list(cols), num=[k != "binds" for k in cols]))
+    checks = []
+    for ch in y.checks():
+        text, cls = _status(ch.ok)
+        checks.append(
+            (ch.label, _n(ch.value, 6), _n(ch.limit, 6), ch.unit, _n(ch.margin, 6), (text, cls), ch.text)
+        )
+    parts += [f"<h3>Margins in year {n}</h3>",
+              _table(checks, ["margin of", "value", "limit", "unit", "margin", "", "in words"],
+                     num=[False, True, True, False, True, False, False])]  # fmt: skip
+    if r.binding[-1]:
+        parts.append(f"<p><b>What binds in year {n}: {_e(r.binding[-1])}</b> (the fullest of the slots, the "
+                     "drive bays and the robots' mounts per hour, library.library_binding).</p>")  # fmt: skip
+    if r.fill_years:
+        fills = "; ".join(f"{k} {y.unit}{'s' if k > 1 else ''}: " + ("holds every year" if v is None else f"full in year {v}")
+                          for k, v in sorted(r.fill_years.items())[-6:])  # fmt: skip
+        parts.append(f"<p>When each configuration fills: {_e(fills)}.</p>")
+    if y.cost is not None:
+        c = y.cost
+        rows = [(int(yr), _n(py, 6), _n(cu, 6), _n(pt, 4) if not math.isnan(pt) else "—")
+                for yr, py, cu, pt in zip(y.year, c["per_year"], c["cumulative"], c["per_tb"], strict=True)]  # fmt: skip
+        parts += [f"<h3>Cost, from your prices ({_e(', '.join(c['items']))})</h3>",
+                  "<p class=small>Your prices, in your currency, as you entered them; nothing else is priced.</p>",
+                  _table(rows, ["year", "spent", "spent so far", "per TB stored"], num=[True] * 4)]  # fmt: skip
     return "\n".join(parts)
 
 
@@ -331,11 +507,15 @@ def report_html(result, *, generated: str | None = None) -> str:
         The date line; default now (UTC).
     """
     plan = result.plan
+    title = "Plan" if plan.name == "plan" else plan.name  # "plan" is the name a plan has until one is given
     when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     cfg = {"displaylogo": False, "displayModeBar": False, "responsive": False}
     figs = plan_figures(result)
+    closest = result.vts.closest.config.label if result.vts is not None else ""
     captions = {
-        "day": (f"The day simulated hour by hour (simulate_tvc) with {result.vts.closest.config.label}: host writes "
+        "capacity": ("The cartridges in the library each year (year 0: now) against the usable slots of each "
+                     "configuration of the library family, and the year each fills (library_years)."),
+        "day": (f"The day simulated hour by hour (simulate_tvc) with {closest}: host writes "
                 "offered and accepted, the copy to tape, and un-copied data against the fill threshold."),
         "configurations": ("Each cache configuration's time throttled and longest write delay (any drive count), and "
                            "the recall ready time at the percentile by drive count (missing points: no steady state)."),
@@ -343,24 +523,24 @@ def report_html(result, *, generated: str | None = None) -> str:
                     "configuration held fixed; inputs clipped to their valid ranges."),
     }  # fmt: skip
     body = [
-        f"<h1>Plan: {_e(plan.name)}</h1>",
-        f"<p class=small>Made with vtsmodel {_e(vtsmodel.__version__)} on {_e(when)}. Every number comes from the "
-        "project's models and cited data; the sections below list them.</p>",
+        f"<h1>{_e(title)}</h1>",
+        f"<p class=small>A VTS and tape-library plan made with vtsmodel {_e(vtsmodel.__version__)} on {_e(when)}. "
+        "Every number comes from the project's models and cited data; the sections below list them.</p>",
         _recommendation_section(result),
         "<h2>Figures</h2>",
         *(_fig_html(fig, f"fig-{key}", captions[key], cfg) for key, fig in figs.items()),
         _answers_section(plan, result.vts),
-        _configurations_section(result.vts, hits=plan.hits is not None),
+        _configurations_section(result.vts, hits=plan.hits is not None) if result.vts is not None else "",
         _library_section(result.library),
         _assumptions_section(),
         _statements_section(result),
     ]
-    notes = tuple(dict.fromkeys(result.vts.notes + result.library.notes))
+    notes = result.notes
     if notes:
         body.append("<h2>Extrapolations</h2>" + "".join(f"<p class=small>{_e(n)}</p>" for n in notes))
     refs = cite(*result.sources).splitlines()
     body.append("<h2>References</h2><ul>" + "".join(f"<li>{_e(r)}</li>" for r in refs) + "</ul>")
-    head = (f"<meta charset='utf-8'><title>Plan: {_e(plan.name)}</title><style>{_CSS}</style>"
+    head = (f"<meta charset='utf-8'><title>{_e(title)} (vtsmodel plan report)</title><style>{_CSS}</style>"
             f"<script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script>")  # fmt: skip
     return (
         f"<!DOCTYPE html>\n<html lang='en'><head>{head}</head><body>\n"

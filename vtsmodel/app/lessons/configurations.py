@@ -12,6 +12,7 @@ Sources: ibm-vts-b18-2000, Secs. 8.3 and 8.4.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -23,8 +24,9 @@ from vtsmodel.app.text import number
 from vtsmodel.hourly import HourlyWorkload
 from vtsmodel.plan.day import PlanDay, plan_day
 
+_DEFAULT_ANSWERS = plan.Answers().to_dict()
 #: Answers only the tape-library plan depends on.
-LIBRARY_ONLY = ("library_drive", "peak_factor", "files_per_mount")
+LIBRARY_ONLY = ("library_drive", "peak_factor", "files_per_mount", *plan.ARCHIVE_ANSWERS)
 
 
 def hits_of(log: LogSource | None):
@@ -39,7 +41,8 @@ def answers_key(answers: plan.Answers, drop=()) -> tuple:
 
 def the_plan(answers: plan.Answers, workload: HourlyWorkload | None, log: LogSource | None) -> plan.Plan:
     """The :class:`~vtsmodel.plan.Plan` of the answers, an hourly workload and a mount log (its read hits)."""
-    return plan.Plan(answers, workload=workload, hits=hits_of(log), mount_log_file=log and log.name)
+    return plan.Plan(answers, workload=workload, hits=hits_of(log), mount_log_file=log and log.name,
+                     log=log and log.log)  # fmt: skip
 
 
 def _vts_plan(answers: tuple, workload: HourlyWorkload | None, log: LogSource | None) -> plan.VtsPlan:
@@ -79,8 +82,13 @@ class PlanEvaluation:
         """The answers evaluated."""
         return self.plan.answers
 
+    @functools.cached_property
+    def _tornado_answers(self) -> plan.Answers:
+        # the years' answers move no answer of the tornado: one tornado for all their values
+        return self.answers.replace(**{k: _DEFAULT_ANSWERS[k] for k in plan.YEARS_ONLY})
+
     def _sensitivity_args(self, fraction: float) -> dict:
-        return {"answers": self.answers, "workload": self.plan.workload, "log": self.log,
+        return {"answers": self._tornado_answers, "workload": self.plan.workload, "log": self.log,
                 "configuration": self.vts.closest.config.label, "fraction": float(fraction)}  # fmt: skip
 
     def sensitivity(self, fraction: float = 0.2) -> plan.Sensitivity:
@@ -159,13 +167,10 @@ def configurations_base(numbers: ConfigurationNumbers) -> dict:
     """Every configuration's numbers (:func:`~vtsmodel.app.figures.plan.configurations_spec`) without the targets.
 
     The targets and the recommended configuration are moving marks
-    (:func:`~vtsmodel.app.figures.plan.target_marks`); a log axis is labelled 1, 2, 5 per
-    decade (plotly's minor log labels, 2, 3, … 9, crowd).
+    (:func:`~vtsmodel.app.figures.plan.target_marks`); the log axis is labelled 1, 2, 5 per
+    decade in full (:func:`~vtsmodel.app.figures.plan.log_ticks`).
     """
     spec = plan_figures.configurations_spec(numbers.vts, targets=False)
-    if spec["layout"]["yaxis2"].get("type") == "log":
-        ticks = [m * 10.0**e for e in range(6) for m in (1, 2, 5)]
-        spec["layout"]["yaxis2"].update(tickmode="array", tickvals=ticks, ticktext=[number(t) for t in ticks])
     return plan_figures.for_page(spec, height=660, legend_rows=1, bottom=120)
 
 
@@ -213,7 +218,7 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
     parts = [_misses("The next smaller", vts.next_smaller)]
     if vts.next_smaller_cache is not None and vts.next_smaller_cache is not vts.next_smaller:
         parts.append(_misses("With the next smaller cache", vts.next_smaller_cache))
-    return " ".join(parts)
+    return " ".join([*vts.cautions, *parts])  # what the recommendation must not hide first
 
 
 def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
@@ -227,7 +232,8 @@ def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},
         "time at peak": f"{number(best.hours_at_peak)} h",
-        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
+        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s "
+        f"with {vts.channels} ESCON channels",
         "sustained write bound by": best.binding_resource,
         "day evaluated": f"{p.day().name if p.workload is not None else 'the answers'} ({day.workload.hours} h)",
         "read hit ratio used": f"{number(best.read_hit)}{basis}",

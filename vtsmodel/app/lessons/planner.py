@@ -30,6 +30,7 @@ from vtsmodel import Input, catalog, plan
 from vtsmodel.app.downloads import FileBar, safe_name
 from vtsmodel.app.figures import Plot, html_table, inputs_table_html
 from vtsmodel.app.figures import plan as plan_figures
+from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons import sensitivity as sens
@@ -49,6 +50,16 @@ EXAMPLE_WORKLOAD = example_file("example_hourly_workload.csv")
 _PAGE = "project assumption (the page's switch)"
 
 _A = plan.answer_inputs()
+#: The prices a plan may hold (yours only: none is invented).
+PRICES = ("price_drive", "price_cartridge", "price_frame", "price_support_per_year")
+#: The library's values a plan may give where no document does.
+STAND_INS = ("slots_base", "slots_per_expansion")
+
+
+def _switch(label: str, help: str) -> Input:
+    return Input(label, "", False, source=_PAGE, help=help)
+
+
 #: The answers, each with the slider range the page offers (the sheet takes the same), and two
 #: switches for the answers that may be left empty (then derived), and the tornado's move.
 INPUTS = {
@@ -74,14 +85,45 @@ INPUTS = {
     "drive_efficiency": _A["drive_efficiency"].but(default=0.8, lo=0.05, lo_open=False, step=0.05),
     "peak_factor": _A["peak_factor"].but(step=0.1),
     "vts_drive": _A["vts_drive"],
+    "escon_channels": _A["escon_channels"],
     "library_drive": _A["library_drive"],
     "virtual_drives_needed": _A["virtual_drives_needed"].but(hi=256),
+    # the library over the years
+    "library": _A["library"],
+    "years": _A["years"].but(hi=20, step=1),
+    "stored_now_tb": _A["stored_now_tb"].but(hi=100_000.0, step=100.0),
+    "growth_given": _switch("TB written a year given", "Off: the day's host writes × 365.25; on: the slider below."),
+    "growth_tb_per_year": _A["growth_tb_per_year"].but(default=1000.0, hi=100_000.0, step=100.0, optional=False),
+    "ingest_growth": _A["ingest_growth"].but(hi=1.0, step=0.05),
+    "growth_rate": _A["growth_rate"].but(hi=1.0, step=0.05),
+    "retention_years": _A["retention_years"].but(hi=30, step=1),
+    "copies": _A["copies"].but(hi=3),
+    "offsite_copies": _A["offsite_copies"].but(hi=2),
+    "library_compression": _A["library_compression"].but(lo=0.5, hi=3.0, step=0.05),
+    "fill_efficiency": _A["fill_efficiency"].but(lo=0.5, step=0.01),
+    "reclaim_reserve": _A["reclaim_reserve"].but(hi=0.5, step=0.01),
+    "robots_given": _switch("robots given", "Off: as many as the mounts need, within the family's documents; on: the slider."),
+    "robots": _A["robots"].but(default=2, hi=16, optional=False),
+    "robot_move_given": _switch("robot move time given", "Off: the family's document, else CERN's 22.5 s; on: the slider."),
+    "robot_move_s": _A["robot_move_s"].but(default=10.0, lo=1.0, hi=60.0, step=0.5, optional=False),
+    **{f"{k}_given": _switch(f"{_A[k].label} given", "For a family whose documents do not give them (the TS4500): "
+                             "on, the slider below.") for k in STAND_INS},
+    "slots_base": _A["slots_base"].but(default=500, hi=10_000, step=1, optional=False),
+    "slots_per_expansion": _A["slots_per_expansion"].but(default=500, hi=10_000, step=1, optional=False),
+    **{f"{k}_given": _switch(f"{_A[k].label} given", "Off: not shown (no price is invented); on: your price.")
+       for k in PRICES},
+    **{k: _A[k].but(default=0.0, hi=1e6, step=1.0, optional=False) for k in PRICES},
     "fraction": Input("tornado: ± fraction", "-", 0.2, lo=0.05, hi=0.5, step=0.05,
                       source="project assumption", help="Each input moved down and up by this share of its value."),
 }  # fmt: skip
-#: The answers a scenario holds (with the two switches); the tornado's move is the page's.
+#: The answers a scenario holds (with the switches); the tornado's move is the page's.
 SCENARIO = tuple(k for k in INPUTS if k != "fraction")
 _ANSWERS = tuple(_A)
+#: Each switch and the answer it gives (off: the answer is left empty, then derived or not shown).
+SWITCHES = {
+    "recalls_given": "recalls_per_hour", "efficiency_given": "drive_efficiency", "growth_given": "growth_tb_per_year",
+    "robots_given": "robots", "robot_move_given": "robot_move_s", **{f"{k}_given": k for k in STAND_INS + PRICES},
+}  # fmt: skip
 #: The answers an hourly workload replaces (its writes, reads and recall mounts).
 REPLACED_BY_WORKLOAD = ("write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day",
                         "read_window_hours", "read_start_hour", "recalls_given", "recalls_per_hour")  # fmt: skip
@@ -93,17 +135,16 @@ REPLACED_BY_WORKLOAD = ("write_gb_per_day", "write_window_hours", "write_start_h
 def answers_of(values) -> plan.Answers:
     """The :class:`~vtsmodel.plan.Answers` of the page's values (the switches empty the optional ones)."""
     a = {k: values[k] for k in _ANSWERS if k in values}
-    if not values.get("recalls_given", False):
-        a["recalls_per_hour"] = None
-    if not values.get("efficiency_given", False):
-        a["drive_efficiency"] = None
+    for switch, key in SWITCHES.items():
+        if not values.get(switch, False):
+            a[key] = None
     return plan.Answers(**a)
 
 
 def values_of(answers: plan.Answers) -> dict:
     """The page's values of ``answers``, each checked against the page's range (``ValueError`` naming it)."""
     given = answers.to_dict()
-    out = {"recalls_given": given["recalls_per_hour"] is not None, "efficiency_given": given["drive_efficiency"] is not None}  # fmt: skip
+    out = {switch: given[key] is not None for switch, key in SWITCHES.items()}
     return out | {k: INPUTS[k].parse(k, v) for k, v in given.items() if v is not None}
 
 
@@ -135,13 +176,13 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
         "day": Plot(cfg.day_base, {"result": vts.closest}),
         "tornado": tornado or sens.tornado_plot(e.sensitivity(fraction)),
     }  # fmt: skip
+    figures["capacity"] = capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources)
     readouts = {**cfg.vts_readouts(e), **library_readouts(lib, e.feed_mb_s, p.answers.cf)}
     a = p.answers
     caption = {"day evaluated": p.day().name if p.workload is not None else "the day the answers describe"}
-    if a.recalls_per_hour is None:
-        caption[INPUTS["recalls_per_hour"].header] = "derived: reads × (1 − read hit) ÷ volume size"
-    if a.drive_efficiency is None:
-        caption[INPUTS["drive_efficiency"].header] = "from the access pattern"
+    for key in SWITCHES.values():
+        if getattr(a, key) is None:
+            caption[INPUTS[key].header] = plan.EMPTY_MEANS[key]
     if p.workload is not None:
         caption.update({INPUTS[k].header: "replaced by the workload" for k in REPLACED_BY_WORKLOAD})
     caption.update(log_caption(e.log))
@@ -182,7 +223,9 @@ class PlannerPage:
                  **values) -> None:  # fmt: skip
         self.workload, self.log, self.report = workload, log, report
         self.tornado = sens.DeferredTornado(lambda: self.panel.update(), defer=defer_tornado)
-        self.name = "plan"
+        self.name_box = w.Text(value="plan", description="Plan name", placeholder="a name for the plan and its report",
+                               tooltip="Names the plan file, the report and its title", layout=w.Layout(width="320px"))  # fmt: skip
+        self.name_box.add_class("vtsmodel-plan-name")
         self.panel = Panel(INPUTS, Stage(evaluate_plan, self._view, reads=STAGE.reads), values=values,
                            state=lambda: {"workload": self.workload, "log": self.log}, title=TITLE, name="07_plan")  # fmt: skip
         self.files = f = FileBar("plan")
@@ -193,7 +236,7 @@ class PlannerPage:
                  "examples/example_hourly_workload.csv: illustrative, not measured").disabled = not EXAMPLE_WORKLOAD.exists()  # fmt: skip
         f.button("Clear workload", self.clear_workload, "Back to the day the answers describe")
         self.logs = MountLogFiles(f, self.set_log)
-        f.add(w.HTML("<b>Plan</b>"))
+        f.add(w.HTML("<b>Plan</b>"), self.name_box)
         f.button("Save plan", self.save, "Download the answers and workload as JSON")
         self.plan_upload = f.upload("Load plan…", self.load_plan_bytes, accept=".json", max_bytes=plan.MAX_PLAN_BYTES,
                                     tooltip="A plan file (JSON)")  # fmt: skip
@@ -204,12 +247,21 @@ class PlannerPage:
             )
             f.button("Report (PDF)", lambda: self.download_report("pdf"), "Download the report as PDF")
         self.status = f.status
-        for flag in ("recalls_given", "efficiency_given"):
+        for flag in SWITCHES:
             self.panel.controls[flag].observe(self._enable, names="value")
         self.widget = w.VBox([f.widget, self.panel.widget],
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self._enable()
         f.say("evaluating the day the answers describe")
+
+    @property
+    def name(self) -> str:
+        """The plan's name as typed (``"plan"`` when the box is empty)."""
+        return " ".join(self.name_box.value.split())[:200] or "plan"
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.name_box.value = value
 
     # --- the evaluation ------------------------------------------------------------------------
     def _view(self, e: cfg.PlanEvaluation, fraction: float = 0.2) -> View:
@@ -241,8 +293,8 @@ class PlannerPage:
         for k in REPLACED_BY_WORKLOAD:
             c[k].disabled = wl is not None
         c["recalls_given"].disabled = wl is not None or log is not None
-        c["recalls_per_hour"].disabled = c["recalls_given"].disabled or not c["recalls_given"].value
-        c["drive_efficiency"].disabled = not c["efficiency_given"].value
+        for switch, key in SWITCHES.items():
+            c[key].disabled = c[switch].disabled or not c[switch].value
         c["read_hit"].disabled = log is not None or (wl is not None and wl.read_hit_by_mounts() is not None)
 
     def load_workload(self, data: bytes, name: str) -> str:
@@ -264,8 +316,8 @@ class PlannerPage:
     # --- the plan file -----------------------------------------------------------------------------
     def current_plan(self) -> plan.Plan:
         """The plan the page shows (answers, workload and mount log)."""
-        return plan.Plan(answers_of(self.panel.values), workload=self.workload, name=self.name,
-                         hits=cfg.hits_of(self.log), mount_log_file=self.log and self.log.name)  # fmt: skip
+        p = cfg.the_plan(answers_of(self.panel.values), self.workload, self.log)
+        return dataclasses.replace(p, name=self.name)
 
     def save(self) -> str:
         """Download the plan file (JSON, the workload embedded, the mount log referenced by name); return the file name."""
@@ -279,6 +331,11 @@ class PlannerPage:
         says to upload it. The mount log shown before is cleared.
         """
         new, refs = read_plan(data, name)
+        if not new.vts or new.library_flows:
+            raise ValueError(
+                f"{name} plans a tape library alone or with flows of its own; this page plans a VTS and a library "
+                "from the day's answers: run vtsmodel plan on the file (nothing changed)"
+            )
         values = values_of(new.answers)
         self.name, self.workload, self.log = new.name, new.workload, None
         self._enable()
