@@ -394,6 +394,7 @@ _MIXED_LIBRARY = {"drives": 3, "robots": 2, "dismount_after_s": 120, "policy": "
                   "batch_wait_s": 90}  # fmt: skip
 
 
+@pytest.mark.slow
 def test_without_numba_the_same_replay_in_plain_python():
     """The event loop run as plain Python (numba absent) gives the compiled loop's numbers."""
     code = (
