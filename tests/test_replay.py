@@ -703,6 +703,15 @@ def test_the_formulas_response_tail_is_their_wait_percentile_shifted_by_the_time
         tq = a.ready_s + float(wait_percentile(a.arrival_rate, a.service_s, 4, 0.95, service_cv=cv))
         assert float(a.response_survival(tq, model)) == pytest.approx(0.05, rel=1e-9)
         assert float(a.response_survival(a.ready_s - 1.0, model)) == 1.0
+        # over a sample of times to data: the mean of the tails shifted by each (P(W + R > t), W apart from R)
+        lo, hi = 50.0, 5000.0
+        t = np.array([10.0, 100.0, 6000.0])
+        one = [a.response_survival(t, model, [x]) for x in (lo, hi)]
+        np.testing.assert_allclose(a.response_survival(t, model, [lo, hi]), (one[0] + one[1]) / 2)
+        np.testing.assert_allclose(
+            a.response_survival(t, model, [lo, hi], [3, 1]), 0.75 * one[0] + 0.25 * one[1]
+        )
+        assert a.response_survival(100.0, model, [lo, hi]) == pytest.approx(0.5 + 0.5 * float(one[0][1]))
 
 
 # --- queueing formulas fed a sample of service times ---------------------------------------------

@@ -104,13 +104,15 @@ class AnalyticBeside:
     prob_wait: float = math.nan
     ready_s: float = math.nan
 
-    def response_survival(self, t, model: str = "M/G/c") -> np.ndarray:
+    def response_survival(self, t, model: str = "M/G/c", ready=None, weights=None) -> np.ndarray:
         """The formulas' share of requests whose response exceeds ``t``. [-]
 
         The wait's exponential tail (as :func:`vtsmodel.queueing.wait_percentile` takes it),
-        P(W > w) = C exp(-w C / Wq), shifted by the mean time to data :attr:`ready_s`:
-        P(R > t) = 1 for t < ready_s, else C exp(-(t - ready_s) C / Wq), with Wq the
-        ``model``'s mean wait (``"M/D/c"`` or ``"M/G/c"``).
+        P(W > w) = C exp(-w C / Wq), with Wq the ``model``'s mean wait (``"M/D/c"`` or
+        ``"M/G/c"``), plus the time to data R: P(W + R > t) = 1 for t < R, else
+        C exp(-(t - R) C / Wq), averaged over ``ready`` (each request's time to data, the
+        wait independent of it; with ``weights``, a weighted mean), or at its mean
+        :attr:`ready_s` when ``ready`` is None.
 
         Parameters
         ----------
@@ -118,15 +120,26 @@ class AnalyticBeside:
             Response times. [s]
         model : str
             ``"M/D/c"`` or ``"M/G/c"``.
+        ready : array_like, optional
+            Times to data to average over (a sample, or its quantiles). [s]
+        weights : array_like, optional
+            The share of requests each of ``ready`` stands for (default equal). [-]
         """
         if model not in ("M/D/c", "M/G/c"):
             raise ValueError(f"model={model!r} is not valid; choose 'M/D/c' or 'M/G/c'")
         t = np.asarray(t, dtype=float)
+        r = np.atleast_1d(np.asarray(self.ready_s if ready is None else ready, dtype=float))
         wq = self.mdc_mean_s if model == "M/D/c" else self.mgc_mean_s
         c = self.prob_wait
+        w = (
+            np.full(r.size, 1.0 / r.size)
+            if weights is None
+            else np.asarray(weights, dtype=float) / np.sum(weights)
+        )
+        late = t[..., None] - r  # [t, ready]
         if not (math.isfinite(wq) and math.isfinite(c)) or wq <= 0 or c <= 0:
-            return np.where(t < self.ready_s, 1.0, 0.0)
-        return np.where(t < self.ready_s, 1.0, c * np.exp(-(t - self.ready_s) * c / wq))
+            return np.where(late < 0, 1.0, 0.0) @ w
+        return np.where(late < 0, 1.0, c * np.exp(-np.maximum(late, 0.0) * c / wq)) @ w
 
     def rows(self) -> list[tuple[str, float, float]]:
         """``(answer, mean, quantile)`` rows: replay, M/D/c, M/G/c, sample. [s]"""
@@ -281,7 +294,7 @@ def wait_parts(rep: Replay, cartridge=None) -> WaitParts:
         raise ValueError("rep has no per-request arrays (a streamed replay): replay the log in memory")
     n = rep.wait_s.size
     c = np.arange(n) if cartridge is None else _code_array("cartridge", cartridge, n)
-    order = np.lexsort((np.arange(n), c))  # by cartridge, then arrival
+    order = np.argsort(c, kind="stable")  # by cartridge, then arrival (the replay's order)
     end = rep.time_s + rep.response_s
     held = np.zeros(n)
     same = c[order[1:]] == c[order[:-1]]

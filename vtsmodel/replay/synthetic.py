@@ -62,9 +62,13 @@ DAY_SWING = Input("day swing", "-", 0.3, lo=0.0, hi=1.0,
 EXAMPLE = {"seed": 1}
 
 
-@declare(hours=HOURS, jobs_per_hour=JOBS_PER_HOUR, files_per_job=FILES_PER_JOB, cartridges=CARTRIDGES,
-         popularity=POPULARITY, files_per_cartridge=FILES_PER_CARTRIDGE, median_mb=MEDIAN_MB,
-         size_sigma=SIZE_SIGMA, rate_mb_s=RATE_MB_S, think_s=THINK_S, day_swing=DAY_SWING, seed=SEED)  # fmt: skip
+_INPUTS = {"hours": HOURS, "jobs_per_hour": JOBS_PER_HOUR, "files_per_job": FILES_PER_JOB, "cartridges": CARTRIDGES,
+           "popularity": POPULARITY, "files_per_cartridge": FILES_PER_CARTRIDGE, "median_mb": MEDIAN_MB,
+           "size_sigma": SIZE_SIGMA, "rate_mb_s": RATE_MB_S, "think_s": THINK_S, "day_swing": DAY_SWING,
+           "seed": SEED}  # fmt: skip
+
+
+@declare(**_INPUTS)
 def synthetic_request_log(
     *,
     hours=72.0,
@@ -114,13 +118,8 @@ def synthetic_request_log(
         its cartridge (``C<cartridge>``), ``size_mb`` its size, ``duration_s`` the request's
         own drive time [s].
     """
-    v = {k: as_scalar(k, inp.check(k, val)) for k, inp, val in (
-        ("hours", HOURS, hours), ("jobs_per_hour", JOBS_PER_HOUR, jobs_per_hour),
-        ("files_per_job", FILES_PER_JOB, files_per_job), ("cartridges", CARTRIDGES, cartridges),
-        ("popularity", POPULARITY, popularity), ("files_per_cartridge", FILES_PER_CARTRIDGE, files_per_cartridge),
-        ("median_mb", MEDIAN_MB, median_mb), ("size_sigma", SIZE_SIGMA, size_sigma),
-        ("rate_mb_s", RATE_MB_S, rate_mb_s), ("think_s", THINK_S, think_s), ("day_swing", DAY_SWING, day_swing),
-        ("seed", SEED, seed))}  # fmt: skip
+    given = locals()
+    v = {k: as_scalar(k, inp.check(k, given[k])) for k, inp in _INPUTS.items()}
     expected = int(v["hours"]) * v["jobs_per_hour"] * v["files_per_job"]
     if expected > MAX_REQUESTS:
         raise ConstraintError(

@@ -54,6 +54,9 @@ EXAMPLE_LOG = example_file("example_library_log.csv")
 #: queues for it; at 0.001 they spread over dozens, as a week's reads spread over a library's
 #: cartridges. [-]
 EXAMPLE_SHARE = 0.001
+#: Shares of requests (edges) whose times to data the formulas' response curves average over:
+#: even to 0.9, then ever finer towards the slowest, down to a share of 10^-5. [-]
+READY_EDGES = np.concatenate([np.linspace(0.0, 0.9, 181), 1.0 - np.geomspace(0.1, 1e-5, 160)[1:], [1.0]])
 #: Dismount delays the third plot replays with "replay every dismount delay". [s]
 DELAYS = (0.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0)
 
@@ -162,19 +165,28 @@ def _line(x, y, name: str, line: dict, **more) -> dict:
 
 
 def response_spec(rep: rp.Replay, a: rp.AnalyticBeside) -> dict:
-    """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t (figure JSON)."""
+    """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t (figure JSON).
+
+    The formulas' curves are their waits plus each request's own time to data (robot move,
+    load, locate, read: :meth:`~vtsmodel.replay.AnalyticBeside.response_survival` over its
+    quantiles at :data:`READY_EDGES`), so that heavy-tailed reads show in their tails too.
+    """
     layout = _layout("Response time: replay vs the formulas", 420, "response time t [s]",
                      "share of tape requests slower than t")  # fmt: skip
     data = []
     if rep.tape_requests:
         t, share = rep.survival()
+        t, share = t[share > 0], share[share > 0]  # the slowest request: no share above it on a log axis
         data.append(_line(t, share, "replay", {"color": COLORS[0], "width": 3}))
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
+        ready = weights = None
+        if rep.hold_s is not None and rep.hold_s.size:  # each request's time to data, by its quantiles
+            mid = (READY_EDGES[1:] + READY_EDGES[:-1]) / 2
+            ready, weights = np.quantile(rep.hold_s - rep.library.rewind_unload_s, mid), np.diff(READY_EDGES)
         for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
             label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
-            data.append(
-                _line(grid, a.response_survival(grid, model), label, {"color": color, "dash": "dash"})
-            )
+            tail = a.response_survival(grid, model, ready, weights)
+            data.append(_line(grid, tail, label, {"color": color, "dash": "dash"}))
     layout["xaxis"]["type"] = "log"
     ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
     layout["yaxis"].update(
