@@ -120,6 +120,13 @@ def test_the_readouts_name_each_reason_the_replay_and_the_formulas_differ():
     r = page.panel.readout_values
     assert r["wait p95: replay / M/D/c / M/G/c"].endswith(" / 0 / 0 s")
     assert not r["waiting for a cartridge (no formula sees it)"].startswith("0 %")
+    # the bursts are the log's: the same busiest hour whatever the drives (not the hours a queue drains)
+    assert f"(busiest hour {parts.peak_ratio:.1f}x the mean" in r["waiting for a drive or robot, p95"]
+    page.set(drives=6)
+    assert (
+        f"(busiest hour {parts.peak_ratio:.1f}x the mean"
+        in page.panel.readout_values["waiting for a drive or robot, p95"]
+    )
 
 
 def test_a_log_without_cartridges_is_spread_over_more_than_the_drives_by_default_and_the_note_follows_the_share():

@@ -248,8 +248,8 @@ class WaitParts:
     contended : int
         Tape requests that arrived while an earlier one held their cartridge. [count]
     peak_ratio : float
-        Tape arrivals in the busiest hour of the replay over the mean hour's (1: even, or no
-        arrivals). [-]
+        Tape arrivals in the busiest hour over the mean hour's, from the first arrival to the
+        last (1: even, or no arrivals). [-]
     """
 
     cartridge_s: np.ndarray
@@ -301,7 +301,8 @@ def wait_parts(rep: Replay, cartridge=None) -> WaitParts:
     later, before = order[1:][same], order[:-1][same]
     held[later] = np.clip(end[before] - rep.time_s[later], 0.0, None)
     cart = np.minimum(held, rep.wait_s)
-    arrivals = rep.hourly["arrivals"]
+    hours = int(rep.arrival_span_s // 3600.0) + 1  # to the last arrival, not the queue's draining
+    arrivals = rep.hourly["arrivals"][:hours]
     peak = float(arrivals.max() / arrivals.mean()) if arrivals.size and arrivals.sum() > 0 else 1.0
     return WaitParts(cartridge_s=cart, other_s=rep.wait_s - cart, contended=int(np.count_nonzero(cart > 0)),
                      peak_ratio=peak)  # fmt: skip
