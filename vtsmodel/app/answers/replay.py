@@ -61,7 +61,7 @@ def answers() -> list[str]:
         f"{number(held.drive_held_s / 3600)} drive hours; at {drives} drives the mean response goes from "
         f"{mean_change(base, held)}: a request that needs a mount may find every drive holding an idle cartridge and "
         f"wait for its unload. At {drives + 4} drives, with drives to spare, it goes from {mean_change(more, more_held)}"
-        f" and saves {more_held.loads_saved - more.loads_saved:,} loads.",
+        f" and saves {more_held.loads_saved - more.loads_saved:,} more loads.",
         f"Grouped by cartridge: {percent(group_parts.share_contended)} of the tape requests wait for their cartridge, "
         f"{number(group_parts.mean_cartridge_s())} s on average (FIFO: {percent(parts.share_contended)}, "
         f"{number(parts.mean_cartridge_s())} s); mean response {number(group.mean_response_s)} s and p95 "
