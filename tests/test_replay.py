@@ -481,6 +481,45 @@ def test_streamed_in_chunks_equals_in_memory(monkeypatch):
     np.testing.assert_allclose(part.hourly["mounts"], whole.hourly["mounts"])
 
 
+def _streamed_and_whole(n=6000, chunk=997):
+    rng = np.random.default_rng(8)
+    arr = bursty_arrivals(rng, n, 1 / 60.0)
+    carts = clustered_cartridges(rng, n, 800)
+    size = pareto_service(rng, n, 2000.0, 1.6)
+    lib = replay_library(8, dismount_after_s=60)
+    whole = replay_requests(arr, library=lib, cartridge=carts, size_mb=size)
+    chunks = ({"time_s": arr[i : i + chunk], "obj": np.arange(i, min(i + chunk, n)), "cartridge": carts[i : i + chunk],
+               "size_mb": size[i : i + chunk]} for i in range(0, n, chunk))  # fmt: skip
+    return replay_chunks(chunks, lib), whole
+
+
+def test_a_streamed_replay_keeps_every_drive_time_of_a_short_log_and_simulates_as_in_memory():
+    part, whole = _streamed_and_whole()
+    assert part.hold_s is None and whole.hold_sample_s is whole.hold_s
+    np.testing.assert_array_equal(part.hold_sample_s, whole.hold_s)  # all of them, in log order
+    a, b = analytic_beside(part, warn=False), analytic_beside(whole, warn=False)
+    assert math.isfinite(a.sample_mean_s) and math.isfinite(a.sample_q_s)
+    # the same service (the streamed moments to rounding) and the same draws: the same simulation
+    assert a.sample_mean_s == pytest.approx(b.sample_mean_s, rel=1e-9)
+    assert a.sample_q_s == pytest.approx(b.sample_q_s, rel=1e-9)
+    assert not any("sample-fed" in note for note in a.notes)
+
+
+def test_a_streamed_replay_of_a_longer_log_keeps_a_uniform_sample_and_says_so(monkeypatch):
+    monkeypatch.setattr(replay_run, "HOLD_SAMPLE", 600)
+    part, whole = _streamed_and_whole()
+    kept = part.hold_sample_s
+    assert kept.size == 600 and np.isin(kept, whole.hold_s).all()
+    # uniform over the log: each tenth of it gives about a tenth of the sample (binomial, sd 7.3)
+    order = np.flatnonzero(np.isin(whole.hold_s, kept))  # where in the log each kept time is (all distinct)
+    per_tenth = np.bincount(order * 10 // whole.hold_s.size, minlength=10)
+    assert order.size == 600 and per_tenth.min() > 60 - 4 * 7.3 and per_tenth.max() < 60 + 4 * 7.3
+    np.testing.assert_array_equal(kept, whole.hold_s[order])  # in log order
+    a = analytic_beside(part, warn=False)
+    assert math.isfinite(a.sample_mean_s)
+    assert any("draws from 600 of the 6,000 drive times" in note for note in a.notes)
+
+
 def test_volumes_stacked_on_cartridges_by_first_use():
     lib = replay_library(1, drive=None, **{**HAND, "cartridge_gb": 2.0})  # two 1000 MB volumes a cartridge
     r = replay_requests([0.0, 1.0, 2.0], [5, 9, 7], library=lib.but(policy="group"), size_mb=[1000.0] * 3)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from vtsmodel import mountlog, replay_library, replay_log
@@ -72,3 +74,20 @@ def test_a_tape_library_request_log_in_its_own_format(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "400 requests, 400 to tape" in out and "format tape-requests" in out
+
+
+def test_every_answer_is_a_number_or_says_why_not(log_file, capsys):
+    _, path = log_file
+    assert main(["replay", str(path), "--drives", "3", "--chunk-lines", "700"]) == 0
+    out = capsys.readouterr().out
+    (row,) = [line for line in out.splitlines() if line.startswith("M/G/c simulated with the sample")]
+    mean, q = row.split()[-2:]  # streamed, the simulation draws from the drive times kept
+    assert float(mean) >= 0 and float(q) >= float(mean)
+    assert "nan" not in out.lower().split() and " inf" not in out
+    # a request a second, each 10 GB, on one drive: the formulas have no steady state, in words
+    busy = path.with_name("busy.csv")
+    busy.write_text("time_s,volume,compressed_mb\n" + "".join(f"{i},v{i},10000\n" for i in range(200)))
+    assert main(["replay", str(busy), "--drives", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^M/D/c \(Cosmetatos\) +no steady state +no steady state$", out, re.M)
+    assert "nan" not in out.lower().split()

@@ -622,6 +622,15 @@ def _log_chunks(path: str, codes: dict, carts: dict, chunk_lines: int, options: 
         }  # fmt: skip
 
 
+def _wait_cell(v: float, a) -> str:
+    """A wait [s], or in words why an answer has none (the notes say more)."""
+    import math
+
+    if math.isfinite(v):
+        return f"{v:.4g}"
+    return "no steady state" if a.utilisation >= 1 else "too few requests"
+
+
 def _cmd_replay(args) -> int:
     import itertools
 
@@ -658,7 +667,7 @@ def _cmd_replay(args) -> int:
           f"{lib.dismount_after_s:g} s, {lib.policy}" + (f", batches of {lib.batch_requests}" if lib.batch_requests > 1 else ""))  # fmt: skip
     print()
     rows = [
-        {"answer": name, "mean wait [s]": f"{m:.4g}", f"{pct} wait [s]": f"{x:.4g}"}
+        {"answer": name, "mean wait [s]": _wait_cell(m, a), f"{pct} wait [s]": _wait_cell(x, a)}
         for name, m, x in a.rows()
     ]
     print(_table(rows, list(rows[0])))

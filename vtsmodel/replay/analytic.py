@@ -73,7 +73,9 @@ class AnalyticBeside:
     mdc_mean_s, mdc_q_s, mgc_mean_s, mgc_q_s : float
         M/D/c and M/G/c mean and q-quantile wait (NaN at utilisation 1 or more). [s]
     sample_mean_s, sample_q_s : float
-        Poisson arrivals, service drawn from the replay's own sample (NaN without it). [s]
+        Poisson arrivals, service drawn from the replay's own drive times
+        (:attr:`Replay.hold_sample_s`: all of them, or a uniform sample when streamed; NaN
+        at utilisation 1 or more). [s]
     differences : dict of str to float
         (answer - replay) / replay for each answer's mean and quantile. [-]
     notes : tuple of str
@@ -207,9 +209,13 @@ def analytic_beside(
         cvc = min(cv, 100.0)
         mgc_m = float(wait_mgc(lam, s, c, cvc))
         mgc_q = float(wait_percentile(lam, s, c, q, service_cv=cvc))
-        if simulate and rep.hold_s is not None and rep.hold_s.size:
-            sim = simulate_recalls(lam, s, c, SAMPLE_RUN, seed=seed, service_sample=rep.hold_s)
+        drawn = rep.hold_sample_s if rep.hold_sample_s is not None else rep.hold_s
+        if simulate and drawn is not None and drawn.size:
+            sim = simulate_recalls(lam, s, c, SAMPLE_RUN, seed=seed, service_sample=drawn)
             smp_m, smp_q = sim.mean_wait, sim.percentile(q)
+            if drawn.size < n:
+                notes.append(f"the sample-fed simulation draws from {drawn.size:,} of the {n:,} drive times "
+                             "(a uniform sample kept as the log streamed)")  # fmt: skip
     r_m, r_q = rep.mean_wait_s, rep.percentile(q, of="wait")
     diffs = {
         "M/D/c mean": _rel(mdc_m, r_m), "M/D/c quantile": _rel(mdc_q, r_q),

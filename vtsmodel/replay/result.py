@@ -69,6 +69,9 @@ class Replay:
         Distinct cartridges the tape requests used. [count]
     volumes_per_cartridge : int or None
         Volumes stacked on a cartridge (None: the log named its cartridges). [count]
+    hold_sample_s : numpy.ndarray or None
+        :attr:`hold_s` itself in memory; streamed, a uniform sample of it, at most
+        ``vtsmodel.replay.run.HOLD_SAMPLE`` values in log order (all of them for a shorter log). [s]
     """
 
     library: ReplayLibrary
@@ -100,6 +103,7 @@ class Replay:
     notes: tuple[str, ...] = ()
     cartridges: int = 0
     volumes_per_cartridge: int | None = None
+    hold_sample_s: np.ndarray | None = None
 
     @property
     def span_s(self) -> float:

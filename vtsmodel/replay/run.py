@@ -67,6 +67,8 @@ CARTRIDGE_SHARE = Input(
 _B_PER_MB = 1e6
 #: Request slots a streamed replay starts with (grown as requests wait). [count]
 RING = 1 << 16
+#: Drive times a streamed replay keeps, a uniform sample, for the sample-fed simulation. [count]
+HOLD_SAMPLE = 100_000
 
 
 # --------------------------------------------------------------------------------------
@@ -585,11 +587,32 @@ def replay_prepared(
     hold = svc + library.cycle_s - library.locate_s
     per = {
         "tape": idx, "time_s": prepared.time_s, "response_s": response, "wait_s": wait, "service_s": response - wait,
-        "mounted": mounted, "drive": drive, "hold_s": hold,
+        "mounted": mounted, "drive": drive, "hold_s": hold, "hold_sample_s": hold,
     }  # fmt: skip
     moments = (float(hold.sum()), float((hold * hold).sum()))
     return _result(eng, library, prepared.requests, prepared.cache_hits, idx.size, moments, per, notes,
                    prepared.cartridges, prepared.volumes_per_cartridge)  # fmt: skip
+
+
+class _HoldSample:
+    """A uniform sample of at most ``size`` values of a stream (each value a random key; the smallest kept)."""
+
+    def __init__(self, size: int, seed: int):
+        self.size, self.rng = size, np.random.default_rng(seed)
+        self.key, self.value, self.pos = np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+
+    def add(self, x: np.ndarray, first: int) -> None:
+        """Offer ``x``, the stream's values from position ``first`` on."""
+        self.key = np.concatenate([self.key, self.rng.random(x.size)])
+        self.value = np.concatenate([self.value, x])
+        self.pos = np.concatenate([self.pos, np.arange(first, first + x.size)])
+        if self.key.size > self.size:
+            keep = np.argpartition(self.key, self.size - 1)[: self.size]
+            self.key, self.value, self.pos = self.key[keep], self.value[keep], self.pos[keep]
+
+    def values(self) -> np.ndarray:
+        """The values kept, in stream order."""
+        return self.value[np.argsort(self.pos, kind="stable")]
 
 
 _PREPARE = ("cartridge", "duration_s", "cache_gb", "cache_policy", "volume_mb", "recall_specific_writes",
@@ -670,6 +693,7 @@ def replay_chunks(
     prep = eng = None
     requests = hits = tape_n = 0
     hold = [0.0, 0.0]
+    sample = _HoldSample(HOLD_SAMPLE, seed)
     last_t = -math.inf
     used = np.zeros(0, dtype=np.bool_)  # the cartridges tape requests used
     for ch in chunks:
@@ -712,6 +736,7 @@ def replay_chunks(
         x = svc + library.cycle_s - library.locate_s
         hold[0] += float(x.sum())
         hold[1] += float((x * x).sum())
+        sample.add(x, tape_n)
         requests += n
         hits += h
         tape_n += idx.size
@@ -726,5 +751,6 @@ def replay_chunks(
     none = dict.fromkeys(
         ("tape", "time_s", "response_s", "wait_s", "service_s", "mounted", "drive", "hold_s")
     )
-    return _result(eng, library, requests, hits, tape_n, tuple(hold), none, notes, cartridges,
+    return _result(eng, library, requests, hits, tape_n, tuple(hold), {**none, "hold_sample_s": sample.values()},
+                   notes, cartridges,
                    prep.volumes_per_cartridge)  # fmt: skip

@@ -180,9 +180,10 @@ def response_spec(rep: rp.Replay, a: rp.AnalyticBeside) -> dict:
         data.append(_line(t, share, "replay", {"color": COLORS[0], "width": 3}))
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
         ready = weights = None
-        if rep.hold_s is not None and rep.hold_s.size:  # each request's time to data, by its quantiles
+        hold = rep.hold_sample_s  # each request's time to data (streamed: a sample), by its quantiles
+        if hold is not None and hold.size:
             mid = (READY_EDGES[1:] + READY_EDGES[:-1]) / 2
-            ready, weights = np.quantile(rep.hold_s - rep.library.rewind_unload_s, mid), np.diff(READY_EDGES)
+            ready, weights = np.quantile(hold - rep.library.rewind_unload_s, mid), np.diff(READY_EDGES)
         for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
             label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
             tail = a.response_survival(grid, model, ready, weights)
