@@ -524,3 +524,30 @@ def test_a_fresh_clone_plans_the_example_and_writes_the_pdf_report(tmp_path):
     probe = [sys.executable, "-c", "import vtsmodel; print(vtsmodel.__file__)"]
     used = subprocess.run(probe, cwd=clone, env=env, capture_output=True, text=True, check=True).stdout
     assert Path(used.strip()).is_relative_to(clone), used  # the clone's code, not this checkout's
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path, monkeypatch, capsys):
+    class Closed:  # a pipe whose reader stopped (vtsmodel cite | head -1)
+        def __init__(self, fh):
+            self.fh = fh
+
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            pass
+
+        def fileno(self):
+            return self.fh.fileno()
+
+    with open(tmp_path / "out", "w") as fh:
+        monkeypatch.setattr(sys, "stdout", Closed(fh))
+        assert cli.main(["cite"]) == 1
+    assert capsys.readouterr().err == ""  # no "error: [Errno 32] Broken pipe"
+
+
+def test_table_cells_are_plain_decimals_without_exponents():
+    # a library margin of 1,324 slots read "1.32e+03"
+    assert [cli._fmt_cell(v) for v in (1324.0, 999.6, 0.0833, 12_345.6, 7.0, None)] == [
+        "1,320", "1,000", "0.0833", "12,346", "7", ""
+    ]  # fmt: skip

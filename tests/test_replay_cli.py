@@ -33,14 +33,18 @@ def test_replay_prints_the_streamed_answer_of_the_in_memory_replay(log_file, cap
     assert "<script src=" not in page  # offline: plotly.js inline
 
 
-@pytest.mark.parametrize(("args", "said"), [(["--drives", "0"], "drives=0"), (["--drive", "LTO-99"], "LTO-99"),
-                                            (["--dismount-after", "-1"], "dismount_after_s"),
-                                            (["--cartridge-share", "0"], "cartridge_share")])  # fmt: skip
-def test_bad_library_is_one_line_naming_the_parameter(log_file, capsys, args, said):
+@pytest.mark.parametrize(("args", "said"), [(["--drives", "0"], "--drives=0 is outside the valid range [1, 100000]"),
+                                            (["--drive", "LTO-99"], "LTO-99"),
+                                            (["--dismount-after", "-1"], "--dismount-after=-1.0 is outside"),
+                                            (["--cartridge-share", "0"], "--cartridge-share=0.0 is outside"),
+                                            (["--percentile", "95"], "--percentile=95.0 is outside the valid range (0, 1)"),
+                                            (["--batch", "0"], "--batch=0 is outside"),
+                                            (["--chunk-lines", "0"], "--chunk-lines=0 is outside")])  # fmt: skip
+def test_bad_library_is_one_line_naming_the_flag(log_file, capsys, args, said):
     _, path = log_file
     assert main(["replay", str(path), *args]) == 1
     err = capsys.readouterr().err
-    assert said in err and "Traceback" not in err
+    assert said in err and "Traceback" not in err and "(e.g." not in err and len(err.splitlines()) == 1
 
 
 def test_the_log_s_share_of_a_cartridge_spreads_its_volumes_and_the_note_says_when_too_few(log_file, capsys):
@@ -91,3 +95,38 @@ def test_every_answer_is_a_number_or_says_why_not(log_file, capsys):
     out = capsys.readouterr().out
     assert re.search(r"^M/D/c \(Cosmetatos\) +no steady state +no steady state$", out, re.M)
     assert "nan" not in out.lower().split()
+
+
+def test_a_report_that_could_not_be_written_is_refused_before_the_log_is_read(log_file, tmp_path, capsys):
+    _, path = log_file
+    pdf = tmp_path / "r.pdf"
+    assert main(["replay", str(path), "--report", str(pdf)]) == 2  # the report is HTML, not a PDF named .pdf
+    out, err = capsys.readouterr()
+    assert out == "" and "name it .html" in err and not pdf.exists()
+    mine = tmp_path / "r.html"
+    mine.write_text("mine")
+    assert main(["replay", str(path), "--report", str(mine)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "exists; pass --overwrite to replace it" in err and mine.read_text() == "mine"
+
+
+def test_counts_are_said_in_the_singular_and_waiting_requests_with_their_unit(tmp_path, capsys):
+    one = tmp_path / "one.csv"
+    one.write_text("time_s,volume,compressed_mb\n5,a,100\n")
+    assert main(["replay", str(one)]) == 0
+    out = capsys.readouterr().out
+    assert "1 request, 1 to tape (0 cache hits), 1 volume\n" in out
+    assert re.search(r"at most \d+ requests? waiting at once", out)
+
+
+def test_stacking_flags_a_log_with_its_own_cartridges_does_not_use_are_noted(tmp_path, capsys):
+    log = tmp_path / "carts.csv"
+    log.write_text(
+        "time_s,volume,compressed_mb,cartridge\n"
+        + "".join(f"{i * 60},f{i},500,C{i % 7}\n" for i in range(50))
+    )
+    assert main(["replay", str(log), "--volume-mb", "800", "--cartridge-share", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "note: --volume-mb and --cartridge-share not used: the log names each request's cartridge" in out
+    assert main(["replay", str(log)]) == 0
+    assert "not used" not in capsys.readouterr().out

@@ -161,8 +161,8 @@ def as_float_array(
     if hi is not None:
         bad |= (arr >= hi) if hi_open else (arr > hi)
     if bad.any():
-        first = arr[bad].ravel()[0]
-        raise ValueError(f"{name}={_describe(value)} is outside the valid range {rng} (e.g. {first:g})")
+        first = f" (e.g. {arr[bad].ravel()[0]:g})" if arr.size > 1 else ""  # which of an array's values
+        raise ValueError(f"{name}={_describe(value)} is outside the valid range {rng}{first}")
     if integer and not np.all(arr == np.round(arr)):
         raise ValueError(f"{name}={_describe(value)} must be a whole number in {rng}")
     if integer and np.any(np.abs(arr) > MAX_WHOLE):

@@ -268,7 +268,9 @@ def _fmt_cell(v) -> str:
     if v is None:
         return ""
     if isinstance(v, float):
-        return f"{v:.3g}" if abs(v) < 1e4 else f"{v:,.0f}"
+        from vtsmodel import number
+
+        return number(v) if abs(v) < 1e4 else f"{v:,.0f}"
     return str(v)
 
 
@@ -622,20 +624,57 @@ def _log_chunks(path: str, codes: dict, carts: dict, chunk_lines: int, options: 
         }  # fmt: skip
 
 
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+#: The replay library's parameters as ``vtsmodel replay``'s flags name them.
+_REPLAY_FLAGS = {"dismount_after_s": "--dismount-after", "batch_requests": "--batch", "batch_wait_s": "--batch-wait",
+                 "cache_gb": "--cache-gb", "q": "--percentile", "chunk_lines": "--chunk-lines",
+                 "object_mb": "--object-mb", "volume_mb": "--volume-mb", "cartridge_share": "--cartridge-share",
+                 "drives": "--drives", "robots": "--robots"}  # fmt: skip
+
+
+def _replay_report_path(args) -> None:
+    """Refuse a report the replay could not write, before the log is read (a large one takes minutes)."""
+    if not args.report:
+        return
+    path = Path(args.report)
+    if path.suffix.lower() not in (".html", ".htm"):
+        raise _Usage(f"{PROG} replay: --report {args.report!r}: the report is HTML; name it .html")
+    if path.exists() and not args.overwrite:
+        raise ValueError(f"{args.report} exists; pass --overwrite to replace it")
+
+
 def _wait_cell(v: float, a) -> str:
     """A wait [s], or in words why an answer has none (the notes say more)."""
     import math
 
+    from vtsmodel import number
+
     if math.isfinite(v):
-        return f"{v:.4g}"
+        return number(v, 4)
     return "no steady state" if a.utilisation >= 1 else "too few requests"
 
 
 def _cmd_replay(args) -> int:
+    try:
+        return _replay(args)
+    except ValueError as exc:  # the library's parameter as the flag that set it: --drives=0, not drives=0
+        message = str(exc)
+        for name, flag in _REPLAY_FLAGS.items():
+            message = re.sub(rf"(?<![\w-]){name}=", f"{flag}=", message)
+        raise ValueError(message) from None
+
+
+def _replay(args) -> int:
     import itertools
 
+    from vtsmodel import number
     from vtsmodel.replay import analytic_beside, replay_chunks, replay_library
 
+    _replay_report_path(args)
     lib = replay_library(
         args.drives, drive=args.drive, robots=args.robots, dismount_after_s=args.dismount_after, policy=args.policy,
         batch_requests=args.batch, batch_wait_s=args.batch_wait,
@@ -650,6 +689,15 @@ def _cmd_replay(args) -> int:
     if first is None:
         raise ValueError(f"{args.log}: the log holds no requests")
     service = args.service or ("log" if first["duration_s"] is not None else "drive")
+    said = []  # what the flags given did not do
+    if first["cartridge"] is not None:
+        unused = [
+            f
+            for f, v in (("--volume-mb", args.volume_mb), ("--cartridge-share", args.cartridge_share != 1.0))
+            if v
+        ]
+        if unused:
+            said.append(f"{' and '.join(unused)} not used: the log names each request's cartridge")
     rep = replay_chunks(
         itertools.chain([first], chunks), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb, service=service,
         cartridge_share=args.cartridge_share,
@@ -659,8 +707,8 @@ def _cmd_replay(args) -> int:
         _progress(total, total, "requests replayed")
     a = analytic_beside(rep, args.percentile, warn=False)
     pct = f"p{round(100 * args.percentile)}"
-    print(f"Replay of {Path(args.log).name}: {rep.requests:,} requests, {rep.tape_requests:,} to tape "
-          f"({rep.cache_hits:,} cache hits), {len(codes):,} volumes")  # fmt: skip
+    print(f"Replay of {Path(args.log).name}: {_count(rep.requests, 'request')}, {rep.tape_requests:,} to tape "
+          f"({_count(rep.cache_hits, 'cache hit')}), {_count(len(codes), 'volume')}")  # fmt: skip
     own = "the log's durations" if service == "log" else "locate and read at the drive's rate"
     print(f"Each request's drive time: {own}, plus robot move, load and unload for a mount")
     print(f"Library: {lib.drives} x {lib.drive or 'drive'}, {lib.robots} robot(s), dismount after "
@@ -672,13 +720,14 @@ def _cmd_replay(args) -> int:
     ]
     print(_table(rows, list(rows[0])))
     print()
-    print(f"response: mean {rep.mean_response_s:.4g} s, {pct} {rep.percentile(args.percentile):.4g} s "
+    print(f"response: mean {number(rep.mean_response_s, 4)} s, {pct} {number(rep.percentile(args.percentile), 4)} s "
           f"(from histograms, 1.2% bins)")  # fmt: skip
-    print(f"mounts per hour {rep.mounts_per_hour:.4g}; loads saved {rep.loads_saved:,}; drive utilisation "
-          f"{rep.drive_utilisation:.3f}; robot utilisation {rep.robot_utilisation:.3f}; most waiting {rep.max_waiting:,}")  # fmt: skip
+    print(f"mounts per hour {number(rep.mounts_per_hour, 4)}; loads saved {rep.loads_saved:,}; drive utilisation "
+          f"{rep.drive_utilisation:.3f}; robot utilisation {rep.robot_utilisation:.3f}; at most "
+          f"{_count(rep.max_waiting, 'request')} waiting at once")  # fmt: skip
     if any("ended" in n for n in read_notes):
         read_notes.append("streamed, the requests are replayed as arriving at their ends (the log's times)")
-    for note in (*read_notes, *rep.notes, *a.notes):
+    for note in (*read_notes, *said, *rep.notes, *a.notes):
         print(f"note: {note}")
     print()
     print("sources: " + "; ".join(lib.sources))
@@ -895,6 +944,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped (| head): no message; nothing more to flush to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, OSError, KeyError, RuntimeError) as exc:
         if os.environ.get("VTSMODEL_DEBUG"):
             raise
