@@ -130,3 +130,23 @@ def test_stacking_flags_a_log_with_its_own_cartridges_does_not_use_are_noted(tmp
     assert "note: --volume-mb and --cartridge-share not used: the log names each request's cartridge" in out
     assert main(["replay", str(log)]) == 0
     assert "not used" not in capsys.readouterr().out
+
+
+def test_the_first_line_accounts_for_every_request_and_notes_name_flags(log_file, capsys):
+    log, path = log_file
+    assert main(["replay", str(path), "--drives", "4", "--cache-gb", "50"]) == 0
+    out = capsys.readouterr().out
+    rep = replay_log(log, replay_library(4, drive="LTO9"), cache_gb=50.0)
+    writes = rep.requests - rep.tape_requests - rep.cache_hits  # scratch mounts: written to the cache
+    assert writes > 0
+    assert (f"3,000 requests, {rep.tape_requests:,} to tape ({rep.cache_hits:,} cache hits, {writes:,} writes "
+            "to the cache)") in out  # fmt: skip
+    assert "(--cartridge-share) to" in out and "(cartridge_share)" not in out
+
+
+def test_an_unknown_flag_points_to_the_command_s_own_help(log_file, capsys):
+    _, path = log_file
+    assert main(["replay", str(path), "--drive-speed", "3"]) == 2
+    assert "vtsmodel replay: unrecognized arguments: --drive-speed 3 (see vtsmodel replay --help)" in (
+        capsys.readouterr().err
+    )

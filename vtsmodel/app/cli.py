@@ -633,7 +633,7 @@ def _count(n: int, word: str) -> str:
 _REPLAY_FLAGS = {"dismount_after_s": "--dismount-after", "batch_requests": "--batch", "batch_wait_s": "--batch-wait",
                  "cache_gb": "--cache-gb", "q": "--percentile", "chunk_lines": "--chunk-lines",
                  "object_mb": "--object-mb", "volume_mb": "--volume-mb", "cartridge_share": "--cartridge-share",
-                 "drives": "--drives", "robots": "--robots"}  # fmt: skip
+                 "drives": "--drives", "robots": "--robots", "service": "--service"}  # fmt: skip
 
 
 def _replay_report_path(args) -> None:
@@ -662,10 +662,14 @@ def _cmd_replay(args) -> int:
     try:
         return _replay(args)
     except ValueError as exc:  # the library's parameter as the flag that set it: --drives=0, not drives=0
-        message = str(exc)
-        for name, flag in _REPLAY_FLAGS.items():
-            message = re.sub(rf"(?<![\w-]){name}=", f"{flag}=", message)
-        raise ValueError(message) from None
+        raise ValueError(_replay_flags(str(exc))) from None
+
+
+def _replay_flags(message: str) -> str:
+    """``message`` with the replay's parameters named as the flags that set them."""
+    for name, flag in _REPLAY_FLAGS.items():
+        message = re.sub(rf"(?<![\w-]){name}(?=[=)])", flag, message)
+    return message
 
 
 def _replay(args) -> int:
@@ -707,8 +711,10 @@ def _replay(args) -> int:
         _progress(total, total, "requests replayed")
     a = analytic_beside(rep, args.percentile, warn=False)
     pct = f"p{round(100 * args.percentile)}"
+    writes = rep.requests - rep.tape_requests - rep.cache_hits  # mounts the cache takes without a recall
     print(f"Replay of {Path(args.log).name}: {_count(rep.requests, 'request')}, {rep.tape_requests:,} to tape "
-          f"({_count(rep.cache_hits, 'cache hit')}), {_count(len(codes), 'volume')}")  # fmt: skip
+          f"({_count(rep.cache_hits, 'cache hit')}" + (f", {_count(writes, 'write')} to the cache" if writes else "")
+          + f"), {_count(len(codes), 'volume')}")  # fmt: skip
     own = "the log's durations" if service == "log" else "locate and read at the drive's rate"
     print(f"Each request's drive time: {own}, plus robot move, load and unload for a mount")
     print(f"Library: {lib.drives} x {lib.drive or 'drive'}, {lib.robots} robot(s), dismount after "
@@ -728,7 +734,7 @@ def _replay(args) -> int:
     if any("ended" in n for n in read_notes):
         read_notes.append("streamed, the requests are replayed as arriving at their ends (the log's times)")
     for note in (*read_notes, *said, *rep.notes, *a.notes):
-        print(f"note: {note}")
+        print(f"note: {_replay_flags(note)}")
     print()
     print("sources: " + "; ".join(lib.sources))
     if args.report:
@@ -931,10 +937,15 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
         if not getattr(args, "command", None):
+            if extra:
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
             parser.print_help()
             return 2
+        if extra:  # named with the command's help, where its flags are
+            raise _Usage(f"{PROG} {args.command}: unrecognized arguments: {' '.join(extra)} "
+                         f"(see {PROG} {args.command} --help)")  # fmt: skip
         return int(args.func(args) or 0)
     except _Usage as exc:
         print(str(exc), file=sys.stderr)
