@@ -242,6 +242,14 @@ def test_figures_say_which_figure_a_validated_range_note_belongs_to(capsys, tmp_
         assert ("Note: " in svg) == (k in noted), k
 
 
+def test_figures_do_not_call_every_caption_note_an_extrapolation(capsys, tmp_path):
+    # Lesson 09's notes say how its log was read: they are no settings outside a validated range.
+    code, out, err = run(capsys, "figures", str(tmp_path), "--format", "html", "--lessons", "09")
+    assert code == 0, err
+    assert "the captions carry" in out and "note: 1 setting" not in out and " setting(s) outside" not in out
+    assert "09_response" in out and "read as comma-separated" in out
+
+
 # --- plan ------------------------------------------------------------------------------------------
 EXAMPLE_WORKLOAD = Path(__file__).resolve().parents[1] / "examples" / "example_hourly_workload.csv"
 

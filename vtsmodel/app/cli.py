@@ -149,7 +149,7 @@ def _cmd_figures(args) -> int:
     notes: list[str] = []
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
-    warned: list[str] = []  # which figures show a setting outside what a source validated, and why
+    warned: list[str] = []  # the captions' notes (assumptions, extrapolations), with the figures they are on
     lessons_done: list[str] = []
     used: set[str] = set()
     jobs = list(_jobs(args, notes))
@@ -235,8 +235,8 @@ def _cmd_figures(args) -> int:
     if skipped:
         print(f"kept {len(skipped)} existing file(s) (use --overwrite to replace them)", file=out)
     if warned:
-        print(f"note: {len(warned)} setting(s) outside what a source validated (extrapolated; the captions say so):",
-              file=out)  # fmt: skip
+        print(f"note: the captions carry {_count(len(warned), 'note')} (what a figure assumed, or a setting outside "
+              "what a source validated):", file=out)  # fmt: skip
         for w in warned:
             print(f"  {w}", file=out)
     for n in notes:
