@@ -150,3 +150,20 @@ def test_an_unknown_flag_points_to_the_command_s_own_help(log_file, capsys):
     assert "vtsmodel replay: unrecognized arguments: --drive-speed 3 (see vtsmodel replay --help)" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "unsaid"),
+    [([], "--columns='time,volume,bytes,access', or", "(--columns)"),
+     ([], "or give a format (--log-format='xferlog')", "(format="),
+     (["--log-format", "nosuch"], "--log-format='nosuch' is not known", "error: format="),
+     (["--log-format", "tape-requests"], "give every object's size: --object-mb=...", "--object-gb")],
+)  # fmt: skip
+def test_a_log_the_reader_cannot_take_is_told_in_replay_s_flags(tmp_path, capsys, args, said, unsaid):
+    from vtsmodel.logs import example_log
+
+    path = tmp_path / "requests.log"
+    path.write_text(example_log("tape-requests", 50))
+    assert main(["replay", str(path), *args]) == 1
+    err = capsys.readouterr().err
+    assert said in err and unsaid not in err

@@ -633,7 +633,8 @@ def _count(n: int, word: str) -> str:
 _REPLAY_FLAGS = {"dismount_after_s": "--dismount-after", "batch_requests": "--batch", "batch_wait_s": "--batch-wait",
                  "cache_gb": "--cache-gb", "q": "--percentile", "chunk_lines": "--chunk-lines",
                  "object_mb": "--object-mb", "volume_mb": "--volume-mb", "cartridge_share": "--cartridge-share",
-                 "drives": "--drives", "robots": "--robots", "service": "--service"}  # fmt: skip
+                 "drives": "--drives", "robots": "--robots", "service": "--service", "format": "--log-format",
+                 "columns": "--columns"}  # fmt: skip
 
 
 def _replay_report_path(args) -> None:
@@ -667,6 +668,9 @@ def _cmd_replay(args) -> int:
 
 def _replay_flags(message: str) -> str:
     """``message`` with the replay's parameters named as the flags that set them."""
+    message = re.sub(
+        r" \(--[\w-]+ on the command line\)| \(--columns\)", "", message
+    )  # another command's flag
     for name, flag in _REPLAY_FLAGS.items():
         message = re.sub(rf"(?<![\w-]){name}(?=[=)])", flag, message)
     return message
