@@ -167,3 +167,27 @@ def test_a_log_the_reader_cannot_take_is_told_in_replay_s_flags(tmp_path, capsys
     assert main(["replay", str(path), *args]) == 1
     err = capsys.readouterr().err
     assert said in err and unsaid not in err
+
+
+@pytest.mark.parametrize("args", [["--batch", "5"], ["--batch-wait", "60"]])
+def test_half_a_batch_rule_is_refused_rather_than_ignored(log_file, capsys, args):
+    # replay_library batches only with both (ibid.: "batching is off when either is at its default")
+    _, path = log_file
+    assert main(["replay", str(path), *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--batch K and --batch-wait S go together" in err
+
+
+def test_a_log_out_of_order_is_told_to_be_sorted_without_another_command_s_flag(tmp_path, capsys):
+    log = tmp_path / "unsorted.csv"
+    log.write_text("time_s,volume,compressed_mb\n5,a,100\n3,b,100\n")
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert "line 3" in err and err.rstrip().endswith("sort the file first") and "hits --sort" not in err
+
+
+def test_the_percentile_is_labelled_as_given(log_file, capsys):
+    _, path = log_file
+    assert main(["replay", str(path), "--drives", "3", "--percentile", "0.999"]) == 0
+    out = capsys.readouterr().out
+    assert "p99.9 wait [s]" in out and ", p99.9 " in out and "p100" not in out

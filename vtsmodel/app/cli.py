@@ -668,9 +668,9 @@ def _cmd_replay(args) -> int:
 
 def _replay_flags(message: str) -> str:
     """``message`` with the replay's parameters named as the flags that set them."""
-    message = re.sub(
-        r" \(--[\w-]+ on the command line\)| \(--columns\)", "", message
-    )  # another command's flag
+    # another command's flag; an in-memory reader's sorting (replay streams the log in its order)
+    drop = r" \(--[\w-]+ on the command line\)| \(--columns\)|, or let the reader sort it \(.*?\)$"
+    message = re.sub(drop, "", message)
     for name, flag in _REPLAY_FLAGS.items():
         message = re.sub(rf"(?<![\w-]){name}(?=[=)])", flag, message)
     return message
@@ -683,6 +683,9 @@ def _replay(args) -> int:
     from vtsmodel.replay import analytic_beside, replay_chunks, replay_library
 
     _replay_report_path(args)
+    if (args.batch > 1) != (args.batch_wait > 0):  # the library batches only with both
+        raise _Usage(f"{PROG} replay: --batch K and --batch-wait S go together (a cartridge is mounted when K "
+                     "requests wait for it, or its oldest waited S seconds); with one alone nothing is batched")  # fmt: skip
     lib = replay_library(
         args.drives, drive=args.drive, robots=args.robots, dismount_after_s=args.dismount_after, policy=args.policy,
         batch_requests=args.batch, batch_wait_s=args.batch_wait,
@@ -714,7 +717,7 @@ def _replay(args) -> int:
     if total:
         _progress(total, total, "requests replayed")
     a = analytic_beside(rep, args.percentile, warn=False)
-    pct = f"p{round(100 * args.percentile)}"
+    pct = f"p{100 * args.percentile:g}"  # p99.9, not p100
     writes = rep.requests - rep.tape_requests - rep.cache_hits  # mounts the cache takes without a recall
     print(f"Replay of {Path(args.log).name}: {_count(rep.requests, 'request')}, {rep.tape_requests:,} to tape "
           f"({_count(rep.cache_hits, 'cache hit')}" + (f", {_count(writes, 'write')} to the cache" if writes else "")
@@ -905,9 +908,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--dismount-after", type=float, default=0.0, metavar="S", help="dismount delay [s] (default 0)"
     )
     r.add_argument("--policy", choices=("fifo", "group"), default="fifo", help="queue policy (default fifo)")
-    r.add_argument("--batch", type=int, default=1, metavar="K", help="mount when K requests wait (default 1)")
     r.add_argument(
-        "--batch-wait", type=float, default=0.0, metavar="S", help="... or the oldest waited S seconds"
+        "--batch",
+        type=int,
+        default=1,
+        metavar="K",
+        help="mount a cartridge when K requests wait for it (default 1: no batching; with --batch-wait)",
+    )
+    r.add_argument(
+        "--batch-wait",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="... or its oldest request waited S seconds [s] (with --batch)",
     )
     r.add_argument(
         "--cache-gb", type=float, default=None, metavar="GB", help="LRU cache in front (default none)"

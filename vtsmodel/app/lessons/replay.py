@@ -320,7 +320,7 @@ def view_replay(r: ReplayResult) -> View:
         "delay": Plot(delay_base, {"curve": r.delay_curve}, shapes=[x_line]) if r.delay_curve is not None
         else Plot(held_base, {"rep": rep, "dismount_after_s": r.dismount_after_s}),
     }  # fmt: skip
-    pct = f"p{round(100 * q)}"
+    pct = f"p{100 * q:g}"
     readouts = {
         "mount log": f"{source.name}{' (illustrative)' if source.example else ''}",
         "requests to tape": f"{rep.tape_requests:,} of {rep.requests:,} ({rep.cache_hits:,} cache hits)",
@@ -352,7 +352,7 @@ def why_apart(rep: rp.Replay, a: rp.AnalyticBeside, parts: rp.WaitParts) -> dict
     the wait (a drive, a robot, an unload) beside M/G/c's, with the bursts and the robots
     that the formulas' Poisson arrivals leave out.
     """
-    pct = f"p{round(100 * a.q)}"
+    pct = f"p{100 * a.q:g}"
     cv, limit = a.service_cv, rp.analytic.CV_LIMIT
     ground = (f"over {limit:g}: where M/G/c's approximation is known to fail; M/D/c takes every service alike"
               if cv > limit else f"within {limit:g}, the approximations' ground")  # fmt: skip
@@ -462,7 +462,7 @@ def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", 
     )
     facts = (f"{rep.requests:,} requests, {rep.tape_requests:,} to tape; {lib.drives} x {lib.drive or 'drive'}, "
              f"{lib.robots} robot(s), dismount after {lib.dismount_after_s:g} s, policy {lib.policy}; response mean "
-             f"{number(rep.mean_response_s)} s, p{round(100 * a.q)} {number(rep.percentile(a.q))} s; mounts per hour "
+             f"{number(rep.mean_response_s)} s, p{100 * a.q:g} {number(rep.percentile(a.q))} s; mounts per hour "
              f"{number(rep.mounts_per_hour)}; drive utilisation {number(rep.drive_utilisation)}")  # fmt: skip
     notes = "".join(f"<li>{e(n)}</li>" for n in (*rep.notes, *a.notes))
     sources = "".join(f"<li>{e(s)}</li>" for s in lib.sources)
@@ -470,7 +470,7 @@ def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", 
             f"<script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>"
             f"<h1>Replay of {e(name)} (vtsmodel)</h1><p>{e(facts)}</p>"
             f"<table border='1' cellpadding='4'><tr><th>answer</th><th>mean wait [s]</th>"
-            f"<th>p{round(100 * a.q)} wait [s]</th></tr>{rows}</table><ul>{notes}</ul>{figs}"
+            f"<th>p{100 * a.q:g} wait [s]</th></tr>{rows}</table><ul>{notes}</ul>{figs}"
             f"<h2>Sources</h2><ul>{sources}</ul></body></html>")  # fmt: skip
     return atomic_write(path, page, overwrite=overwrite, parents=True)
 
