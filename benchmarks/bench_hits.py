@@ -90,7 +90,7 @@ def _libcachesim_runs(log: mountlog.MountLog, caps_gb: np.ndarray):
     rec = np.zeros(n, dtype=[("t", "<u4"), ("id", "<u8"), ("size", "<u4"), ("next", "<i8")])
     rec["t"] = np.floor(log.time_s).astype(np.uint32)
     rec["id"] = log.volume + 1
-    size_b = hits._bytes(log.size_mb)
+    size_b = hits._curve._bytes(log.size_mb)
     if size_b.max() >= 2**32:
         raise ValueError("a volume of 4.3 GB or more does not fit libCacheSim's 32-bit object size")
     rec["size"] = size_b
@@ -139,8 +139,8 @@ def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> di
     out["read_hit_ratio_table3"] = [round(float(x), 4) for x in curve.read_hit_ratio(TABLE3_GB)]
 
     # the same kernel's thresholds for every mount, for libCacheSim's all-mount hit ratio
-    state = hits._Exact(log.n_volumes)
-    thr = state.run(log.volume, hits._bytes(log.size_mb))
+    state = hits._exact._Exact(log.n_volumes)
+    thr = state.run(log.volume, hits._curve._bytes(log.size_mb))
     ours_all = np.array([(thr <= c * 1e9).mean() for c in TABLE3_GB])
     del state, thr
     try:
@@ -161,7 +161,7 @@ def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> di
     py_one = _python_lru(vol, size, 432 * 1000)
     out["python_one_size_full_log_s"] = round(time.perf_counter() - t, 2)
     out["python_one_size_full_log_agrees"] = bool(
-        py_one == int((hits._Exact(1).run(log.volume, hits._bytes(log.size_mb)) <= 432e9).sum())
+        py_one == int((hits._exact._Exact(1).run(log.volume, hits._curve._bytes(log.size_mb)) <= 432e9).sum())
     )
     del vol, size
 
@@ -212,8 +212,8 @@ def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> di
     t = time.perf_counter()
     py_hits = [_python_lru(vol, size, c * 1000) for c in caps_s]
     t_py = time.perf_counter() - t
-    state = hits._Exact(slog.n_volumes)
-    thr = state.run(slog.volume, hits._bytes(slog.size_mb))
+    state = hits._exact._Exact(slog.n_volumes)
+    thr = state.run(slog.volume, hits._curve._bytes(slog.size_mb))
     agree = all(int((thr <= c * 1e9).sum()) == h for c, h in zip(caps_s, py_hits, strict=True))
     out["python_small_log"] = f"{n_s} mounts, {v_s} volumes, capacities Table 3 / {SCALE}"
     out["python_per_size_total_s"] = round(t_py, 2)
