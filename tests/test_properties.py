@@ -212,6 +212,29 @@ EXTRA: dict[str, tuple] = {
     ),
     "source@mount_log": (lambda: ["<arrays>"], []),
     "configuration@sensitivity": (lambda: [None], ["a configuration", 3]),
+    # the replay (issue 24)
+    **{
+        f"library@{f}": (lambda: [vtsmodel.replay_library(2)], [None, 3, "LTO9"])
+        for f in ("replay_log", "replay_requests", "replay_chunks")
+    },
+    "library@replay_drives_needed": (lambda: [None, vtsmodel.replay_library(2)], [3, "LTO9"]),
+    "size_mb@replay_requests": (
+        lambda: [None, np.array([100.0, 250.0, 100.0])],
+        [np.array([100.0, -1.0, 5.0])],
+    ),
+    "drive@replay_library": (lambda: ["LTO9", None, "TS1160"], ["NOPE", 3]),
+    "obj": (lambda: [None, np.array([0, 1, 0])], [np.array([0, -1, 2]), np.array([0.5, 1.0, 2.0])]),
+    "cartridge": (lambda: [None, np.array([0, 0, 1])], [np.array([0, -1, 2])]),
+    "duration_s": (lambda: [None, np.array([10.0, 500.0, 30.0])], [np.array([1.0, -1.0, 2.0])]),
+    "service_sample": (lambda: [None, np.array([10.0, 500.0])], [np.array([]), np.array([1.0, np.nan])]),
+    "access@replay_requests": (lambda: [None, np.array([0, 2, 2])], [np.array([0, 7, 2])]),
+    "cache_policy": (lambda: ["LRU"], ["MRU", 3]),
+    "chunks": (lambda: [[{"time_s": np.array([0.0, 60.0]), "obj": np.array([0, 1])}]], [None, 3, [None]]),
+    "rep": (
+        lambda: [vtsmodel.replay_requests([0.0, 60.0, 90.0], library=vtsmodel.replay_library(2))],
+        [None, 3],
+    ),
+    "log@replay_drives_needed": (lambda: [{"time_s": np.array([0.0, 60.0, 90.0])}, _small_log()], [None, 3]),
     # today's library over the years (issue 29)
     "model": (
         lambda: [vtsmodel.library_model("TS4300"), vtsmodel.library_model("SL8500")],
@@ -261,6 +284,7 @@ NON_FINITE = {
     "vts_plan",
     "sensitivity",
     "simulate_policy",  # a ratio with nothing counted (no reads after the warm-up) is NaN: documented
+    "analytic_beside",  # NaN where the formulas have no steady state: documented
     "units_needed",  # inf where one library cannot hold the cartridges and drives
     "library_binding",  # a share is inf where a configuration has no slots or bays for what it must hold
     "cost_by_year",  # no cost per TB (NaN) where nothing is stored
@@ -277,6 +301,7 @@ SIGNED = {
     "vts_plan",
     "sensitivity",
     "library_plan",
+    "analytic_beside",  # differences from the replay are signed
 }
 #: Results in [0, 1] (probabilities, efficiencies, multipliers).
 UNIT = {

@@ -67,6 +67,19 @@ from vtsmodel.queueing import (
     wait_percentile,
 )
 from vtsmodel.recall import recall_drives, recall_ready_s, recall_response_s, recall_service_s
+from vtsmodel.replay import (
+    AnalyticBeside,
+    ApproximationWarning,
+    DrivesByReplay,
+    Replay,
+    ReplayLibrary,
+    analytic_beside,
+    replay_chunks,
+    replay_drives_needed,
+    replay_library,
+    replay_log,
+    replay_requests,
+)
 from vtsmodel.robot import mount_response_s
 from vtsmodel.sizing import Flow, drives_needed, sizing_table
 from vtsmodel.throughput import escon_distance_factor, read_rate, scsi_rate, typical_mix_rate, write_rate
@@ -80,6 +93,17 @@ REFERENCE = f"vtsmodel: an open modeling workbench for tape storage performance,
 
 __all__ = [
     "REFERENCE",
+    "AnalyticBeside",
+    "ApproximationWarning",
+    "DrivesByReplay",
+    "Replay",
+    "ReplayLibrary",
+    "analytic_beside",
+    "replay_log",
+    "replay_chunks",
+    "replay_drives_needed",
+    "replay_library",
+    "replay_requests",
     "ArchiveYears",
     "CompressionWarning",
     "LibraryModel",

@@ -20,7 +20,9 @@ import numpy as np
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ExtrapolationWarning, broadcast, result
+from vtsmodel.attachment import _distance_factor, block_size_factor
 from vtsmodel.b18 import FEATURE, resolve_tvc
+from vtsmodel.paf import PAF_KNEE_SHARPNESS, PAF_PARAMS, _soft_min
 from vtsmodel.quantities import (
     BLOCK_KB,
     CF,
@@ -30,16 +32,7 @@ from vtsmodel.quantities import (
     PAF_SMALL_TVC_REDUCTION_INPUT,
     TVC_GB,
 )
-from vtsmodel.throughput import (
-    PAF_KNEE_SHARPNESS,
-    PAF_PARAMS,
-    _check_cf,
-    _distance_factor,
-    _ehpo_rate,
-    _small_tvc_factor,
-    _soft_min,
-    block_size_factor,
-)
+from vtsmodel.throughput import _ehpo_rate, _small_tvc_factor
 
 __all__ = [
     "PROCESSOR_PEAK_MB_S",
@@ -218,7 +211,7 @@ def write_capacities(
     """
     FEATURE.check("feature", feature)
     MODE.check("mode", mode)
-    c = _check_cf(cf)
+    c = CF.check("cf", cf)
     _, axis = resolve_tvc(tvc_gb, tvc_config, feature)
     n = CHANNELS.check("channels", channels)  # Sec. 1: "up to eight" (escon_channels_max; a test checks)
     b = BLOCK_KB.check("block_kb", block_kb)

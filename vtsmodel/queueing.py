@@ -222,19 +222,30 @@ def _mdc(a, s, c, rho):
 
 
 @declare(arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS, service_cv=SERVICE_CV)
-def wait_mgc(arrival_rate, service_s, servers, service_cv):
-    """Mean wait in queue of M/G/c by Allen-Cunneen's approximation. [s]
+def wait_mgc(arrival_rate, service_s, servers, service_cv=None, *, service_sample=None):
+    """Mean wait in queue of M/G/c by Allen-Cunneen's approximation, or simulated from a sample. [s]
 
     Wq(M/G/c) = Wq(M/M/c) (1 + cv^2) / 2, for Poisson arrivals (arrival cv = 1).
     At cv = 0 it is half the M/M/c wait, a few percent below Cosmetatos' M/D/c value.
+    With ``service_sample`` (a log's own service times) instead of a cv: Poisson arrivals
+    and service drawn from the sample, scaled to mean ``service_s``, simulated
+    (:func:`simulate_recalls`, :data:`SAMPLE_SIMULATED` recalls, seed 0).
 
     Parameters
     ----------
     arrival_rate, service_s, servers
-        As :func:`wait_mmc`.
+        As :func:`wait_mmc` (scalars with a sample).
     service_cv : float or array_like
         Coefficient of variation of the service time (0 deterministic, 1 exponential). [-]
+    service_sample : array_like, optional
+        Service times whose shape the service follows (replaces ``service_cv``). [s]
     """
+    if service_sample is not None:
+        return _by_sample(arrival_rate, service_s, servers, _sample("service_sample", service_sample))
+    if service_cv is None:
+        raise ValueError(
+            "service_cv=None: give the service time's coefficient of variation or a service_sample"
+        )
     cv = SERVICE_CV.check("service_cv", service_cv)
     lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
     broadcast(arrival_rate=lam, service_s=s, servers=c, service_cv=cv)
@@ -245,13 +256,14 @@ def wait_mgc(arrival_rate, service_s, servers, service_cv):
     arrival_rate=ARRIVAL_RATE, service_s=SERVICE_S, servers=SERVERS, q=QUANTILE,
     service_cv=SERVICE_CV.but(default=1.0),
 )  # fmt: skip
-def wait_percentile(arrival_rate, service_s, servers, q=0.95, *, service_cv=1.0):
+def wait_percentile(arrival_rate, service_s, servers, q=0.95, *, service_cv=1.0, service_sample=None):
     """The q-quantile of the wait in queue. [s]
 
     M/M/c (service_cv = 1), exact: P(W > t) = C exp(-(c/S - lambda) t), so
     t_q = 0 if q <= 1 - C, else ln(C / (1 - q)) / (c/S - lambda).
     Other cv: the same exponential tail scaled to the approximate mean (Cosmetatos for
     cv = 0, Allen-Cunneen otherwise): t_q = (Wq / C) ln(C / (1 - q)), an approximation.
+    With ``service_sample``: simulated, as :func:`wait_mgc` does with one.
 
     Parameters
     ----------
@@ -261,7 +273,11 @@ def wait_percentile(arrival_rate, service_s, servers, q=0.95, *, service_cv=1.0)
         Quantile, 0 < q < 1. [-]
     service_cv : float or array_like
         Coefficient of variation of the service time. [-]
+    service_sample : array_like, optional
+        Service times whose shape the service follows (replaces ``service_cv``). [s]
     """
+    if service_sample is not None:
+        return _by_sample(arrival_rate, service_s, servers, _sample("service_sample", service_sample), q)
     qa = QUANTILE.check("q", q)
     cv = SERVICE_CV.check("service_cv", service_cv)
     lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
@@ -421,6 +437,35 @@ class RecallSimulation:
         )
 
 
+#: Recalls simulated where a formula takes a sample of service times instead of a cv. [count]
+SAMPLE_SIMULATED = 200_000
+
+
+def _sample(name: str, value) -> np.ndarray:
+    """A sample of service times: a 1-d array of finite numbers >= 0 with a mean above 0."""
+    x = np.asarray(value, dtype=float) if not isinstance(value, str | bytes) else np.array([np.nan])
+    if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)) or np.any(x < 0) or not x.mean() > 0:
+        raise ValueError(
+            f"{name} must be a 1-d array of service times, finite and >= 0 with a mean above 0 "
+            f"(valid range [0, {BIG_S:g}] s each), not {np.array2string(x.ravel()[:6], threshold=6)}"
+        )
+    return x
+
+
+def _by_sample(lam, s, c, sample, q=None, seed=0):
+    """Mean (q None) or q-quantile of the wait, simulated with service drawn from ``sample``."""
+    lam = as_scalar("arrival_rate", _POSITIVE_RATE.check("arrival_rate", lam))
+    s = as_scalar("service_s", SERVICE_S.check("service_s", s))
+    c = int(as_scalar("servers", SERVERS.check("servers", c)))
+    if lam * s / c >= 1.0:
+        raise ConstraintError(
+            f"utilisation = arrival_rate * service_s / servers = {lam * s / c:.4g} must be below 1 for a "
+            "steady state (valid range [0, 1))"
+        )
+    sim = simulate_recalls(lam, s, c, SAMPLE_SIMULATED, seed=seed, service_sample=sample)
+    return result(sim.mean_wait if q is None else sim.percentile(as_scalar("q", QUANTILE.check("q", q))))
+
+
 def _deterministic_starts(arr: np.ndarray, s: float, c: int) -> np.ndarray:
     """Exact FIFO start times with c servers and identical service s (lag-c running max).
 
@@ -466,6 +511,7 @@ def simulate_recalls(
     warmup=0.1,
     batches=30,
     confidence=0.95,
+    service_sample=None,
 ) -> RecallSimulation:
     """Simulate n recalls arriving at random at a FIFO queue of identical drives.
 
@@ -519,7 +565,11 @@ def simulate_recalls(
     rng = np.random.default_rng(seed)
     arr = np.cumsum(rng.exponential(1.0 / lam, n))
     c_used = min(c, n)  # more drives than recalls: the rest stay idle (and cost no memory)
-    if cv < 1e-6:  # service times within a millionth of each other: identical (1/cv**2 would overflow)
+    if service_sample is not None:
+        sample = _sample("service_sample", service_sample)
+        svc = rng.choice(sample, n) * (s / sample.mean())
+        starts = _heap_starts(arr, svc, c_used)
+    elif cv < 1e-6:  # service times within a millionth of each other: identical (1/cv**2 would overflow)
         starts = _deterministic_starts(arr, s, c_used)
     else:
         shape = 1.0 / cv**2

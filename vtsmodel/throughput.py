@@ -8,16 +8,20 @@ unless ``block_kb`` and ``escon_km`` say otherwise.
 Contents
 --------
 :func:`write_rate`
-    Peak and sustained write for base, EHPO (Eq. 3, Table 4) and PAF (fitted, :func:`paf_fit`).
+    Peak and sustained write for base, EHPO (Eq. 3, Table 4: :func:`ehpo_coefficients`)
+    and PAF (fitted, :func:`vtsmodel.paf.paf_fit`).
 :func:`read_rate`, :func:`typical_mix_rate`
-    Read hit and recall (Table 1, fitted, :func:`read_fit`) and the 60/40 mix (Sec. 3.5.6).
-:func:`block_size_factor`, :func:`escon_distance_factor`, :func:`scsi_rate`
-    Table 2's block-size effect, the Sec. 8.2 distance rule, the Sec. 6 SCSI attachment.
+    Read hit and recall (Table 1, fitted, :func:`vtsmodel.paf.read_fit`) and the 60/40
+    mix (Sec. 3.5.6).
 :func:`paf_small_tvc_factor`
     The PAF small-cache reduction.
 
-The bottleneck view (what each resource could carry, which binds) is
-:mod:`vtsmodel.bottleneck`.
+The module's concerns live in their own modules, and their names are importable from here
+too: the fitted curves in :mod:`vtsmodel.paf` (:func:`soft_min`, :func:`paf_fit`,
+:func:`read_fit` and their parameters), the host attachment in :mod:`vtsmodel.attachment`
+(:func:`block_size_factor`, Table 2; :func:`escon_distance_factor`, Sec. 8.2;
+:func:`scsi_rate`, Sec. 6), the product in :mod:`vtsmodel.b18`. The bottleneck view (what
+each resource could carry, which binds) is :mod:`vtsmodel.bottleneck`.
 
 Features
 --------
@@ -55,26 +59,39 @@ import numpy as np
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import (
-    ConstraintError,
     ExtrapolationWarning,
     as_scalar,
     broadcast,
-    cached,
     result,
     warn_outside,
 )
+from vtsmodel.attachment import (
+    SCSI_COMPRESSED_MBS,
+    _block_gain,
+    _distance,
+    block_size_factor,
+    escon_distance_factor,
+    scsi_rate,
+)
 from vtsmodel.b18 import FEATURE, resolve_tvc, tvc_range
-from vtsmodel.fit import Fit, fit_curve
+from vtsmodel.paf import (
+    PAF_ANCHOR_PROVENANCE,
+    PAF_ANCHORS,
+    PAF_KNEE_SHARPNESS,
+    PAF_PARAMS,
+    READ_KINDS,
+    READ_PARAMS,
+    _paf_curve,
+    paf_fit,
+    read_fit,
+    soft_min,
+)
 from vtsmodel.quantities import (
-    ADAPTERS,
     BLOCK_KB,
     CF,
-    DIRECTION,
     ESCON_KM,
-    KNEE_SHARPNESS,
     MODE,
     PAF_SMALL_TVC_REDUCTION_INPUT,
-    RATE_MB_S,
     READ_HIT,
     READ_KIND,
     TVC_GB,
@@ -141,146 +158,6 @@ def __getattr__(name: str):
     if name in ("EQ3_CF_RANGE", "EQ3_HOST_MBS_MAX", "TVC_RANGE"):
         return _limits()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-#: Sharpness ``n`` of the soft minimum used by the PAF curves (a modelling choice, not a
-#: source value): ``n = 10`` keeps every stated PAF point within 1.5 MB/s (3 %) while the
-#: knee stays smooth. The larger ``n``, the closer the curve is to ``min(s * CF, C)``.
-PAF_KNEE_SHARPNESS = 10.0
-
-#: Shipped parameters of the PAF curves ``rate = soft_min(s * CF, C)``, by mode:
-#: ``(s [MB/s per unit CF], C [MB/s])``, fitted by :func:`paf_fit` to the stated points
-#: (ibm-vts-b18-2000, Secs. 3.5.3, 3.5.4, Table 2). A test refits them from ``data/``.
-PAF_PARAMS = {
-    "sustained": (19.29663, 50.54586),
-    "peak": (45.56400, 80.61326),
-}
-
-
-#: The points of the PAF fits that the project places (calibration anchors), by id: a
-#: statement turned into a point at a CF the text does not print. Their provenance is
-#: this description, not a data row's id.
-PAF_ANCHORS = {
-    "sustained": "anchor:paf_sustained_flat_cf4",
-    "peak": "anchor:paf_peak_80_cf4",
-}
-#: What each anchor stands for.
-PAF_ANCHOR_PROVENANCE = {
-    PAF_ANCHORS["sustained"]: (
-        "project anchor: 50 MB/s placed at CF 4, the highest CF measured (ibm-vts-b18-2000, "
-        "Sec. 3.5.1), from 'At higher compression, the PAF throughput is not sensitive to "
-        "compression factor' (Sec. 3.5.3)"
-    ),
-    PAF_ANCHORS["peak"]: (
-        "project anchor: 80 MB/s placed at CF 4, the highest CF measured (Sec. 3.5.1), from "
-        "'a peak write throughput of up to 80 MB/s' (Sec. 9) and 'about 80 MB/s' down to CF 2.0 "
-        "(Sec. 3.5.4)"
-    ),
-}
-
-
-@declare(a=RATE_MB_S, b=RATE_MB_S, n=KNEE_SHARPNESS)
-def soft_min(a, b, n: float = PAF_KNEE_SHARPNESS):
-    """Smooth minimum of two positive rates, ``(a**-n + b**-n) ** (-1/n)``.
-
-    Always below ``min(a, b)``, by at most a factor ``2 ** (-1/n)`` where ``a == b``;
-    tends to ``min(a, b)`` as ``n`` grows. It is how two resources in series combine
-    when neither is far below the other. Rates must be above 0 (``soft_min(0, 5)`` has
-    no meaning: the formula divides by the smaller rate).
-    """
-    a = RATE_MB_S.check("a", a)
-    b = RATE_MB_S.check("b", b)
-    n = KNEE_SHARPNESS.check("n", n)
-    broadcast(a=a, b=b, n=n)
-    return _soft_min(a, b, n)
-
-
-def _soft_min(a, b, n=PAF_KNEE_SHARPNESS):
-    """:func:`soft_min` of checked (or internal, positive) rates."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    lo = np.minimum(a, b)
-    # Scaled by the smaller rate so that large n does not overflow.
-    return lo * ((a / lo) ** -n + (b / lo) ** -n) ** (-1.0 / n)
-
-
-def _paf_curve(cf, s, c):
-    return _soft_min(s * np.asarray(cf, dtype=float), c)
-
-
-def _cell(table, row_id: str, column: str) -> float:
-    """One cell of a data table, by row id and column name."""
-    return float(table[column][list(table["id"]).index(row_id)])
-
-
-def _paf_points(mode: str):
-    """The PAF points of ``mode`` as (CF, host MB/s, row id), from the data tables."""
-    facts = load("vts_facts")
-    cf_max = facts.value("meas_cf_max")  # Sec. 3.5.1: curves measured up to CF 4
-    if mode == "sustained":
-        plateau = facts.value("paf_sustained_cf3")
-        return [
-            (1.0, facts.value("paf_sustained_cf1"), "paf_sustained_cf1"),  # Sec. 3.5.3, "about 19"
-            (facts.value("paf_sustained_knee_cf"), plateau, "paf_sustained_cf3"),  # "50 MB/s" at CF 3
-            # "At higher compression, the PAF throughput is not sensitive to compression factor."
-            (cf_max, plateau, PAF_ANCHORS["sustained"]),
-        ]
-    blocks = load("vts_block_size")
-    top = facts.value("paf_peak_max")
-    return [
-        (1.0, facts.value("paf_peak_cf1"), "paf_peak_cf1"),  # Sec. 3.5.4, "about 45 MB/s" at CF 1
-        (facts.value("paf_peak_max_min_cf"), top, "paf_peak_max"),  # "about 80" down to CF 2.0
-        (_cell(blocks, "peak_write_32kb", "cf"), blocks.value("peak_write_32kb"), "peak_write_32kb"),
-        (cf_max, top, PAF_ANCHORS["peak"]),  # Sec. 9, "up to 80 MB/s", placed at CF 4
-    ]
-
-
-@declare(mode=MODE)
-@cached
-def paf_fit(mode: str = "sustained") -> Fit:
-    """Fit the PAF write curve of ``mode`` to the paper's stated points.
-
-    The curve is ``rate = soft_min(s * CF, C)``: proportional to CF while a resource that
-    works in compressed bytes binds, saturating at a ceiling ``C`` that does not depend on
-    CF (see :func:`write_capacities`), joined smoothly with :data:`PAF_KNEE_SHARPNESS`.
-
-    Points fitted (ibm-vts-b18-2000):
-
-    - sustained: about 19 MB/s at CF 1, 50 MB/s at CF 3, and "not sensitive to
-      compression factor" above CF 3, entered as 50 MB/s at CF 4, the highest CF
-      measured (Secs. 3.5.1, 3.5.3);
-    - peak: about 45 MB/s at CF 1, about 80 MB/s "down to data compressibility as low
-      as 2.0" (Sec. 3.5.4), 80 MB/s at CF 2.66 (Table 2, 32 KB), up to 80 MB/s (Sec. 9),
-      entered at CF 4.
-
-    The CF 4 points are placed by the project (:data:`PAF_ANCHORS`, with their own
-    provenance in :data:`PAF_ANCHOR_PROVENANCE`). Every point is an input: the curves are
-    calibrated to these statements, so agreeing with them is no evidence.
-
-    Parameters
-    ----------
-    mode : {"sustained", "peak"}
-        Which benchmark.
-
-    Returns
-    -------
-    Fit
-        Parameters ``s`` [MB/s per unit CF] and ``C`` [MB/s], their standard errors, the
-        residuals and the ids of the data rows.
-    """
-    MODE.check("mode", mode)
-    pts = _paf_points(mode)
-    x, y, ids = zip(*pts, strict=True)
-    return fit_curve(
-        f"paf_{mode}",
-        _paf_curve,
-        x,
-        y,
-        p0=(y[0], max(y)),
-        param_names=("s", "C"),
-        bounds=((1e-3, 1e-3), (np.inf, np.inf)),
-        ids=ids,
-    )
 
 
 @functools.cache
@@ -388,155 +265,10 @@ def _small_tvc_factor(tvc_gb, reduction, name: str):
     return 1.0 - r * share
 
 
-def _check_cf(cf):
-    return CF.check("cf", cf)
-
-
 def _ehpo_rate(cf, axis, mode):
     """Eq. 3 at a point of Table 4's axis (:func:`vtsmodel.b18.resolve_tvc`). [MB/s]"""
     m, b = _coefficients(axis, mode)
     return m * cf + b  # Eq. 3, Table 4
-
-
-# --- block size and channel distance -------------------------------------------------
-
-
-@functools.cache
-def _block_overhead(operation: str) -> tuple[float, float]:
-    """Per-block time ``t0`` and streaming time per KB ``1/bw`` fitted to Table 2."""
-    t2 = load("vts_block_size")
-    op = {"write": "peak_write", "read": "read_hit"}[operation]
-    rows = t2.where(operation=op)
-    b_small, b_large = float(np.min(rows["block_kb"])), float(np.max(rows["block_kb"]))  # 32, 64 KB
-    t_small = b_small / rows.value(block_kb=b_small)  # time per block, in units of KB / (MB/s)
-    t_large = b_large / rows.value(block_kb=b_large)
-    per_kb = (t_large - t_small) / (b_large - b_small)
-    return t_small - b_small * per_kb, per_kb
-
-
-def _reference_block_kb() -> float:
-    """The block size of the paper's rates, 32 KB (Table 2's smaller block; Sec. 3.5.7). [KB]"""
-    return float(np.min(load("vts_block_size")["block_kb"]))
-
-
-@cites("vts_block_size")
-@declare(block_kb=BLOCK_KB, operation=DIRECTION)
-def block_size_factor(block_kb, *, operation: str = "write"):
-    """Gain of a channel-bound host rate from larger blocks, relative to 32 KB blocks.
-
-    Each block costs a fixed time ``t0`` (channel protocol and I/O handling) plus its
-    bytes at a streaming rate ``bw``, so a channel-bound rate is
-    ``r(B) = B / (t0 + B / bw)``. ``t0`` and ``bw`` are solved from Table 2's two points
-    (32 and 64 KB at CF 2.66, 8 ESCON, PAF): peak write 80 -> 103 MB/s, read hit
-    64 -> 89 MB/s. The factor is ``r(B) / r(32)``.
-
-    Parameters
-    ----------
-    block_kb : float or array_like
-        Host block size. [KB]
-    operation : {"write", "read"}
-        ``"write"``: peak write (Table 2 row 1); ``"read"``: read hit (row 2).
-
-    Returns
-    -------
-    numpy.ndarray or numpy.float64
-        Multiplier on a channel-bound rate measured with 32 KB blocks. [-]
-
-    Warns
-    -----
-    ExtrapolationWarning
-        Outside 32 to 64 KB, the block sizes Table 2 measured.
-
-    Notes
-    -----
-    ibm-vts-b18-2000, Table 2 and Sec. 3.5.7 ("more than 25%").
-    """
-    DIRECTION.check("operation", operation)
-    b = BLOCK_KB.check("block_kb", block_kb)
-    t2 = load("vts_block_size")["block_kb"]
-    warn_outside(
-        "block_kb", b, float(np.min(t2)), float(np.max(t2)), source=f"{_SRC}, Table 2 (32 and 64 KB)"
-    )
-    t0, per_kb = _block_overhead(operation)
-    rate = b / (t0 + b * per_kb)
-    ref = _reference_block_kb()
-    return result(rate / (ref / (t0 + ref * per_kb)))
-
-
-@cites("vts_facts")
-@declare(km=ESCON_KM, direction=DIRECTION)
-def escon_distance_factor(km, *, direction: str = "write"):
-    """Host throughput multiplier for the ESCON distance between host and VTS.
-
-    ``factor = 1 - loss * km``: "reduced approximately 0.6% and 2.3%, respectively, per
-    kilometer" for writes and reads, relative to distances small compared with 1 km,
-    32 KB blocks, IBM ESCON directors.
-
-    Parameters
-    ----------
-    km : float or array_like
-        Channel distance between host and VTS. [km]
-    direction : {"write", "read"}
-        Which host throughput.
-
-    Returns
-    -------
-    numpy.ndarray or numpy.float64
-        Multiplier in (0, 1]. [-]
-
-    Raises
-    ------
-    ValueError
-        For a negative distance; a ``ConstraintError`` for one at which the linear rule
-        leaves no throughput (``km >= 1 / loss``: 43 km for reads, 167 km for writes).
-
-    Warns
-    -----
-    ExtrapolationWarning
-        Beyond the 25 km the rule is stated for.
-
-    Notes
-    -----
-    ibm-vts-b18-2000, Sec. 8.2.
-    """
-    DIRECTION.check("direction", direction)
-    return result(_distance_factor(ESCON_KM.check("km", km), direction, "km", stacklevel=4))
-
-
-def _distance_factor(d, direction: str, name: str, *, stacklevel: int = 5):
-    """The Sec. 8.2 factor of a checked distance ``d``; ``name`` is the caller's parameter."""
-    facts = load("vts_facts")
-    loss = facts.value(f"escon_distance_{direction}_loss")  # Sec. 8.2, per km
-    if np.any(d >= 1.0 / loss):
-        raise ConstraintError(
-            f"{name}={float(np.max(d)):g} leaves no {direction} throughput: the rule of Sec. 8.2 "
-            f"(-{100 * loss:.2g} % per km) reaches 0 at {1.0 / loss:.4g} km (valid range [0, {1.0 / loss:.4g}))"
-        )
-    warn_outside(
-        name, d, 0.0, facts.value("escon_distance_rule_max"), source=f"{_SRC}, Sec. 8.2 (25 km)",
-        stacklevel=stacklevel,
-    )  # fmt: skip
-    return 1.0 - loss * d  # Sec. 8.2
-
-
-def _block_gain(block_kb, operation: str | None):
-    """``block_size_factor`` for ``operation`` (checked input, 1 at 32 KB); ``None``: 1."""
-    if (
-        np.ndim(block_kb) == 0
-        and isinstance(block_kb, int | float)
-        and float(block_kb) == _reference_block_kb()
-    ):
-        return np.asarray(1.0)
-    b = BLOCK_KB.check("block_kb", block_kb)
-    if operation is None:
-        return np.ones_like(b)
-    return np.asarray(block_size_factor(b, operation=operation))
-
-
-def _distance(escon_km, direction: str):
-    if np.ndim(escon_km) == 0 and isinstance(escon_km, int | float) and float(escon_km) == 0.0:
-        return np.asarray(1.0)
-    return _distance_factor(ESCON_KM.check("escon_km", escon_km), direction, "escon_km")
 
 
 # --- write --------------------------------------------------------------------------
@@ -629,7 +361,7 @@ def write_rate(
     """
     FEATURE.check("feature", feature)
     MODE.check("mode", mode)
-    c = _check_cf(cf)
+    c = CF.check("cf", cf)
     tvc, axis = resolve_tvc(tvc_gb, tvc_config, feature)
     broadcast(
         cf=c,
@@ -670,54 +402,6 @@ def _paf_write(c, tvc, mode, g=1.0, reduction=None):
 
 
 # --- read ---------------------------------------------------------------------------
-
-#: Read kinds: ``"hit"`` (volume in the cache) and ``"recall"`` (read miss: from tape).
-READ_KINDS = ("hit", "recall")
-
-#: Shipped parameters of the read curves ``rate = soft_min(s * CF, C)`` by kind,
-#: ``(s [MB/s per unit CF], C [MB/s])``, fitted by :func:`read_fit` to Table 1.
-READ_PARAMS = {
-    "hit": (57.73555, 64.00101),
-    "recall": (18.00092, 38.39865),
-}
-
-
-@declare(kind=READ_KIND)
-@cached
-def read_fit(kind: str = "hit") -> Fit:
-    """Fit the read curve of ``kind`` to Table 1 (8-ESCON VTS with PAF).
-
-    Same form as the PAF write curves, ``soft_min(s * CF, C)``: a resource working in
-    compressed bytes at low CF (cache disks for hits, tape drives for recalls: "the tape
-    drive limited read recall bandwidth", Sec. 3.5.3) under a ceiling that does not
-    depend on CF (the channels for hits: "the asymmetry in the details of the ESCON
-    data transmission", Sec. 3.5.4). Two points, two parameters: the curve passes
-    through both and the parameters' uncertainty is undefined (reported as inf).
-
-    Parameters
-    ----------
-    kind : {"hit", "recall"}
-        Which read.
-
-    Returns
-    -------
-    Fit
-    """
-    READ_KIND.check("kind", kind)
-    t1 = load("vts_read_rates").where(operation=kind)
-    x, y, ids = t1["cf"], t1["value"], tuple(t1["id"])
-    return fit_curve(
-        f"read_{kind}",
-        _paf_curve,
-        x,
-        y,
-        p0=(float(y[0]), float(max(y))),
-        param_names=("s", "C"),
-        bounds=((1e-3, 1e-3), (np.inf, np.inf)),
-        ids=ids,
-    )
-
-
 @cites("vts_read_rates", "vts_block_size")
 @declare(
     cf=CF.but(valid=(1.0, 2.66), source=f"{_SRC}, Table 1"),
@@ -763,7 +447,7 @@ def read_rate(cf, *, kind: str = "hit", block_kb=32.0, escon_km=0.0):
     "does not appear to be a significant factor"), Table 2, Secs. 3.5.4, 3.5.5.
     """
     READ_KIND.check("kind", kind)
-    c = _check_cf(cf)
+    c = CF.check("cf", cf)
     broadcast(
         cf=c, block_kb=BLOCK_KB.check("block_kb", block_kb), escon_km=ESCON_KM.check("escon_km", escon_km)
     )
@@ -848,7 +532,7 @@ def typical_mix_rate(
                              else write_fraction)  # fmt: skip
     h = READ_HIT.check("read_hit_ratio", facts.value("typical_mix_read_hit_ratio") if read_hit_ratio is None
                        else read_hit_ratio)  # fmt: skip
-    arrays = {"cf": _check_cf(cf), "write_fraction": w, "read_hit_ratio": h}
+    arrays = {"cf": CF.check("cf", cf), "write_fraction": w, "read_hit_ratio": h}
     if tvc_gb is not None:
         arrays["tvc_gb"] = TVC_GB.check("tvc_gb", tvc_gb)
     broadcast(
@@ -869,85 +553,3 @@ def typical_mix_rate(
         big_r = big_w * to_read
     seconds_per_mb = w / big_w + (1 - w) * h / big_h + (1 - w) * (1 - h) / big_r  # Sec. 3.5.6 mix
     return result(1.0 / seconds_per_mb)
-
-
-# --- SCSI attachment ----------------------------------------------------------------
-
-#: Capacity of the stage behind a SCSI adapter that carries compressed bytes, in
-#: compressed MB/s. Not a source value: calibrated, chosen so that the Sec. 6 statements
-#: hold (compressibility has "little effect" at 64 KB and below, under 5 % here, while
-#: at 256 KB "throughput improves with data compressibility" and reaches "about 23 MB/s"
-#: from CF 2.7 up); those statements are its inputs, not evidence for it. [MB/s]
-SCSI_COMPRESSED_MBS = 12.0
-
-
-@functools.cache
-def _scsi_block_curve() -> tuple[float, float]:
-    """Per-block time and time per KB of one SCSI adapter, through Sec. 6's two points."""
-    f = load("vts_facts")
-    b1, r1 = f.value("scsi_write_4kb_block"), f.value("scsi_write_4kb")
-    b2, r2 = f.value("scsi_write_256kb_block"), f.value("scsi_write_256kb")
-    per_kb = (b2 / r2 - b1 / r1) / (b2 - b1)
-    return b1 / r1 - b1 * per_kb, per_kb
-
-
-@cites("vts_facts")
-@declare(block_kb=BLOCK_KB, cf=CF.but(default=2.7), adapters=ADAPTERS, direction=DIRECTION)
-def scsi_rate(block_kb, cf=2.7, *, adapters: int = 1, direction: str = "write"):
-    """Host throughput through the SCSI attachment (peak/fill), by block size and CF.
-
-    Per adapter, writes: ``soft_min(B / (t0 + B / bw), K * CF)``: a per-block curve
-    through "near one MB/s with 4 KB blocking" and "about 23 MB/s with 256 KB blocks"
-    (at CF 2.7 and above), under a compressed-byte stage of :data:`SCSI_COMPRESSED_MBS`
-    that makes the rate grow with CF at large blocks only. Reads "follow the write
-    throughput dependence", insensitive to CF (Fig. 13), "up to twenty percent" lower at
-    the larger blocks: the model lowers them by 20 % x ``log2(B/64) / log2(256/64)``
-    between 64 and 256 KB, 0 below, 20 % above. Two adapters carry twice one adapter's
-    rate (two cards at 256 KB, CF 4: about 47 MB/s observed, 46 modelled).
-
-    Parameters
-    ----------
-    block_kb : float or array_like
-        Host block size. [KB]
-    cf : float or array_like
-        Data compressibility (>= 1). [-]
-    adapters : {1, 2}
-        SCSI host attachment features installed ("Up to two"), each used with both of
-        its busses.
-    direction : {"write", "read"}
-        Host writes or read hits.
-
-    Returns
-    -------
-    numpy.ndarray or numpy.float64
-        Host rate through the SCSI adapters. [MB/s]
-
-    Warns
-    -----
-    ExtrapolationWarning
-        Outside 4 to 256 KB or CF 1 to 4.
-
-    Notes
-    -----
-    ibm-vts-b18-2000, Sec. 6 (Figs. 11 to 13: EHPO, 288 GB TVC, no ESCON load). The
-    ESCON and SCSI inputs "share an aggregate maximum" of about 47 MB/s.
-    """
-    DIRECTION.check("direction", direction)
-    facts = load("vts_facts")
-    n = ADAPTERS.check("adapters", adapters)  # its hi is scsi_adapters_max (a test checks)
-    b = BLOCK_KB.check("block_kb", block_kb)
-    c = _check_cf(cf)
-    broadcast(block_kb=b, cf=c, adapters=n)
-    lo_b, hi_b = facts.value("scsi_write_4kb_block"), facts.value("scsi_write_256kb_block")
-    warn_outside("block_kb", b, lo_b, hi_b, source=f"{_SRC}, Sec. 6 ({lo_b:g} to {hi_b:g} KB)")
-    warn_outside("cf", c, *_limits()["EQ3_CF_RANGE"], source=f"{_SRC}, Secs. 3.5.1, 6")
-    t0, per_kb = _scsi_block_curve()
-    per_block = b / (t0 + b * per_kb)  # Sec. 6: 1 MB/s at 4 KB, 23 MB/s at 256 KB
-    if direction == "write":
-        per_adapter = _soft_min(per_block, SCSI_COMPRESSED_MBS * c)
-    else:
-        lo_kb = facts.value("scsi_cf_insensitive_block_max")
-        hi_kb = facts.value("scsi_write_256kb_block")
-        share = np.clip(np.log2(b / lo_kb) / np.log2(hi_kb / lo_kb), 0.0, 1.0)
-        per_adapter = per_block * (1.0 - facts.value("scsi_read_below_write_max") * share) + 0.0 * c
-    return result(n * per_adapter)

@@ -480,6 +480,73 @@ def _cmd_hits(args) -> int:
     return 0
 
 
+# --- replay --------------------------------------------------------------------------------------
+def _count_lines(path: str) -> int:
+    """Lines of a file, counted in 1 MB blocks (the progress bar's total)."""
+    n = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            n += block.count(b"\n")
+    return n
+
+
+def _log_chunks(path: str, codes: dict, chunk_lines: int):
+    """The log's chunks as the replay takes them: volume serials coded in order of first use."""
+    import numpy as np
+
+    from vtsmodel.mountlog import iter_mount_log
+
+    for ch in iter_mount_log(path, chunk_lines=chunk_lines):
+        uniq, inv = np.unique(ch.volume, return_inverse=True)
+        code = np.array([codes.setdefault(v, len(codes)) for v in uniq.tolist()], dtype=np.int64)
+        yield {"time_s": ch.time_s, "obj": code[inv], "size_mb": ch.size_mb, "access": ch.access}
+
+
+def _cmd_replay(args) -> int:
+    from vtsmodel.replay import analytic_beside, replay_chunks, replay_library
+
+    lib = replay_library(
+        args.drives, drive=args.drive, robots=args.robots, dismount_after_s=args.dismount_after, policy=args.policy,
+        batch_requests=args.batch, batch_wait_s=args.batch_wait,
+    )  # fmt: skip
+    total = _count_lines(args.log) if sys.stderr.isatty() else 0
+    codes: dict = {}
+    rep = replay_chunks(
+        _log_chunks(args.log, codes, args.chunk_lines), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb,
+        progress=lambda done: _progress(min(done, total), total, "requests replayed") if total else None,
+    )  # fmt: skip
+    if total:
+        _progress(total, total, "requests replayed")
+    a = analytic_beside(rep, args.percentile, warn=False)
+    pct = f"p{round(100 * args.percentile)}"
+    print(f"Replay of {Path(args.log).name}: {rep.requests:,} requests, {rep.tape_requests:,} to tape "
+          f"({rep.cache_hits:,} cache hits), {len(codes):,} volumes")  # fmt: skip
+    print(f"Library: {lib.drives} x {lib.drive or 'drive'}, {lib.robots} robot(s), dismount after "
+          f"{lib.dismount_after_s:g} s, {lib.policy}" + (f", batches of {lib.batch_requests}" if lib.batch_requests > 1 else ""))  # fmt: skip
+    print()
+    rows = [
+        {"answer": name, "mean wait [s]": f"{m:.4g}", f"{pct} wait [s]": f"{x:.4g}"}
+        for name, m, x in a.rows()
+    ]
+    print(_table(rows, list(rows[0])))
+    print()
+    print(f"response: mean {rep.mean_response_s:.4g} s, {pct} {rep.percentile(args.percentile):.4g} s "
+          f"(from histograms, 1.2% bins)")  # fmt: skip
+    print(f"mounts per hour {rep.mounts_per_hour:.4g}; loads saved {rep.loads_saved:,}; drive utilisation "
+          f"{rep.drive_utilisation:.3f}; robot utilisation {rep.robot_utilisation:.3f}; most waiting {rep.max_waiting:,}")  # fmt: skip
+    for note in (*rep.notes, *a.notes):
+        print(f"note: {note}")
+    print()
+    print("sources: " + "; ".join(lib.sources))
+    if args.report:
+        from vtsmodel.app.lessons.replay import write_report
+
+        print(
+            f"report: {write_report(rep, a, args.report, name=Path(args.log).name, overwrite=args.overwrite)}"
+        )
+    return 0
+
+
 # --- main -----------------------------------------------------------------------------------------
 def _positive_float(text: str) -> float:
     try:
@@ -610,6 +677,40 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
     h.add_argument("--shards", type=int, metavar="MAX_VOLUMES", help="sampled curve (SHARDS) for huge logs")
     h.set_defaults(func=_cmd_hits)
+
+    r = sub.add_parser(
+        "replay",
+        help="replay a mount log through a cache and a tape library; the queueing formulas beside it",
+        description=(
+            "Replay every request of a mount log (the format of 'hits'), in order and at its time, through "
+            "an LRU cache and a tape library of catalog drives and robots (vtsmodel.replay), streamed in "
+            "bounded memory; print the waits beside the M/D/c and M/G/c answers, mounts per hour and "
+            "utilisation; with --report, an offline HTML report with its figures."
+        ),
+    )
+    r.add_argument("log", metavar="LOG.csv", help="the mount log")
+    r.add_argument("--drives", type=int, default=16, help="tape drives (default 16)")
+    r.add_argument("--drive", default="LTO9", help="catalog drive (default LTO9; e.g. LTO-9, TS1160)")
+    r.add_argument("--robots", type=int, default=1, help="robots (default 1)")
+    r.add_argument(
+        "--dismount-after", type=float, default=0.0, metavar="S", help="dismount delay [s] (default 0)"
+    )
+    r.add_argument("--policy", choices=("fifo", "group"), default="fifo", help="queue policy (default fifo)")
+    r.add_argument("--batch", type=int, default=1, metavar="K", help="mount when K requests wait (default 1)")
+    r.add_argument(
+        "--batch-wait", type=float, default=0.0, metavar="S", help="... or the oldest waited S seconds"
+    )
+    r.add_argument(
+        "--cache-gb", type=float, default=None, metavar="GB", help="LRU cache in front (default none)"
+    )
+    r.add_argument("--volume-mb", type=float, default=None, metavar="MB", help="volume size for stacking")
+    r.add_argument(
+        "--percentile", type=float, default=0.95, metavar="Q", help="quantile compared (default 0.95)"
+    )
+    r.add_argument("--chunk-lines", type=int, default=100_000, metavar="N", help="lines read at once")
+    r.add_argument("--report", metavar="FILE.html", help="write an offline HTML report")
+    r.add_argument("--overwrite", action="store_true", help="replace an existing report")
+    r.set_defaults(func=_cmd_replay)
     return p
 
 

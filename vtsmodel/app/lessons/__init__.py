@@ -35,6 +35,7 @@ LESSONS = {
     "06": "disk_cache",
     "07": "planner",
     "08": "hits",
+    "09": "replay",
     "10": "library",
 }
 

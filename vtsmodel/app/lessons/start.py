@@ -49,6 +49,7 @@ LESSON_LIST = (
     ("06_disk_cache_staging.ipynb", "What do staging size, background copies and pauses cost the disk cache in front of the tape?"),
     ("07_plan_a_system.ipynb", "Which configuration and how many drives does my workload need, with what margin on each target?"),
     ("08_read_hits_from_a_mount_log.ipynb", "What is a larger cache worth in read hits and recalls, for your own mount log?"),
+    ("09_replay_your_log.ipynb", "How long do my own requests wait in a tape library, and how far off are the queueing formulas?"),
     ("10_library_over_the_years.ipynb", "As an archive grows, when do the slots, the drives and the robots of today's tape library run out?"),
 )  # fmt: skip
 

@@ -1,0 +1,91 @@
+"""Lesson 09 (vtsmodel.app.lessons.replay) without a browser: the page shows what the core computes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vtsmodel import analytic_beside, mountlog, replay_library, replay_log
+from vtsmodel.app.lessons import lesson_module
+from vtsmodel.app.lessons import replay as L
+from vtsmodel.app.lessons.hit_curve import example_source
+from vtsmodel.app.lessons.start import LESSON_LIST
+from vtsmodel.app.text import number
+
+from .uploads import browser_upload
+
+
+def core(source=None, cache_gb=864.0, **kw):
+    src = source or example_source()
+    lib = {k: L.INPUTS[k].default for k in L._LIBRARY_KEYS}
+    lib.update({k: v for k, v in kw.items() if k in lib})
+    library = replay_library(dismount_after_s=kw.get("dismount_after_s", 0.0), **lib)
+    return replay_log(src.log, library, cache_gb=cache_gb or None)
+
+
+def test_contract():
+    assert lesson_module("09") is L
+    assert L.LESSON_ID == "09" and L.NOTEBOOK == "09_replay_your_log.ipynb"
+    assert L.NOTEBOOK in {nb for nb, _q in LESSON_LIST}
+    assert set(L.SCENARIO) <= set(L.INPUTS)
+    rep = core(drives=8)
+    out = L.scenario_outputs(drives=8)
+    assert out["mean response [s]"] == pytest.approx(rep.mean_response_s)
+    assert out["response at percentile [s]"] == pytest.approx(rep.percentile(0.95))
+    assert out["mounts per hour [1/h]"] == pytest.approx(rep.mounts_per_hour)
+    view = L.scenario_view()
+    assert set(view.figures) == {"response", "hourly", "delay"}
+    for plot in view.figures.values():
+        assert plot.figure().layout.height
+
+
+def test_every_default_lies_on_its_sliders_grid():
+    page = L.ReplayPage()
+    for key, inp in L.INPUTS.items():
+        ctl = page.panel.controls[key]
+        if inp.kind in ("number", "int"):
+            assert (ctl.min, ctl.max) == (inp.lo, inp.hi), key
+            pos = (inp.default - inp.lo) / ctl.step
+            assert pos == pytest.approx(round(pos), abs=1e-9), key
+
+
+def test_sliders_move_the_readouts_and_plots_as_the_core_says():
+    page = L.ReplayPage()
+    page.set(drives=4, dismount_after_s=300.0, cache_gb=432.0)
+    rep = core(drives=4, dismount_after_s=300.0, cache_gb=432.0)
+    r = page.panel.readout_values
+    assert r["response, mean / p95"] == f"{number(rep.mean_response_s)} s / {number(rep.percentile(0.95))} s"
+    assert r["mounts per hour"] == number(rep.mounts_per_hour)
+    a = analytic_beside(rep, 0.95, warn=False)
+    assert r["wait p95: replay / M/D/c / M/G/c"].startswith(f"{number(a.replay_q_s)} / ")
+    fig = page.panel.figure("hourly")
+    np.testing.assert_allclose(fig["data"][0]["y"], rep.hourly["mounts"])
+    held = page.panel.figure("delay")  # this setting's loads and drive hours
+    assert held["data"][0]["y"] == pytest.approx(
+        [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
+    )
+    page.set(delays=True)  # every delay replayed
+    delay = page.panel.figure("delay")
+    loads = [core(drives=4, dismount_after_s=d, cache_gb=432.0).mounts for d in L.DELAYS]
+    np.testing.assert_allclose(delay["data"][0]["y"], loads[0] - np.array(loads))
+    assert delay["layout"]["shapes"][-1]["x0"] == 300.0
+    resp = page.panel.figure("response")
+    assert resp["data"][0]["name"] == "replay" and len(resp["data"]) == 3
+
+
+def test_an_uploaded_log_is_replayed_and_a_bad_one_changes_nothing():
+    page = L.ReplayPage()
+    log = mountlog.synthetic_mount_log(500, 80, seed=3)
+    data = mountlog.mount_log_csv(log).encode()
+    browser_upload(page.upload, "mine.csv", data)
+    assert page.source.name == "mine.csv" and "500 requests" in page.status.value
+    assert page.panel.readout_values["mount log"] == "mine.csv"
+    browser_upload(page.upload, "bad.csv", b"time_s,volume,compressed_mb,access\n1,A,-5,read\n")
+    assert page.source.name == "mine.csv"
+    assert "compressed_mb" in page.status.value
+
+
+def test_example_numbers_are_the_core_s():
+    text = L.example_numbers()
+    rep = core(dismount_after_s=300.0)
+    assert f"{rep.mounts} mounts" in text and f"mean response {rep.mean_response_s:.1f} s" in text

@@ -1,0 +1,527 @@
+"""Tests of vtsmodel.replay: hand-built logs timed by hand, the queue formulas and simulation,
+an independent simulator (Ciw), properties on random logs, streaming, bad input."""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from replay_logs import (
+    bursty_arrivals,
+    clustered_cartridges,
+    lognormal_service,
+    pareto_service,
+    poisson_arrivals,
+)
+
+from vtsmodel import lru_hit_curve, simulate_recalls, synthetic_mount_log, wait_mdc
+from vtsmodel.catalog import mount_parts
+from vtsmodel.replay import (
+    ApproximationWarning,
+    analytic_beside,
+    replay_chunks,
+    replay_drives_needed,
+    replay_library,
+    replay_log,
+    replay_requests,
+)
+from vtsmodel.replay import run as replay_run
+
+# A library with round timings, so that every time below is worked out by hand:
+# robot move 10 s, load 20 s, locate 30 s, read 1000 MB at 100 MB/s = 10 s, rewind+unload 40 s.
+HAND = {
+    "robot_move_s": 10,
+    "load_s": 20,
+    "locate_s": 30,
+    "rewind_unload_s": 40,
+    "rate_mb_s": 100,
+    "cartridge_gb": 1000,
+}
+
+
+def hand(drives=1, **kw):
+    return replay_library(drives, drive=None, **{**HAND, **kw})
+
+
+def run(times, carts, lib, **kw):
+    n = len(times)
+    return replay_requests(times, library=lib, cartridge=carts, size_mb=np.full(n, 1000.0), **kw)
+
+
+# --- exact on hand-built logs --------------------------------------------------------------------
+def test_one_drive_two_cartridges_by_hand():
+    r = run([0.0, 5.0], [0, 1], hand())
+    # A: move 0-10, load 10-30, locate+read 30-70 -> 70 s. Unload 70-110, move back 110-120.
+    # B (at 5): the robot is back at 120: move 120-130, load 130-150, read 150-190 -> 185 s.
+    np.testing.assert_allclose(r.response_s, [70.0, 185.0])
+    np.testing.assert_allclose(r.wait_s, [0.0, 185.0 - 70.0])  # own service 70 s each
+    assert r.mounted.tolist() == [True, True]
+    assert (r.mounts, r.moves) == (2, 4)
+    # busy: A loading 0-30, serving 30-70, unloading 70-110; B loading 110-150 (robot wait
+    # included), serving 150-190, unloading 190-230: 230 s in all.
+    assert r.drive_busy_s == pytest.approx(230.0)
+    assert r.robot_busy_s == pytest.approx(40.0)
+    assert r.drive_held_s == 0.0
+
+
+def test_dismount_delay_keeps_the_cartridge_by_hand():
+    r = run([0.0, 100.0], [0, 0], hand(dismount_after_s=300))
+    # second request finds A mounted and idle: locate+read 100-140 -> 40 s, no mount
+    np.testing.assert_allclose(r.response_s, [70.0, 40.0])
+    assert r.mounted.tolist() == [True, False]
+    assert r.mounts == 1 and r.loads_saved == 1
+    # held idle 70-100 and 140-440, then unloaded 440-480
+    assert r.drive_held_s == pytest.approx(30.0 + 300.0)
+    assert r.drive_busy_s == pytest.approx(70.0 + 40.0 + 40.0)
+    # without the delay: unload 70-110, back 110-120, fetch 120-130, load -150, read -190
+    r0 = run([0.0, 100.0], [0, 0], hand())
+    np.testing.assert_allclose(r0.response_s, [70.0, 90.0])
+    assert r0.mounts == 2
+
+
+def test_batch_of_two_and_its_wait_by_hand():
+    lib = hand(batch_requests=2, batch_wait_s=1000, policy="group")
+    r = run([0.0, 50.0], [0, 0], lib)
+    # the second request makes the batch: move 50-60, load 60-80, read 80-120, read 120-160
+    np.testing.assert_allclose(r.response_s, [120.0, 110.0])
+    assert r.mounts == 1
+    r1 = run([0.0], [0], hand(batch_requests=2, batch_wait_s=100))
+    # alone, it waits out the batch's 100 s: move 100-110, load -130, read -170
+    np.testing.assert_allclose(r1.response_s, [170.0])
+
+
+def test_fifo_and_group_by_hand():
+    times, carts = [0.0, 1.0, 2.0], [0, 1, 0]
+    fifo = run(times, carts, hand(policy="fifo"))
+    # A0 30-70; B is older than A2: unload A 70-110 (back 110-120), B moved 120-130, loaded -150,
+    # read -190; A2: unload B 190-230 (back 230-240), A moved 240-250, loaded -270, read -310.
+    np.testing.assert_allclose(fifo.response_s, [70.0, 189.0, 308.0])
+    group = run(times, carts, hand(policy="group"))
+    # A2 served on A's mount 70-110; unload 110-150 (back 150-160); B moved 160-170, -190, -230
+    np.testing.assert_allclose(group.response_s, [70.0, 229.0, 108.0])
+    assert (fifo.mounts, group.mounts) == (3, 2)
+
+
+def test_two_robots_overlap_the_moves_by_hand():
+    r = run([0.0, 5.0], [0, 1], hand(robots=2))
+    # B's move no longer waits for A's return: move 110-120, load -140, read -180 -> 175 s
+    np.testing.assert_allclose(r.response_s, [70.0, 175.0])
+
+
+def test_an_idle_drive_is_taken_over_for_another_cartridge():
+    r = run([0.0, 100.0], [0, 1], hand(dismount_after_s=1000))
+    # B needs the drive A holds idle: unload A 100-140 (back 140-150), move B 150-160, load -180, read -220
+    np.testing.assert_allclose(r.response_s, [70.0, 120.0])
+    assert r.drive_held_s == pytest.approx(30.0 + 1000.0)
+
+
+def test_catalog_drive_timings_and_citations():
+    lib = replay_library(4, drive="LTO-9")
+    parts = mount_parts("LTO9")
+    assert lib.load_s == parts["load"].seconds == 17.0  # ibm-dtl-lto-perf, LTO-9 load-to-ready
+    assert lib.locate_s == parts["locate"].seconds == 45.0
+    assert lib.rewind_unload_s == parts["rewind_unload"].seconds == 55.0 + 30.0
+    assert lib.robot_move_s == 22.5  # cern-tape-sizing-2005: 3600 / 160
+    assert lib.rate_mb_s == 400.0 and lib.cartridge_gb == 18000.0
+    assert any("ibm-dtl-lto-perf" in s for s in lib.sources)
+    borrowed = replay_library(4, drive="TS1160")
+    assert any("CERN's 9940 figure" in s for s in borrowed.sources)
+    # a mount with no data takes CERN's tMount parts: move + load + locate + rewind/unload
+    r = replay_requests([0.0], library=lib, size_mb=[0.0])
+    assert r.response_s[0] == pytest.approx(22.5 + 17.0 + 45.0)
+    assert r.drive_busy_s == pytest.approx(lib.cycle_s)
+
+
+# --- the queue formulas and simulate_recalls ------------------------------------------------------
+def _bare(drives, **kw):
+    """A library whose only drive time is the request's own service (no robot, load, unload)."""
+    return replay_library(
+        drives,
+        drive=None,
+        robot_move_s=0,
+        load_s=0,
+        locate_s=0,
+        rewind_unload_s=0,
+        rate_mb_s=1,
+        cartridge_gb=1,
+        **kw,
+    )
+
+
+def test_poisson_identical_service_equals_simulate_recalls():
+    lam, s, c, n, seed = 0.8 * 4 / 180.0, 180.0, 4, 100_000, 3
+    sim = simulate_recalls(lam, s, c, n, seed=seed)
+    arr = np.cumsum(np.random.default_rng(seed).exponential(1.0 / lam, n))  # the same seed path
+    lib = replay_library(c, drive="LTO9", robot_move_s=0.0, cartridge_gb=1.0)
+    size = (s - lib.load_s - lib.locate_s - lib.rewind_unload_s) * lib.rate_mb_s  # hold = 180 s
+    r = replay_requests(arr, library=lib, size_mb=np.full(n, size), cartridge=np.arange(n))
+    np.testing.assert_allclose(r.hold_s, s)
+    np.testing.assert_allclose(r.wait_s, sim.waits, atol=1e-6)
+    # and the M/D/c formula (Cosmetatos) within the simulation's confidence interval and 2%
+    mdc = float(wait_mdc(lam, s, c))
+    assert abs(r.wait_s[sim.warmup :].mean() - mdc) <= sim.ci_halfwidth + 0.02 * mdc
+
+
+def _fifo_waits(arr, svc, c):
+    free = [0.0] * c
+    out = np.empty(arr.size)
+    for k, (a, x) in enumerate(zip(arr, svc, strict=True)):
+        f = heapq.heappop(free)
+        st_ = max(a, f)
+        out[k] = st_ - a
+        heapq.heappush(free, st_ + x)
+    return out
+
+
+def test_dismount_delay_zero_is_the_fifo_queue():
+    rng = np.random.default_rng(7)
+    n = 20_000
+    arr = bursty_arrivals(rng, n, 0.02)
+    svc = lognormal_service(rng, n, 150.0, 1.5)
+    lib = hand(drives=4, robot_move_s=0)
+    r = replay_requests(arr, library=lib, cartridge=np.arange(n), duration_s=svc, service="log")
+    hold = svc + lib.load_s + lib.rewind_unload_s
+    np.testing.assert_allclose(r.hold_s, hold)
+    np.testing.assert_allclose(r.wait_s, _fifo_waits(arr, hold, 4), atol=1e-6)
+
+
+# --- Ciw, an independent simulator --------------------------------------------------------------
+ciw = pytest.importorskip("ciw")
+
+
+def _ciw_waits(arr, svc, c):
+    """Ciw fed the same arrivals and service times, in order (Sequential distributions)."""
+    gaps = np.diff(np.concatenate([[0.0], arr]))
+    gaps[gaps <= 0] = 1e-12  # Ciw takes gaps > 0
+    net = ciw.create_network(
+        arrival_distributions=[ciw.dists.Sequential(gaps.tolist() + [1e12])],
+        service_distributions=[ciw.dists.Sequential(svc.tolist())],
+        number_of_servers=[c],
+    )
+    ciw.seed(0)
+    q = ciw.Simulation(net)
+    q.simulate_until_max_customers(arr.size, method="Finish")
+    recs = sorted(q.get_all_records(), key=lambda x: x.id_number)
+    return np.array([x.waiting_time for x in recs])
+
+
+def _ciw_resampled(arr, sample, c, seed):
+    gaps = np.diff(np.concatenate([[0.0], arr]))
+    gaps[gaps <= 0] = 1e-12
+    net = ciw.create_network(
+        arrival_distributions=[ciw.dists.Sequential(gaps.tolist() + [1e12])],
+        service_distributions=[ciw.dists.Empirical(sample.tolist())],
+        number_of_servers=[c],
+    )
+    ciw.seed(seed)
+    q = ciw.Simulation(net)
+    q.simulate_until_max_customers(arr.size, method="Finish")
+    return np.array([x.waiting_time for x in q.get_all_records()])
+
+
+CASES = {
+    # name: (arrivals, service sample, drives); utilisation about 0.7
+    "poisson, lognormal cv 0.5": ("poisson", lambda r, n: lognormal_service(r, n, 400.0, 0.5), 4),
+    "poisson, lognormal cv > 3": ("poisson", lambda r, n: lognormal_service(r, n, 406.0, 4.07), 16),
+    "bursty, lognormal cv 1.27": ("bursty", lambda r, n: lognormal_service(r, n, 300.0, 1.27), 8),
+    "bursty, pareto 1.6": ("bursty", lambda r, n: pareto_service(r, n, 406.0, alpha=1.6), 16),
+}
+
+
+def _case(name, n, seed):
+    kind, draw, c = CASES[name]
+    rng = np.random.default_rng(seed)
+    sample = draw(rng, 5000)
+    rate = 0.7 * c / sample.mean()
+    arr = poisson_arrivals(rng, n, rate) if kind == "poisson" else bursty_arrivals(rng, n, rate)
+    return arr, sample, c
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_same_log_and_services_as_ciw_exactly(name):
+    arr, sample, c = _case(name, 3000, 1)
+    svc = np.random.default_rng(2).choice(sample, arr.size)
+    r = replay_requests(arr, library=_bare(c), cartridge=np.arange(arr.size), duration_s=svc, service="log")
+    np.testing.assert_allclose(r.wait_s, _ciw_waits(arr, svc, c), atol=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(CASES))
+def test_resampled_service_mean_and_p95_within_ciw_intervals(name):
+    """Replay resampling the sample vs Ciw's Empirical on the same log: replications' intervals overlap."""
+    arr, sample, c = _case(name, 4000, 11)
+    if "cv > 3" in name:
+        assert sample.std() / sample.mean() > 3.0
+    reps = 8
+    ours = np.array(
+        [
+            (lambda w: (w.mean(), np.quantile(w, 0.95)))(
+                replay_requests(arr, library=_bare(c), cartridge=np.arange(arr.size), service="resample",
+                                service_sample=sample, seed=s).wait_s
+            )
+            for s in range(reps)
+        ]
+    )  # fmt: skip
+    theirs = np.array(
+        [
+            (lambda w: (w.mean(), np.quantile(w, 0.95)))(_ciw_resampled(arr, sample, c, 100 + s))
+            for s in range(reps)
+        ]
+    )
+    for j, what in enumerate(("mean", "p95")):
+        a, b = ours[:, j], theirs[:, j]
+        half = 2.0 * math.hypot(a.std(ddof=1), b.std(ddof=1)) / math.sqrt(reps)  # 95% of the difference
+        assert abs(a.mean() - b.mean()) <= half + 1e-9 + 0.02 * b.mean(), (what, a.mean(), b.mean(), half)
+
+
+# --- properties on random logs ---------------------------------------------------------------------
+@st.composite
+def small_logs(draw):
+    n = draw(st.integers(1, 40))
+    seed = draw(st.integers(0, 2**31))
+    rng = np.random.default_rng(seed)
+    arr = np.sort(rng.exponential(draw(st.floats(5.0, 500.0)), n).cumsum())
+    carts = clustered_cartridges(rng, n, draw(st.integers(1, 8)))
+    size = rng.choice([0.0, 100.0, 5000.0], n)
+    return arr, carts, size
+
+
+LIBS = st.fixed_dictionaries(
+    {
+        "robots": st.integers(1, 3),
+        "dismount_after_s": st.sampled_from([0.0, 60.0, 600.0]),
+        "policy": st.sampled_from(["fifo", "group"]),
+        "batch_requests": st.integers(1, 3),
+        "batch_wait_s": st.sampled_from([0.0, 100.0]),
+    }
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_logs(), LIBS, st.integers(1, 5))
+def test_every_request_is_served_and_times_add_up(log, libkw, drives):
+    arr, carts, size = log
+    lib = replay_library(drives, **libkw)
+    r = replay_requests(arr, library=lib, cartridge=carts, size_mb=size)
+    own = lib.locate_s + size / lib.rate_mb_s
+    assert np.all(np.isfinite(r.response_s))
+    assert np.all(r.wait_s >= 0)
+    np.testing.assert_allclose(r.service_s, own + r.mounted * lib.mount_s)
+    np.testing.assert_allclose(r.response_s, r.wait_s + r.service_s)
+    assert 1 <= r.mounts <= arr.size and r.mounts <= r.moves <= 2 * r.mounts
+    assert r.drive_busy_s <= lib.drives * r.span_s + 1e-6
+    assert r.robot_busy_s == pytest.approx(r.moves * lib.robot_move_s)
+    if libkw["dismount_after_s"] == 0:
+        assert r.drive_held_s == 0.0
+    assert r.mounted[0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_logs(), st.integers(1, 6), st.sampled_from([0.0, 300.0]))
+def test_more_drives_never_lengthen_the_mean_response(log, drives, delay):
+    """FIFO with one cartridge per request (each request its own mount)."""
+    arr, _, size = log
+    lib = replay_library(drives, dismount_after_s=delay, robots=2 * drives + 2)
+    one = replay_requests(arr, library=lib, cartridge=np.arange(arr.size), size_mb=size)
+    more = replay_requests(
+        arr, library=lib.but(drives=drives + 1), cartridge=np.arange(arr.size), size_mb=size
+    )
+    assert more.mean_response_s <= one.mean_response_s + 1e-9
+
+
+def test_more_drives_lower_the_mean_response_on_a_clustered_bursty_log():
+    rng = np.random.default_rng(5)
+    n = 20_000
+    arr = bursty_arrivals(rng, n, 1 / 30.0)
+    carts = clustered_cartridges(rng, n, 3000)
+    size = lognormal_service(rng, n, 2000.0, 3.0)
+    means = [
+        replay_requests(
+            arr, library=replay_library(c, dismount_after_s=300), cartridge=carts, size_mb=size
+        ).mean_response_s
+        for c in (4, 6, 8, 12, 16)
+    ]
+    assert all(b <= a for a, b in zip(means, means[1:], strict=False)), means
+
+
+def test_the_dismount_delay_saves_loads_on_a_clustered_log():
+    rng = np.random.default_rng(9)
+    n = 20_000
+    arr = poisson_arrivals(rng, n, 1 / 40.0)
+    carts = clustered_cartridges(rng, n, 2000, repeat=0.6)
+    size = np.full(n, 500.0)
+    now = replay_requests(arr, library=replay_library(8), cartridge=carts, size_mb=size)
+    later = replay_requests(
+        arr, library=replay_library(8, dismount_after_s=600), cartridge=carts, size_mb=size
+    )
+    assert later.mounts < 0.8 * now.mounts and later.drive_held_s > 0
+    # a request finding its cartridge mounted takes locate and read only ...
+    own = 45.0 + 500.0 / 400.0
+    np.testing.assert_allclose(later.response_s[~later.mounted & (later.wait_s == 0)], own)
+    # ... while a mount that finds every drive holding a cartridge waits for an unload first
+    assert np.median(later.wait_s[later.mounted]) >= 85.0 > np.median(now.wait_s[now.mounted])
+
+
+def test_reproducible_with_a_seed():
+    rng = np.random.default_rng(1)
+    arr = poisson_arrivals(rng, 5000, 0.01)
+    sample = pareto_service(rng, 500, 300.0)
+    kw = {"library": replay_library(4), "service": "resample", "service_sample": sample}
+    a, b = replay_requests(arr, seed=3, **kw), replay_requests(arr, seed=3, **kw)
+    c = replay_requests(arr, seed=4, **kw)
+    np.testing.assert_array_equal(a.response_s, b.response_s)
+    assert not np.array_equal(a.response_s, c.response_s)
+
+
+# --- streaming ---------------------------------------------------------------------------------------
+def test_streamed_in_chunks_equals_in_memory(monkeypatch):
+    monkeypatch.setattr(replay_run, "RING", 64)  # a small ring, grown as the queue builds up
+    rng = np.random.default_rng(3)
+    n = 30_000
+    arr = bursty_arrivals(rng, n, 1 / 20.0)
+    carts = clustered_cartridges(rng, n, 1000)
+    size = lognormal_service(rng, n, 3000.0, 2.0)
+    lib = replay_library(6, dismount_after_s=120, policy="group")
+    whole = replay_requests(arr, library=lib, cartridge=carts, size_mb=size)
+    chunks = ({"time_s": arr[i : i + 997], "obj": np.arange(i, min(i + 997, n)), "cartridge": carts[i : i + 997],
+               "size_mb": size[i : i + 997]} for i in range(0, n, 997))  # fmt: skip
+    seen = []
+    part = replay_chunks(chunks, lib, progress=seen.append)
+    assert seen[-1] == n and part.response_s is None
+    assert (part.mounts, part.moves) == (whole.mounts, whole.moves)
+    assert part.drive_busy_s == pytest.approx(whole.drive_busy_s)
+    assert part.max_waiting == whole.max_waiting > 64
+    for q in (0.5, 0.95, 0.99):
+        assert part.percentile(q) == pytest.approx(whole.percentile(q), rel=0.013)
+    assert part.mean_response_s == pytest.approx(whole.mean_response_s, rel=0.01)
+    np.testing.assert_allclose(part.hourly["mounts"], whole.hourly["mounts"])
+
+
+def test_volumes_stacked_on_cartridges_by_first_use():
+    lib = replay_library(1, drive=None, **{**HAND, "cartridge_gb": 2.0})  # two 1000 MB volumes a cartridge
+    r = replay_requests([0.0, 1.0, 2.0], [5, 9, 7], library=lib.but(policy="group"), size_mb=[1000.0] * 3)
+    # volumes 5 and 9 share cartridge 0: 9 is served on 5's mount; 7 needs cartridge 1
+    assert r.mounted.tolist() == [True, False, True]
+    assert any("2 of 1000 MB" in note for note in r.notes)
+
+
+# --- the cache in front ------------------------------------------------------------------------------
+def test_lru_cache_hits_are_the_exact_lru_curve():
+    log = synthetic_mount_log(20_000, 2000, seed=4)
+    for cap in (50.0, 200.0, 800.0):
+        r = replay_log(log, replay_library(8), cache_gb=cap)
+        reads = log.access == 2
+        tape = np.zeros(len(log), dtype=bool)
+        tape[r.tape] = True
+        hit_ratio = 1.0 - tape[reads].mean()
+        assert hit_ratio == pytest.approx(float(lru_hit_curve(log).read_hit_ratio(cap)), abs=1e-12)
+
+
+def test_other_cache_policies_through_libcachesim():
+    pytest.importorskip("libcachesim")
+    from vtsmodel import simulate_policy
+
+    log = synthetic_mount_log(3000, 400, seed=2)
+    r = replay_log(log, replay_library(8), cache_gb=100.0, cache_policy="FIFO")
+    tape = np.zeros(len(log), dtype=bool)
+    tape[r.tape] = True
+    expected = float(simulate_policy(log, 100.0, policy="FIFO").read_hit_ratio[0])
+    assert 1.0 - tape[log.access == 2].mean() == pytest.approx(expected, abs=1e-12)
+
+
+# --- analytic beside -------------------------------------------------------------------------------
+def test_analytic_beside_agrees_on_its_own_ground():
+    rng = np.random.default_rng(0)
+    n = 60_000
+    lib = _bare(4)
+    s = 180.0
+    arr = poisson_arrivals(rng, n, 0.7 * 4 / s)
+    r = replay_requests(arr, library=lib, cartridge=np.arange(n), duration_s=np.full(n, s), service="log")
+    a = analytic_beside(r)  # no warning: within 20%, cv 0
+    assert a.service_s == pytest.approx(s) and a.service_cv == pytest.approx(0.0, abs=1e-9)
+    assert a.mdc_mean_s == pytest.approx(r.mean_wait_s, rel=0.1)
+    assert a.sample_mean_s == pytest.approx(r.mean_wait_s, rel=0.1)
+
+
+def test_analytic_beside_warns_on_heavy_tails():
+    rng = np.random.default_rng(0)
+    n = 20_000
+    svc = lognormal_service(rng, n, 406.0, 4.07)
+    arr = poisson_arrivals(rng, n, 0.7 * 16 / 406.0)
+    r = replay_requests(arr, library=_bare(16), cartridge=np.arange(n), duration_s=svc, service="log")
+    with pytest.warns(ApproximationWarning, match="cv"):
+        a = analytic_beside(r)
+    assert a.service_cv > 2
+
+
+def test_drives_needed_by_replay_meets_the_target_and_one_fewer_does_not():
+    rng = np.random.default_rng(2)
+    n = 5000
+    log = {"time_s": poisson_arrivals(rng, n, 1 / 60.0), "cartridge": clustered_cartridges(rng, n, 500),
+           "size_mb": lognormal_service(rng, n, 3000.0, 1.0)}  # fmt: skip
+    out = replay_drives_needed(log, 900.0, q=0.95, library=replay_library(1, dismount_after_s=120))
+    assert out.tried[out.drives] <= 900.0
+    assert out.drives == 1 or out.tried[out.drives - 1] > 900.0
+    assert out.analytic_drives is not None and out.replay.library.drives == out.drives
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"drives": 0}, "drives"),
+        ({"robots": 0}, "robots"),
+        ({"robot_move_s": -1.0}, "robot_move_s"),
+        ({"robot_move_s": math.nan}, "robot_move_s"),
+        ({"dismount_after_s": -5.0}, "dismount_after_s"),
+        ({"policy": "lifo"}, "policy"),
+        ({"batch_requests": 0}, "batch_requests"),
+        ({"drive": "LTO-99"}, "LTO-99"),
+        ({"rate_mb_s": 0.0}, "rate_mb_s"),
+    ],
+)
+def test_impossible_libraries_name_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        replay_library(**{"drives": 2, **kwargs})
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "name"),
+    [
+        (([1.0, 0.5],), {}, "time_s"),
+        (([0.0, math.inf],), {}, "time_s"),
+        (([],), {}, "time_s"),
+        (([0.0, 1.0], [0, -1]), {}, "obj"),
+        (([0.0, 1.0],), {"size_mb": [1.0, -1.0]}, "size_mb"),
+        (([0.0, 1.0],), {"service": "log"}, "duration_s"),
+        (([0.0, 1.0],), {"service": "resample"}, "service_sample"),
+        (([0.0, 1.0],), {"cartridge": [0]}, "cartridge"),
+        (([0.0, 1.0],), {"cache_gb": 1.0, "cache_policy": "MRU"}, "cache_policy"),
+        (([0.0, 1.0],), {"service": "guess"}, "service"),
+    ],
+)
+def test_bad_requests_name_the_parameter(args, kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        replay_requests(*args, library=replay_library(2), **kwargs)
+
+
+def test_survival_of_the_streamed_histogram_follows_the_exact_one():
+    rng = np.random.default_rng(8)
+    n = 20_000
+    arr = poisson_arrivals(rng, n, 1 / 30.0)
+    size = lognormal_service(rng, n, 2000.0, 2.0)
+    lib = replay_library(6)
+    whole = replay_requests(arr, library=lib, size_mb=size, cartridge=np.arange(n))
+    part = replay_chunks(
+        [{"time_s": arr, "obj": np.arange(n), "cartridge": np.arange(n), "size_mb": size}], lib
+    )
+    t, share = whole.survival()
+    t2, share2 = part.survival()
+    assert share[0] == pytest.approx(1 - 1 / n) and np.all(np.diff(share) <= 0)
+    # at each histogram edge, the share above it as counted exactly
+    exact = np.array([(whole.response_s > x).mean() for x in t2])
+    np.testing.assert_allclose(share2, exact, atol=2e-3)

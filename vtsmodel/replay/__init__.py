@@ -1,0 +1,36 @@
+"""Replay a log through a cache and a tape library: the recall answer from the user's own requests.
+
+- :func:`replay_library`: drives of a catalog drive, robots, dismount delay, policy, batching.
+- :func:`replay_log` (a :class:`~vtsmodel.MountLog`), :func:`replay_requests` (arrays),
+  :func:`replay_chunks` (a log in chunks, bounded memory): each request's response time,
+  mounts, drive and robot utilisation, per hour.
+- :func:`analytic_beside`: the M/D/c and M/G/c answers for the same log and library.
+- :func:`replay_drives_needed`: drives added until the replay's percentile meets a target,
+  with the analytic count beside.
+"""
+
+from vtsmodel.replay.analytic import (
+    AnalyticBeside,
+    ApproximationWarning,
+    DrivesByReplay,
+    analytic_beside,
+    replay_drives_needed,
+)
+from vtsmodel.replay.library import POLICIES, ReplayLibrary, replay_library
+from vtsmodel.replay.run import SERVICES, Replay, replay_chunks, replay_log, replay_requests
+
+__all__ = [
+    "POLICIES",
+    "SERVICES",
+    "AnalyticBeside",
+    "ApproximationWarning",
+    "DrivesByReplay",
+    "Replay",
+    "ReplayLibrary",
+    "analytic_beside",
+    "replay_log",
+    "replay_chunks",
+    "replay_drives_needed",
+    "replay_library",
+    "replay_requests",
+]

@@ -1,0 +1,678 @@
+"""Replay requests through a cache and a tape library: each request's response time.
+
+The requests come in log order and time. A cache in front (LRU by default, any policy of
+:func:`vtsmodel.hits.simulate_policy`, or none) serves its hits from disk; the rest need a
+cartridge in a drive. A request names its cartridge, or volumes are stacked on cartridges in
+the order they first appear (volumes per cartridge = cartridge capacity / volume size). A
+request's own drive time is the drive's average locate plus its size at the drive's rate
+(``service="drive"``), or the duration the log gives (``"log"``: replayed as is;
+``"resample"``: drawn at random, with a seed, from the log's durations). What the library
+does with them (:mod:`vtsmodel.replay._kernel`): robots move cartridges, drives load, serve
+and unload them, a cartridge stays mounted for the dismount delay, requests for a mounted
+cartridge are served in the same mount, batches wait for their size or their oldest's wait.
+
+Response time = wait + own service, where a request's own service is its locate and read
+(plus the robot move and load when its arrival started the mount); the wait is everything
+else (queueing, robot waits, other cartridges' unloads). Percentiles are exact from the
+per-request arrays (in memory) or from histograms 1.2% wide (streamed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import ConstraintError, as_scalar
+from vtsmodel.mountlog import READ, SCRATCH_WRITE, SPECIFIC_WRITE, MountLog
+from vtsmodel.quantities import BIG_GB, BIG_MB, SEED
+from vtsmodel.replay import _engine
+from vtsmodel.replay.library import ReplayLibrary
+
+__all__ = ["SERVICES", "Replay", "replay_chunks", "replay_log", "replay_requests"]
+
+#: Where a request's own drive time comes from (see the module docstring).
+SERVICES = ("drive", "log", "resample")
+
+SERVICE = Input(
+    "service from", "", "drive",
+    choices=(("the drive's timings and rate", "drive"), ("the log's durations", "log"),
+             ("the log's durations, resampled", "resample")),
+    help="Where a request's time on the drive comes from.",
+)  # fmt: skip
+CACHE_GB = Input(
+    "cache", "GB", None, lo=0.0, hi=BIG_GB, optional=True,
+    help="Disk cache in front of the library (empty: none, every request goes to tape).",
+)  # fmt: skip
+VOLUME_MB = Input(
+    "volume size", "MB", None, lo=0.0, hi=BIG_MB, lo_open=True,
+    help="Volume size that sets how many volumes a cartridge holds (default: the log's mean).",
+)  # fmt: skip
+
+_B_PER_MB = 1e6
+#: Request slots a streamed replay starts with (grown as requests wait). [count]
+RING = 1 << 16
+
+
+@dataclass(frozen=True, eq=False)
+class Replay:
+    """What a replay gives; times in seconds.
+
+    Per-request arrays (``None`` when the replay was streamed) hold the requests that went
+    to tape, in log order; ``tape`` says which of the log's requests those are.
+
+    Attributes
+    ----------
+    library : ReplayLibrary
+    requests : int
+        Requests in the log. [count]
+    cache_hits : int
+        Requests served from the cache. [count]
+    tape : numpy.ndarray or None
+        Indices into the log of the requests that went to tape.
+    time_s, response_s, wait_s, service_s : numpy.ndarray or None
+        Arrival, response (wait + own service), wait, own service (locate and read, plus
+        move and load when the request started its mount) of each tape request. [s]
+    mounted : numpy.ndarray or None
+        Whether the request started its cartridge's mount (else the cartridge was mounted).
+    drive : numpy.ndarray or None
+        Drive that served it.
+    hold_s : numpy.ndarray or None
+        Drive time each tape request would take with a mount of its own: robot move, load,
+        locate, read, rewind and unload (the service time of the M/G/c formulas). [s]
+    mounts, moves : int
+        Mounts, robot moves. [count]
+    drive_busy_s, drive_held_s, robot_busy_s : float
+        Drive time busy (moving, loading, reading, unloading), drive time idle with a
+        cartridge mounted (the dismount delay's cost), robot time moving. [s]
+    start_s, end_s : float
+        First request, last event. [s]
+    hourly : dict of str to numpy.ndarray
+        Per hour from ``start_s``: ``mounts``, ``busy_s``, ``held_s``, ``queue`` (mean
+        requests waiting), ``arrivals``. The last hour holds whatever came after.
+    max_waiting : int
+        Most requests waiting at once. [count]
+    hist_response, hist_wait : numpy.ndarray
+        Histograms (bin 0: zero; then 200 bins per decade from 1 ms). [count]
+    tape_requests : int
+        Requests that went to tape. [count]
+    hold_sum_s, hold_sq_s2 : float
+        Sum of :attr:`hold_s` and of its squares (kept when streamed). [s], [s^2]
+    arrival_span_s : float
+        From the first tape request to the last. [s]
+    notes : tuple of str
+        What the replay assumed that the log did not say.
+    """
+
+    library: ReplayLibrary
+    requests: int
+    cache_hits: int
+    tape: np.ndarray | None
+    time_s: np.ndarray | None
+    response_s: np.ndarray | None
+    wait_s: np.ndarray | None
+    service_s: np.ndarray | None
+    mounted: np.ndarray | None
+    drive: np.ndarray | None
+    hold_s: np.ndarray | None
+    mounts: int
+    moves: int
+    drive_busy_s: float
+    drive_held_s: float
+    robot_busy_s: float
+    start_s: float
+    end_s: float
+    hourly: dict
+    max_waiting: int
+    hist_response: np.ndarray
+    hist_wait: np.ndarray
+    tape_requests: int
+    hold_sum_s: float
+    hold_sq_s2: float
+    arrival_span_s: float
+    notes: tuple[str, ...] = ()
+
+    @property
+    def span_s(self) -> float:
+        """From the first request to the last event. [s]"""
+        return max(self.end_s - self.start_s, 0.0)
+
+    @property
+    def mean_response_s(self) -> float:
+        """Mean response of the tape requests. [s]"""
+        if self.response_s is not None:
+            return float(self.response_s.mean()) if self.response_s.size else math.nan
+        return self._hist_mean(self.hist_response)
+
+    @property
+    def mean_wait_s(self) -> float:
+        """Mean wait of the tape requests. [s]"""
+        if self.wait_s is not None:
+            return float(self.wait_s.mean()) if self.wait_s.size else math.nan
+        return self._hist_mean(self.hist_wait)
+
+    def _hist_mean(self, hist) -> float:
+        n = hist.sum()
+        if n == 0:
+            return math.nan
+        edges = _edges()
+        mids = np.concatenate([[0.0], np.sqrt(edges[:-1] * edges[1:]), [edges[-1]]])
+        return float((hist * mids[: hist.size]).sum() / n)
+
+    def percentile(self, q=0.95, *, of: str = "response") -> float:
+        """The q-quantile of the response (``of="response"``) or the wait (``"wait"``). [s]"""
+        if of not in ("response", "wait"):
+            raise ValueError(f"of={of!r} is not valid; choose 'response' or 'wait'")
+        q = float(q)
+        if not 0.0 <= q <= 1.0:
+            raise ValueError(f"q={q!r} must be in [0, 1]")
+        arr = self.response_s if of == "response" else self.wait_s
+        if arr is not None:
+            return float(np.quantile(arr, q)) if arr.size else math.nan
+        return hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
+
+    def survival(self, *, of: str = "response", points: int = 300) -> tuple[np.ndarray, np.ndarray]:
+        """``(t, share of tape requests above t)``, at most ``points`` points (log-spaced ranks). [s], [-]
+
+        From the per-request times, or from the histogram (bin edges) when streamed; times
+        below 1 ms are drawn at 1 ms (a log axis).
+        """
+        if of not in ("response", "wait"):
+            raise ValueError(f"of={of!r} is not valid; choose 'response' or 'wait'")
+        arr = self.response_s if of == "response" else self.wait_s
+        if arr is not None:
+            s = np.sort(np.maximum(arr, 1e-3))
+            n = s.size
+            if n == 0:
+                return s, s
+            idx = np.unique(np.round(np.geomspace(1, n, min(points, n))).astype(int) - 1)
+            return s[idx], 1.0 - (idx + 1) / n
+        h = self.hist_response if of == "response" else self.hist_wait
+        e = _edges()
+        edges = np.concatenate([[1e-3], e[1:], [e[-1]]])  # each bin's upper edge
+        keep = h > 0
+        return edges[keep], 1.0 - np.cumsum(h)[keep] / max(h.sum(), 1)
+
+    @property
+    def mounts_per_hour(self) -> float:
+        """Mounts per hour over the replay. [1/h]"""
+        return self.mounts / (self.span_s / 3600.0) if self.span_s > 0 else math.nan
+
+    @property
+    def drive_utilisation(self) -> float:
+        """Share of drive time busy. [-]"""
+        d = self.library.drives * self.span_s
+        return self.drive_busy_s / d if d > 0 else math.nan
+
+    @property
+    def robot_utilisation(self) -> float:
+        """Share of robot time moving. [-]"""
+        d = self.library.robots * self.span_s
+        return self.robot_busy_s / d if d > 0 else math.nan
+
+    @property
+    def loads_saved(self) -> int:
+        """Tape requests served without a mount of their own (their cartridge was mounted). [count]"""
+        return self.tape_requests - self.mounts
+
+    @property
+    def hold_mean_s(self) -> float:
+        """Mean of :attr:`hold_s`: the service time of the analytic formulas. [s]"""
+        return self.hold_sum_s / self.tape_requests if self.tape_requests else math.nan
+
+    @property
+    def hold_cv(self) -> float:
+        """Coefficient of variation of :attr:`hold_s`. [-]"""
+        n = self.tape_requests
+        if n < 2:
+            return 0.0
+        m = self.hold_sum_s / n
+        var = max(self.hold_sq_s2 / n - m * m, 0.0)
+        return math.sqrt(var) / m if m > 0 else 0.0
+
+
+def _edges() -> np.ndarray:
+    per = _engine.HIST_PER
+    k = int((_engine.HIST_HI - _engine.HIST_LO) * per)
+    return 10.0 ** (_engine.HIST_LO + np.arange(k + 1) / per)
+
+
+def hist_quantile(hist: np.ndarray, q: float) -> float:
+    """The q-quantile of a replay histogram, linear within a bin (to 1.2%). [s]"""
+    n = int(hist.sum())
+    if n == 0:
+        return math.nan
+    rank = q * (n - 1)
+    cum = np.cumsum(hist)
+    b = int(np.searchsorted(cum, rank, side="right"))
+    if b == 0:
+        return 0.0
+    edges = _edges()
+    lo, hi = edges[min(b - 1, edges.size - 1)], edges[min(b, edges.size - 1)]
+    before = cum[b - 1] if b > 0 else 0
+    frac = (rank - before + 1) / hist[b] if hist[b] else 0.5
+    return float(lo * (hi / lo) ** min(max(frac, 0.0), 1.0))
+
+
+# --------------------------------------------------------------------------------------
+# Preparing requests: cache, cartridges, service times
+# --------------------------------------------------------------------------------------
+class _Cache:
+    """The cache in front, kept across chunks: which requests it serves."""
+
+    def __init__(self, capacity_gb, policy: str):
+        self.capacity_b = int(round(capacity_gb * 1e9))
+        self.policy = policy
+        self.n = 0
+        self.st = np.array([-1, -1, 0], dtype=np.int64)
+        if policy != "LRU":
+            from vtsmodel.hits import _libcachesim
+
+            self.cache = getattr(_libcachesim(), policy)(
+                cache_size=max(10, self.capacity_b)
+            )  # as simulate_policy
+            self.req = _libcachesim().Request
+
+    def _grow(self, n):
+        if n <= self.n:
+            return
+        n = max(n, 2 * self.n, 1024)
+        grow = _engine._grow
+        if self.n == 0:
+            self.prev = np.full(n, -1, dtype=np.int64)
+            self.nxt = np.full(n, -1, dtype=np.int64)
+            self.size = np.zeros(n, dtype=np.int64)
+            self.inc = np.zeros(n, dtype=np.int8)
+        else:
+            self.prev, self.nxt = grow(self.prev, n, -1), grow(self.nxt, n, -1)
+            self.size, self.inc = grow(self.size, n, 0), grow(self.inc, n, 0)
+        self.n = n
+
+    def hits(self, obj, size_mb, counted) -> np.ndarray:
+        size_b = np.round(size_mb * _B_PER_MB).astype(np.int64)
+        out = np.zeros(obj.size, dtype=np.bool_)
+        if self.policy == "LRU":
+            self._grow(int(obj.max()) + 1 if obj.size else 0)
+            _engine.kernel().lru_hits(obj, size_b, counted, out, self.prev, self.nxt, self.size, self.inc,
+                                      self.st, self.capacity_b)  # fmt: skip
+            return out
+        cache, req = self.cache, self.req
+        for i, (o, s) in enumerate(zip((obj + 1).tolist(), size_b.tolist(), strict=True)):
+            r = req(obj_size=s, obj_id=o)
+            found = cache.find(r, False)
+            if found is not None and found.obj_size != s:
+                cache.remove(o)
+            cache.get(r)
+            out[i] = found is not None and counted[i]
+        return out
+
+
+def _float_array(name: str, value, n: int | None, *, lo=0.0) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array of numbers") from None
+    if a.ndim != 1 or (n is not None and a.size != n):
+        raise ValueError(f"{name} must be a 1-d array of {n} numbers, not shape {a.shape}")
+    bad = ~np.isfinite(a) | (a < lo)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, inf), finite")
+    return a
+
+
+def _code_array(name: str, value, n: int) -> np.ndarray:
+    a = np.asarray(value)
+    if a.ndim != 1 or a.size != n:
+        raise ValueError(f"{name} must be a 1-d array of {n} codes, not shape {a.shape}")
+    if a.size and (a.dtype.kind not in "iu" or a.min() < 0):
+        raise ValueError(f"{name} must hold whole numbers >= 0 (codes), not {a.dtype} values")
+    return a.astype(np.int64, copy=False)
+
+
+@dataclass
+class _Prep:
+    """What every chunk of one replay shares: cache, cartridges, service."""
+
+    library: ReplayLibrary
+    cache: _Cache | None
+    service: str
+    sample: np.ndarray | None
+    rng: np.random.Generator
+    per_cart: int
+    recall_specific_writes: bool
+    first: dict | None = None  # volume code -> cartridge (stacking), across chunks
+    next_slot: int = 0
+    keep_codes: bool = True  # False for one chunk (in memory): no later chunk asks
+
+    def cartridges(self, obj: np.ndarray) -> np.ndarray:
+        """Stack volumes on cartridges in order of first appearance (codes kept across chunks)."""
+        uniq, first_idx, inv = np.unique(obj, return_index=True, return_inverse=True)
+        order = np.argsort(first_idx, kind="stable")
+        known = self.first
+        slot = np.empty(uniq.size, dtype=np.int64)
+        if not known:  # the first chunk: slots in order of first use, at once
+            slot[order] = self.next_slot + np.arange(uniq.size)
+            self.next_slot += uniq.size
+            if self.keep_codes:
+                known.update(zip(uniq.tolist(), slot.tolist(), strict=True))
+            return slot[inv] // self.per_cart
+        for j in order.tolist():
+            o = int(uniq[j])
+            s = known.get(o)
+            if s is None:
+                s = known[o] = self.next_slot
+                self.next_slot += 1
+            slot[j] = s
+        return slot[inv] // self.per_cart
+
+    def to_tape(self, obj, size_mb, access):
+        """Which requests go to tape: every one without a cache, else the counted misses."""
+        if access is None:
+            counted = np.ones(obj.size, dtype=np.bool_)
+        else:
+            counted = (access == READ) | ((access == SPECIFIC_WRITE) & self.recall_specific_writes)
+        if self.cache is None:
+            return np.ones(obj.size, dtype=np.bool_), 0
+        hit = self.cache.hits(obj, size_mb if size_mb is not None else np.zeros(obj.size), counted)
+        tape = counted & ~hit
+        if access is not None:
+            tape &= access != SCRATCH_WRITE
+        return tape, int(hit.sum())
+
+    def own_service(self, size_mb, duration_s, m: int) -> np.ndarray:
+        lib = self.library
+        if self.service == "drive":
+            read = 0.0 if size_mb is None else size_mb / lib.rate_mb_s
+            return lib.locate_s + np.broadcast_to(read, (m,)).astype(float)
+        if self.service == "log":
+            return np.asarray(duration_s, dtype=float)
+        return self.rng.choice(self.sample, m) if m else np.zeros(0)
+
+
+def _prep(library, *, cache_gb, cache_policy, service, duration_s, service_sample, seed, size_mb,
+          volume_mb, cartridge, recall_specific_writes, notes) -> _Prep:  # fmt: skip
+    if not isinstance(library, ReplayLibrary):
+        raise ValueError(
+            f"library must be a ReplayLibrary (from replay_library), not {type(library).__name__}"
+        )
+    SERVICE.check("service", service)
+    seed = int(as_scalar("seed", SEED.check("seed", seed)))
+    cache = None
+    from vtsmodel.hits import POLICY as CACHE_POLICY
+
+    CACHE_POLICY.check("cache_policy", cache_policy)
+    if cache_gb is not None:
+        as_scalar("cache_gb", CACHE_GB.check("cache_gb", cache_gb))
+        cache = _Cache(float(cache_gb), cache_policy)
+    if service_sample is not None:
+        service_sample = _float_array("service_sample", service_sample, None)
+        if service_sample.size == 0:
+            raise ValueError("service_sample is empty: give at least one duration [s]")
+    if service == "log" and duration_s is None:
+        raise ConstraintError("duration_s=None: service='log' replays the log's durations; the log has none")
+    sample = None
+    if service == "resample":
+        sample = service_sample if service_sample is not None else duration_s
+        if sample is None:
+            raise ConstraintError(
+                "service_sample=None: service='resample' draws from the log's durations; give them"
+            )
+        if sample.size == 0:
+            raise ConstraintError("duration_s is empty: service='resample' needs at least one duration")
+    if service == "drive" and size_mb is None:
+        notes.append("the log gives no sizes: each request takes the drive's locate time only")
+    per_cart = 1
+    if cartridge is None:
+        if volume_mb is not None:
+            vol = float(as_scalar("volume_mb", VOLUME_MB.check("volume_mb", volume_mb)))
+        elif size_mb is not None and np.size(size_mb) and float(np.mean(size_mb)) > 0:
+            vol = float(np.mean(size_mb))
+        else:
+            vol = None
+        if vol is None:
+            notes.append("no cartridges and no sizes: each volume on a cartridge of its own")
+        else:
+            per_cart = max(1, int(library.cartridge_gb * 1e3 // vol))
+            notes.append(
+                f"volumes stacked on cartridges in order of first use: {per_cart} of {vol:.4g} MB on a "
+                f"{library.cartridge_gb:.4g} GB cartridge"
+            )
+    return _Prep(
+        library=library, cache=cache, service=service, sample=sample, rng=np.random.default_rng(seed),
+        per_cart=per_cart, recall_specific_writes=recall_specific_writes, first={},
+    )  # fmt: skip
+
+
+def _engine_for(library: ReplayLibrary, t0: float, cap: int, keep: bool, cartridges: int) -> _engine.Engine:
+    return _engine.Engine(
+        drives=library.drives, robots=library.robots, move_s=library.robot_move_s, load_s=library.load_s,
+        unload_s=library.rewind_unload_s, delay_s=library.dismount_after_s, policy=library.policy,
+        batch_k=library.batch_requests, batch_wait_s=library.batch_wait_s if library.batch_requests > 1 else 0.0,
+        t0=t0, cap=max(cap, 1), cartridges=cartridges, keep_requests=keep,
+    )  # fmt: skip
+
+
+def _result(eng: _engine.Engine, library, requests, hits, tape_n, hold, per_request, notes) -> Replay:
+    eng.finish()
+    k = eng.k
+    end = max(eng.end, eng.t0)
+    nh = int((end - eng.t0) // 3600.0) + 1
+    hours = eng.hours[:, :nh].copy()
+    if eng.hours.shape[1] > nh:  # whatever lies beyond (never, but kept whole)
+        hours[:, -1] += eng.hours[:, nh:].sum(axis=1)
+    hourly = {
+        "mounts": hours[0], "busy_s": hours[1], "held_s": hours[2], "queue": hours[3] / 3600.0,
+        "arrivals": hours[4],
+    }  # fmt: skip
+    return Replay(
+        library=library, requests=requests, cache_hits=hits, mounts=int(eng.ist[k.I_MOUNTS]),
+        moves=int(eng.ist[k.I_MOVES]), drive_busy_s=float(eng.fst[k.F_BUSY]), drive_held_s=float(eng.fst[k.F_HELD]),
+        robot_busy_s=float(eng.fst[k.F_ROBOT]), start_s=eng.t0, end_s=end, hourly=hourly,
+        max_waiting=int(eng.ist[k.I_MAXWAITING]), hist_response=eng.hist_resp, hist_wait=eng.hist_wait,
+        tape_requests=tape_n, hold_sum_s=hold[0], hold_sq_s2=hold[1],
+        arrival_span_s=eng.last_arrival - eng.t0, notes=tuple(notes), **per_request,
+    )  # fmt: skip
+
+
+@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
+def replay_requests(
+    time_s,
+    obj=None,
+    *,
+    library: ReplayLibrary,
+    cartridge=None,
+    size_mb=None,
+    duration_s=None,
+    access=None,
+    cache_gb=None,
+    cache_policy: str = "LRU",
+    service: str = "drive",
+    service_sample=None,
+    volume_mb=None,
+    seed=0,
+    recall_specific_writes: bool = True,
+) -> Replay:
+    """Replay requests given as arrays through a cache and a tape library (in memory).
+
+    Parameters
+    ----------
+    time_s : array_like
+        Arrival of each request, non-decreasing. [s]
+    obj : array_like of int, optional
+        Object (volume or file) code of each request; default: each request its own object.
+    library : ReplayLibrary
+        From :func:`replay_library`.
+    cartridge : array_like of int, optional
+        Cartridge code of each request; default: volumes stacked by first use.
+    size_mb : array_like, optional
+        Data each request reads, as stored. [MB]
+    duration_s : array_like, optional
+        The log's own service time of each request (``service="log"`` or ``"resample"``). [s]
+    access : array_like of int, optional
+        Access codes (:data:`vtsmodel.mountlog.ACCESS_TYPES`); with a cache, scratch writes
+        and hits stay on disk. Default: all reads.
+    cache_gb : float, optional
+        Cache capacity (as stored); ``None``: no cache. [GB]
+    cache_policy : str
+        ``"LRU"`` (built in) or another policy of :data:`vtsmodel.hits.POLICIES` (libCacheSim).
+    service : str
+        ``"drive"``, ``"log"`` or ``"resample"`` (:data:`SERVICES`).
+    service_sample : array_like, optional
+        Durations to resample from (default: ``duration_s``). [s]
+    volume_mb : float, optional
+        Volume size for stacking (default: the mean of ``size_mb``). [MB]
+    seed : int
+        Seed of the resampling.
+    recall_specific_writes : bool
+        With a cache, specific-mount writes that miss go to tape too.
+
+    Returns
+    -------
+    Replay
+    """
+    t = _float_array("time_s", time_s, None)
+    n = t.size
+    if n == 0:
+        raise ValueError("time_s is empty: the log holds no requests to replay")
+    if n > 1 and np.any(np.diff(t) < 0):
+        k = int(np.argmax(np.diff(t) < 0)) + 1
+        raise ValueError(
+            f"time_s[{k}]={t[k]!r} is before time_s[{k - 1}]={t[k - 1]!r}: requests must be in time order"
+        )
+    o = np.arange(n, dtype=np.int64) if obj is None else _code_array("obj", obj, n)
+    cart = None if cartridge is None else _code_array("cartridge", cartridge, n)
+    size = None if size_mb is None else _float_array("size_mb", size_mb, n)
+    dur = None if duration_s is None else _float_array("duration_s", duration_s, n)
+    acc = None if access is None else _code_array("access", access, n)
+    if acc is not None and acc.size and acc.max() > READ:
+        raise ValueError(f"access holds code {int(acc.max())}; valid codes 0, 1, 2 (ACCESS_TYPES)")
+    notes: list[str] = []
+    prep = _prep(
+        library, cache_gb=cache_gb, cache_policy=cache_policy, service=service, duration_s=dur,
+        service_sample=service_sample, seed=seed, size_mb=size, volume_mb=volume_mb, cartridge=cart,
+        recall_specific_writes=recall_specific_writes, notes=notes,
+    )  # fmt: skip
+    tape, hits = prep.to_tape(o, size, acc)
+    idx = np.flatnonzero(tape)
+    prep.keep_codes = False
+    c = cart[idx] if cart is not None else prep.cartridges(o)[idx]
+    svc = prep.own_service(None if size is None else size[idx], None if dur is None else dur[idx], idx.size)
+    t0 = float(t[0])
+    eng = _engine_for(library, t0, idx.size, True, int(c.max()) + 1 if c.size else 1)
+    eng.feed(t[idx], c, svc)
+    eng.drain()
+    done, wait, mounted, drive = eng.outputs(idx.size)
+    hold = svc + library.cycle_s - library.locate_s
+    per = {
+        "tape": idx, "time_s": t[idx], "response_s": done - t[idx], "wait_s": wait.copy(),
+        "service_s": done - t[idx] - wait, "mounted": mounted, "drive": drive.astype(np.int64), "hold_s": hold,
+    }  # fmt: skip
+    return _result(
+        eng, library, n, hits, idx.size, (float(hold.sum()), float((hold * hold).sum())), per, notes
+    )
+
+
+def replay_log(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
+    """Replay a mount log (the reader's in-memory form) through a cache and a library.
+
+    Takes the log's cartridge codes and durations where it has them (``cartridge``,
+    ``duration_s``); keyword arguments as :func:`replay_requests`.
+    """
+    if not isinstance(log, MountLog):
+        raise ValueError(f"log must be a MountLog (read it with read_mount_log), not {type(log).__name__}")
+    cart = getattr(log, "cartridge", None)
+    dur = getattr(log, "duration_s", None)
+    kwargs.setdefault("cartridge", cart)
+    kwargs.setdefault("duration_s", dur)
+    return replay_requests(
+        log.time_s, log.volume, library=library, size_mb=log.size_mb, access=log.access, **kwargs
+    )
+
+
+@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
+def replay_chunks(
+    chunks: Iterable,
+    library: ReplayLibrary,
+    *,
+    cache_gb=None,
+    cache_policy: str = "LRU",
+    service: str = "drive",
+    service_sample=None,
+    volume_mb=None,
+    seed=0,
+    recall_specific_writes: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> Replay:
+    """Replay a log given in chunks, in bounded memory (the per-request arrays are not kept).
+
+    Each chunk is a mapping (or an object with attributes) with ``time_s`` and ``obj``
+    (integer codes, the same code for the same object across chunks) and optionally
+    ``cartridge``, ``size_mb``, ``duration_s``, ``access``; chunks in time order.
+    Percentiles come from the histograms (1.2% bins). ``volume_mb`` sets the stacking
+    (default: the first chunk's mean size). ``progress(requests_done)`` is called after
+    each chunk. Other arguments as :func:`replay_requests`.
+    """
+    if isinstance(chunks, str | bytes | dict) or not hasattr(chunks, "__iter__"):
+        raise ValueError(
+            f"chunks must be an iterable of chunks (mappings of arrays), not {type(chunks).__name__}"
+        )
+    notes: list[str] = []
+    prep = eng = None
+    requests = hits = tape_n = 0
+    hold = [0.0, 0.0]
+    last_t = -math.inf
+    for ch in chunks:
+        if ch is None or isinstance(ch, str | bytes | int | float):
+            raise ValueError(f"chunks holds {ch!r}: each chunk is a mapping (or object) of arrays")
+        get = ch.get if isinstance(ch, dict) else (lambda k, ch=ch: getattr(ch, k, None))
+        t = _float_array("time_s", get("time_s"), None)
+        n = t.size
+        if n == 0:
+            continue
+        if t[0] < last_t or (n > 1 and np.any(np.diff(t) < 0)):
+            raise ValueError(
+                f"time_s goes back in time near request {requests}: chunks must be in time order"
+            )
+        last_t = float(t[-1])
+        o = _code_array("obj", get("obj"), n)
+        cart = None if get("cartridge") is None else _code_array("cartridge", get("cartridge"), n)
+        size = None if get("size_mb") is None else _float_array("size_mb", get("size_mb"), n)
+        dur = None if get("duration_s") is None else _float_array("duration_s", get("duration_s"), n)
+        acc = None if get("access") is None else _code_array("access", get("access"), n)
+        if prep is None:
+            prep = _prep(
+                library, cache_gb=cache_gb, cache_policy=cache_policy, service=service, duration_s=dur,
+                service_sample=service_sample, seed=seed, size_mb=size, volume_mb=volume_mb, cartridge=cart,
+                recall_specific_writes=recall_specific_writes, notes=notes,
+            )  # fmt: skip
+            eng = _engine_for(library, float(t[0]), RING, False, 1)
+        elif service == "log" and dur is None:
+            raise ValueError(
+                f"duration_s=None in the chunk at request {requests}: service='log' needs every duration"
+            )
+        tape, h = prep.to_tape(o, size, acc)
+        idx = np.flatnonzero(tape)
+        c = cart[idx] if cart is not None else prep.cartridges(o)[idx]
+        svc = prep.own_service(
+            None if size is None else size[idx], None if dur is None else dur[idx], idx.size
+        )
+        eng.feed(t[idx], c, svc)
+        x = svc + library.cycle_s - library.locate_s
+        hold[0] += float(x.sum())
+        hold[1] += float((x * x).sum())
+        requests += n
+        hits += h
+        tape_n += idx.size
+        if progress is not None:
+            progress(requests)
+    if eng is None:
+        raise ValueError("the log holds no requests: nothing to replay")
+    eng.drain()
+    none = dict.fromkeys(
+        ("tape", "time_s", "response_s", "wait_s", "service_s", "mounted", "drive", "hold_s")
+    )
+    return _result(eng, library, requests, hits, tape_n, tuple(hold), none, notes)
