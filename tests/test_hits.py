@@ -253,9 +253,14 @@ def test_shards_at_full_rate_is_the_exact_curve_but_for_its_bins():
     s = hits.shards_hit_curve(log, max_volumes=1000, resolution=res)
     assert s.sampling_rate == 1.0 and s.method == "shards"
     caps = np.linspace(0.5, 400, 300)
-    # each threshold is counted at most one bin (a factor 1 + res) above its exact capacity
-    assert np.all(s.read_hit_ratio(caps) <= exact.read_hit_ratio(caps) + 1e-12)
-    assert np.all(s.read_hit_ratio(caps) >= exact.read_hit_ratio(caps / (1 + res) ** 2) - 1e-12)
+    # a bin's hits count from the smallest distance in it: each threshold at most one bin (a
+    # factor 1 + res) below its exact capacity, never above
+    assert np.all(s.read_hit_ratio(caps) >= exact.read_hit_ratio(caps) - 1e-12)
+    assert np.all(s.read_hit_ratio(caps) <= exact.read_hit_ratio(caps * (1 + res) ** 2) + 1e-12)
+    # below 1 MB too: the bins start at 1 byte (SHARDS gave 0 there when they started at 1 MB)
+    tiny = mountlog.mount_log(np.arange(6.0), ["A", "B", "A", "B", "A", "C"], [0.004] * 6, ["read"] * 6)
+    small = hits.shards_hit_curve(tiny, max_volumes=16)
+    assert small.read_hit_ratio(0.008e-3 * 1.0001) == hits.lru_hit_curve(tiny).read_hit_ratio(0.008e-3) == 0.5
 
 
 def test_fixed_size_shards_keeps_its_sample_and_stays_close():
@@ -267,7 +272,8 @@ def test_fixed_size_shards_keeps_its_sample_and_stays_close():
     err = np.abs(s.read_hit_ratio(caps) - exact.read_hit_ratio(caps))
     # measured 0.024 on this log; the bound only guards against a broken estimator
     assert err.max() < 0.06
-    assert s.reads == exact.reads  # SHARDS_adj normalises by the true count
+    adjusted = hits.shards_hit_curve(log, max_volumes=2048, adjust=True)
+    assert adjusted.reads == exact.reads  # SHARDS_adj normalises by the true count
 
 
 def test_shards_streams_a_file():

@@ -583,7 +583,7 @@ def _coded(name: str, vol: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _no_sizes(object_mb: float) -> str:
-    return f"the log has no sizes: every object counted as {object_mb:g} MB"
+    return f"the log has no sizes: every object counted as {object_mb:,.10g} MB"
 
 
 def _csv_pieces(log: MountLog, comments: Sequence[str], chunk_rows: int) -> Iterator[str]:

@@ -89,7 +89,15 @@ fixed whatever the log's length. The ratio estimate is sampled hits over sampled
 (no SHARDS_adj correction).
 """
 
-from vtsmodel.hits._curve import CAPACITY_GB, MAX_CAPACITIES, CapacityHits, ConfigurationHits, HitCurve
+from vtsmodel.hits._curve import (
+    AUTO_CAPACITIES,
+    CAPACITY_GB,
+    MAX_CAPACITIES,
+    CapacityHits,
+    ConfigurationHits,
+    HitCurve,
+    auto_capacities,
+)
 from vtsmodel.hits._exact import lru_hit_curve
 from vtsmodel.hits._policies import POLICIES, POLICY, simulate_policy
 from vtsmodel.hits._recalls import RecallWaits, recall_waits
@@ -97,6 +105,7 @@ from vtsmodel.hits._shards import MAX_SHARDS_VOLUMES, shards_hit_curve, volume_h
 from vtsmodel.hits._table3 import compared_capacity_gb, configuration_hits, tvc_read_hit
 
 __all__ = [
+    "AUTO_CAPACITIES",
     "CAPACITY_GB",
     "MAX_CAPACITIES",
     "MAX_SHARDS_VOLUMES",
@@ -106,6 +115,7 @@ __all__ = [
     "ConfigurationHits",
     "HitCurve",
     "RecallWaits",
+    "auto_capacities",
     "compared_capacity_gb",
     "configuration_hits",
     "lru_hit_curve",

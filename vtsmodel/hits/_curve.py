@@ -22,6 +22,10 @@ _S_PER_H = 3600.0
 #: microseconds a mount: 1,000 capacities of a million-mount log take 25 minutes). [count]
 MAX_CAPACITIES = 1000
 
+AUTO_CAPACITIES = Input(
+    "capacities", "-", 20, lo=2, hi=MAX_CAPACITIES, integer=True,
+    help="Capacities spaced evenly in log scale over the log's working set.",
+)  # fmt: skip
 CAPACITY_GB = Input(
     "cache capacity (the log's size basis)", "GB", 864.0, lo=0.0, hi=BIG_GB,
     help="Capacity of the cache the volumes are compared with, in the log's size basis (module notes).",
@@ -141,6 +145,16 @@ class HitCurve:
         1 for the exact curve; SHARDS' final rate R. [-]
     warmup_hours : float
         Start of the log left out of the counts. [h]
+    notes : tuple of str
+        How the log was read (defaults taken: every request a read, one size for every
+        object; columns left out), for a result to carry.
+    smallest_object_gb : float
+        Smallest object size above zero in the log (NaN: none). [GB]
+    working_set_gb : float
+        The objects' sizes as they last were, added up: a cache this large holds every
+        object (estimated from the sample for a sampled curve). [GB]
+    sampled_volumes : int
+        Volumes in the sample at the end (SHARDS); the exact curve's distinct volumes. [count]
     """
 
     method: str
@@ -157,6 +171,32 @@ class HitCurve:
     _read: _Steps
     _specific: _Steps
     _events: tuple | None = None  # exact only: (threshold GB, hour, is read) of counted recall candidates
+    notes: tuple = ()
+    smallest_object_gb: float = float("nan")
+    working_set_gb: float = float("nan")
+    sampled_volumes: int = 0
+    _errors: object = None  # sampled only: _GroupErrors of the read-hit ratio
+
+    @property
+    def top_gb(self) -> float:
+        """The capacity above which the curve rises no more: its last step (0: no hit). [GB]"""
+        steps = [s.at_gb[-1] for s in (self._read, self._specific) if s.at_gb.size]
+        return float(max(steps)) if steps else 0.0
+
+    def read_hit_error(self, capacity_gb):
+        """Standard error of the read-hit ratio at ``capacity_gb``: 0 for the exact curve. [-]
+
+        For a sampled curve, the random-groups estimate (Wolter, *Introduction to Variance
+        Estimation*, Ch. 2): the sampled volumes fall in 16 groups by their hash, each group a
+        sample at a 16th of the rate; the spread of the groups' ratios, over sqrt(16 * 15),
+        times sqrt(1 - R) (no sampling error when every volume is sampled). It measures
+        which volumes were drawn, not the scaling of reuse distances by 1/R;
+        ``benchmarks/bench_shards_error.py`` measures how often the error lies within two of it.
+        """
+        cap = _capacity(capacity_gb)
+        if self._errors is None:
+            return result(np.zeros(np.shape(cap)))
+        return result(self._errors.at(np.asarray(cap, dtype=float)))
 
     @property
     def capacity_gb(self) -> np.ndarray:
@@ -269,8 +309,12 @@ def _steps(thr_b: np.ndarray, size_b: np.ndarray, weight: np.ndarray | None = No
 # --------------------------------------------------------------------------------------
 # Inputs: a MountLog or a file streamed in chunks
 # --------------------------------------------------------------------------------------
-def _blocks(log, chunk_lines):
-    """(time_s, volume codes or None, size_mb, access, size basis, serials or None) blocks."""
+def _blocks(log, chunk_lines, notes: list):
+    """(time_s, volume codes or None, size_mb, access, size basis, serials or None) blocks.
+
+    ``log`` is a MountLog, a :class:`vtsmodel.logs.LogFile` or a source for one; ``notes``
+    gets the log's notes when the last block has been read.
+    """
     if isinstance(log, MountLog):
         for lo in range(0, max(len(log), 1), chunk_lines):
             hi = lo + chunk_lines
@@ -282,9 +326,74 @@ def _blocks(log, chunk_lines):
                 log.size_basis,
                 None,
             )
+        notes.extend(log.notes)
         return
+    c = None
     for c in iter_mount_log(log, chunk_lines=chunk_lines):
         yield c.time_s, None, c.size_mb, c.access, c.size_basis, c.volume
+    if c is not None and c.info is not None:
+        notes.extend(c.info.notes())
+
+
+def _smallest_gb(size_b: np.ndarray, so_far: float) -> float:
+    """The smallest size above zero of a block and before. [GB]"""
+    pos = size_b[size_b > 0]
+    return min(so_far, float(pos.min()) / _B_PER_GB) if pos.size else so_far
+
+
+#: Random groups of sampled volumes for a sampled curve's standard error (a power of 2). [count]
+GROUPS = 16
+
+
+@dataclass(frozen=True, eq=False)
+class _GroupErrors:
+    """Counted reads and their hits by group and capacity bin: the random-groups standard error."""
+
+    edges_gb: np.ndarray  # upper edge of each bin [GB]
+    hits: np.ndarray  # (GROUPS, bins) weighted hits of counted reads
+    totals: np.ndarray  # (GROUPS,) weighted counted reads
+    rate: float
+
+    def at(self, cap_gb: np.ndarray) -> np.ndarray:
+        k = np.searchsorted(self.edges_gb, cap_gb * (1 + 1e-12), side="right")  # bins wholly below
+        cum = np.concatenate([np.zeros((GROUPS, 1)), np.cumsum(self.hits, axis=1)], axis=1)
+        ok = self.totals > 0
+        if ok.sum() < 2:
+            return np.full(np.shape(cap_gb), np.nan)
+        ratios = cum[ok][:, np.ravel(k)] / self.totals[ok][:, None]
+        g = int(ok.sum())
+        se = ratios.std(axis=0, ddof=1) / np.sqrt(g) * np.sqrt(max(0.0, 1.0 - self.rate))
+        return se.reshape(np.shape(cap_gb))
+
+
+def auto_capacities(curve: HitCurve, n: int = 20) -> np.ndarray:
+    """``n`` capacities spaced evenly in log scale over the log's working set. [GB]
+
+    From the smallest object (a cache smaller holds nothing) to the larger of the working
+    set (every object at its last size) and the curve's last step (where it stops rising):
+    the whole curve, whatever the objects' sizes.
+
+    Parameters
+    ----------
+    curve : HitCurve
+        From :func:`lru_hit_curve` or :func:`shards_hit_curve`.
+    n : int
+        Capacities, 2 to :data:`MAX_CAPACITIES`. [count]
+
+    Returns
+    -------
+    numpy.ndarray
+        Ascending capacities, in the log's size basis; a single 0 when the log holds no
+        object larger than 0. [GB]
+    """
+    if not isinstance(curve, HitCurve):
+        raise ValueError(f"curve={curve!r} must be a HitCurve (lru_hit_curve, shards_hit_curve)"[:300])
+    k = int(as_scalar("n", AUTO_CAPACITIES.check("n", n)))
+    lo = curve.smallest_object_gb
+    hi = max(curve.working_set_gb if np.isfinite(curve.working_set_gb) else 0.0, curve.top_gb)
+    if not np.isfinite(lo) or hi <= 0:
+        return np.zeros(1)
+    return np.geomspace(lo, max(hi, lo), k) if hi > lo else np.full(1, lo)
 
 
 def _bytes(size_mb: np.ndarray) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from vtsmodel._inputs import declare
@@ -13,6 +15,7 @@ from vtsmodel.hits._curve import (
     _bytes,
     _kernels,
     _pow2,
+    _smallest_gb,
     _steps,
     _warmup,
 )
@@ -127,8 +130,10 @@ def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000)
     t_first = t_last = None
     mounts = 0
     largest = 0
+    smallest = float("inf")
     basis = "compressed"
-    for time_s, vol, size_mb, access, block_basis, names in _blocks(log, chunk_lines):
+    notes: list[str] = []
+    for time_s, vol, size_mb, access, block_basis, names in _blocks(log, chunk_lines, notes):
         basis = block_basis
         n = time_s.size
         if n == 0:
@@ -142,10 +147,18 @@ def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000)
         t_last = float(time_s[-1])
         mounts += n
         largest = max(largest, int(size_b.max()))
+        smallest = _smallest_gb(size_b, smallest)
         keep = (time_s >= t_first + warm_s) & ((access == READ) | (access == SPECIFIC_WRITE))
         parts.append((thr[keep], size_b[keep], time_s[keep], access[keep] == READ))
-    volumes = whole.n_volumes if whole is not None else len(codes.names)
-    return _exact_curve(parts, basis, t_first, t_last, warm_s, mounts, volumes, largest, warmup_hours)
+    volumes = whole.n_volumes if whole is not None else len(codes.code)
+    curve = _exact_curve(parts, basis, t_first, t_last, warm_s, mounts, volumes, largest, warmup_hours)
+    return dataclasses.replace(
+        curve,
+        notes=tuple(notes),
+        smallest_object_gb=smallest if np.isfinite(smallest) else float("nan"),
+        working_set_gb=float(state.cur[:volumes].sum()) / _B_PER_GB,
+        sampled_volumes=volumes,
+    )
 
 
 def _exact_curve(parts, basis, t_first, t_last, warm_s, mounts, volumes, largest, warmup_hours) -> HitCurve:

@@ -12,11 +12,14 @@ from vtsmodel.hits._curve import (
     _B_PER_GB,
     _B_PER_MB,
     _S_PER_H,
+    GROUPS,
     HitCurve,
     _blocks,
     _bytes,
+    _GroupErrors,
     _kernels,
     _pow2,
+    _smallest_gb,
     _Steps,
     _warmup,
 )
@@ -29,6 +32,12 @@ from vtsmodel.quantities import CHUNK_LINES, WARMUP_HOURS
 #: Beyond it the state, not the log, would exhaust the memory (10^8 volumes: about 43 GB). [count]
 MAX_SHARDS_VOLUMES = 2**20
 
+#: SHARDS_adj is used (``adjust=None``) when the sample holds at least this many volumes at
+#: the end: below, it raised the error (measured: ``benchmarks/bench_shards_error.py``). [count]
+ADJUST_FROM = 4096
+#: The largest reuse distance SHARDS bins (10^18 bytes: BIG_GB); beyond, a miss. [bytes]
+_TOP_BYTES = 1e18
+
 _MAX_VOLUMES = Input(
     "SHARDS sample", "-", 65536, lo=16, hi=MAX_SHARDS_VOLUMES, integer=True,
     source="practical limit MAX_SHARDS_VOLUMES (memory of the sampled state)",
@@ -40,7 +49,7 @@ _INITIAL_RATE = Input(
 )  # fmt: skip
 _RESOLUTION = Input(
     "capacity bin width", "-", 0.001, lo=1e-5, hi=0.5,
-    source="practical limit (at 10^-5 the bins hold about 90 MB; beyond 0.5 a curve has few steps)",
+    source="practical limit (at 10^-5 the bins hold about 130 MB; beyond 0.5 a curve has few steps)",
     help="Relative width of SHARDS' capacity bins: a hit is counted at most this much above its capacity.",
 )  # fmt: skip
 
@@ -114,12 +123,17 @@ class _Shards:
         self.base = np.zeros(nleaves, dtype=np.int64)
         top = 2**_HASH_BITS
         self.st = np.array([0, nleaves, 0, min(top, int(initial_rate * top)), 0, s + 1, s, 0], dtype=np.int64)
-        self.b0 = 1e6  # 1 MB: distances below count in the first bin [bytes]
+        self.b0 = 1.0  # 1 byte: every distance above has its bin [bytes]
         self.log_g = math.log1p(resolution)
-        nbins = int(math.ceil(math.log(1e18 / self.b0) / self.log_g)) + 2
-        self.fs = np.array([self.b0, self.log_g])
+        nbins = int(math.ceil(math.log(_TOP_BYTES / self.b0) / self.log_g)) + 2
+        # the groups' bins are coarser (about 1 % wide): a standard error needs no finer
+        per_coarse = max(1, round(math.log(1.01) / self.log_g))
+        self.fs = np.array([self.b0, self.log_g, per_coarse])
         self.cnt = np.zeros((2, nbins))
         self.byt = np.zeros((2, nbins))
+        self.bmin = np.full((2, nbins), np.inf)
+        self.gcnt = np.zeros((GROUPS, nbins // per_coarse + 2))
+        self.gtot = np.zeros(GROUPS)
 
     @property
     def rate(self) -> float:
@@ -131,25 +145,42 @@ class _Shards:
         self.k.shards_pass(
             hsh[keep], size_b[keep], kind[keep], counted[keep], self.table, self.last, self.cur,
             self.free, self.hh, self.hc, self.owner, self.base, self.tree, self.st, self.fs, self.cnt, self.byt,
+            self.bmin, self.gcnt, self.gtot,
         )  # fmt: skip
 
+    def errors(self) -> _GroupErrors:
+        """The random groups' counts, for the read-hit ratio's standard error."""
+        pc = int(self.fs[2])
+        c = np.arange(self.gcnt.shape[1] - 1)
+        edges_gb = self.b0 * np.exp(self.log_g * ((c + 1) * pc - 1)) / _B_PER_GB
+        return _GroupErrors(edges_gb, self.gcnt.copy(), self.gtot.copy(), self.rate)
+
+    def working_set_gb(self) -> float:
+        """The sampled volumes' last sizes, added up and scaled by 1/R. [GB]"""
+        live = self.owner[self.owner >= 0]
+        return float(self.cur[live].sum()) / self.rate / _B_PER_GB if live.size else 0.0
+
     def steps(self, k: int, total: float, total_mb: float, adjust: bool) -> _Steps:
-        """Cumulative hits of kind k; with ``adjust``, SHARDS_adj's first-bin correction."""
-        nb = self.cnt.shape[1]
-        edges_gb = self.b0 * np.exp(self.log_g * np.arange(nb - 1)) / _B_PER_GB
-        cnt = self.cnt[k].copy()
-        mb = self.byt[k] / _B_PER_MB
-        if adjust:
+        """Cumulative hits of kind k; with ``adjust``, SHARDS_adj's correction.
+
+        A bin's hits count from the smallest distance seen in it (the curve steps where the
+        exact one does for objects of one size; elsewhere at most ``resolution`` early).
+        """
+        cnt = self.cnt[k, :-1].copy()
+        mb = self.byt[k, :-1] / _B_PER_MB
+        used = np.flatnonzero((cnt != 0) | (mb != 0))
+        if adjust and used.size:
             # The sampled mounts' weights should add up to the true count (every line is
-            # seen): the gap goes to the smallest distance (Waldspurger et al. 2015, SHARDS_adj).
-            cnt[0] += total - cnt.sum()
-            mb[0] += total_mb - mb.sum()
-        else:
-            total, total_mb = float(cnt.sum()), float(mb.sum())
-        used = np.flatnonzero((cnt[:-1] != 0) | (mb[:-1] != 0))
-        hits = np.clip(np.cumsum(cnt[:-1])[used], 0.0, total)
-        hit_mb = np.clip(np.cumsum(mb[:-1])[used], 0.0, total_mb)
-        return _Steps(edges_gb[used], hits, hit_mb, total, total_mb)
+            # seen): the gap goes to the smallest distance seen (Waldspurger et al. 2015,
+            # Sec. 4.3, SHARDS_adj).
+            cnt[used[0]] += total - self.cnt[k].sum()
+            mb[used[0]] += total_mb - self.byt[k].sum() / _B_PER_MB
+        elif not adjust:
+            total, total_mb = float(self.cnt[k].sum()), float(self.byt[k].sum() / _B_PER_MB)
+        edges_gb = self.bmin[k, :-1][used] / _B_PER_GB
+        hits = np.clip(np.cumsum(cnt[used]), 0.0, total)
+        hit_mb = np.clip(np.cumsum(mb[used]), 0.0, total_mb)
+        return _Steps(edges_gb, hits, hit_mb, total, total_mb)
 
 
 @declare(
@@ -162,7 +193,7 @@ def shards_hit_curve(
     max_volumes: int = 65536,
     initial_rate: float = 1.0,
     resolution: float = 0.001,
-    adjust: bool = True,
+    adjust: bool | None = None,
     warmup_hours: float = 0.0,
     chunk_lines: int = 100_000,
 ) -> HitCurve:
@@ -216,8 +247,10 @@ def shards_hit_curve(
     vh = volume_hashes(whole.volume_ids) if whole is not None else None
     t_first = t_last = None
     mounts, largest, basis = 0, 0, "compressed"
+    smallest = float("inf")
     totals, totals_b = [0, 0], [0, 0]
-    for time_s, vol, size_mb, access, block_basis, names in _blocks(log, chunk_lines):
+    notes: list[str] = []
+    for time_s, vol, size_mb, access, block_basis, names in _blocks(log, chunk_lines, notes):
         basis = block_basis
         n = time_s.size
         if n == 0:
@@ -229,6 +262,7 @@ def shards_hit_curve(
         size_b = _bytes(size_mb)
         mounts += n
         largest = max(largest, int(size_b.max()))
+        smallest = _smallest_gb(size_b, smallest)
         kind = np.where(access == READ, 1, np.where(access == SPECIFIC_WRITE, 2, 0)).astype(np.int64)
         counted = time_s >= t_first + warm_s
         for j in (0, 1):
@@ -238,8 +272,9 @@ def shards_hit_curve(
         state.run(hsh, size_b, kind, counted)
     start = (t_first or 0.0) + warm_s
     hours = max(0.0, ((t_last or 0.0) - start) / _S_PER_H) if mounts else 0.0
-    read = state.steps(0, totals[0], totals_b[0] / _B_PER_MB, adjust)
-    spec = state.steps(1, totals[1], totals_b[1] / _B_PER_MB, adjust)
+    use_adj = _use_adjust(adjust, int(state.st[2]))
+    read = state.steps(0, totals[0], totals_b[0] / _B_PER_MB, use_adj)
+    spec = state.steps(1, totals[1], totals_b[1] / _B_PER_MB, use_adj)
     return HitCurve(
         method="shards",
         size_basis=basis,
@@ -255,4 +290,15 @@ def shards_hit_curve(
         _read=read,
         _specific=spec,
         _events=None,
+        notes=tuple(notes),
+        smallest_object_gb=smallest if np.isfinite(smallest) else float("nan"),
+        working_set_gb=state.working_set_gb(),
+        sampled_volumes=int(state.st[2]),
+        _errors=state.errors(),
     )
+
+
+def _use_adjust(adjust, sampled: int) -> bool:
+    if adjust is None:
+        return sampled >= ADJUST_FROM
+    return bool(adjust)

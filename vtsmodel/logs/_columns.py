@@ -27,6 +27,7 @@ class Field:
     scale: float = 1.0
     form: str | None = None
     basis: str = "host"
+    vts: bool = False  # a size column of vtsmodel's mount log (compressed_mb, host_mb)
 
 
 def _aliases() -> dict[str, Field]:
@@ -54,8 +55,8 @@ def _aliases() -> dict[str, Field]:
     add("size_kb kb kilobytes", Field("size", 1e-3))
     add("size_mb mb megabytes", Field("size", 1.0))
     add("size_gb gb gigabytes", Field("size", 1e3))
-    add("host_mb", Field("size", 1.0, basis="host"))
-    add("compressed_mb", Field("size", 1.0, basis="compressed"))
+    add("host_mb", Field("size", 1.0, basis="host", vts=True))
+    add("compressed_mb", Field("size", 1.0, basis="compressed", vts=True))
     add("compressed_bytes", Field("size", 1e-6, basis="compressed"))
     add("access op operation opcode kind type mode direction rw io io_type request_type req_type cmd "
         "command action event", Field("access"))  # fmt: skip
@@ -180,7 +181,7 @@ def layout(header: list[str] | None, spec, nfirst: int, *, ragged: bool, where: 
         for i, h in enumerate(header):
             key = lowered[i]
             if key in ALIASES or key in ROLES:
-                put(h, i, repr(h.strip()))
+                put(h, i, h.strip())
                 continue
             close = difflib.get_close_matches(key, [*ALIASES, *ROLES], n=1, cutoff=0.85)
             role_taken = close and (ALIASES.get(close[0]) or Field(close[0])).role in [
@@ -206,7 +207,7 @@ def layout(header: list[str] | None, spec, nfirst: int, *, ragged: bool, where: 
                         raise ValueError(
                             f"{where}: columns={spec!r} names {w!r}, not a header column ({have})"
                         )
-                    put(name, hmap[normal(w)], repr(w))
+                    put(name, hmap[normal(w)], w)
     if "time" not in roles:
         if "end" in roles:
             roles["time"], names["time"] = roles.pop("end"), names.pop("end")
