@@ -239,8 +239,8 @@ def test_configuration_hits_with_host_sizes():
     np.testing.assert_allclose(ehpo.capacity_gb, ehpo.tvc_gb * 2.5)  # the cache holds host / CF
     base = hits.configuration_hits(curve, feature="base", cf=2.5)
     np.testing.assert_allclose(base.capacity_gb, base.tvc_gb)
-    with pytest.raises(ValueError, match="cf=0.5"):
-        hits.configuration_hits(curve, cf=0.5)
+    with pytest.raises(ValueError, match="cf=0.4"):
+        hits.configuration_hits(curve, cf=0.4)
     with pytest.raises(ValueError, match="feature='vts'"):
         hits.configuration_hits(curve, feature="vts")
 
@@ -403,8 +403,8 @@ def test_compared_capacity_follows_what_the_cache_holds():
         )
     with pytest.raises(ValueError, match="feature='lto'"):
         hits.compared_capacity_gb(72.0, feature="lto")
-    with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1"):
-        hits.compared_capacity_gb(72.0, cf=0.5)
+    with pytest.raises(ValueError, match=r"cf=0.4 is outside the valid range \[0.5"):
+        hits.compared_capacity_gb(72.0, cf=0.4)
 
 
 def test_tvc_read_hit_is_the_day_simulations_input_at_each_configuration():

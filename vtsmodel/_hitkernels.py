@@ -235,28 +235,21 @@ def shards_pass(
     cnt,
     byt,
     bmin,
-    gcnt,
-    gtot,
 ):
     """Fixed-size SHARDS over one chunk of accesses.
 
     ``hsh`` volume hashes in [0, 2**62); ``kind`` 0 none, 1 read, 2 specific write;
     ``table`` hash -> code (a dict); ``st`` = [next slot, leaves, live, threshold T, heap
-    size, free codes, s_max, G]; ``fs`` = [b0, log g, fine bins per coarse bin]. ``cnt[k, b]``,
+    size, free codes, s_max, G]; ``fs`` = [b0, log g]. ``cnt[k, b]``,
     ``byt[k, b]`` accumulate weights 1/R (and bytes/R) of counted accesses of kind k+1 by
     distance bin b; the last bin holds distances beyond the grid and first accesses;
     ``bmin[k, b]`` is the smallest distance counted in the bin (where its curve steps up).
-    ``gcnt[g, c]`` and ``gtot[g]`` do the same for the counted reads of the volumes of hash
-    group g (the hash's low bits), by coarse bin c: the random groups of the standard error.
     """
     P = 4611686018427387904.0  # 2**62
     nleaves = st[1]
     nbins = cnt.shape[1]
-    ngroups = gcnt.shape[0]
-    ncoarse = gcnt.shape[1]
     b0 = fs[0]
     log_g = fs[1]
-    per_coarse = int(fs[2])
     for i in range(hsh.shape[0]):
         h = hsh[i]
         if h >= st[3]:
@@ -287,11 +280,6 @@ def shards_pass(
             byt[k - 1, b] += w * s
             if dist < bmin[k - 1, b]:
                 bmin[k - 1, b] = dist
-            if k == 1:
-                g = h & (ngroups - 1)
-                c = ncoarse - 1 if b == nbins - 1 else min(b // per_coarse, ncoarse - 2)
-                gcnt[g, c] += w
-                gtot[g] += w
         nxt = st[0]
         _apply(tree, 1, s)
         st[7] += s

@@ -33,7 +33,7 @@ import numpy as np
 
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ConstraintError, VtsModelWarning, as_scalar, broadcast, result
+from vtsmodel._validation import CompressionWarning, ConstraintError, as_scalar, broadcast, result
 from vtsmodel.quantities import SMALL, SPEED_MB_S
 
 __all__ = [
@@ -77,10 +77,6 @@ FILL = Input("fill efficiency", "-", 1.0, lo=SMALL, hi=1.0, source="project assu
              help="Share of a cartridge's capacity that holds data (cartridges are not filled to the byte).")  # fmt: skip
 RESERVE = Input("reclamation reserve", "-", 0.0, lo=0.0, hi=10.0, source="project assumption (0: none)",
                 help="Extra cartridges, a share of those holding data: space awaiting reclamation, scratch.")  # fmt: skip
-
-
-class CompressionWarning(VtsModelWarning):
-    """An expected compression below 1: the data grows on tape (encrypted or already compressed data)."""
 
 
 @dataclass(frozen=True)

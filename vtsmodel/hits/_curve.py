@@ -175,7 +175,7 @@ class HitCurve:
     smallest_object_gb: float = float("nan")
     working_set_gb: float = float("nan")
     sampled_volumes: int = 0
-    _errors: object = None  # sampled only: _GroupErrors of the read-hit ratio
+    _errors: object = None  # sampled only: _Replicates of the read-hit ratio
 
     @property
     def top_gb(self) -> float:
@@ -187,11 +187,13 @@ class HitCurve:
         """Standard error of the read-hit ratio at ``capacity_gb``: 0 for the exact curve. [-]
 
         For a sampled curve, the random-groups estimate (Wolter, *Introduction to Variance
-        Estimation*, Ch. 2): the sampled volumes fall in 16 groups by their hash, each group a
-        sample at a 16th of the rate; the spread of the groups' ratios, over sqrt(16 * 15),
-        times sqrt(1 - R) (no sampling error when every volume is sampled). It measures
-        which volumes were drawn, not the scaling of reuse distances by 1/R;
-        ``benchmarks/bench_shards_error.py`` measures how often the error lies within two of it.
+        Estimation*, 2nd ed. 2007, Ch. 2): beside the curve, 16 independent SHARDS samples
+        run on 16 disjoint groups of volumes (by their hash), each with a 16th of the
+        sample; the spread of their ratios over sqrt(16), times sqrt(1 - R) (none when
+        every volume is sampled). Each replicate scales its own reuse distances, so the
+        estimate includes that error as well as which volumes were drawn;
+        ``benchmarks/bench_shards_error.py`` measures how often the exact ratio lies within
+        two of it.
         """
         cap = _capacity(capacity_gb)
         if self._errors is None:
@@ -341,28 +343,27 @@ def _smallest_gb(size_b: np.ndarray, so_far: float) -> float:
     return min(so_far, float(pos.min()) / _B_PER_GB) if pos.size else so_far
 
 
-#: Random groups of sampled volumes for a sampled curve's standard error (a power of 2). [count]
+#: Replicate samples a sampled curve's standard error is estimated from (a power of 2). [count]
 GROUPS = 16
 
 
 @dataclass(frozen=True, eq=False)
-class _GroupErrors:
-    """Counted reads and their hits by group and capacity bin: the random-groups standard error."""
+class _Replicates:
+    """The read-hit curves of independent replicate samples: the random-groups standard error."""
 
-    edges_gb: np.ndarray  # upper edge of each bin [GB]
-    hits: np.ndarray  # (GROUPS, bins) weighted hits of counted reads
-    totals: np.ndarray  # (GROUPS,) weighted counted reads
-    rate: float
+    curves: tuple  # _Steps of each replicate's counted reads (without SHARDS_adj)
+    rate: float  # the main sample's final rate
 
     def at(self, cap_gb: np.ndarray) -> np.ndarray:
-        k = np.searchsorted(self.edges_gb, cap_gb * (1 + 1e-12), side="right")  # bins wholly below
-        cum = np.concatenate([np.zeros((GROUPS, 1)), np.cumsum(self.hits, axis=1)], axis=1)
-        ok = self.totals > 0
-        if ok.sum() < 2:
+        ratios = []
+        for steps in self.curves:
+            if steps.total > 0:
+                hits, _ = steps.cumulative(np.asarray(cap_gb, dtype=float))
+                ratios.append(hits / steps.total)
+        if len(ratios) < 2:
             return np.full(np.shape(cap_gb), np.nan)
-        ratios = cum[ok][:, np.ravel(k)] / self.totals[ok][:, None]
-        g = int(ok.sum())
-        se = ratios.std(axis=0, ddof=1) / np.sqrt(g) * np.sqrt(max(0.0, 1.0 - self.rate))
+        r = np.asarray(ratios)
+        se = r.std(axis=0, ddof=1) / np.sqrt(r.shape[0]) * np.sqrt(max(0.0, 1.0 - self.rate))
         return se.reshape(np.shape(cap_gb))
 
 

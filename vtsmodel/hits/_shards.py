@@ -16,9 +16,9 @@ from vtsmodel.hits._curve import (
     HitCurve,
     _blocks,
     _bytes,
-    _GroupErrors,
     _kernels,
     _pow2,
+    _Replicates,
     _smallest_gb,
     _Steps,
     _warmup,
@@ -32,9 +32,10 @@ from vtsmodel.quantities import CHUNK_LINES, WARMUP_HOURS
 #: Beyond it the state, not the log, would exhaust the memory (10^8 volumes: about 43 GB). [count]
 MAX_SHARDS_VOLUMES = 2**20
 
-#: SHARDS_adj is used (``adjust=None``) when the sample holds at least this many volumes at
-#: the end: below, it raised the error (measured: ``benchmarks/bench_shards_error.py``). [count]
-ADJUST_FROM = 4096
+#: SHARDS_adj is used (``adjust=None``) when the sample holds fewer volumes than this at the
+#: end: measured (``benchmarks/bench_shards_error.py``), it lowered the median error of
+#: samples of 1,024 to 8,192 volumes and raised the largest error of most logs from 16,384 on. [count]
+ADJUST_BELOW = 16_384
 #: The largest reuse distance SHARDS bins (10^18 bytes: BIG_GB); beyond, a miss. [bytes]
 _TOP_BYTES = 1e18
 
@@ -101,8 +102,10 @@ def _fnv_splitmix(names: np.ndarray) -> np.ndarray:
     return (h >> np.uint64(64 - _HASH_BITS)).astype(np.int64)
 
 
-class _Shards:
-    def __init__(self, max_volumes: int, initial_rate: float, resolution: float):
+class _Sampler:
+    """One fixed-size SHARDS state: the sampled volumes' tree, heap of hashes, and bins."""
+
+    def __init__(self, max_volumes: int, threshold: int, resolution: float):
         k = _kernels()
         self.k = k
         s = max_volumes
@@ -121,22 +124,18 @@ class _Shards:
         self.owner = np.full(nleaves, -1, dtype=np.int64)
         self.tree = np.zeros(4 * nleaves, dtype=np.int64)
         self.base = np.zeros(nleaves, dtype=np.int64)
-        top = 2**_HASH_BITS
-        self.st = np.array([0, nleaves, 0, min(top, int(initial_rate * top)), 0, s + 1, s, 0], dtype=np.int64)
+        self.st = np.array([0, nleaves, 0, threshold, 0, s + 1, s, 0], dtype=np.int64)
         self.b0 = 1.0  # 1 byte: every distance above has its bin [bytes]
         self.log_g = math.log1p(resolution)
         nbins = int(math.ceil(math.log(_TOP_BYTES / self.b0) / self.log_g)) + 2
-        # the groups' bins are coarser (about 1 % wide): a standard error needs no finer
-        per_coarse = max(1, round(math.log(1.01) / self.log_g))
-        self.fs = np.array([self.b0, self.log_g, per_coarse])
+        self.fs = np.array([self.b0, self.log_g])
         self.cnt = np.zeros((2, nbins))
         self.byt = np.zeros((2, nbins))
         self.bmin = np.full((2, nbins), np.inf)
-        self.gcnt = np.zeros((GROUPS, nbins // per_coarse + 2))
-        self.gtot = np.zeros(GROUPS)
 
     @property
     def rate(self) -> float:
+        """The sampling rate R (of all volumes, for a replicate too). [-]"""
         return float(self.st[3]) / 2**_HASH_BITS
 
     def run(self, hsh, size_b, kind, counted):
@@ -145,15 +144,8 @@ class _Shards:
         self.k.shards_pass(
             hsh[keep], size_b[keep], kind[keep], counted[keep], self.table, self.last, self.cur,
             self.free, self.hh, self.hc, self.owner, self.base, self.tree, self.st, self.fs, self.cnt, self.byt,
-            self.bmin, self.gcnt, self.gtot,
+            self.bmin,
         )  # fmt: skip
-
-    def errors(self) -> _GroupErrors:
-        """The random groups' counts, for the read-hit ratio's standard error."""
-        pc = int(self.fs[2])
-        c = np.arange(self.gcnt.shape[1] - 1)
-        edges_gb = self.b0 * np.exp(self.log_g * ((c + 1) * pc - 1)) / _B_PER_GB
-        return _GroupErrors(edges_gb, self.gcnt.copy(), self.gtot.copy(), self.rate)
 
     def working_set_gb(self) -> float:
         """The sampled volumes' last sizes, added up and scaled by 1/R. [GB]"""
@@ -183,6 +175,43 @@ class _Shards:
         return _Steps(edges_gb, hits, hit_mb, total, total_mb)
 
 
+#: Bin width of the replicates' curves: a standard error needs no finer. [-]
+_REPLICATE_RESOLUTION = 0.01
+_GROUP_BITS = GROUPS.bit_length() - 1
+
+
+class _Shards:
+    """The sample, and :data:`GROUPS` replicate samples on disjoint groups of volumes."""
+
+    def __init__(self, max_volumes: int, initial_rate: float, resolution: float, replicates: bool):
+        top = 2**_HASH_BITS
+        self.main = _Sampler(max_volumes, min(top, int(initial_rate * top)), resolution)
+        # replicate g samples the volumes whose hash ends in g, by the rest of the hash (a
+        # 16th of the hash space: its rate, of all volumes, starts at initial_rate / 16)
+        sub = max(16, max_volumes // GROUPS)
+        self.subs = [
+            _Sampler(sub, int(initial_rate * (top >> _GROUP_BITS)), _REPLICATE_RESOLUTION)
+            for _ in range(GROUPS if replicates else 0)
+        ]
+
+    def run(self, hsh, size_b, kind, counted):
+        self.main.run(hsh, size_b, kind, counted)
+        if not self.subs:
+            return
+        group = hsh & (GROUPS - 1)
+        order = np.argsort(group, kind="stable")
+        cuts = np.searchsorted(group[order], np.arange(GROUPS + 1))
+        for g, s in enumerate(self.subs):
+            i = order[cuts[g] : cuts[g + 1]]
+            if i.size:
+                s.run(hsh[i] >> _GROUP_BITS, size_b[i], kind[i], counted[i])
+
+    def errors(self) -> _Replicates | None:
+        if not self.subs:
+            return None
+        return _Replicates(tuple(s.steps(0, 0.0, 0.0, False) for s in self.subs), self.main.rate)
+
+
 @declare(
     max_volumes=_MAX_VOLUMES, initial_rate=_INITIAL_RATE, resolution=_RESOLUTION, warmup_hours=WARMUP_HOURS,
     chunk_lines=CHUNK_LINES,
@@ -194,6 +223,7 @@ def shards_hit_curve(
     initial_rate: float = 1.0,
     resolution: float = 0.001,
     adjust: bool | None = None,
+    error: bool = True,
     warmup_hours: float = 0.0,
     chunk_lines: int = 100_000,
 ) -> HitCurve:
@@ -226,7 +256,12 @@ def shards_hit_curve(
         of counted reads (every line is seen) and the sampled reads' total weight is put
         in the first distance bin, on the grounds that a sample that misses (or over-
         weights) a few very hot volumes misses (or over-counts) their short-distance
-        hits. False: the ratio of sampled hits to sampled reads.
+        hits. False: the ratio of sampled hits to sampled reads. None (default): with fewer
+        than :data:`ADJUST_BELOW` volumes sampled at the end, where it lowered the error in
+        the measurements (module notes), not with more.
+    error : bool
+        Run the 16 replicate samples that give :meth:`HitCurve.read_hit_error` (about
+        twice the time and memory of the curve alone).
     warmup_hours : float
         Mounts in the first ``warmup_hours`` fill the cache but are not counted. [h]
     chunk_lines : int
@@ -243,7 +278,7 @@ def shards_hit_curve(
     warm_s = _warmup(warmup_hours)
     chunk_lines = _chunk_lines(chunk_lines)
     whole = log if isinstance(log, MountLog) else None
-    state = _Shards(s, r0, res)
+    state = _Shards(s, r0, res, error)
     vh = volume_hashes(whole.volume_ids) if whole is not None else None
     t_first = t_last = None
     mounts, largest, basis = 0, 0, "compressed"
@@ -272,9 +307,10 @@ def shards_hit_curve(
         state.run(hsh, size_b, kind, counted)
     start = (t_first or 0.0) + warm_s
     hours = max(0.0, ((t_last or 0.0) - start) / _S_PER_H) if mounts else 0.0
-    use_adj = _use_adjust(adjust, int(state.st[2]))
-    read = state.steps(0, totals[0], totals_b[0] / _B_PER_MB, use_adj)
-    spec = state.steps(1, totals[1], totals_b[1] / _B_PER_MB, use_adj)
+    main = state.main
+    use_adj = _use_adjust(adjust, int(main.st[2]))
+    read = main.steps(0, totals[0], totals_b[0] / _B_PER_MB, use_adj)
+    spec = main.steps(1, totals[1], totals_b[1] / _B_PER_MB, use_adj)
     return HitCurve(
         method="shards",
         size_basis=basis,
@@ -283,22 +319,22 @@ def shards_hit_curve(
         read_mb=read.total_mb,
         specific_writes=spec.total,
         mounts=mounts,
-        volumes=int(state.st[2]),
+        volumes=int(main.st[2]),
         largest_volume_gb=largest / _B_PER_GB,
-        sampling_rate=state.rate,
+        sampling_rate=main.rate,
         warmup_hours=float(warmup_hours),
         _read=read,
         _specific=spec,
         _events=None,
         notes=tuple(notes),
         smallest_object_gb=smallest if np.isfinite(smallest) else float("nan"),
-        working_set_gb=state.working_set_gb(),
-        sampled_volumes=int(state.st[2]),
+        working_set_gb=main.working_set_gb(),
+        sampled_volumes=int(main.st[2]),
         _errors=state.errors(),
     )
 
 
 def _use_adjust(adjust, sampled: int) -> bool:
     if adjust is None:
-        return sampled >= ADJUST_FROM
+        return sampled < ADJUST_BELOW
     return bool(adjust)
