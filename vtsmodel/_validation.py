@@ -43,19 +43,20 @@ class ExtrapolationWarning(VtsModelWarning):
     """
 
 
-class CompressionWarning(VtsModelWarning):
-    """A compression ratio below 1: the data grows on tape (encrypted or already compressed data).
-
-    Accepted down to 0.5 by every model that takes a ratio; the sources measured only ratios
-    of 1 and more, so the answer is the model's arithmetic, not a measurement.
-    """
-
-
 #: Why a compression ratio below 1 is accepted, said with the warning.
 GROWS_ON_TAPE = (
     "is below 1: data that does not compress grows on tape (encrypted or already compressed data, "
     "which a compressor cannot shrink); taken as given, though the sources measured ratios of 1 and more"
 )
+
+
+class CompressionWarning(ExtrapolationWarning):
+    """A compression ratio below 1: the data grows on tape (encrypted or already compressed data).
+
+    Accepted down to 0.5 by every model that takes a ratio; the sources measured only ratios
+    of 1 and more, so the answer is the model's arithmetic, not a measurement: an
+    extrapolation (figures draw past it silently; a panel and the planner report it).
+    """
 
 
 def _fmt_range(lo, hi, lo_open, hi_open) -> str:

@@ -11,7 +11,6 @@ page is :class:`vtsmodel.app.lessons.hits.HitsPage`.
 from __future__ import annotations
 
 import html
-import io
 import math
 
 import numpy as np
@@ -208,14 +207,12 @@ def table3_html(rows: list[dict], percentile: float) -> str:
 
 
 def table3_csv(rows: list[dict], source: LogSource) -> str:
-    """The Table 3 rows as CSV, headed by where they came from."""
-    out = io.StringIO()
-    out.write(f"# read hits and recalls by Table 3 TVC size, from the mount log {source.name}"
-              f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
-    out.write(",".join(f'"{c}"' for c in COLUMNS) + "\n")
-    for r in rows:
-        out.write(",".join(f'"{v}"' if isinstance(v, str) else ("inf" if math.isinf(v) else f"{v:.6g}") for v in r.values()) + "\n")  # fmt: skip
-    return out.getvalue()
+    """The Table 3 rows as CSV, headed by where they came from (text cells guarded: vtsmodel._csv)."""
+    from vtsmodel._csv import csv_row
+
+    head = (f"# read hits and recalls by Table 3 TVC size, from the mount log {source.name}"
+            f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
+    return head + csv_row(COLUMNS) + "".join(csv_row(r.values()) for r in rows)
 
 
 def example_numbers() -> str:
