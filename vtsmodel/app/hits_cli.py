@@ -137,7 +137,8 @@ def run(args) -> int:
         doc = {
             "log": name, "method": curve.method, "sampling_rate": curve.sampling_rate,
             "size_basis": curve.size_basis, "capacities": "table3" if table3 else "chosen", "mounts": curve.mounts,
-            "volumes": curve.volumes, "hours": curve.hours, "notes": list(curve.notes), "rows": rows,
+            "volumes": curve.volumes, "hours": curve.hours, "expected_error": curve.expected_error,
+            "notes": list(curve.notes), "rows": rows,
         }  # fmt: skip
         print(json.dumps(_nulls(doc), indent=1))
     else:
@@ -191,13 +192,15 @@ def _print_table(name: str, curve, rows: list[dict], table3: bool, args) -> None
         return "n/a" if math.isnan(x) else format(x, fmt)
 
     method = "exact one-pass LRU" if curve.method == "exact" else (
-        f"SHARDS sample of {curve.sampled_volumes:,} volumes, rate {curve.sampling_rate:.3g}; ± is twice "
-        "the standard error (random groups)"
+        f"SHARDS sample of {curve.sampled_volumes:,} volumes, rate {curve.sampling_rate:.3g}: a sample this "
+        f"size erred by up to {100 * curve.expected_error:.1f} points on the benchmark's logs (median); "
+        "± per row is twice the replicate samples' standard error"
     )  # fmt: skip
     what = "Table 3 cache size" if table3 else "cache capacity"
     print(f"Read hits by {what}: {name}")
     print(
-        f"{curve.mounts:,} requests, {curve.volumes:,} objects, {curve.hours:.1f} h counted; {curve.reads:,.0f} "
+        f"{curve.mounts:,} requests, {curve.volumes:,} objects{' sampled' if curve.method == 'shards' else ''}, "
+        f"{curve.hours:.1f} h counted; {curve.reads:,.0f} "
         f"reads, {curve.specific_writes:,.0f} specific writes; sizes {curve.size_basis}; {method}"
     )
     for note in curve.notes:

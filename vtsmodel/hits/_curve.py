@@ -155,6 +155,10 @@ class HitCurve:
         object (estimated from the sample for a sampled curve). [GB]
     sampled_volumes : int
         Volumes in the sample at the end (SHARDS); the exact curve's distinct volumes. [count]
+    expected_error : float
+        The error a sampled curve of its sample size had, measured
+        (:data:`vtsmodel.hits.EXPECTED_ERROR`: the largest over a curve, median over the
+        benchmark's logs); 0 for the exact curve. [-]
     """
 
     method: str
@@ -175,6 +179,7 @@ class HitCurve:
     smallest_object_gb: float = float("nan")
     working_set_gb: float = float("nan")
     sampled_volumes: int = 0
+    expected_error: float = 0.0
     _errors: object = None  # sampled only: _Replicates of the read-hit ratio
 
     @property

@@ -32,10 +32,24 @@ from vtsmodel.quantities import CHUNK_LINES, WARMUP_HOURS
 #: Beyond it the state, not the log, would exhaust the memory (10^8 volumes: about 43 GB). [count]
 MAX_SHARDS_VOLUMES = 2**20
 
-#: SHARDS_adj is used (``adjust=None``) when the sample holds fewer volumes than this at the
-#: end: measured (``benchmarks/bench_shards_error.py``), it lowered the median error of
-#: samples of 1,024 to 8,192 volumes and raised the largest error of most logs from 16,384 on. [count]
-ADJUST_BELOW = 16_384
+#: The sampled curve's error by sample size: the largest absolute error of the read-hit
+#: ratio over 20 capacities spanning the log's working set, median over the logs of
+#: ``benchmarks/bench_shards_error.py`` (4 synthetic mount logs of 2 million mounts over
+#: 200,000 volumes, 2 block-trace look-alikes of a million requests, 2 tape-request
+#: look-alikes; measured 2026-11-26, without SHARDS_adj). A measurement on illustrative
+#: logs, not a bound: a log with a few very hot objects can err more. [count] -> [-]
+EXPECTED_ERROR = {512: 0.122, 1024: 0.150, 2048: 0.099, 4096: 0.069, 8192: 0.053, 16_384: 0.043,
+                  32_768: 0.034, 65_536: 0.021}  # fmt: skip
+
+
+def expected_error(sampled_volumes: int, rate: float) -> float:
+    """:data:`EXPECTED_ERROR` at a sample size (interpolated in log scale; 0 when every volume is sampled). [-]"""
+    if rate >= 1.0:
+        return 0.0
+    sizes = np.log2(list(EXPECTED_ERROR))
+    return float(np.interp(np.log2(max(1, sampled_volumes)), sizes, list(EXPECTED_ERROR.values())))
+
+
 #: The largest reuse distance SHARDS bins (10^18 bytes: BIG_GB); beyond, a miss. [bytes]
 _TOP_BYTES = 1e18
 
@@ -222,7 +236,7 @@ def shards_hit_curve(
     max_volumes: int = 65536,
     initial_rate: float = 1.0,
     resolution: float = 0.001,
-    adjust: bool | None = None,
+    adjust: bool = False,
     error: bool = True,
     warmup_hours: float = 0.0,
     chunk_lines: int = 100_000,
@@ -240,12 +254,12 @@ def shards_hit_curve(
         The log in memory, or a file (or CSV text) read in chunks.
     max_volumes : int
         Largest number of sampled volumes tracked at once, 16 to :data:`MAX_SHARDS_VOLUMES`;
-        about 28 MB of state at the default. Measured on twelve synthetic logs of 2 million mounts over 200,000
-        volumes (``benchmarks/bench_shards_error.py``), the largest error of the read-hit
-        ratio at Table 3's sizes (scaled to the logs) was 0.012 in the median and 0.021
-        at most with 65,536, against 0.046 and 0.067 with 16,384, for 3 to 4 times the
-        time (0.4 to 0.9 s, a third of the exact curve's). A few very popular volumes in
-        or out of the sample decide most of the error. [count]
+        about 28 MB of state at the default (twice that with ``error``). Its error, measured
+        (``benchmarks/bench_shards_error.py``, :data:`EXPECTED_ERROR`): the largest error of
+        the read-hit ratio over a curve was 0.021 in the median of the benchmark's logs
+        (0.026 at most) with 65,536 volumes, 0.043 (0.085) with 16,384, 0.069 (0.20) with
+        4,096 and 0.12 (0.37) with 512. A few very popular volumes in or out of the sample
+        decide most of it. [count]
     initial_rate : float
         Sampling rate at the start, (0, 1]; it falls as the sample fills. [-]
     resolution : float
@@ -256,9 +270,11 @@ def shards_hit_curve(
         of counted reads (every line is seen) and the sampled reads' total weight is put
         in the first distance bin, on the grounds that a sample that misses (or over-
         weights) a few very hot volumes misses (or over-counts) their short-distance
-        hits. False: the ratio of sampled hits to sampled reads. None (default): with fewer
-        than :data:`ADJUST_BELOW` volumes sampled at the end, where it lowered the error in
-        the measurements (module notes), not with more.
+        hits. False (default): the ratio of sampled hits to sampled reads. Measured, the
+        adjustment lowered the error in at most half of the benchmark's logs at every sample
+        size from 512 to 65,536 volumes and raised the largest error at every size from
+        1,024 on (it helped logs of one object size, hurt the block-trace look-alikes), so it
+        is off unless asked for.
     error : bool
         Run the 16 replicate samples that give :meth:`HitCurve.read_hit_error` (about
         twice the time and memory of the curve alone).
@@ -308,7 +324,7 @@ def shards_hit_curve(
     start = (t_first or 0.0) + warm_s
     hours = max(0.0, ((t_last or 0.0) - start) / _S_PER_H) if mounts else 0.0
     main = state.main
-    use_adj = _use_adjust(adjust, int(main.st[2]))
+    use_adj = bool(adjust)
     read = main.steps(0, totals[0], totals_b[0] / _B_PER_MB, use_adj)
     spec = main.steps(1, totals[1], totals_b[1] / _B_PER_MB, use_adj)
     return HitCurve(
@@ -330,11 +346,6 @@ def shards_hit_curve(
         smallest_object_gb=smallest if np.isfinite(smallest) else float("nan"),
         working_set_gb=main.working_set_gb(),
         sampled_volumes=int(main.st[2]),
+        expected_error=expected_error(int(main.st[2]), main.rate),
         _errors=state.errors(),
     )
-
-
-def _use_adjust(adjust, sampled: int) -> bool:
-    if adjust is None:
-        return sampled < ADJUST_BELOW
-    return bool(adjust)
