@@ -377,7 +377,9 @@ def _id_array(names: list[str]) -> np.ndarray:
 
 
 @declare(chunk_lines=CHUNK_LINES)
-def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CHUNK, **options) -> MountLog:
+def read_mount_log(
+    source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CHUNK, max_rows: int | None = None, **options
+) -> MountLog:
     r"""Read and validate a whole log into memory: vtsmodel's mount log, or a real system's log.
 
     Parameters
@@ -391,6 +393,9 @@ def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CH
         file's order); with dated times, times are then counted from the earliest.
     chunk_lines : int
         Lines parsed per block, 1 to :data:`~vtsmodel.quantities.MAX_CHUNK_LINES`. [count]
+    max_rows : int or None
+        Refuse a log of more rows (a ``ValueError`` once they are read, before more memory is
+        taken): a page that reads an upload bounds its memory so. [count]
     **options
         How to read the log (``format``, ``columns``, ``delimiter``, ``header``,
         ``time_form``, ``object_mb``, ``size_basis``, ``access_map``, ``encoding``): see
@@ -415,7 +420,14 @@ def read_mount_log(source, *, sort: bool = False, chunk_lines: int = _DEFAULT_CH
     spec = _log_file(source, options)
     codes, carts = _Codes(), _Codes()
     parts = []
+    rows = 0
     for p in spec.chunks(chunk, check_order=not sort):
+        rows += len(p)
+        if max_rows is not None and rows > max_rows:
+            raise ValueError(
+                f"{spec.label}: more than {max_rows:,} requests (max_rows); read it in chunks (iter_mount_log) "
+                "or use the command line (vtsmodel hits LOG)"
+            )
         # serials become codes chunk by chunk: the strings are not kept
         cart = None if p.cartridge is None else carts(p.cartridge)
         parts.append((p.time_s, codes(p.volume), p.size_mb, p.access, p.line, cart, p.duration_s))

@@ -33,6 +33,7 @@ from vtsmodel.app.lessons import recall_waits, replacement, scenario_values
 from vtsmodel.app.lessons.hit_curve import (
     VTS,
     LogSource,
+    capacities_choice,
     columns_html,
     curve_figure,
     curve_json,
@@ -44,6 +45,7 @@ from vtsmodel.app.lessons.hit_curve import (
     view_curve,
 )
 from vtsmodel.app.lessons.recall_waits import (
+    capacity_rows,
     example_numbers,
     table3_csv,
     table3_html,
@@ -79,26 +81,32 @@ SCENARIO = ("cf", "cache_rule", "capacity_gb", "warmup_hours", *recall_waits.INP
 
 
 def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: float, policies: bool = False,
-               shards: bool = False, max_volumes: int = 1024) -> dict:  # fmt: skip
-    """The read-hit ratio vs physical TVC capacity, with the sampled curve and the other policies when asked."""
-    fig = curve_figure(source, cf, cache_rule, warmup_hours)
-    fig.add_traces(replacement.traces(source, cf, cache_rule, warmup_hours, policies, shards, max_volumes))
+               shards: bool = False, max_volumes: int = 1024, capacities=None) -> dict:  # fmt: skip
+    """The read-hit ratio vs capacity, with the sampled curve and the other policies when asked."""
+    fig = curve_figure(source, cf, cache_rule, warmup_hours, capacities)
+    fig.add_traces(
+        replacement.traces(source, cf, cache_rule, warmup_hours, policies, shards, max_volumes, capacities)
+    )
     return curve_json(fig)
 
 
 def view_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacity_gb=864.0, warmup_hours=0.0,
-              policies=False, shards=False, max_volumes=1024, **queue) -> View:  # fmt: skip
+              policies=False, shards=False, max_volumes=1024, capacities=None, **queue) -> View:  # fmt: skip
     """The page for one log and one setting: the curve, the recalls, the readouts at ``capacity_gb``.
 
+    ``capacities``: None for Table 3's sizes on the physical TVC axis, else capacities in the
+    log's own sizes (:func:`~vtsmodel.app.lessons.hit_curve.capacities_choice`).
     ``queue``: :data:`~vtsmodel.app.lessons.recall_waits.INPUTS` (the recall queue's inputs).
     """
     source = source or example_source()
     slow = {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours}
-    curve = view_curve(capacity_gb=capacity_gb, **slow)
-    recalls = view_recalls(capacity_gb=capacity_gb, **slow, **queue)
+    curve = view_curve(capacity_gb=capacity_gb, capacities=capacities, **slow)
+    recalls = view_recalls(capacity_gb=capacity_gb, capacities=capacities, **slow, **queue)
     shown = {"policies": policies, "shards": shards, "max_volumes": max_volumes}
-    compared = replacement.view_compared(**slow, **shown)
-    plot = dataclasses.replace(curve.figures["curve"], base=curve_base, args={**slow, **shown})
+    compared = replacement.view_compared(**slow, **shown, capacities=capacities)
+    plot = dataclasses.replace(
+        curve.figures["curve"], base=curve_base, args={**slow, **shown, "capacities": capacities}
+    )
     view = merge_views(dataclasses.replace(curve, figures={"curve": plot}), recalls, compared)
     # a queue without a steady state is what binds; else where the curve stands
     return dataclasses.replace(view, binding=recalls.binding or curve.binding)
@@ -107,8 +115,16 @@ def view_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacit
 # --- the page ------------------------------------------------------------------------------------
 
 
+#: The capacities the table and the figures' marks show.
+CAPACITY_CHOICES = (("Table 3's TVC sizes (a VTS B18)", "table3"),
+                    ("12 over the log's working set", "auto"), ("typed (the log's sizes)", "typed"))  # fmt: skip
+#: Named log formats the upload offers (vtsmodel.logs.FORMATS), "detect" first.
+_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FTP)", "xferlog"),
+            ("tape requests (;, no header)", "tape-requests"))  # fmt: skip
+
+
 class HitsPage:
-    """The page: a mount log (picked in the browser, or the example), its panel, the Table 3 table and its CSV.
+    """The page: a log (picked in the browser, or the example), its panel, the rows at the chosen capacities and their CSV.
 
     Parameters
     ----------
@@ -120,20 +136,39 @@ class HitsPage:
 
     def __init__(self, source: LogSource | None = None, **values) -> None:
         self.source = source or example_source()
+        self.capacities = None  # Table 3's sizes
         self.table = w.HTML()
         self.table.add_class("vtsmodel-hits-rows")
         self.policies = w.HTML()
+        self.heading = w.HTML()
+        small = {"style": {"description_width": "initial"}}
+        self.which = w.Dropdown(options=list(CAPACITY_CHOICES), value="table3", description="capacities",
+                                layout=w.Layout(width="330px"), **small)  # fmt: skip
+        self.typed = w.Text(value="500GB, 2TB, 10TB", description="", layout=w.Layout(width="220px"))
         self.panel = Panel(INPUTS, self._view, values=values, title=TITLE, name="08_hits")
         self.files = f = FileBar("hits")
-        f.add(w.HTML("<b>Mount log</b>&nbsp;"))
+        f.add(w.HTML("<b>Log</b>&nbsp;"))
         self.upload = log_controls(f, self.load_bytes, self.use_example)
-        f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB; larger logs: "
-                     "<code>vtsmodel hits LOG.csv</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
-        f.button("Download table (CSV)", self.download_table, "The Table 3 rows below, as CSV")
+        f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB, plain or compressed; larger "
+                     "logs: <code>vtsmodel hits LOG</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
+        f.button("Download table (CSV)", self.download_table, "The rows below, as CSV")
         self.status = f.status
+        self.log_format = w.Dropdown(options=list(_FORMATS), value="", description="format", layout=w.Layout(width="250px"), **small)  # fmt: skip
+        self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
+                              layout=w.Layout(width="300px"), **small)  # fmt: skip
+        self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
+                                  layout=w.Layout(width="260px"), **small)  # fmt: skip
+        for box in (self.log_format, self.columns, self.object_size):
+            box.add_class("vtsmodel-read-option")
+        reading = w.HBox([w.HTML("<b>Reading an upload</b> (each detected when left empty)&nbsp;"), self.log_format,
+                          self.columns, self.object_size], layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
+        self.which.add_class("vtsmodel-capacities")
+        self.typed.add_class("vtsmodel-typed-capacities")
+        self.which.observe(self._capacities, names="value")
+        self.typed.observe(self._capacities, names="value")
         self.widget = w.VBox(
-            [f.widget, self.panel.widget, w.HTML("<b>Each Table 3 size</b> (the recall columns at the drives, "
-                                                 "percentile and rate set above)"), self.table, self.policies],
+            [f.widget, reading, self.panel.widget, w.HBox([self.which, self.typed]), self.heading, self.table,
+             self.policies],
             layout=w.Layout(width="100%", max_width="1240px"),
         )  # fmt: skip
         self.panel.controls["shards"].observe(self._enable, names="value")
@@ -141,15 +176,38 @@ class HitsPage:
         f.say(self._showing())
 
     def _enable(self, _change=None) -> None:
-        """The SHARDS sample size is used only with the sampled curve."""
+        """The SHARDS sample size with the sampled curve only; the TVC slider with Table 3's sizes only."""
         self.panel.controls["max_volumes"].disabled = not self.panel.controls["shards"].value
+        self.panel.controls["capacity_gb"].disabled = self.capacities is not None
+        self.typed.disabled = self.which.value != "typed"
+
+    def _capacities(self, _change=None) -> None:
+        """Follow the capacities chosen; a typed list that is not sizes is said, and changes nothing."""
+        try:
+            self.capacities = capacities_choice(self.source, self.panel.values["warmup_hours"], self.which.value,
+                                                self.typed.value)  # fmt: skip
+        except ValueError as exc:
+            self.files.say(html.escape(str(exc)), "failed")
+            return
+        self._enable()
+        self.panel.update()
 
     def _view(self, **values) -> View:
-        view = view_hits(self.source, **values)
-        self.rows = table3_rows(self.source, **values)
+        view = view_hits(self.source, capacities=self.capacities, **values)
+        if self.capacities is None:
+            self.rows = table3_rows(self.source, **values)
+            self.heading.value = (
+                "<b>Each Table 3 size</b> (the recall columns at the drives, percentile and rate set above)"
+            )
+        else:
+            self.rows = capacity_rows(self.capacities, self.source, **values)
+            self.heading.value = ("<b>Each chosen capacity</b>, in the log's own sizes (the recall columns at the "
+                                  "drives, percentile and rate set above)")  # fmt: skip
         self.table.value = table3_html(self.rows, values["percentile"])
         self.policies.value = (
-            replacement.policies_html(self.source, values["cf"], values["cache_rule"], values["warmup_hours"])
+            replacement.policies_html(
+                self.source, values["cf"], values["cache_rule"], values["warmup_hours"], self.capacities
+            )  # fmt: skip
             if values["policies"]
             else ""
         )
@@ -164,14 +222,30 @@ class HitsPage:
         self.panel.set(**values)
 
     def show(self, source: LogSource) -> None:
-        """Show ``source`` (a log already read)."""
+        """Show ``source`` (a log already read); capacities over the working set follow it."""
         self.source = source
+        if self.which.value == "auto":
+            self.capacities = capacities_choice(source, self.panel.values["warmup_hours"], "auto")
         self.panel.update()
         self.files.say(self._showing())
 
+    def reading_options(self) -> dict:
+        """How the page reads an upload (:class:`vtsmodel.logs.LogFile`), from its reading boxes."""
+        from vtsmodel.app.text import parse_sizes_gb
+
+        opts = {}
+        if self.log_format.value:
+            opts["format"] = self.log_format.value
+        if self.columns.value.strip():
+            opts["columns"] = self.columns.value.strip()
+        if self.object_size.value.strip():
+            (gb,) = parse_sizes_gb(self.object_size.value, name="size of every object")
+            opts["object_mb"] = gb * 1e3
+        return opts
+
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and show it; say what it shows. A bad log raises ``ValueError`` and changes nothing."""
-        self.show(read_upload(data, name))
+        self.show(read_upload(data, name, **self.reading_options()))
         return self._showing()
 
     def use_example(self) -> None:
@@ -179,7 +253,7 @@ class HitsPage:
         self.show(example_source())
 
     def download_table(self) -> str:
-        """Download the Table 3 rows as CSV; return the file name ("" if it failed, said in the status)."""
+        """Download the rows as CSV; return the file name ("" if it failed, said in the status)."""
         name = f"08_hits_{Path(self.source.name).stem}.csv"
         return self.files.deliver("the table", lambda: (name, table3_csv(self.rows, self.source)))
 

@@ -21,9 +21,7 @@ from vtsmodel import hits
 from vtsmodel._inputs import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
 from vtsmodel.app.lessons.hit_curve import (
-    GRID,
     VTS,
-    X_RANGE,
     LogSource,
     capacity_line,
     curve_of,
@@ -31,10 +29,11 @@ from vtsmodel.app.lessons.hit_curve import (
     factor,
     log_x,
     numbers_table,
+    scale_of,
     table3,
 )
 from vtsmodel.app.panels import View
-from vtsmodel.app.text import duration, number
+from vtsmodel.app.text import duration, number, size
 from vtsmodel.plan import answer_inputs
 
 _ASSUMED = "project assumption"
@@ -55,11 +54,14 @@ INPUTS = {
 
 
 def waits(capacity_gb, source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
-          copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False) -> hits.RecallWaits:  # fmt: skip
-    """The recall queue at physical capacities ``capacity_gb`` (:func:`vtsmodel.hits.recall_waits`)."""
+          copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, in_log_sizes=False) -> hits.RecallWaits:  # fmt: skip
+    """The recall queue at physical capacities ``capacity_gb`` (:func:`vtsmodel.hits.recall_waits`).
+
+    With ``in_log_sizes``, the capacities are in the log's own sizes (no TVC conversion).
+    """
     curve = curve_of(source, warmup_hours)
-    at = curve.at(np.asarray(capacity_gb, float) * factor(source, cf, cache_rule),
-                  recall_specific_writes=recall_specific_writes)  # fmt: skip
+    k = 1.0 if in_log_sizes else factor(source, cf, cache_rule)
+    at = curve.at(np.asarray(capacity_gb, float) * k, recall_specific_writes=recall_specific_writes)
     return hits.recall_waits(at, size_basis=curve.size_basis, cf=cf, total_drives=total_drives,
                              copy_drives=copy_drives, drive=vts_drive, percentile=percentile,
                              busiest_hour=busiest_hour)  # fmt: skip
@@ -72,17 +74,19 @@ def _minutes(seconds) -> np.ndarray:
     return np.where(np.isfinite(seconds), np.asarray(seconds) / 60.0, np.nan)
 
 
-def recalls_base(**queue) -> dict:
-    """Recalls per hour and the recall ready time at the percentile vs physical TVC capacity.
+def recalls_base(capacities=None, **queue) -> dict:
+    """Recalls per hour and the recall ready time at the percentile vs capacity.
 
-    ``queue``: the keywords of :func:`waits` but the capacity.
+    ``queue``: the keywords of :func:`waits` but the capacity; ``capacities``: None for
+    the physical TVC axis and Table 3's sizes, else capacities in the log's sizes.
     """
     source, percentile, busiest_hour = queue["source"], queue["percentile"], queue["busiest_hour"]
-    q_grid = waits(GRID, **queue)
-    t = table3(
-        source, queue["cf"], queue["cache_rule"], queue["warmup_hours"], queue["recall_specific_writes"]
-    )
-    q3 = waits(t.tvc_gb, **queue)
+    sc = scale_of(source, queue["cf"], queue["cache_rule"], queue["warmup_hours"], capacities)
+    in_log = not sc.table3
+    q_grid = waits(sc.grid, **queue, in_log_sizes=in_log)
+    q3 = waits(sc.marks, **queue, in_log_sizes=in_log)
+    GRID, X_RANGE = sc.grid, sc.x_range  # noqa: N806 - the axis of this figure
+    what = "TVC" if sc.table3 else "capacity"
     pct = f"{100 * percentile:g}th percentile"
     rate = "busiest hour" if busiest_hour else "mean over the log"
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
@@ -93,18 +97,18 @@ def recalls_base(**queue) -> dict:
     )
     ring = {"size": 10, "symbol": "circle-open", "line": {"width": 2}}
     fig.add_trace(go.Scatter(x=GRID, y=q_grid.recalls_per_hour, mode="lines", name="recalls per hour",
-                             line={"color": COLORS[1], "width": 3}, hovertemplate="%{x:,.0f} GB: %{y:.3g} per hour<extra></extra>"),
+                             line={"color": COLORS[1], "width": 3}, hovertemplate="%{x:,.4g} GB: %{y:.3g} per hour<extra></extra>"),
                   row=1, col=1)  # fmt: skip
-    fig.add_trace(go.Scatter(x=t.tvc_gb, y=q3.recalls_per_hour, mode="markers", name="Table 3 sizes", marker={"color": COLORS[1], **ring},
-                             hovertext=[f"TVC {g:,.0f} GB: {number(r)} recalls per hour" for g, r in zip(t.tvc_gb, q3.recalls_per_hour, strict=True)],
+    fig.add_trace(go.Scatter(x=sc.marks, y=q3.recalls_per_hour, mode="markers", name=sc.mark_name, marker={"color": COLORS[1], **ring},
+                             hovertext=[f"{what} {g:,.4g} GB: {number(r)} recalls per hour" for g, r in zip(sc.marks, q3.recalls_per_hour, strict=True)],
                              hoverinfo="text"), row=1, col=1)  # fmt: skip
     ready, wait = _minutes(q_grid.response_s), _minutes(q_grid.wait_s)
     for y, name, line in ((ready, f"recall ready ({pct})", {"width": 3}), (wait, "of which waiting for a drive", {"width": 2, "dash": "dot"})):  # fmt: skip
         fig.add_trace(go.Scatter(x=GRID, y=y, mode="lines", name=name, line={"color": COLORS[4], **line},
-                                 hovertemplate="%{x:,.0f} GB: %{y:.3g} min<extra></extra>"), row=2, col=1)  # fmt: skip
-    fig.add_trace(go.Scatter(x=t.tvc_gb, y=_minutes(q3.response_s), mode="markers", name="Table 3 sizes, ready", showlegend=False,
+                                 hovertemplate="%{x:,.4g} GB: %{y:.3g} min<extra></extra>"), row=2, col=1)  # fmt: skip
+    fig.add_trace(go.Scatter(x=sc.marks, y=_minutes(q3.response_s), mode="markers", name=f"{sc.mark_name}, ready", showlegend=False,
                              marker={"color": COLORS[4], **ring}, hoverinfo="text",
-                             hovertext=[f"TVC {g:,.0f} GB: {duration(s)}" for g, s in zip(t.tvc_gb, q3.response_s, strict=True)]),
+                             hovertext=[f"{what} {g:,.4g} GB: {duration(s)}" for g, s in zip(sc.marks, q3.response_s, strict=True)]),
                   row=2, col=1)  # fmt: skip
     saturated = GRID[np.isinf(q_grid.response_s)]
     if saturated.size:
@@ -116,8 +120,8 @@ def recalls_base(**queue) -> dict:
     most = float(np.nanmax(q_grid.recalls_per_hour)) if np.isfinite(q_grid.recalls_per_hour).any() else 1.0
     fig.update_yaxes(title_text="[1/h]", range=[0, 1.1 * max(most, 1e-3)], row=1, col=1)
     fig.update_yaxes(title_text="[min]", range=[0, 1.1 * min(top, 120.0)], row=2, col=1)
-    log_x(fig)
-    fig.update_xaxes(title_text="TVC capacity, physical [GB]", row=2, col=1)
+    log_x(fig, X_RANGE)
+    fig.update_xaxes(title_text=sc.title, row=2, col=1)
     # the title, then the legend, then the plots (an export keeps a legend above the plots)
     height = 600
     fig.update_layout(height=height, margin={"t": 120, "b": 60},
@@ -138,22 +142,29 @@ def _ready(ready_s: float, wait_s: float) -> str:
     return f"{duration(ready_s)}, of which {duration(wait_s)} waiting"
 
 
-def view_recalls(source: LogSource, capacity_gb=864.0, **queue) -> View:
+def view_recalls(source: LogSource, capacity_gb=864.0, capacities=None, **queue) -> View:
     """The recalls figure with its marks at ``capacity_gb``, the recalls and their wait there.
 
-    ``queue``: the keywords of :func:`waits` but the capacity and the source.
+    ``queue``: the keywords of :func:`waits` but the capacity and the source. With
+    ``capacities`` (the log's sizes), the figure marks them and the readouts speak of the largest.
     """
     queue = {"source": source, **{k: INPUTS[k].default for k in INPUTS}, **queue}
-    wq = waits([capacity_gb], **queue)
+    in_log = capacities is not None
+    at = float(max(capacities)) if in_log else capacity_gb
+    wq = waits([at], **queue, in_log_sizes=in_log)
     ready = float(wq.response_s[0])
-    plot = Plot(recalls_base, queue,
-                shapes=[capacity_line(capacity_gb), capacity_line(capacity_gb, xref="x2", yref="y2"),
-                        point_mark(capacity_gb, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
-                        point_mark(capacity_gb, ready / 60.0, xref="x2", yref="y2", color=COLORS[4],
-                                   name="ready here", showlegend=False)])  # fmt: skip
+    if in_log:
+        plot = Plot(recalls_base, {**queue, "capacities": tuple(capacities)})
+    else:
+        plot = Plot(recalls_base, queue,
+                    shapes=[capacity_line(capacity_gb), capacity_line(capacity_gb, xref="x2", yref="y2"),
+                            point_mark(capacity_gb, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
+                            point_mark(capacity_gb, ready / 60.0, xref="x2", yref="y2", color=COLORS[4],
+                                       name="ready here", showlegend=False)])  # fmt: skip
     pct = f"{100 * queue['percentile']:g}th percentile"
+    where = f" at {number(at)} GB" if in_log else ""
     readouts = {
-        "recalls": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
+        f"recalls{where}": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
         "mean recalled volume": f"{number(float(wq.volume_mb[0]))} MB uncompressed",
         "drives for recalls": f"{wq.recall_drives} ({queue['total_drives']} − {queue['copy_drives']} copying)",
         "recall drive utilisation": number(float(wq.utilisation[0])),
@@ -161,7 +172,7 @@ def view_recalls(source: LogSource, capacity_gb=864.0, **queue) -> View:
     }  # fmt: skip
     binding = ""
     if math.isinf(ready):
-        binding = (f"At {number(capacity_gb)} GB the recalls ({number(float(wq.recalls_per_hour[0]))} per hour) need more "
+        binding = (f"At {number(at)} GB the recalls ({number(float(wq.recalls_per_hour[0]))} per hour) need more "
                    f"than the {wq.recall_drives} drive(s) left: utilisation {number(float(wq.utilisation[0]))}, "
                    "the queue grows without bound.")  # fmt: skip
     return View(figures={"recalls": plot}, readouts=readouts, binding=binding)
@@ -189,6 +200,26 @@ def table3_rows(
     return [dict(zip(COLUMNS, (v if isinstance(v, str) else float(v) for v in row), strict=True)) for row in zip(*cols, strict=True)]  # fmt: skip
 
 
+#: The columns of the rows at capacities the person chose (in the log's sizes).
+CHOSEN_COLUMNS = ("capacity [GB]", *COLUMNS[3:])
+
+
+def capacity_rows(capacities, source: LogSource | None = None, cf=3.0, cache_rule="all", warmup_hours=0.0,
+                  **queue) -> list[dict]:  # fmt: skip
+    """One row per chosen capacity (in the log's sizes): hits, recalls and the recall queue.
+
+    ``queue``: :data:`INPUTS` (others, the page's, are ignored).
+    """
+    source = source or example_source()
+    q = {k: queue.get(k, INPUTS[k].default) for k in INPUTS}
+    caps = np.sort(np.asarray(capacities, dtype=float))
+    h = curve_of(source, warmup_hours).at(caps, recall_specific_writes=q["recall_specific_writes"])
+    wq = waits(caps, source, cf, cache_rule, warmup_hours, **q, in_log_sizes=True)
+    cols = (caps, 100 * h.read_hit_ratio, 100 * h.read_byte_hit_ratio, h.recalls_per_hour, h.peak_hour_recalls,
+            wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
+    return [dict(zip(CHOSEN_COLUMNS, map(float, row), strict=True)) for row in zip(*cols, strict=True)]
+
+
 def cell(key: str, v) -> str:
     """A Table 3 row's value as the table shows it (HTML)."""
     if isinstance(v, str):
@@ -197,22 +228,28 @@ def cell(key: str, v) -> str:
         return "no steady state"
     if key in ("TVC [GB]", "busiest hour [recalls]") and math.isfinite(v):
         return f"{v:,.0f}"  # whole numbers, every digit
+    if key == "capacity [GB]":
+        return size(v)
     return number(v, 4 if key == "compared [GB]" else 3)
 
 
 def table3_html(rows: list[dict], percentile: float) -> str:
-    """The Table 3 rows as an HTML table."""
-    head = [html.escape(h.replace("pct", f"{100 * percentile:g}th pct")) for h in COLUMNS]
+    """The rows (Table 3's, or the chosen capacities') as an HTML table."""
+    keys = list(rows[0]) if rows else list(COLUMNS)
+    head = [html.escape(h.replace("pct", f"{100 * percentile:g}th pct")) for h in keys]
     return numbers_table(head, [[cell(k, v) for k, v in r.items()] for r in rows], "vtsmodel-hits-table")
 
 
 def table3_csv(rows: list[dict], source: LogSource) -> str:
-    """The Table 3 rows as CSV, headed by where they came from (text cells guarded: vtsmodel._csv)."""
+    """The rows as CSV, headed by where they came from (text cells guarded: vtsmodel._csv)."""
     from vtsmodel._csv import csv_row
 
-    head = (f"# read hits and recalls by Table 3 TVC size, from the mount log {source.name}"
+    keys = list(rows[0]) if rows else list(COLUMNS)
+    by = "Table 3 TVC size" if keys[0] == COLUMNS[0] else "cache capacity (the log's sizes)"
+    name = " ".join(source.name.split())  # one line, whatever the file name holds
+    head = (f"# read hits and recalls by {by}, from the log {name}"
             f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
-    return head + csv_row(COLUMNS) + "".join(csv_row(r.values()) for r in rows)
+    return head + csv_row(keys) + "".join(csv_row(r.values()) for r in rows)
 
 
 def example_numbers() -> str:

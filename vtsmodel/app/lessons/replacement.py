@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from vtsmodel import hits
 from vtsmodel._inputs import Input
 from vtsmodel.app.figures import COLORS
-from vtsmodel.app.lessons.hit_curve import GRID, LogSource, factor, numbers_table, pct, table3
+from vtsmodel.app.lessons.hit_curve import LogSource, numbers_table, pct, scale_of
 from vtsmodel.app.panels import View
 from vtsmodel.app.text import number
 
@@ -57,61 +57,83 @@ def policies_of(source: LogSource, capacities: tuple, warmup_hours: float) -> di
             for p in hits.POLICIES}  # fmt: skip
 
 
-def _runs(source: LogSource, cf, cache_rule, warmup_hours):
-    """Table 3's hits and each policy's at its sizes, or None for a log beyond the page's limit."""
+def _runs(source: LogSource, cf, cache_rule, warmup_hours, capacities=None):
+    """The marked capacities (Table 3's or the chosen) and each policy's hits there; None above the page's limit."""
     if len(source.log) > MAX_POLICY_MOUNTS:
         return None
-    t = table3(source, cf, cache_rule, warmup_hours)
-    return t, policies_of(source, tuple(t.capacity_gb), warmup_hours)
+    sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
+    return sc, policies_of(source, tuple(sc.marks_log), warmup_hours)
 
 
 def traces(
-    source: LogSource, cf, cache_rule, warmup_hours, policies=False, shards=False, max_volumes=1024
+    source: LogSource,
+    cf,
+    cache_rule,
+    warmup_hours,
+    policies=False,
+    shards=False,
+    max_volumes=1024,
+    capacities=None,
 ) -> list:
-    """What the curve's figure draws on request: the sampled curve, the other policies' marks."""
+    """What the curve's figure draws on request: the sampled curve with its error band, the other policies' marks."""
     out = []
+    sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
     if shards:
         s = sampled_curve_of(source, warmup_hours, max_volumes)
-        out.append(go.Scatter(x=GRID, y=s.read_hit_ratio(GRID * factor(source, cf, cache_rule)), mode="lines",
-                              name=f"SHARDS, by count ({max_volumes:,} volumes)", line={"color": COLORS[3], "dash": "dot", "width": 2.5}))  # fmt: skip
-    runs = _runs(source, cf, cache_rule, warmup_hours) if policies else None
+        y = s.read_hit_ratio(sc.grid_log)
+        band = 2 * s.read_hit_error(sc.grid_log)
+        out.append(go.Scatter(x=np.concatenate([sc.grid, sc.grid[::-1]]), y=np.concatenate([y + band, (y - band)[::-1]]),
+                              fill="toself", mode="lines", line={"width": 0}, fillcolor="rgba(214,39,40,0.12)",
+                              name="SHARDS ± 2 standard errors", hoverinfo="skip"))  # fmt: skip
+        out.append(go.Scatter(x=sc.grid, y=y, mode="lines", name=f"SHARDS, by count ({max_volumes:,} volumes)",
+                              line={"color": COLORS[3], "dash": "dot", "width": 2.5}))  # fmt: skip
+    runs = _runs(source, cf, cache_rule, warmup_hours, capacities) if policies else None
     if runs:
-        t, by_policy = runs
+        sc, by_policy = runs
         for (name, h), (symbol, color) in zip(by_policy.items(), _POLICY_MARKS, strict=False):
-            out.append(go.Scatter(x=t.tvc_gb, y=h.read_hit_ratio, mode="markers", name=f"{name} (libCacheSim)",
+            out.append(go.Scatter(x=sc.marks, y=h.read_hit_ratio, mode="markers", name=f"{name} (libCacheSim)",
                                   marker={"size": 8, "symbol": symbol, "color": color},
-                                  hovertemplate=f"{name}<br>%{{x:,.0f}} GB: %{{y:.3f}}<extra></extra>"))  # fmt: skip
+                                  hovertemplate=f"{name}<br>%{{x:,.4g}} GB: %{{y:.3f}}<extra></extra>"))  # fmt: skip
     return out
 
 
-def policies_html(source: LogSource, cf, cache_rule, warmup_hours) -> str:
-    """Each libCacheSim policy's read-hit ratio at the Table 3 sizes, as an HTML table ('' above the page's limit)."""
-    runs = _runs(source, cf, cache_rule, warmup_hours)
+def policies_html(source: LogSource, cf, cache_rule, warmup_hours, capacities=None) -> str:
+    """Each libCacheSim policy's read-hit ratio at the marked capacities, as an HTML table ('' above the page's limit)."""
+    from vtsmodel.app.lessons.hit_curve import curve_of
+    from vtsmodel.app.text import size
+
+    runs = _runs(source, cf, cache_rule, warmup_hours, capacities)
     if not runs:
         return ""
-    t, by_policy = runs
-    rows = [("LRU, one pass (this page's curve)", t.read_hit_ratio)] + [
+    sc, by_policy = runs
+    lru = curve_of(source, warmup_hours).read_hit_ratio(sc.marks_log)
+    rows = [("LRU, one pass (this page's curve)", lru)] + [
         (f"{p} (libCacheSim)", h.read_hit_ratio) for p, h in by_policy.items()
     ]
-    table = numbers_table(["policy"] + [f"{g:,.0f} GB" for g in t.tvc_gb],
-                          [[html.escape(name)] + [pct(float(x)) for x in r] for name, r in rows],
+    head = [f"{g:,.0f} GB" for g in sc.marks] if sc.table3 else [size(g) for g in sc.marks]
+    table = numbers_table(["policy", *head], [[html.escape(name)] + [pct(float(x)) for x in r] for name, r in rows],
                           "vtsmodel-policies", label_first=True)  # fmt: skip
-    return f"<p><b>Read hits (by count) of other replacement policies at the Table 3 sizes</b></p>{table}"
+    return f"<p><b>Read hits (by count) of other replacement policies at the {sc.mark_name}</b></p>{table}"
 
 
 def view_compared(source: LogSource, cf=3.0, cache_rule="all", warmup_hours=0.0, policies=False, shards=False,
-                  max_volumes=1024) -> View:  # fmt: skip
-    """The sampled curve's largest error at the Table 3 sizes; a note where the policies do not run.
+                  max_volumes=1024, capacities=None) -> View:  # fmt: skip
+    """The sampled curve's error at the marked capacities; a note where the policies do not run.
 
     Its traces are drawn in the curve's base (:func:`traces`): no figure of its own.
     """
+    from vtsmodel.app.lessons.hit_curve import curve_of
+
     readouts, notes = {}, ()
     if shards:
-        t = table3(source, cf, cache_rule, warmup_hours)
+        sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
         s = sampled_curve_of(source, warmup_hours, max_volumes)
-        err = np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio)
-        readouts["SHARDS error at Table 3 sizes"] = (
-            f"{number(float(np.nanmax(err)), 2)} at most (sampling rate {number(s.sampling_rate)})"
+        exact = curve_of(source, warmup_hours).read_hit_ratio(sc.marks_log)
+        err = np.abs(s.read_hit_ratio(sc.marks_log) - exact)
+        readouts[f"SHARDS error at {'Table 3 sizes' if sc.table3 else 'the chosen capacities'}"] = (
+            f"{number(float(np.nanmax(err)), 2)} at most (sampling rate {number(s.sampling_rate)}); expected "
+            f"about {number(s.expected_error, 2)} for a sample this size (measured), ± 2 standard errors "
+            f"{number(float(np.nanmax(2 * s.read_hit_error(sc.marks_log))), 2)} at most"
         )
     if policies and len(source.log) > MAX_POLICY_MOUNTS:
         notes = (f"the other policies run on logs of up to {MAX_POLICY_MOUNTS:,} mounts in the page "
