@@ -236,7 +236,8 @@ def cell(key: str, v) -> str:
 def table3_html(rows: list[dict], percentile: float) -> str:
     """The rows (Table 3's, or the chosen capacities') as an HTML table."""
     keys = list(rows[0]) if rows else list(COLUMNS)
-    head = [html.escape(h.replace("pct", f"{100 * percentile:g}th pct")) for h in keys]
+    shown = {"capacity [GB]": "capacity (the log's sizes)"}  # its cells carry their unit
+    head = [html.escape(shown.get(h, h).replace("pct", f"{100 * percentile:g}th pct")) for h in keys]
     return numbers_table(head, [[cell(k, v) for k, v in r.items()] for r in rows], "vtsmodel-hits-table")
 
 
