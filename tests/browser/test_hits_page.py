@@ -54,6 +54,17 @@ def _table_cells(page) -> list[str]:
     )
 
 
+def _download_table(page, folder):
+    """Click the file bar's table download; return the file saved."""
+    button = page.locator("button.jupyter-button", has_text="Download table (CSV)")
+    button.scroll_into_view_if_needed()
+    with page.expect_download(timeout=60_000) as info:
+        button.click()
+    target = folder / info.value.suggested_filename
+    info.value.save_as(target)
+    return target
+
+
 def _expected_cells(rows) -> list[str]:
     return [html.unescape(R.cell(k, v)) for r in rows for k, v in r.items()]
 
@@ -104,12 +115,7 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
 
     # downloads: a figure (PNG and offline HTML), and the table as CSV
     export_png_and_html(page, TITLE, mine.panel, tmp_path)
-    button = page.locator("button.jupyter-button", has_text="Download table (CSV)")
-    button.scroll_into_view_if_needed()
-    with page.expect_download(timeout=60_000) as info:
-        button.click()
-    target = tmp_path / info.value.suggested_filename
-    info.value.save_as(target)
+    target = _download_table(page, tmp_path)
     assert target.name == "08_hits_my_mount_log.csv"
     assert target.read_text(encoding="utf-8") == R.table3_csv(mine.rows, mine.source)
 
@@ -209,11 +215,6 @@ def test_a_compressed_request_log_at_capacities_over_its_working_set(open_lesson
     )
     assert _table_cells(page) == _expected_cells(mine.rows)
     page.locator(".vtsmodel-hits-rows").screenshot(path=str(artifacts_dir / "hits-rows-working-set.png"))
-    button = page.locator("button.jupyter-button", has_text="Download table (CSV)")
-    button.scroll_into_view_if_needed()
-    with page.expect_download(timeout=60_000) as info:
-        button.click()
-    target = tmp_path / info.value.suggested_filename
-    info.value.save_as(target)
+    target = _download_table(page, tmp_path)
     assert target.read_text(encoding="utf-8") == R.table3_csv(mine.rows, mine.source)
     assert fits_width(page)

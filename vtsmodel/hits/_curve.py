@@ -342,10 +342,42 @@ def _blocks(log, chunk_lines, notes: list):
         notes.extend(c.info.notes())
 
 
-def _smallest_gb(size_b: np.ndarray, so_far: float) -> float:
-    """The smallest size above zero of a block and before. [GB]"""
-    pos = size_b[size_b > 0]
-    return min(so_far, float(pos.min()) / _B_PER_GB) if pos.size else so_far
+class _Tally:
+    """What a pass counts of the blocks it reads: the first and last time, mounts, sizes."""
+
+    def __init__(self, warm_s: float):
+        self.warm_s = warm_s
+        self.t_first = self.t_last = None
+        self.mounts = self.largest = 0
+        self.smallest = float("inf")  # above zero [bytes]
+        self.basis = "compressed"
+
+    def add(self, time_s: np.ndarray, size_b: np.ndarray) -> np.ndarray:
+        """Count a non-empty block; return which of its mounts are counted (after the warm-up)."""
+        if self.t_first is None:
+            self.t_first = float(time_s[0])
+        self.t_last = float(time_s[-1])
+        self.mounts += time_s.size
+        self.largest = max(self.largest, int(size_b.max()))
+        pos = size_b[size_b > 0]
+        if pos.size:
+            self.smallest = min(self.smallest, float(pos.min()))
+        return time_s >= self.t_first + self.warm_s
+
+    @property
+    def start(self) -> float:
+        """The start of the counted log. [s]"""
+        return (self.t_first or 0.0) + self.warm_s
+
+    @property
+    def hours(self) -> float:
+        """Time the counted mounts span. [h]"""
+        return max(0.0, ((self.t_last or 0.0) - self.start) / _S_PER_H) if self.mounts else 0.0
+
+    def sizes(self) -> dict:
+        """The HitCurve fields of the sizes seen. [GB]"""
+        small = self.smallest / _B_PER_GB if np.isfinite(self.smallest) else float("nan")
+        return {"largest_volume_gb": self.largest / _B_PER_GB, "smallest_object_gb": small}
 
 
 #: Replicate samples a sampled curve's standard error is estimated from (a power of 2). [count]

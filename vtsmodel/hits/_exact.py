@@ -15,8 +15,8 @@ from vtsmodel.hits._curve import (
     _bytes,
     _kernels,
     _pow2,
-    _smallest_gb,
     _steps,
+    _Tally,
     _warmup,
 )
 from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes
@@ -127,64 +127,50 @@ def lru_hit_curve(log, *, warmup_hours: float = 0.0, chunk_lines: int = 100_000)
     codes = _Codes()
     state = _Exact(whole.n_volumes if whole is not None else 1024)
     parts = []
-    t_first = t_last = None
-    mounts = 0
-    largest = 0
-    smallest = float("inf")
-    basis = "compressed"
+    tally = _Tally(warm_s)
     notes: list[str] = []
     for time_s, vol, size_mb, access, block_basis, names in _blocks(log, chunk_lines, notes):
-        basis = block_basis
-        n = time_s.size
-        if n == 0:
+        tally.basis = block_basis
+        if time_s.size == 0:
             continue
         if vol is None:
             vol = codes(names)
         size_b = _bytes(size_mb)
         thr = state.run(vol, size_b)
-        if t_first is None:
-            t_first = float(time_s[0])
-        t_last = float(time_s[-1])
-        mounts += n
-        largest = max(largest, int(size_b.max()))
-        smallest = _smallest_gb(size_b, smallest)
-        keep = (time_s >= t_first + warm_s) & ((access == READ) | (access == SPECIFIC_WRITE))
+        keep = tally.add(time_s, size_b) & ((access == READ) | (access == SPECIFIC_WRITE))
         parts.append((thr[keep], size_b[keep], time_s[keep], access[keep] == READ))
     volumes = whole.n_volumes if whole is not None else len(codes.code)
-    curve = _exact_curve(parts, basis, t_first, t_last, warm_s, mounts, volumes, largest, warmup_hours)
+    curve = _exact_curve(parts, tally, volumes, warmup_hours)
     return dataclasses.replace(
         curve,
         notes=tuple(notes),
-        smallest_object_gb=smallest if np.isfinite(smallest) else float("nan"),
         working_set_gb=float(state.cur[:volumes].sum()) / _B_PER_GB,
         sampled_volumes=volumes,
     )
 
 
-def _exact_curve(parts, basis, t_first, t_last, warm_s, mounts, volumes, largest, warmup_hours) -> HitCurve:
+def _exact_curve(parts, tally: _Tally, volumes: int, warmup_hours) -> HitCurve:
     def cat(i, dtype):
         return np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, dtype=dtype)
 
     thr, size_b, t, is_read = cat(0, np.int64), cat(1, np.int64), cat(2, np.float64), cat(3, bool)
-    start = (t_first or 0.0) + warm_s
-    hours = max(0.0, ((t_last if t_last is not None else 0.0) - start) / _S_PER_H) if mounts else 0.0
-    hour = np.floor((t - start) / _S_PER_H).astype(np.int64) if t.size else np.zeros(0, dtype=np.int64)
+    hour = np.floor((t - tally.start) / _S_PER_H).astype(np.int64) if t.size else np.zeros(0, dtype=np.int64)
     read = _steps(thr[is_read], size_b[is_read])
     spec = _steps(thr[~is_read], size_b[~is_read])
     events = (thr / _B_PER_GB, hour, is_read)
     return HitCurve(
         method="exact",
-        size_basis=basis,
-        hours=hours,
+        size_basis=tally.basis,
+        hours=tally.hours,
         reads=read.total,
         read_mb=read.total_mb,
         specific_writes=spec.total,
-        mounts=mounts,
+        mounts=tally.mounts,
         volumes=volumes,
-        largest_volume_gb=largest / _B_PER_GB,
         sampling_rate=1.0,
         warmup_hours=float(warmup_hours),
         _read=read,
         _specific=spec,
         _events=events,
+        **tally.sizes(),
     )

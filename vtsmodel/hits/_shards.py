@@ -11,7 +11,6 @@ from vtsmodel._validation import as_scalar
 from vtsmodel.hits._curve import (
     _B_PER_GB,
     _B_PER_MB,
-    _S_PER_H,
     GROUPS,
     HitCurve,
     _blocks,
@@ -19,8 +18,8 @@ from vtsmodel.hits._curve import (
     _kernels,
     _pow2,
     _Replicates,
-    _smallest_gb,
     _Steps,
+    _Tally,
     _warmup,
 )
 from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines
@@ -296,56 +295,44 @@ def shards_hit_curve(
     whole = log if isinstance(log, MountLog) else None
     state = _Shards(s, r0, res, error)
     vh = volume_hashes(whole.volume_ids) if whole is not None else None
-    t_first = t_last = None
-    mounts, largest, basis = 0, 0, "compressed"
-    smallest = float("inf")
+    tally = _Tally(warm_s)
     totals, totals_b = [0, 0], [0, 0]
     notes: list[str] = []
     for time_s, vol, size_mb, access, block_basis, names in _blocks(log, chunk_lines, notes):
-        basis = block_basis
-        n = time_s.size
-        if n == 0:
+        tally.basis = block_basis
+        if time_s.size == 0:
             continue
         hsh = vh[vol] if vol is not None else volume_hashes(names)
-        if t_first is None:
-            t_first = float(time_s[0])
-        t_last = float(time_s[-1])
         size_b = _bytes(size_mb)
-        mounts += n
-        largest = max(largest, int(size_b.max()))
-        smallest = _smallest_gb(size_b, smallest)
+        counted = tally.add(time_s, size_b)
         kind = np.where(access == READ, 1, np.where(access == SPECIFIC_WRITE, 2, 0)).astype(np.int64)
-        counted = time_s >= t_first + warm_s
         for j in (0, 1):
             m = counted & (kind == j + 1)
             totals[j] += int(m.sum())
             totals_b[j] += int(size_b[m].sum())
         state.run(hsh, size_b, kind, counted)
-    start = (t_first or 0.0) + warm_s
-    hours = max(0.0, ((t_last or 0.0) - start) / _S_PER_H) if mounts else 0.0
     main = state.main
     use_adj = bool(adjust)
     read = main.steps(0, totals[0], totals_b[0] / _B_PER_MB, use_adj)
     spec = main.steps(1, totals[1], totals_b[1] / _B_PER_MB, use_adj)
     return HitCurve(
         method="shards",
-        size_basis=basis,
-        hours=hours,
+        size_basis=tally.basis,
+        hours=tally.hours,
         reads=read.total,
         read_mb=read.total_mb,
         specific_writes=spec.total,
-        mounts=mounts,
+        mounts=tally.mounts,
         volumes=int(main.st[2]),
-        largest_volume_gb=largest / _B_PER_GB,
         sampling_rate=main.rate,
         warmup_hours=float(warmup_hours),
         _read=read,
         _specific=spec,
         _events=None,
         notes=tuple(notes),
-        smallest_object_gb=smallest if np.isfinite(smallest) else float("nan"),
         working_set_gb=main.working_set_gb(),
         sampled_volumes=int(main.st[2]),
         expected_error=expected_error(int(main.st[2]), main.rate),
         _errors=state.errors(),
+        **tally.sizes(),
     )
