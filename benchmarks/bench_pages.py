@@ -1,18 +1,36 @@
-"""Interaction speed measured in a real browser: slider key press to plot repaint.
+"""Interaction speed as a user meets it: fresh values, every page, the kernel's time beside the browser's.
 
-For every lesson's main slider, in Voila with Chromium: press ArrowRight on the slider's
-handle N times and time, in the page, from the key press (``performance.now`` in a
-capturing keydown listener) to the first change inside a plot (a MutationObserver on the page: a plot pane
-replaces its plot element on every change);
-report p50 and p95. Also the time from page request to interactive (panel and plot
-drawn), with and without preheated kernels.
+Per page (notebook) with a continuous input, its main control (:data:`TARGETS`: a slider by
+its label, or lesson 05's grid cell; a page not listed: its first slider):
 
-Run: ``python benchmarks/bench_pages.py [--moves 20]``.
+- **kernel**: the notebook's code cells run in a fresh process, as the page runs them (the
+  panels bound to their scenario sheets), then the control moves through fresh values, one
+  step each, never back to a value it had: the time of each move (wall and CPU), the work a
+  page defers to after the move (the planner's tornado), and the evaluations each move
+  computed (``vtsmodel.app.cache``'s counts, where the tree has it);
+- **browser**: the page in the app server with Chromium, the control moved the same way (key
+  presses in one direction, or grid cells typed with fresh numbers), timed in the page from
+  the key press to the first change inside a plot; "reply" is the arrival of the plot's
+  message, "redraw" the rest;
+- **page to interactive** with preheated kernels: cold (a browser with an empty cache) and
+  warm (the same browser's second visit).
+
+With ``--baseline DIR`` (a checkout of an earlier commit, e.g. ``git archive REV | tar -x -C
+DIR``), the same measurements of DIR's package and notebooks in the same run, interleaved
+page by page: compare the ratios, not absolute times (the machine is shared).
+
+Run: ``python benchmarks/bench_pages.py [--moves 30] [--baseline DIR] [NOTEBOOK ...]``;
+``--kernel NOTEBOOK`` is the worker that measures one page's kernel (JSON on stdout).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import io
+import json
+import math
 import os
 import statistics
 import subprocess
@@ -22,42 +40,161 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# The browser harness of the tests (a site-packages "tests" package may shadow ours).
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from conftest import (  # noqa: E402
-    CHROMIUM_ARGS,
-    NOTEBOOKS,
-    _wait_http,
-    free_port,
-    ready_url,
-    voila_command,
-    voila_env,
-    wait_rendered,
-    wait_widgets_rendered,
-    with_token,
-)
-
-from vtsmodel.app._browser import HOW_TO_GET, find_chromium  # noqa: E402
-
-#: Lesson notebook -> (label text of its main slider, index of the plot it moves), as the
-#: browser tests move them. Lesson 05 is a sheet of flows, with no slider. "Reply" is the
-#: key press to the plot pane's receiving the kernel's change (``_plotpane.js`` notes it),
-#: "redraw" the rest.
-MAIN_SLIDERS = {
-    "01_sustained_vs_peak_write.ipynb": ("compressibility CF", 0),
-    "02_time_at_peak_vs_tvc.ipynb": ("CF", 0),
-    "03_recall_queue_mount_time.ipynb": ("recalls per hour", 2),
-    "04_drive_efficiency_vs_file_size.ipynb": ("file size", 0),
-    "06_disk_cache_staging.ipynb": ("Reads per HDD", 0),
-    "08_read_hits_from_a_mount_log.ipynb": ("TVC capacity", 0),
-    "10_library_over_the_years.ipynb": ("growth of the writes", 0),
+#: Notebook -> its main control: ("slider", label) or ("grid", column key). The planner's main
+#: slider is the day's writes: a fresh value evaluates every configuration.
+TARGETS = {
+    "01_sustained_vs_peak_write.ipynb": ("slider", "compressibility CF"),
+    "02_time_at_peak_vs_tvc.ipynb": ("slider", "CF"),
+    "03_recall_queue_mount_time.ipynb": ("slider", "recalls per hour"),
+    "04_drive_efficiency_vs_file_size.ipynb": ("slider", "file size"),
+    "05_sizing_workbench.ipynb": ("grid", "rate_mb_s"),
+    "06_disk_cache_staging.ipynb": ("slider", "Reads per HDD"),
+    "07_plan_a_system.ipynb": ("slider", "data written per day"),
+    "08_read_hits_from_a_mount_log.ipynb": ("slider", "TVC capacity"),
+    "09_replay_your_log.ipynb": ("slider", "drives"),
+    "10_library_over_the_years.ipynb": ("slider", "growth of the writes"),
 }
+#: The interaction aims: key press to repaint [ms] (two and three frames at 60 Hz), the
+#: planner's kernel time per fresh move [ms], page request to interactive [s].
+AIM_P50_MS, AIM_P95_MS, AIM_PLANNER_KERNEL_MS, AIM_TTI_S = 33, 50, 60, 3.0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    if not s:
+        return math.nan
+    k = (len(s) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+# --- the kernel: a notebook's cells run here, its control moved through fresh values -----------------
+
+
+def _run_cells(notebook: Path) -> dict:
+    """Run the notebook's code cells in one namespace, as a kernel does (their output discarded)."""
+    ns: dict = {"__name__": "__main__"}
+    cells = [c for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in cells:
+            exec(compile("".join(cell["source"]), str(notebook), "exec"), ns)  # noqa: S102 - the project's own notebook
+    return ns
+
+
+def _panels(ns: dict) -> list:
+    """The panels the notebook built, in the order it built them (a page's panel included)."""
+    out = []
+    for obj in list(ns.values()):
+        for cand in (obj, getattr(obj, "panel", None)):
+            if isinstance(getattr(cand, "controls", None), dict) and cand not in out:
+                out.append(cand)
+    return out
+
+
+def _slider(ns: dict, label: str | None):
+    for panel in _panels(ns):
+        for ctl in panel.controls.values():
+            if hasattr(ctl, "step") and hasattr(ctl, "max"):
+                if label is None or label.lower() in (ctl.description or "").lower():
+                    return ctl
+    raise LookupError(f"no slider {label!r} in the notebook's panels")
+
+
+def _fresh_values(ctl, moves: int) -> tuple[list[float], str]:
+    """``moves`` values one step apart from the slider's value, in the direction with room; the key that makes them."""
+    log = hasattr(ctl, "base")  # a log slider steps its exponent
+    at = math.log(ctl.value, ctl.base) if log else ctl.value
+    up, down = (ctl.max - at) / ctl.step, (at - ctl.min) / ctl.step
+    sign, key = (1, "ArrowRight") if up >= down else (-1, "ArrowLeft")
+    n = min(moves, int(math.floor(max(up, down) + 1e-9)))
+    exps = [at + sign * k * ctl.step for k in range(1, n + 1)]
+    values = [ctl.base**e for e in exps] if log else exps
+    if isinstance(ctl.value, int):
+        values = [round(v) for v in values]
+    return values, key
+
+
+def _deferred(ns: dict):
+    """A page's work scheduled after a move (the planner's tornado), or None."""
+    for obj in ns.values():
+        tornado = getattr(obj, "tornado", None)
+        if tornado is not None and hasattr(tornado, "finish"):
+            return tornado
+    return None
+
+
+async def _measure(ns: dict, kind: str, what: str | None, moves: int) -> dict:
+    try:
+        from vtsmodel.app import cache
+    except ImportError:  # a tree before app/cache.py
+        cache = None
+    deferred = _deferred(ns)
+    if kind == "grid":
+        wb = next(o for o in ns.values() if hasattr(o, "edit") and hasattr(o, "grid"))
+        first = wb.table[0][1]
+        base = getattr(first, what)
+        values = [base * (1.0 + 0.01 * (k + 1)) for k in range(moves)]
+
+        def move(v):
+            assert wb.edit(0, what, v), wb.grid.message.value
+
+        target, key = what, "Enter"
+    else:
+        ctl = _slider(ns, what)
+        values, key = _fresh_values(ctl, moves)
+        target = ctl.description
+
+        def move(v):
+            ctl.value = v
+
+    wall, cpu, later, computed = [], [], [], []
+    for v in values:
+        before = sum(c for _n, c in cache.stats().values()) if cache else 0
+        t, c = time.perf_counter(), time.process_time()
+        move(v)
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+        if cache:
+            computed.append(sum(c for _n, c in cache.stats().values()) - before)
+        if deferred is not None and getattr(deferred, "_handle", None) is not None:
+            deferred._handle.cancel()
+            t = time.perf_counter()
+            deferred.finish()
+            later.append((time.perf_counter() - t) * 1000)
+        await asyncio.sleep(0)
+    return {"target": target, "kind": kind, "key": key, "values": values, "moves": len(values),
+            "wall_ms": wall, "cpu_ms": cpu, "deferred_ms": later, "computed": computed}  # fmt: skip
+
+
+def kernel_moves(notebook: Path, moves: int) -> dict:
+    """One page's kernel time per fresh move (see the module's docstring), in this process."""
+    os.chdir(notebook.parent)
+    kind, what = TARGETS.get(notebook.name, ("slider", None))
+    t = time.perf_counter()
+    ns = _run_cells(notebook)
+    built = time.perf_counter() - t
+    out = asyncio.run(_measure(ns, kind, what, moves))
+    return {**out, "cells_s": built}
+
+
+def kernel_in(tree: Path, notebook: str, moves: int) -> dict:
+    """:func:`kernel_moves` of ``tree``'s notebook and package, in a fresh process."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.run(
+        [sys.executable, __file__, "--kernel", str(tree / "notebooks" / notebook), "--moves", str(moves)],
+        capture_output=True, text=True, env=env, cwd=tree, timeout=1800,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# --- the browser ---------------------------------------------------------------------------------
 
 _INSTALL = """
-([plotIndex]) => {
-  window.__lat = [];
-  window.__t0 = null;
+() => {
+  window.__lat = []; window.__reply = []; window.__t0 = null;
   document.addEventListener('keydown', () => { window.__t0 = performance.now(); window.__vtsmodelReceived = null; }, true);
   const touchesPlot = (rec) => {
     const t = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
@@ -67,129 +204,93 @@ _INSTALL = """
     }
     return false;
   };
-  window.__reply = [];
-  const obs = new MutationObserver((recs) => {
+  new MutationObserver((recs) => {
     if (window.__t0 !== null && recs.some(touchesPlot)) {
       window.__lat.push(performance.now() - window.__t0);
       const got = window.__vtsmodelReceived;
       window.__reply.push(got !== null && got !== undefined && got >= window.__t0 ? got - window.__t0 : null);
       window.__t0 = null;
     }
-  });
-  obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 }
 """
 
 
-def _kernel_panels(notebook: str):
-    """The panel a lesson's main slider moves, built as the lesson's notebook builds it (with its sheet)."""
-    from vtsmodel.app.lessons import disk_cache, efficiency, hits, library, recall, time_at_peak, write
-    from vtsmodel.app.sheet import scenario_sheet
+class Server:
+    """The app server (``make app``'s launcher) of ``tree``'s notebooks on a free port."""
 
-    keep = []  # the sheets stay bound while the panel moves
-    if notebook.startswith("01_"):
-        panel = write.write_panel()
-    elif notebook.startswith("02_"):
-        panel = time_at_peak.time_at_peak_panel()
-    elif notebook.startswith("03_"):
-        queue, panel = recall.queue_panel(), recall.arrivals_panel()
-        keep.append(scenario_sheet("03", queue, panel))
-        return panel, keep
-    elif notebook.startswith("04_"):
-        panel = efficiency.efficiency_panel()
-    elif notebook.startswith("06_"):
-        panel = disk_cache.staging_panel()
-        keep.append(scenario_sheet("06", panel, disk_cache.copy_panel(), disk_cache.ride_panel()))
-        return panel, keep
-    elif notebook.startswith("08_"):
-        page = hits.hits_page()
-        return page.panel, [page]
-    elif notebook.startswith("10_"):
-        return library.library_panel(), []  # no scenario sheet
-    else:
-        raise KeyError(notebook)
-    keep.append(scenario_sheet(notebook[:2], panel))
-    return panel, keep
+    def __init__(self, tree: Path, *, pool: int) -> None:
+        sys.path.insert(0, str(ROOT / "tests" / "browser"))  # the browser harness of the tests
+        from conftest import APP_TOKEN, _wait_http, free_port, ready_url
 
-
-def kernel_move(notebook: str, moves: int = 30) -> float:
-    """Median time the kernel spends on one move of the main slider [ms], without a browser.
-
-    The same panel as in the page, bound to its scenario sheet; each move sets the slider
-    one step (as a key press does) and runs everything its change triggers: the view,
-    the plots' moving parts, the readouts, the sheet's row.
-    """
-    label, _ = MAIN_SLIDERS[notebook]
-    panel, _keep = _kernel_panels(notebook)
-    key = next(k for k, inp in panel.inputs.items() if label.lower() in inp.label.lower())
-    ctl = panel.controls[key]
-    start = ctl.value
-    if hasattr(ctl, "base"):  # a log slider steps its exponent (down from the top)
-        up = start * ctl.base**ctl.step
-        nxt = up if up <= ctl.base**ctl.max else start / ctl.base**ctl.step
-    else:
-        nxt = start + ctl.step if start + ctl.step <= ctl.max else start - ctl.step
-    times = []
-    for i in range(moves):
-        t = time.perf_counter()
-        ctl.value = nxt if i % 2 == 0 else start
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
-
-
-def _percentile(values: list[float], q: float) -> float:
-    s = sorted(values)
-    k = (len(s) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
-
-
-class Voila:
-    """A Voila server on a free port, optionally with preheated kernels."""
-
-    def __init__(self, preheat: bool):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.NamedTemporaryFile(prefix="vtsmodel-bench-app-", suffix=".log", delete=False)  # noqa: SIM115
+        cmd = [sys.executable, "-m", "vtsmodel.app.serve", str(tree / "notebooks"), f"--port={self.port}",
+               f"--pool-size={pool}", "--log-level=WARN"]  # fmt: skip
+        env = {**os.environ, "VTSMODEL_APP_TOKEN": APP_TOKEN, "PYTHONPATH": str(tree)}
         self.proc = subprocess.Popen(
-            voila_command(self.port, preheat=preheat),
-            cwd=NOTEBOOKS,
-            env=voila_env(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            cmd, cwd=tree / "notebooks", env=env, stdout=self.log, stderr=subprocess.STDOUT
         )
-        _wait_http(ready_url(self.url), self.proc)
+        _wait_http(ready_url(self.url), self.proc, timeout=180.0)
 
-    def close(self):
+    def close(self) -> None:
         self.proc.terminate()
         try:
-            self.proc.wait(timeout=15)
+            self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        self.log.close()
 
 
-def _slider_handle(page, label: str):
-    sliders = page.locator(".widget-slider")
-    if label:
-        sliders = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=label))
-    return sliders.first.locator(".noUi-handle")
+def _open(context, url: str, notebook: str):
+    from conftest import wait_rendered, wait_widgets_rendered, with_token
 
-
-def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
-    label, plot_index = MAIN_SLIDERS.get(notebook, ("", 0))
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
     wait_rendered(page, timeout=300_000)
     wait_widgets_rendered(page)
+    return page
+
+
+def _grid_geometry():
+    """The flows grid of lesson 05 as the notebook builds it (for its cells' places on the page)."""
+    from vtsmodel.app.lessons import sizing
+
+    return sizing.sizing_panel().grid.grid
+
+
+def browser_moves(browser, url: str, notebook: str, kernel: dict) -> dict:
+    """Move the page's control as :func:`kernel_moves` did (the same fresh values) and time each repaint."""
+    from helpers import grid_cell_center
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
-        page.evaluate(_INSTALL, [plot_index])
-        handle = _slider_handle(page, label)
-        handle.scroll_into_view_if_needed()
-        handle.focus()
-        for i in range(moves):
-            key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"
-            handle.press(key)
-            page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=30_000)
+        page = _open(context, url, notebook)
+        page.evaluate(_INSTALL)
+        n = kernel["moves"]
+        if kernel["kind"] == "grid":
+            grid = _grid_geometry()
+            header = next(c for c in grid.data.columns if c.startswith("rate"))
+            container = page.locator(".vtsmodel-flows .datagrid-container").first
+            container.scroll_into_view_if_needed()
+            editor = container.locator("input.lm-DataGrid-cellEditorInput")
+            for i, v in enumerate(kernel["values"]):
+                box = container.locator(".lm-DataGrid-viewport").first.bounding_box()
+                page.mouse.dblclick(*grid_cell_center(grid, 0, header, box))
+                editor.wait_for(timeout=30_000)
+                editor.fill(f"{v:.6g}")
+                editor.press("Enter")
+                page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
+        else:
+            label = kernel["target"]
+            slider = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=label))
+            handle = slider.first.locator(".noUi-handle")
+            handle.scroll_into_view_if_needed()
+            handle.focus()
+            for i in range(n):
+                handle.press(kernel["key"])
+                page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
         lat = page.evaluate("() => window.__lat")
         pairs = [
             (t, r) for t, r in zip(lat, page.evaluate("() => window.__reply"), strict=False) if r is not None
@@ -197,97 +298,200 @@ def measure_slider(browser, url: str, notebook: str, moves: int) -> dict:
     finally:
         context.close()
     out = {
-        "notebook": notebook,
         "moves": len(lat),
         "p50_ms": statistics.median(lat),
         "p95_ms": _percentile(lat, 0.95),
         "max_ms": max(lat),
     }
-    try:
-        out["kernel_p50_ms"] = kernel_move(notebook, moves)
-    except Exception as exc:  # noqa: BLE001 - the split is extra; the page's figures stand
-        out["kernel_error"] = f"{type(exc).__name__}: {exc}"
     if pairs:
-        # Each move split: key press to the figure's message (kernel and network), then redraw.
         out["reply_p50_ms"] = statistics.median(r for _t, r in pairs)
         out["redraw_p50_ms"] = statistics.median(t - r for t, r in pairs)
     return out
 
 
-def time_to_interactive(browser, url: str, notebook: str) -> float:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+def to_interactive(context, url: str, notebook: str, visit: str) -> dict:
+    """Page request to interactive [s] in ``context`` (a browser: empty for the cold visit, the same for the warm).
+
+    Beside it: the requests the page made, those the browser's cache answered, and the
+    megabytes that came over the network (Chromium's own counts).
+    """
+    from conftest import wait_rendered, with_token
+
     page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    seen = {"requests": 0, "from_cache": 0, "bytes": 0}
+
+    def count(key, n=1):
+        seen[key] += n
+
+    cdp.on("Network.requestWillBeSent", lambda _e: count("requests"))
+    cdp.on("Network.requestServedFromCache", lambda _e: count("from_cache"))
+    cdp.on("Network.loadingFinished", lambda e: count("bytes", e.get("encodedDataLength", 0)))
     try:
         t0 = time.perf_counter()
         page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
         wait_rendered(page, plots=notebook != "00_start_here.ipynb", timeout=300_000)
         page.wait_for_selector(".widget-slider .noUi-handle, .widget-text input", timeout=300_000)
-        return time.perf_counter() - t0
+        took = time.perf_counter() - t0
+        page.wait_for_timeout(500)  # the last counts arrive
     finally:
-        context.close()
+        page.close()
+    return {f"{visit}_s": took, f"{visit}_requests": seen["requests"], f"{visit}_from_cache": seen["from_cache"],
+            f"{visit}_mb": seen["bytes"] / 1e6}  # fmt: skip
 
 
-def run(moves: int = 30, notebooks: list[str] | None = None) -> dict:
-    """Slider latency per lesson's main slider, and time to interactive per lesson (cold and preheated)."""
+def run(moves: int = 30, notebooks: list[str] | None = None, baseline: Path | None = None) -> dict:
+    """Every page's kernel and browser moves, and its time to interactive, for this tree (and ``baseline``).
+
+    The moves first, both trees' servers up without preheated kernels (a page starts its own),
+    page by page, this tree's then the baseline's. Then the time to interactive, one tree at a
+    time with one preheated kernel per page: every page's cold visit, a wait while the server
+    preheats again, every page's warm visit (the same browser as its cold one).
+    """
     from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    from conftest import CHROMIUM_ARGS
+
+    from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 
     chromium = find_chromium()
     if chromium is None:
         raise RuntimeError(HOW_TO_GET)
-    wanted = notebooks or sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    present = [n for n in wanted if (NOTEBOOKS / n).exists()]
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
-    out: dict = {"sliders": [], "tti": []}
+    trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
+    wanted = notebooks or sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", str(20 + 8 * len(wanted))))
+    out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        cold = Voila(preheat=False)
-        tti = {nb: {"notebook": nb} for nb in present}
         try:
-            for nb in present:
-                if nb in MAIN_SLIDERS:
-                    try:
-                        out["sliders"].append(measure_slider(browser, cold.url, nb, moves))
-                    except Exception as exc:  # noqa: BLE001 - reported per lesson, the others still run
-                        out["sliders"].append(
-                            {"notebook": nb, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+            servers = {k: Server(t, pool=0) for k, t in trees.items()}
+            try:
+                for nb in wanted:
+                    row: dict = {"notebook": nb}
+                    for k, tree in trees.items():
+                        if nb == "00_start_here.ipynb" or not (tree / "notebooks" / nb).exists():
+                            continue
+                        try:
+                            kernel = kernel_in(tree, nb, moves)
+                            row[f"{k}_kernel"] = kernel
+                            row[f"{k}_browser"] = browser_moves(browser, servers[k].url, nb, kernel)
+                        except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
+                            row[f"{k}_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    if len(row) > 1:
+                        out["pages"].append(row)
+                        print(
+                            nb, {k: v for k, v in row.items() if k.endswith(("browser", "error"))}, flush=True
                         )
-                tti[nb]["cold_s"] = time_to_interactive(browser, cold.url, nb)
+            finally:
+                for s in servers.values():
+                    s.close()
+            for k, tree in trees.items():
+                present = [nb for nb in wanted if (tree / "notebooks" / nb).exists()]
+                server = Server(tree, pool=1)
+                contexts = {
+                    nb: browser.new_context(viewport={"width": 1280, "height": 900}) for nb in present
+                }
+                try:
+                    tti = {nb: {"notebook": nb, "tree": k} for nb in present}
+                    for visit in ("cold", "warm"):
+                        time.sleep(preheat_s)  # the server preheats a kernel per page (again)
+                        for nb in present:
+                            try:
+                                tti[nb].update(to_interactive(contexts[nb], server.url, nb, visit))
+                            except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
+                                tti[nb]["error"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+                    out["tti"] += list(tti.values())
+                    print(k, list(tti.values()), flush=True)
+                finally:
+                    for c in contexts.values():
+                        c.close()
+                    server.close()
         finally:
-            cold.close()
-        warm = Voila(preheat=True)
-        try:
-            # Give the pool time to start a kernel per notebook and run it before the requests.
-            time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", str(20 + 8 * len(present)))))
-            for nb in present:
-                tti[nb]["preheated_s"] = time_to_interactive(browser, warm.url, nb)
-        finally:
-            warm.close()
-        out["tti"] = list(tti.values())
-        browser.close()
+            browser.close()
     return out
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def _cell(x: float, fmt: str = ".0f") -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
+
+
+def report_lines(res: dict) -> list[str]:
+    """The report's sections on the pages: moves with fresh values, kernel beside browser; time to interactive."""
+    before = "before" in res.get("trees", {})
+    lines = ["## Moving a page's main control, fresh values (kernel and browser)", "",
+             "Each page's main control moved one step at a time through values it never had before "
+             "(a slider's key presses in one direction; lesson 05: its first flow's rate typed into the grid), "
+             "as a person exploring does: no move is answered by a value kept from an earlier one. "
+             "\"browser\": key press to the first change inside a plot, timed in the page (Voila, Chromium); "
+             "\"reply\" is key press to the plot's message arriving. \"kernel\": the notebook's cells run in a fresh "
+             "process and the same control moved there: wall time per move (p50, p95), CPU time (p50), the work "
+             "deferred to after the move (the planner's tornado, p50) and the evaluations computed per move "
+             "(the app's cache counts, where the tree has them)"
+             + (f"; \"before\": the same of {res['trees']['before']} in the same run" if before else "")
+             + f". Aims: browser p50 <= {AIM_P50_MS} ms and p95 <= {AIM_P95_MS} ms; the planner's kernel "
+             f"<= {AIM_PLANNER_KERNEL_MS} ms per fresh move.", ""]  # fmt: skip
+    head = ("| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | kernel p50 [ms] "
+            "| kernel p95 [ms] | CPU p50 [ms] | deferred p50 [ms] | computed per move | aim met |")  # fmt: skip
+    lines += [head, "|---" * (head.count("|") - 1) + "|"]
+    for row in res["pages"]:
+        for tree in ("before", "now") if before else ("now",):
+            k, b = row.get(f"{tree}_kernel"), row.get(f"{tree}_browser")
+            name = row["notebook"] + (f" ({tree})" if before else "")
+            if k is None:
+                if f"{tree}_error" in row:
+                    lines.append(f"| {name} | failed: {row[f'{tree}_error'].splitlines()[0]} |" + " |" * 10)
+                continue
+            b = b or {}
+            kp50 = statistics.median(k["wall_ms"])
+            ok = b.get("p50_ms", math.inf) <= AIM_P50_MS and b.get("p95_ms", math.inf) <= AIM_P95_MS
+            if row["notebook"].startswith("07_"):
+                ok = ok or kp50 <= AIM_PLANNER_KERNEL_MS
+            lines.append(
+                f"| {name} | {k['target']} | {k['moves']} | {_cell(b.get('p50_ms'))} | {_cell(b.get('p95_ms'))} "
+                f"| {_cell(b.get('reply_p50_ms'))} | {kp50:.1f} | {_percentile(k['wall_ms'], 0.95):.1f} "
+                f"| {statistics.median(k['cpu_ms']):.1f} "
+                f"| {_cell(statistics.median(k['deferred_ms']) if k['deferred_ms'] else None)} "
+                f"| {_cell(statistics.mean(k['computed']) if k['computed'] else None, '.1f')} | {'yes' if ok else 'no'} |"
+            )
+    lines += ["", "## Page request to interactive, preheated kernels", "",
+              "Request to the page's first plot drawn and its first control shown, with a kernel the server "
+              "started beforehand: \"cold\" in a browser with an empty cache, \"warm\" the same browser's second "
+              "visit; the requests the page made (of which the browser's cache answered) and the megabytes over the "
+              f"network. Aim: <= {AIM_TTI_S:g} s, both.", "",
+              "| page | cold [s] | warm [s] | requests, cold | MB, cold | requests, warm (cached) | MB, warm | aim met |",
+              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for r in res["tti"]:
+        name = r["notebook"] + (f" ({r['tree']})" if before else "")
+        if "error" in r or "warm_s" not in r:
+            lines.append(f"| {name} | failed: {r.get('error', 'no warm visit').splitlines()[0]} |" + " |" * 6)
+            continue
+        ok = max(r["cold_s"], r["warm_s"]) <= AIM_TTI_S
+        lines.append(f"| {name} | {r['cold_s']:.1f} | {r['warm_s']:.1f} | {r['cold_requests']} | {r['cold_mb']:.1f} "
+                     f"| {r['warm_requests']} ({r['warm_from_cache']}) | {r['warm_mb']:.1f} | {'yes' if ok else 'no'} |")  # fmt: skip
+    return lines
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--baseline", type=Path, help="a checkout of an earlier commit, measured in the same run")
+    ap.add_argument("--kernel", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--json", type=Path, help="also write the results as JSON")
     ap.add_argument("notebooks", nargs="*", help="notebook file names (default: every lesson)")
     args = ap.parse_args()
-    res = run(args.moves, args.notebooks or None)
-    for r in res["sliders"]:
-        if "error" in r:
-            print(f"{r['notebook']:45s} failed: {r['error']}")
-            continue
-        split = (
-            f"  reply {r.get('reply_p50_ms', float('nan')):5.1f} (kernel {r.get('kernel_p50_ms', float('nan')):4.1f})"
-            f"  redraw {r.get('redraw_p50_ms', float('nan')):5.1f}"
-        )
-        print(
-            f"{r['notebook']:45s} p50 {r['p50_ms']:6.1f} ms  p95 {r['p95_ms']:6.1f} ms  ({r['moves']} moves){split}"
-        )
-    for r in res["tti"]:
-        print(
-            f"time to interactive {r['notebook']:45s} cold {r.get('cold_s', float('nan')):5.1f} s, preheated {r.get('preheated_s', float('nan')):5.1f} s"
-        )
+    if args.kernel:
+        print(json.dumps(kernel_moves(args.kernel.resolve(), args.moves)))
+        return
+    res = run(args.moves, args.notebooks or None, args.baseline)
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=1, default=str))
+    print("\n".join(report_lines(res)))
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 
 Not a test: run ``python benchmarks/bench_replay.py`` (ratios in one run; the machine is shared).
 
-1. Requests replayed per second through a 16-drive LTO-9 library with a 300 s dismount delay,
+1. Requests replayed per second through a 16-drive, 4-robot LTO-9 library with a 300 s dismount delay,
    clustered cartridges and heavy-tailed sizes: 10^5 and 10^6 in memory, 10^6 and 10^7 in
-   chunks of 10^6 (``replay_chunks``), each in a fresh process whose peak memory (max RSS) is
-   read back. Aims: 10^6 under 5 s, 10^7 under 60 s, memory under 2 GB.
+   chunks of 10^6 (``replay_chunks``, the chunks made while it runs, as a reader reads them),
+   each in a fresh process whose peak memory (max RSS) is read back. Aims: 10^6 under 5 s, 10^7 under 60 s, memory under 2 GB.
 2. The same queue in SimPy and in Ciw on 10^5 requests: FIFO, one request per cartridge, no
    robot or load time, each request's own service time (lognormal, cv 2): the part of the
    replay both can express. Every engine's per-request waits are checked equal before the
@@ -32,11 +32,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 
 def _log(n: int, seed: int = 0):
-    """A synthetic request log: bursty arrivals (mean one per 4 s), clustered cartridges, heavy-tailed sizes."""
+    """A synthetic request log: bursty arrivals (mean one per 16 s), clustered cartridges, heavy-tailed sizes.
+
+    A request with a mount of its own holds an LTO-9 drive about 175 s (move, load, locate, read,
+    rewind and unload): 16 drives at about 70% busy before the mounts shared by clustered requests.
+    """
     from replay_logs import clustered_cartridges, lognormal_service
 
     rng = np.random.default_rng(seed)
-    gaps = rng.exponential(4.0, n) * np.where(rng.random(n) < 0.2, 0.2, 1.2)
+    gaps = rng.exponential(16.0, n) * np.where(rng.random(n) < 0.2, 0.2, 1.2)
     return {
         "time_s": np.cumsum(gaps),
         "cartridge": clustered_cartridges(rng, n, 20_000, repeat=0.3),
@@ -51,23 +55,25 @@ sys.path.insert(0, {tests!r})
 from bench_replay import _log
 from vtsmodel.replay import replay_chunks, replay_library, replay_requests
 n, mode = {n}, {mode!r}
-lib = replay_library(16, drive="LTO9", dismount_after_s=300)
+lib = replay_library(16, drive="LTO9", robots=4, dismount_after_s=300)
 replay_requests([0.0, 1.0], library=lib)  # compile (numba's cache) outside the timing
-t0 = time.perf_counter()
 if mode == "memory":
-    r = replay_requests(**_log(n), library=lib)
+    log = _log(n)
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = replay_requests(**log, library=lib)
     done = r.tape_requests
 else:
+    t0, c0 = time.perf_counter(), time.process_time()  # the chunks are made as they are replayed
     step = 1_000_000
     def chunks():
         for i in range(0, n, step):
             c = _log(min(step, n - i), seed=i)
-            c["time_s"] += i * 4.0
+            c["time_s"] += i * 17.0  # chunks do not overlap (a chunk spans about 16 s a request)
             c["obj"] = np.arange(i, i + c["time_s"].size)
             yield c
     r = replay_chunks(chunks(), lib)
     done = r.tape_requests
-print(json.dumps({{"s": time.perf_counter() - t0, "done": done, "p95": r.percentile(0.95),
+print(json.dumps({{"s": time.perf_counter() - t0, "cpu": time.process_time() - c0, "done": done, "p95": r.percentile(0.95),
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
 
@@ -76,17 +82,32 @@ def speed(cases) -> list[dict]:
     out = []
     for n, mode in cases:
         code = _CHILD.format(tests=str(ROOT / "benchmarks"), n=n, mode=mode)
-        res = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
-        )
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+        if res.returncode:
+            print(f"{n:>10,} {mode:<7} failed: {res.stderr.strip().splitlines()[-1]}", flush=True)
+            continue
         row = json.loads(res.stdout.strip().splitlines()[-1])
         row.update(n=n, mode=mode)
         out.append(row)
         print(
-            f"{n:>10,} {mode:<7} {row['s']:7.2f} s  {row['rss_mb']:7.0f} MB  p95 {row['p95']:.4g} s",
+            f"{n:>10,} {mode:<7} {row['s']:7.2f} s ({row['cpu']:.2f} s CPU)  {row['rss_mb']:7.0f} MB  "
+            f"p95 {row['p95']:.4g} s",
             flush=True,
         )
     return out
+
+
+class _Clock:
+    """Wall and CPU time since the last lap (the machine is shared: CPU time is what the process used)."""
+
+    def __init__(self):
+        self.t, self.c = time.perf_counter(), time.process_time()
+
+    def lap(self) -> tuple[float, float]:
+        t, c = time.perf_counter(), time.process_time()
+        out = (t - self.t, c - self.c)
+        self.t, self.c = t, c
+        return out
 
 
 def engines(n: int) -> dict:
@@ -101,11 +122,10 @@ def engines(n: int) -> dict:
     lib = replay_library(8, drive=None, robot_move_s=0, load_s=0, locate_s=0, rewind_unload_s=0, rate_mb_s=1,
                          cartridge_gb=1)  # fmt: skip
     replay_requests(arr[:10], library=lib, cartridge=np.arange(10), duration_s=svc[:10], service="log")
-    t0 = time.perf_counter()
+    clock = _Clock()
     ours = replay_requests(arr, library=lib, cartridge=np.arange(n), duration_s=svc, service="log").wait_s
-    t_ours = time.perf_counter() - t0
+    t_ours = clock.lap()
 
-    t0 = time.perf_counter()
     env = simpy.Environment()
     drives = simpy.Resource(env, capacity=8)
     w_simpy = np.empty(n)
@@ -125,20 +145,21 @@ def engines(n: int) -> dict:
 
     env.process(source())
     env.run()
-    t_simpy = time.perf_counter() - t0
+    t_simpy = clock.lap()
 
-    t0 = time.perf_counter()
     gaps = np.diff(np.concatenate([[0.0], arr]))
     net = ciw.create_network(arrival_distributions=[ciw.dists.Sequential([*gaps.tolist(), 1e12])],
                              service_distributions=[ciw.dists.Sequential(svc.tolist())], number_of_servers=[8])  # fmt: skip
     q = ciw.Simulation(net)
     q.simulate_until_max_customers(n, method="Finish")
     w_ciw = np.array([x.waiting_time for x in sorted(q.get_all_records(), key=lambda x: x.id_number)])
-    t_ciw = time.perf_counter() - t0
+    t_ciw = clock.lap()
     same = bool(np.allclose(ours, w_simpy, atol=1e-6) and np.allclose(ours, w_ciw, atol=1e-6))
-    row = {"n": n, "ours_s": t_ours, "simpy_s": t_simpy, "ciw_s": t_ciw, "same_waits": same}
-    print(f"{n:,} requests: replay {t_ours:.3f} s, SimPy {t_simpy:.2f} s (x{t_simpy / t_ours:.0f}), "
-          f"Ciw {t_ciw:.2f} s (x{t_ciw / t_ours:.0f}); same waits: {same}", flush=True)  # fmt: skip
+    row = {"ours": t_ours, "simpy": t_simpy, "ciw": t_ciw, "same_waits": same}
+    for k, what in ((0, "wall"), (1, "CPU")):
+        o, sp, cw = t_ours[k], t_simpy[k], t_ciw[k]
+        print(f"{n:,} requests, {what}: replay {o:.3f} s, SimPy {sp:.2f} s (x{sp / o:.0f}), Ciw {cw:.2f} s "
+              f"(x{cw / o:.0f}); same waits: {same}", flush=True)  # fmt: skip
     return row
 
 
@@ -146,39 +167,63 @@ def lesson_moves(n: int) -> dict:
     from vtsmodel import mountlog
     from vtsmodel.app.lessons import replay as lesson
     from vtsmodel.app.lessons.hit_curve import LogSource
-    from vtsmodel.app.panels import compute
 
     log = mountlog.synthetic_mount_log(n, n // 10, seed=3, hours=24 * 14)
     src = LogSource("bench.csv", log)
     values = {k: inp.default for k, inp in lesson.INPUTS.items()}
-    compute(lesson.view_replay, {**values, "source": src})  # the delay plot's replays: computed once per log
+    lesson.REPLAY.show({**values, "source": src})  # the log's cache pass and stacking: once per log and drive
     times = {}
     for name, key, steps in (("drives", "drives", range(8, 38)), ("dismount delay", "dismount_after_s",
                                                                   [30.0 * k for k in range(1, 31)])):  # fmt: skip
-        ts = []
+        ts, cs = [], []
         for v in steps:
-            t0 = time.perf_counter()
-            view = compute(lesson.view_replay, {**values, key: v, "source": src})
+            clock = _Clock()
+            view = lesson.REPLAY.show({**values, key: v, "source": src})
             for plot in view.figures.values():
-                plot.moving()
-            ts.append(1000 * (time.perf_counter() - t0))
-        times[name] = ts
+                plot.spec()  # the figure as sent: base and moving part
+            wall, cpu = clock.lap()
+            ts.append(1000 * wall)
+            cs.append(1000 * cpu)
+        times[name] = {"wall": ts, "cpu": cs}
         q = statistics.quantiles(ts, n=20)
-        print(f"lesson 09, {name} slider, {n:,}-request log: p50 {statistics.median(ts):.0f} ms, p95 {q[-1]:.0f} ms",
-              flush=True)  # fmt: skip
+        qc = statistics.quantiles(cs, n=20)
+        print(f"lesson 09, {name} slider, {n:,}-request log: p50 {statistics.median(ts):.0f} ms, p95 {q[-1]:.0f} ms "
+              f"(CPU p50 {statistics.median(cs):.0f} ms, p95 {qc[-1]:.0f} ms)", flush=True)  # fmt: skip
     return times
+
+
+def run(quick: bool = False) -> dict:
+    """Every measurement, as ``make bench`` reports them (times in s, memory in MB, moves in ms)."""
+    cases = [(100_000, "memory"), (1_000_000, "memory"), (1_000_000, "chunks")]
+    if not quick:
+        cases.append((10_000_000, "chunks"))
+    out = {}
+    for row in speed(cases):
+        key = f"{row['n']:.0e}_{row['mode']}".replace("+0", "")
+        out[f"{key}_s"] = round(row["s"], 2)
+        out[f"{key}_cpu_s"] = round(row["cpu"], 2)
+        out[f"{key}_peak_rss_mb"] = round(row["rss_mb"])
+    e = engines(100_000)
+    out["engines_1e5_same_waits"] = e["same_waits"]
+    for k, what in ((0, "wall"), (1, "cpu")):
+        out[f"engines_1e5_{what}_s"] = {n: round(e[n][k], 3) for n in ("ours", "simpy", "ciw")}
+        out[f"ratio_simpy_{what}"] = round(e["simpy"][k] / e["ours"][k], 1)
+        out[f"ratio_ciw_{what}"] = round(e["ciw"][k] / e["ours"][k], 1)
+    for name, times in lesson_moves(100_000).items():
+        q = statistics.quantiles(times["wall"], n=20)
+        qc = statistics.quantiles(times["cpu"], n=20)
+        out[f"lesson09_{name.replace(' ', '_')}_ms"] = {
+            "p50": round(statistics.median(times["wall"])), "p95": round(q[-1]),
+            "cpu_p50": round(statistics.median(times["cpu"])), "cpu_p95": round(qc[-1]),
+        }  # fmt: skip
+    return out
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10^5 and 10^6 only")
     a = p.parse_args(argv)
-    cases = [(100_000, "memory"), (1_000_000, "memory"), (1_000_000, "chunks")]
-    if not a.quick:
-        cases.append((10_000_000, "chunks"))
-    speed(cases)
-    engines(100_000)
-    lesson_moves(100_000)
+    run(a.quick)
     return 0
 
 

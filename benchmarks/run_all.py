@@ -30,9 +30,6 @@ PACKAGES = ("numpy", "scipy", "plotly", "ipywidgets", "anywidget", "kaleido", "v
             "ipydatagrid", "playwright", "simpy", "ciw", "numba", "libcachesim")  # fmt: skip
 
 
-#: The interaction aims (issue 13): slider move to repaint [ms], page request to interactive [s].
-AIM_P50_MS, AIM_P95_MS, AIM_TTI_S = 33, 50, 3.0
-
 #: The report before the app layer (BENCHMARKS.md of 2026-11-22 03:13 UTC), for the
 #: "no worse than today's" comparison of import and notebook times.
 PREVIOUS = {
@@ -136,40 +133,12 @@ def report(results: dict) -> str:
             f"heavy modules imported: {imp['heavy_modules']} (aim: none). Before the app layer "
             f"({PREVIOUS['date']}): {PREVIOUS['import_ms']} ms."
         )
-    lines += ["", "## Slider to plot repaint, in the browser (Voila, Chromium)", "",
-              "Key press on the slider handle to the first change inside the plot, timed in the page; "
-              "\"reply\" is key press to the arrival of the plot's message (the page handling the key, "
-              "network, server, kernel), \"redraw\" the rest (Plotly.react in the page). \"kernel\" is the "
-              "time the kernel spends on one such move (view, plots' moving parts, readouts, the scenario "
-              "sheet's row), timed in this process without a browser. "
-              f"Aim: p50 <= {AIM_P50_MS} ms, p95 <= {AIM_P95_MS} ms (two and three frames at 60 Hz).", ""]  # fmt: skip
     pages = results["pages"]
+    lines.append("")
     if "error" in pages:
-        lines.append(f"failed: `{pages['error'].splitlines()[-1]}`")
+        lines += ["## Pages", "", f"failed: `{pages['error'].splitlines()[-1]}`"]
     else:
-        lines += [
-            "| lesson | moves | p50 [ms] | p95 [ms] | max [ms] | reply p50 [ms] | kernel p50 [ms] | redraw p50 [ms] | aim met |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for r in pages["sliders"]:
-            if "error" in r:
-                lines.append(f"| {r['notebook']} | failed: {r['error']} | | | | | | | |")
-                continue
-            ok = "yes" if r["p50_ms"] <= AIM_P50_MS and r["p95_ms"] <= AIM_P95_MS else "no"
-            lines.append(
-                f"| {r['notebook']} | {r['moves']} | {r['p50_ms']:.0f} | {r['p95_ms']:.0f} | {r['max_ms']:.0f} "
-                f"| {r.get('reply_p50_ms', float('nan')):.0f} | {r.get('kernel_p50_ms', float('nan')):.1f} "
-                f"| {r.get('redraw_p50_ms', float('nan')):.0f} | {ok} |"
-            )
-        lines += ["", "## Page request to interactive", "",
-                  "Request to the page's first plot drawn and its first control shown (and the page's "
-                  "main thread free to say so), one load each; \"cold\" starts a kernel per request, "
-                  f"\"preheated\" takes one Voila started beforehand. Aim (preheated): <= {AIM_TTI_S:g} s.", "",
-                  "| lesson | cold [s] | preheated [s] | aim met |", "|---|---|---|---|"]  # fmt: skip
-        for r in pages["tti"]:
-            pre = r.get("preheated_s", float("nan"))
-            ok = "yes" if pre <= AIM_TTI_S else "no"
-            lines.append(f"| {r['notebook']} | {r.get('cold_s', float('nan')):.1f} | {pre:.1f} | {ok} |")
+        lines += importlib.import_module("bench_pages").report_lines(pages)
     lines += ["", "## Notebook execution, top to bottom (nbclient, kernel start included)", ""]
     nbs = results["notebooks"]
     if isinstance(nbs, dict):
@@ -190,6 +159,8 @@ def report(results: dict) -> str:
         ("export", "Figure export: one reused browser vs a browser per figure"),
         ("plan", "Planner: every VTS configuration for a 24-hour workload, and the report"),
         ("hits", "Read-hit curve from a mount log: one pass vs libCacheSim per size vs plain Python"),
+        ("shards", "The sampled curve (SHARDS): its error by sample size, with and without SHARDS_adj"),
+        ("replay", "Replay of a request log through a tape library (issue 24)"),
     ):
         lines += ["", f"## {title}", ""]
         res = results.get(key, {})
@@ -199,6 +170,12 @@ def report(results: dict) -> str:
             lines.append("```")
             lines += [f"{k}: {v}" for k, v in res.items()]
             lines.append("```")
+    lib = results.get("library", {})
+    lines.append("")
+    if "error" in lib:
+        lines += ["## The library over the years", "", f"failed: `{lib['error'].strip().splitlines()[-1]}`"]
+    elif lib:
+        lines += importlib.import_module("bench_library").report_lines(lib)
     notes = ROOT / "benchmarks" / "NOTES.md"
     if notes.exists():
         lines += ["", notes.read_text().rstrip()]
@@ -209,6 +186,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--report", default="BENCHMARKS.md")
     ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument(
+        "--baseline", type=Path, help="an earlier checkout whose pages are measured in the same run"
+    )
     args = ap.parse_args()
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
     results = {"machine": machine()}
@@ -217,7 +197,9 @@ def main() -> None:
     print("notebooks…", flush=True)
     results["notebooks"] = optional("notebooks", notebook_times)
     print("browser…", flush=True)
-    results["pages"] = optional("pages", lambda: importlib.import_module("bench_pages").run(args.moves))
+    results["pages"] = optional(
+        "pages", lambda: importlib.import_module("bench_pages").run(args.moves, baseline=args.baseline)
+    )
     print("queue…", flush=True)
     results["queue"] = optional("queue", lambda: importlib.import_module("bench_queue").run())
     print("export…", flush=True)
@@ -226,6 +208,12 @@ def main() -> None:
     results["plan"] = optional("plan", lambda: importlib.import_module("bench_plan").run())
     print("hits…", flush=True)
     results["hits"] = optional("hits", lambda: importlib.import_module("bench_hits").run())
+    print("shards…", flush=True)
+    results["shards"] = optional("shards", lambda: importlib.import_module("bench_shards_error").run())
+    print("replay…", flush=True)
+    results["replay"] = optional("replay", lambda: importlib.import_module("bench_replay").run())
+    print("library…", flush=True)
+    results["library"] = optional("library", lambda: importlib.import_module("bench_library").run(args.moves))
     text = report(results)
     Path(args.report).write_text(text)
     print(text)

@@ -83,6 +83,12 @@ def test_capacity_configuration():
     # Table 3, "*": "In earlier shipments these configurations were available with PAF"
     assert cc(144, "paf").id == "tvc_144_9gb_base_ehpo" and cc(288, "paf").earlier_paf
     assert cc(400, "ehpo") is None and cc(576, "paf") is None and cc(864, "ehpo") is None
+    # the other layout of a capacity, where it reads another Table 4 column
+    assert [c.id for c in b18.other_layouts(144, "ehpo")] == ["tvc_144_36gb_base_ehpo"]
+    assert [c.id for c in b18.other_layouts(288, "base")] == ["tvc_288_36gb_base_ehpo"]
+    assert (
+        b18.other_layouts(72, "ehpo") == b18.other_layouts(288, "paf") == b18.other_layouts(400, "ehpo") == ()
+    )
     with pytest.raises(ValueError, match="tvc_gb must be a single number"):
         cc(np.array([72.0, 144.0]), "ehpo")
 

@@ -136,6 +136,7 @@ def test_cite_prints_references(capsys):
     assert code == 0 and out.startswith(cite("cern_facts", "ibm-vts-b18-2000")) and REFERENCE in out
 
 
+@pytest.mark.slow
 def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path):
     view = lesson_module("04").scenario_view()
     code, out, err = run(capsys, "figures", str(tmp_path), "--format", "svg,html", "--lessons", "04")
@@ -156,7 +157,7 @@ def test_figures_for_one_lesson_with_captions_and_no_overwrite(capsys, tmp_path)
 
 
 def test_figures_one_set_per_scenario(capsys, tmp_path):
-    sheet = ScenarioSheet("04")
+    sheet = ScenarioSheet(lesson_module("04"))
     sheet.rename(0, "big files")
     sheet.duplicate(0, "small/files")
     sheet.set_cell("small/files", "file_mb", 5.0)
@@ -188,6 +189,7 @@ def test_a_lesson_that_does_not_import_is_skipped_with_a_note(capsys, tmp_path, 
     assert "lessons 04;" in out
 
 
+@pytest.mark.slow
 def test_entry_point_runs_as_a_program(tmp_path):
     exe = Path(sys.executable).with_name("vtsmodel")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "vtsmodel.app.cli"]
@@ -198,6 +200,7 @@ def test_entry_point_runs_as_a_program(tmp_path):
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_import_vtsmodel_cli_does_not_import_plotly():
     code = (
         "import sys, vtsmodel.app.cli; assert 'plotly' not in sys.modules and 'ipywidgets' not in sys.modules"
@@ -278,6 +281,38 @@ def test_plan_from_a_workload_file_alone_names_the_defaults_it_used(capsys):
         assert f"{inputs[key].label} {inputs[key].format(getattr(Answers(), key))}" in out, key
     for key in ("write_gb_per_day", "read_hit", "recalls_per_hour"):  # the workload's own
         assert f"{inputs[key].label} " not in out.split("default:")[1].split("\n")[1], key
+
+
+def test_plan_init_writes_a_commented_plan_file_that_plans(capsys, tmp_path):
+    # `vtsmodel plan --init FILE`: a plan file a person can read and edit (each answer with
+    # its unit, range and source as a // comment) that the planner then reads as it is.
+    from vtsmodel.plan import Answers, answer_inputs, load_plan, save_plan
+
+    path = tmp_path / "mine.json"
+    code, out, err = run(capsys, "plan", "--init", str(path))
+    assert code == 0 and err == "" and f"vtsmodel plan {path}" in out
+    text = path.read_text(encoding="utf-8")
+    for key, inp in answer_inputs().items():
+        assert f'"{key}":' in text and f"// {inp.label}" in text, key
+    assert '"escon_channels": 8' in text and "// ESCON channels: one of 2 (2 ESCON channels)" in text
+    assert load_plan(path).answers == Answers() and load_plan(path).name == "mine"
+    edited = text.replace('"cf": 2.5', '"cf": 3.0')
+    path.write_text(edited, encoding="utf-8")
+    assert load_plan(path).answers.cf == 3.0
+    code, out, _err = run(capsys, "plan", str(path))
+    assert code in (0, cli.EXIT_NO_CONFIGURATION) and "Plan 'mine'" in out
+    # again: refused without --overwrite; from a plan file: its answers, commented
+    code, _out, err = run(capsys, "plan", "--init", str(path))
+    assert code == 2 and "--overwrite" in err
+    save_plan(_plan_with(cf=2.0), tmp_path / "old.json")
+    code, _out, err = run(capsys, "plan", str(tmp_path / "old.json"), "--init", str(path), "--overwrite")
+    assert code == 0 and load_plan(path).answers.cf == 2.0 and "// " in path.read_text(encoding="utf-8")
+
+
+def _plan_with(**answers):
+    from vtsmodel.plan import Answers, Plan
+
+    return Plan(Answers(**answers), name="old")
 
 
 def test_plan_with_neither_a_file_nor_a_workload_is_a_usage_error(capsys):
@@ -409,6 +444,7 @@ def test_hits_sort_and_an_empty_log(capsys, tmp_path):
     assert code == 0 and "n/a" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("browser", "says"),
     [

@@ -103,6 +103,7 @@ def _killed_save(target) -> list[str]:
     return sorted(p.name for p in target.parent.iterdir() if p.name.endswith(".tmp"))
 
 
+@pytest.mark.slow
 def test_the_next_save_removes_what_a_killed_save_left(tmp_path, monkeypatch):
     # Before: each SIGKILLed save left a .tmp file that no later save removed.
     target = tmp_path / "s.json"

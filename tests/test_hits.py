@@ -58,6 +58,7 @@ def logs(draw):
 
 
 # --- the one-pass curve is LRU ---------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(logs())
 def test_one_pass_curve_equals_direct_lru_at_every_size(log):
@@ -111,6 +112,7 @@ def test_a_file_streamed_in_chunks_gives_the_same_curve():
 
 
 # --- libCacheSim is the oracle -------------------------------------------------------------
+@pytest.mark.slow
 def test_equals_libcachesim_lru_on_the_example_log():
     pytest.importorskip("libcachesim")
     log = mountlog.read_mount_log(EXAMPLE)
@@ -127,6 +129,7 @@ def test_equals_libcachesim_lru_on_the_example_log():
     assert ours.read_hit_ratio[0] < 0.3 < 0.6 < ours.read_hit_ratio[8] < 1
 
 
+@pytest.mark.slow
 def test_libcachesim_lets_a_volume_larger_than_the_cache_bypass_it():
     """The one documented difference: below the largest volume the two models part."""
     pytest.importorskip("libcachesim")
@@ -322,6 +325,7 @@ def test_shards_parameters_are_checked(kwargs, message):
 
 
 # --- other policies through libCacheSim ---------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", hits.POLICIES)
 def test_each_policy_runs(policy):
     pytest.importorskip("libcachesim")
@@ -341,12 +345,14 @@ def test_simulate_policy_checks_its_input():
 
 
 # --- packaging ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_import_vtsmodel_does_not_import_numba_or_libcachesim():
     code = "import sys, vtsmodel, vtsmodel.hits, vtsmodel.mountlog; print(sorted({'numba', 'libcachesim'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_without_numba_the_same_curve_in_plain_python():
     code = (
         "import sys; sys.modules['numba'] = None\n"
@@ -495,6 +501,7 @@ def test_warmup_and_chunk_lines_are_checked():
         hits.shards_hit_curve(log, chunk_lines=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", hits.POLICIES)
 def test_every_policy_survives_a_cache_smaller_than_a_volume(policy):
     # libCacheSim 0.3.5's S3FIFO aborted the process for a cache below 10 bytes (found by

@@ -36,7 +36,7 @@ def test_a_small_library_by_hand():
     assert list(r.units) == [1, 1, 1, 2]
     assert r.fill_years == {1: 3, 2: None}
     # one robot: 80 mounts an hour (3600 / 45 s), far from busy
-    assert r.robots == 1 and list(r.robots_needed) == [1, 1, 1, 1]
+    assert list(r.robots) == [1, 1, 1, 1] and list(r.robots_needed) == [1, 1, 1, 1]
     assert r.robot_utilisation[3] == pytest.approx(4 * 2.1239 / 80, rel=1e-4)
 
 

@@ -61,6 +61,7 @@ def test_environment_yml_installs_the_project_and_uses_conda_forge():
     assert "-e ." in pip
 
 
+@pytest.mark.slow
 def test_import_does_not_pull_plotly_or_ipywidgets():
     code = (
         "import sys, vtsmodel; "
@@ -71,6 +72,7 @@ def test_import_does_not_pull_plotly_or_ipywidgets():
     assert out.stdout.strip() == ""
 
 
+@pytest.mark.slow
 def test_core_never_imports_the_app_or_its_libraries():
     """The two layers: vtsmodel/*.py (the core) imports neither vtsmodel.app nor plotly/ipywidgets."""
     import ast
@@ -91,6 +93,41 @@ def test_core_never_imports_the_app_or_its_libraries():
     assert out.stdout.strip() == "False"
 
 
+def _imports(path: Path) -> list[str]:
+    """Every module and name ``path`` imports, dotted (``vtsmodel.data.load``)."""
+    import ast
+
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    return names
+
+
+def test_the_app_uses_the_cores_public_names_and_its_imports_go_one_way():
+    """vtsmodel/app imports no private part of the core (vtsmodel._tables, ...: vtsmodel.data, vtsmodel.Input, ...).
+
+    And within the app: no lesson page imports the report generator (a page is given it), and
+    the scenario sheet imports no lesson (it is given the lesson's module).
+    """
+    app = ROOT / "vtsmodel" / "app"
+    private, wrong_way = [], []
+    for path in sorted(app.rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] == "vtsmodel" and parts[1:2] != ["app"] and any(p.startswith("_") for p in parts[1:]):
+                private.append(f"{where}: {name}")
+            if path.parent.name == "lessons" and name.startswith("vtsmodel.app.report"):
+                wrong_way.append(f"{where}: {name}")
+            if path.name == "scenarios.py" and name.startswith("vtsmodel.app.lessons"):
+                wrong_way.append(f"{where}: {name}")
+    assert private == [] and wrong_way == []
+
+
+@pytest.mark.slow
 def test_notebooks_are_committed_without_outputs_or_widget_state():
     listed = subprocess.run(
         ["git", "ls-files", "notebooks/*.ipynb"], cwd=ROOT, capture_output=True, text=True, check=True

@@ -60,7 +60,9 @@ def test_every_answer_is_declared_and_the_defaults_agree():
     fields = {f.name: f.default for f in dataclasses.fields(Answers)}
     assert list(fields) == list(inputs)
     for name, default in fields.items():
-        assert inputs[name].default == default, name
+        if name != "library_drive":  # the catalog's newest LTO (tests/test_plan_library.py)
+            assert inputs[name].default == default, name
+    assert inputs["library_drive"].default == Answers().library_drive
     assert set(inputs["library_drive"].values) == set(vtsmodel.catalog.drive_names())
 
 
@@ -346,7 +348,11 @@ def test_the_library_plan_sizes_flows_and_the_recall_wait():
     speed = vtsmodel.drive_spec(a.library_drive).speed_mb_s
     t_mount = float(vtsmodel.mount_cycle_s(drive=a.library_drive))  # the drive's own parts, else CERN's
     assert lib.speed_mb_s == speed
-    assert lib.recall_service_s == pytest.approx(t_mount + cern.value("toverhead") + a.volume_mb / speed)
+    # each recall also waits for a robot, its drive reserved (tests/test_plan_library.py works the wait by hand)
+    assert lib.robot_wait_s > 0
+    assert lib.recall_service_s == pytest.approx(
+        t_mount + cern.value("toverhead") + a.volume_mb / speed + lib.robot_wait_s
+    )
     rewind = vtsmodel.catalog.mount_parts(a.library_drive)["rewind_unload"].seconds
     assert lib.recall_ready_s == pytest.approx(lib.recall_service_s - rewind)
     lam = a.read_gb_per_day * 1000 / 24 * (1 - a.read_hit) / a.volume_mb / 3600
@@ -361,7 +367,7 @@ def test_the_library_plan_sizes_flows_and_the_recall_wait():
 
 def test_a_recall_target_below_one_recall_is_reported_not_raised():
     lib = library_plan(Plan(Answers(recall_target_s=30)))
-    assert lib.recall_drives_for_wait is None and "cannot be met" in lib.notes[0]
+    assert lib.recall_drives_for_wait is None and any("cannot be met" in n for n in lib.notes)
     assert "cannot be met" in lib.governs
 
 

@@ -45,24 +45,24 @@ import vtsmodel
 from vtsmodel import Input, declared_inputs
 from vtsmodel._validation import ConstraintError, VtsModelWarning, _fmt_range
 
-CORE_MODULES = (
-    "throughput",
-    "bottleneck",
-    "tvc",
-    "tvc_day",
-    "workload",
-    "recall",
-    "queueing",
-    "robot",
-    "drives",
-    "catalog",
-    "sizing",
-    "ds8000",
-    "import_export",
-    "library",
-    "archive",
-    "library_years",
-)
+PACKAGE = __import__("pathlib").Path(vtsmodel.__file__).resolve().parent
+
+
+def _core_modules() -> tuple[str, ...]:
+    """The core: every module outside ``vtsmodel.app`` whose name does not start with ``_``.
+
+    Found on disk (subpackages included), so a new module is covered the day it is added.
+    """
+    out = []
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[0] == "app" or any(p.startswith("_") for p in parts if p != "__init__"):
+            continue
+        out.append(".".join(("vtsmodel", *(parts[:-1] if parts[-1] == "__init__" else parts))))
+    return tuple(sorted(out))
+
+
+CORE_MODULES = _core_modules()
 
 #: Longest a single call may take before the test calls it a hang. [s]
 LIMIT_S = 30.0
@@ -80,12 +80,12 @@ def _public() -> dict[str, object]:
             seen.add(id(obj))
             out[qual] = obj
 
-    for name in vtsmodel.__all__:
-        add(f"vtsmodel.{name}", getattr(vtsmodel, name))
     for mod_name in CORE_MODULES:
-        mod = importlib.import_module(f"vtsmodel.{mod_name}")
-        for name in mod.__all__:
-            add(f"vtsmodel.{mod_name}.{name}", getattr(mod, name))
+        mod = importlib.import_module(mod_name)
+        # its __all__, and any function it defines under a public name (listed or not)
+        defined = [n for n, f in vars(mod).items() if inspect.isfunction(f) and f.__module__ == mod_name]
+        for name in [*mod.__all__, *sorted(n for n in defined if not n.startswith("_"))]:
+            add(f"{mod_name}.{name}", getattr(mod, name))
     return out
 
 
@@ -162,6 +162,29 @@ def _curve():
     return [vtsmodel.lru_hit_curve(_small_log())]
 
 
+def _capacity_hits():
+    curve = _curve()[0]
+    return [curve.at(np.array([0.0, 50.0, 5000.0])), vtsmodel.configuration_hits(curve, feature="paf")]
+
+
+def _vts_configurations():
+    from vtsmodel.plan import VtsConfiguration
+
+    return [VtsConfiguration.of(864, "paf", 4), VtsConfiguration.of(144, "ehpo", 3)]
+
+
+def _plan_docs():
+    from vtsmodel.plan import Plan, plan_to_dict
+
+    return [plan_to_dict(Plan())]
+
+
+def _plan_bytes():
+    from vtsmodel.plan import Plan, plan_to_json
+
+    return [plan_to_json(Plan()).encode()]
+
+
 #: parameter -> (valid values, the first the one used by default; invalid values). Keyed
 #: by parameter name, or by "parameter@function" where a name means different things in
 #: different functions.
@@ -173,6 +196,8 @@ EXTRA: dict[str, tuple] = {
     "name@drive_spec": (_drive_names, ["NOPE", 3, None, ["LTO9"]]),
     "name@resolve_drive": (_drive_names, ["NOPE", 3, None, ["LTO9"]]),
     "name@catalog_provenance": (_drive_names, ["NOPE", 3, None]),
+    "rows@csv_text": (lambda: [[["a", 1], ["b", 2.5]]], [None, "0,1,2", [1, 2], 3]),
+    "values@csv_row": (lambda: [["a", 1, 2.5, None]], [None, "text", 3]),
     "drive@mount_parts": (lambda: [None, *_drive_names()], ["NOPE", 3]),
     "drive@streaming_check": (_drive_names, ["NOPE", 3, None]),
     "drive@warn_streaming": (_drive_names, ["NOPE", 3, None]),
@@ -189,6 +214,9 @@ EXTRA: dict[str, tuple] = {
     "plan": (_plans, [None, 3, "a plan"]),
     "plan@library_plan": (_plans, [3, "a plan"]),
     "path@save_plan": (_new_path(".json"), [None, 3]),
+    "path@save_plan_template": (_new_path(".json"), [None, 3]),
+    "plan@save_plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
+    "plan@plan_template": (lambda: [None, *_plans()], [3, "a plan"]),
     "path@load_plan": (_saved_plan, [None, 3, "/no/such/plan.json"]),
     "source@read_hourly_workload": (
         lambda: [str(_EXAMPLES / "example_hourly_workload.csv")],
@@ -212,11 +240,45 @@ EXTRA: dict[str, tuple] = {
     ),
     "source@mount_log": (lambda: ["<arrays>"], []),
     "configuration@sensitivity": (lambda: [None], ["a configuration", 3]),
+    "config@evaluate_configuration": (_vts_configurations, [None, "864 GB PAF, 4 drives", 3]),
+    "data@plan_from_bytes": (_plan_bytes, [None, 3, "{}", b"{", b"[]", b'{"schema": "vtsmodel-plan"}']),
+    "doc@plan_from_dict": (_plan_docs, [None, 3, [], {}, {"schema": "vtsmodel-scenarios", "version": 1}]),
+    "hits@recall_waits": (_capacity_hits, [None, 3, "hits"]),
+    # an illustrative log writer for the reader's tests: a log, and whether to write its access column
+    "log@render_log": (lambda: [_small_log()], []),
+    "access@render_log": (lambda: [True, False], []),
+    # the data layer's helpers: ledger and catalogue rows, a source id, a workload file
+    "rows@format_counts": (lambda: [vtsmodel.data.statements(), []], []),
+    "rows@filter_catalogue": (lambda: [vtsmodel.data.catalogue(), []], []),
+    "source@filter_catalogue": (lambda: [None, "ibm-vts-b18-2000"], []),
+    "source@statements": (lambda: [None, "ibm-vts-b18-2000", "cern-tape-sizing-2005"], ["nope", 3]),
+    "source@iter_hourly_rows": (
+        lambda: [str(_EXAMPLES / "example_hourly_workload.csv")],
+        [None, 3, "/no/such.csv"],
+    ),
+    # any serial, of any width: a hash has no invalid input (what is not text becomes its text)
+    "volume_ids": (lambda: [np.array(["A00001", "B2", "A00001"]), ["x"], np.array([], dtype=str)], []),
     # the replay (issue 24)
     **{
         f"library@{f}": (lambda: [vtsmodel.replay_library(2)], [None, 3, "LTO9"])
-        for f in ("replay_log", "replay_requests", "replay_chunks")
+        for f in (
+            "replay_log",
+            "replay_requests",
+            "replay_chunks",
+            "prepare_log",
+            "prepare_requests",
+            "replay_prepared",
+        )
     },
+    "prepared": (
+        lambda: [vtsmodel.prepare_requests([0.0, 60.0, 90.0], library=vtsmodel.replay_library(2))],
+        [None, 3],
+    ),
+    "size_mb@prepare_requests": (
+        lambda: [None, np.array([100.0, 250.0, 100.0])],
+        [np.array([100.0, -1.0, 5.0])],
+    ),
+    "access@prepare_requests": (lambda: [None, np.array([0, 2, 2])], [np.array([0, 7, 2])]),
     "library@replay_drives_needed": (lambda: [None, vtsmodel.replay_library(2)], [3, "LTO9"]),
     "size_mb@replay_requests": (
         lambda: [None, np.array([100.0, 250.0, 100.0])],
@@ -249,7 +311,7 @@ EXTRA: dict[str, tuple] = {
         lambda: [vtsmodel.archive_years(3, stored_now_tb=100, growth_tb_per_year=50, cartridge_tb=18)],
         [None, 3, "archive"],
     ),
-    "library": (lambda: [vtsmodel.library_model("SL8500")], [None, 3, "SL8500"]),
+    "library": (lambda: [vtsmodel.library_model("SL8500"), None], [3, "SL8500"]),  # None: no frames
     "drive@library_years": (lambda: ["LTO9", "LTO-10"], ["NOPE", 3, None]),
     "needed@fill_year": (lambda: [[10.0, 20.0, 30.0], [5.0]], [None, [], "10,20", [1.0, -1.0]]),
 }
@@ -257,9 +319,42 @@ EXTRA: dict[str, tuple] = {
 #: Optional dependencies a function needs (``ImportError`` without them, as documented).
 OPTIONAL = {"simulate_policy": "libcachesim"}
 
+
+#: Functions whose cases are slow (``make test`` runs them, ``make test-fast`` does not), and why.
+SLOW = {
+    "simulate_policy": "runs libCacheSim (tests/conftest.py)",
+    "synthetic_mount_log": "draws logs of up to 10^7 mounts: seconds and gigabytes a call",
+    "simulate_recalls": "simulates up to 10^7 recalls a call",
+    "evaluate": "each call evaluates every configuration, and the sensitivity two more per input",
+    "sensitivity": "each call evaluates every configuration, and two more per input",
+}
+
+
+def _case(qual: str, *values, id: str | None = None):
+    """A test case of ``qual``, marked slow where :data:`SLOW` says so."""
+    marks = [pytest.mark.slow] if qual.rpartition(".")[2] in SLOW else []
+    return pytest.param(qual, *values, id=id, marks=marks)
+
+
 #: Arguments one of which must be given (``tvc_gb`` or ``tvc_config``): the value a call
 #: that tests another argument takes.
 ONE_OF = {"simulate_tvc": {"tvc_gb": 864.0}}
+
+
+class Kw(dict):
+    """The keyword arguments of a call in :data:`NAMES` (its last item)."""
+
+
+def _apply(func, args: tuple):
+    """``func(*args)``, the last item of ``args`` taken as keywords if it is a :class:`Kw`."""
+    if args and isinstance(args[-1], Kw):
+        return func(*args[:-1], **args[-1])
+    return func(*args)
+
+
+def _line(x, a, b):
+    return a * x + b
+
 
 #: Functions whose arguments are names, not quantities: ``(valid calls, invalid calls)``.
 NAMES = {
@@ -269,6 +364,47 @@ NAMES = {
     "declared_inputs": None,
     # text for a readout: any float, or text a float() reads; other text is a ValueError
     "number": ([(2300.0,), (0.012345, 2), (float("inf"),), (float("nan"),), ("2.5",)], [("x",), ("",)]),
+    # files a person gives or the package writes: paths, bytes, limits
+    "atomic_write": (
+        [
+            (f"{_TMP}/atomic.txt", "text", Kw(overwrite=True)),
+            (f"{_TMP}/atomic.bin", b"\x00", Kw(overwrite=True)),
+        ],
+        [(None, "text"), ("", "text")],
+    ),
+    "read_file": (
+        [(str(_EXAMPLES / "example_hourly_workload.csv"), Kw(max_bytes=10**6))],
+        [
+            ("/no/such/file", Kw(max_bytes=10)),
+            (str(_EXAMPLES / "example_hourly_workload.csv"), Kw(max_bytes=1)),
+        ],
+    ),
+    "parse_json_bytes": (
+        [(b'{"a": 1}', "a test", Kw(max_bytes=100, what="test file"))],
+        [
+            (b"{", "a test", Kw(max_bytes=100, what="test file")),
+            (b"[1]" * 50, "a test", Kw(max_bytes=10, what="x")),
+        ],
+    ),
+    # a shipped example by name (FileNotFoundError, documented, for a name it does not ship)
+    "example_file": ([("example_plan.json",), ("example_mount_log.csv",)], []),
+    "example_log": ([(name,) for name in ("vtsmodel", "xferlog", "tape-requests")], [("nope",)]),
+    # CSV cells from any values: a sequence of cells (csv_row), of rows (csv_text)
+    "csv_row": (
+        [(["a", 1, 2.5, None],), (("=x", -3), Kw(delimiter=";"))],
+        [(None,), ("text",), ([1], Kw(delimiter="ab"))],
+    ),
+    "csv_text": ([([["a", 1], ["b", 2.5]],), ([],)], [(None,), ([1, 2],), ("rows",)]),
+    "statement_status": (
+        [("vts_facts:tvc_capacity_216",), ("vts_ehpo_coefficients:sustained_m_288",)],
+        [("nope",), ("vts_facts",), ("nope:x",), (3,)],
+    ),  # fmt: skip
+    "statements_for": ([("vts_facts:tvc_capacity_216",)], [("nope",), ("vts_facts",), (3,)]),
+    # a fit's programming interface: a function and its points; names and parameters must pair
+    "fit_curve": (
+        [("line", _line, [1.0, 2.0, 3.0], [2.1, 3.9, 6.0], (1.0, 0.0), Kw(param_names=("a", "b")))],
+        [("line", _line, [1.0, 2.0, 3.0], [2.1, 3.9, 6.0], (1.0, 0.0), Kw(param_names=("a",)))],
+    ),
 }
 
 #: Results the docstrings document as infinite or NaN, or as possibly negative.
@@ -282,6 +418,7 @@ NON_FINITE = {
     "transfer_rate_fit",
     "evaluate",  # a plan's backlog never cleared (NaN), a check never met (inf): documented
     "vts_plan",
+    "evaluate_configuration",
     "sensitivity",
     "simulate_policy",  # a ratio with nothing counted (no reads after the warm-up) is NaN: documented
     "analytic_beside",  # NaN where the formulas have no steady state: documented
@@ -299,6 +436,7 @@ SIGNED = {
     "load",
     "evaluate",  # margins below a target are negative
     "vts_plan",
+    "evaluate_configuration",
     "sensitivity",
     "library_plan",
     "analytic_beside",  # differences from the replay are signed
@@ -576,7 +714,9 @@ def _kwargs(data, func, *, arrays: bool):
     return kwargs, shapes, as_arrays
 
 
-@pytest.mark.parametrize("qual", DECLARED + sorted(q for q in COVERED if not declared_inputs(PUBLIC[q])))
+@pytest.mark.parametrize(
+    "qual", [_case(q) for q in DECLARED + sorted(q for q in COVERED if not declared_inputs(PUBLIC[q]))]
+)
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_valid_inputs_give_finite_results_or_a_named_constraint(qual, data):
@@ -586,7 +726,7 @@ def test_valid_inputs_give_finite_results_or_a_named_constraint(qual, data):
         args = data.draw(st.sampled_from(NAMES[_name(func)][0]), label="args")
         with warnings.catch_warnings(), deadline():
             warnings.simplefilter("error")
-            _check_result(func, {"args": args}, func(*args), [])
+            _check_result(func, {"args": args}, _apply(func, args), [])
         COUNTS[qual]["valid calls"] += 1
         COUNTS[qual]["valid: result"] += 1
         return
@@ -625,7 +765,7 @@ def _invalid_cases():
         for pname, inp in declared.items():
             sig_default = params[pname].default if pname in params else None
             for bad in _bad_values(inp):
-                yield pytest.param(qual, pname, bad, id=f"{qual}-{pname}-{_label(bad)}")
+                yield _case(qual, pname, bad, id=f"{qual}-{pname}-{_label(bad)}")
             # None is refused unless the signature's default is None or the input is
             # declared optional (a number or None: ``evaluate(fraction=None)``)
             if (
@@ -634,14 +774,14 @@ def _invalid_cases():
                 and sig_default is not None
                 and not inp.optional
             ):
-                yield pytest.param(qual, pname, None, id=f"{qual}-{pname}-None")
+                yield _case(qual, pname, None, id=f"{qual}-{pname}-None")
         for pname, (_values, bads) in extras.items():
             for bad in bads:
-                yield pytest.param(qual, pname, bad, id=f"{qual}-{pname}-{_label(bad)}")
+                yield _case(qual, pname, bad, id=f"{qual}-{pname}-{_label(bad)}")
         entry = NAMES.get(_name(func))
         if entry:
             for args in entry[1]:
-                yield pytest.param(qual, "*items", args, id=f"{qual}-items-{_label(args)}")
+                yield _case(qual, "*items", args, id=f"{qual}-items-{_label(args)}")
 
 
 def _label(value) -> str:
@@ -683,7 +823,7 @@ def test_invalid_inputs_raise_value_error_naming_parameter_value_and_range(qual,
         with warnings.catch_warnings(), deadline():
             warnings.simplefilter("error")
             with pytest.raises(ValueError, match=r"\S"):
-                func(*bad)
+                _apply(func, bad)
         COUNTS[qual]["invalid calls"] += 1
         COUNTS[qual]["invalid: ValueError"] += 1
         return
@@ -712,7 +852,7 @@ def _shape_cases():
     for qual in DECLARED:
         numeric = [p for p, inp in declared_inputs(PUBLIC[qual]).items() if inp.kind in ("number", "int")]
         if len(numeric) >= 2:
-            yield pytest.param(qual, numeric[0], numeric[1], id=qual)
+            yield _case(qual, numeric[0], numeric[1], id=qual)
 
 
 @pytest.mark.parametrize(("qual", "first", "second"), list(_shape_cases()))

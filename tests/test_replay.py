@@ -406,7 +406,7 @@ def test_volumes_stacked_on_cartridges_by_first_use():
     r = replay_requests([0.0, 1.0, 2.0], [5, 9, 7], library=lib.but(policy="group"), size_mb=[1000.0] * 3)
     # volumes 5 and 9 share cartridge 0: 9 is served on 5's mount; 7 needs cartridge 1
     assert r.mounted.tolist() == [True, False, True]
-    assert any("2 of 1000 MB" in note for note in r.notes)
+    assert any("2 of 1,000 MB" in note for note in r.notes)
 
 
 # --- the cache in front ------------------------------------------------------------------------------
@@ -421,6 +421,7 @@ def test_lru_cache_hits_are_the_exact_lru_curve():
         assert hit_ratio == pytest.approx(float(lru_hit_curve(log).read_hit_ratio(cap)), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_other_cache_policies_through_libcachesim():
     pytest.importorskip("libcachesim")
     from vtsmodel import simulate_policy
@@ -525,3 +526,94 @@ def test_survival_of_the_streamed_histogram_follows_the_exact_one():
     # at each histogram edge, the share above it as counted exactly
     exact = np.array([(whole.response_s > x).mean() for x in t2])
     np.testing.assert_allclose(share2, exact, atol=2e-3)
+
+
+# --- what the reader gives ---------------------------------------------------------------------------
+def test_a_log_with_cartridges_and_durations_is_replayed_with_them_by_hand():
+    from vtsmodel.mountlog import mount_log
+
+    log = mount_log([0.0, 10.0], ["v1", "v2"], cartridge=["C1", "C1"], duration_s=[50.0, 20.0], object_mb=1.0)
+    r = replay_log(log, hand(policy="group"))
+    # the log's durations are the own service: move 0-10, load 10-30, 50 s -> 80; then 80-100 on the same mount
+    np.testing.assert_allclose(r.response_s, [80.0, 90.0])
+    assert r.mounted.tolist() == [True, False] and r.mounts == 1
+    assert any("no sizes" in n for n in r.notes)  # the reader's notes come along
+
+
+def test_a_log_whose_times_mark_the_ends_is_replayed_from_the_starts(tmp_path):
+    from vtsmodel.logs import example_log
+    from vtsmodel.mountlog import read_mount_log
+
+    path = tmp_path / "x.log"
+    path.write_text(example_log("xferlog", 300))
+    log = read_mount_log(path, format="xferlog")
+    assert log.time_at == "end"
+    r = replay_log(log, replay_library(4))
+    starts = log.time_s - log.duration_s
+    np.testing.assert_allclose(np.sort(r.time_s), np.sort(starts))
+    np.testing.assert_allclose(r.time_s, starts[r.tape])  # indices into the log as given
+    assert any("ends of requests" in n for n in r.notes)
+
+
+def test_the_formulas_response_tail_is_their_wait_percentile_shifted_by_the_time_to_data():
+    from vtsmodel import wait_percentile
+
+    rng = np.random.default_rng(4)
+    n = 30_000
+    svc = lognormal_service(rng, n, 200.0, 1.5)
+    arr = poisson_arrivals(rng, n, 0.8 * 4 / (svc.mean() + 75.0))
+    r = replay_requests(
+        arr, library=hand(4, robot_move_s=0), cartridge=np.arange(n), duration_s=svc, service="log"
+    )
+    a = analytic_beside(r, warn=False, simulate=False)
+    assert a.ready_s == pytest.approx(r.hold_mean_s - 40.0)
+    for model, cv in (("M/D/c", 0.0), ("M/G/c", a.service_cv)):
+        tq = a.ready_s + float(wait_percentile(a.arrival_rate, a.service_s, 4, 0.95, service_cv=cv))
+        assert float(a.response_survival(tq, model)) == pytest.approx(0.05, rel=1e-9)
+        assert float(a.response_survival(a.ready_s - 1.0, model)) == 1.0
+
+
+# --- queueing formulas fed a sample of service times ---------------------------------------------
+def test_wait_formulas_take_a_sample_of_service_times():
+    from vtsmodel import wait_mgc, wait_mmc, wait_percentile
+
+    lam, s, c = 0.8 * 4 / 180.0, 180.0, 4
+    # identical service: the sample-fed simulation is M/D/c (Cosmetatos within about 2%)
+    assert float(wait_mgc(lam, s, c, service_sample=[180.0])) == pytest.approx(
+        float(wait_mdc(lam, s, c)), rel=0.05
+    )
+    # exponential service: M/M/c, exact (Erlang C), and its exact percentile
+    expo = np.random.default_rng(0).exponential(1.0, 200_000)
+    assert float(wait_mgc(lam, s, c, service_sample=expo)) == pytest.approx(
+        float(wait_mmc(lam, s, c)), rel=0.05
+    )
+    exact = float(wait_percentile(lam, s, c, 0.95, service_cv=1.0))
+    assert float(wait_percentile(lam, s, c, 0.95, service_sample=expo)) == pytest.approx(exact, rel=0.05)
+    # the sample's shape is kept and scaled to the mean: doubling every value changes nothing
+    x = lognormal_service(np.random.default_rng(1), 5000, 100.0, 2.0)
+    assert float(wait_mgc(lam, s, c, service_sample=x)) == float(wait_mgc(lam, s, c, service_sample=2 * x))
+    for bad in ([], [1.0, np.nan], [-1.0, 2.0], [[1.0, 2.0]]):
+        with pytest.raises(ValueError, match="service_sample"):
+            wait_mgc(lam, s, c, service_sample=bad)
+
+
+def test_prepared_once_replayed_through_many_libraries_is_the_same_replay():
+    from vtsmodel import prepare_requests, replay_prepared
+    from vtsmodel._validation import ConstraintError
+
+    rng = np.random.default_rng(6)
+    n = 5000
+    arr = bursty_arrivals(rng, n, 1 / 30.0)
+    obj = rng.integers(0, 800, n)
+    size = lognormal_service(rng, n, 300.0, 2.0)
+    acc = rng.choice([0, 1, 2], n, p=[0.3, 0.1, 0.6])
+    lib = replay_library(4)
+    prepared = prepare_requests(arr, obj, library=lib, size_mb=size, access=acc, cache_gb=50.0)
+    for drives, delay in ((2, 0.0), (6, 300.0)):
+        other = lib.but(drives=drives, dismount_after_s=delay)
+        a = replay_prepared(prepared, other)
+        b = replay_requests(arr, obj, library=other, size_mb=size, access=acc, cache_gb=50.0)
+        np.testing.assert_array_equal(a.response_s, b.response_s)
+        np.testing.assert_array_equal(a.tape, b.tape)
+    with pytest.raises(ConstraintError, match="cartridge_gb"):
+        replay_prepared(prepared, replay_library(4, drive="LTO-8"))  # volumes stacked on 18 TB, not 12 TB

@@ -46,3 +46,16 @@ def test_a_report_is_not_overwritten_unless_asked(log_file, tmp_path, capsys):
     target.write_text("mine")
     assert main(["replay", str(path), "--report", str(target)]) == 1
     assert target.read_text() == "mine"
+
+
+def test_a_tape_library_request_log_in_its_own_format(tmp_path, capsys):
+    from vtsmodel.logs import example_log
+
+    path = tmp_path / "requests.log"
+    path.write_text(example_log("tape-requests", 400))
+    code = main(
+        ["replay", str(path), "--log-format", "tape-requests", "--object-mb", "2000", "--drives", "4"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "400 requests, 400 to tape" in out and "format tape-requests" in out

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from vtsmodel._tables import cite
@@ -84,8 +85,14 @@ def test_the_html_works_offline(page):
 
 def test_figures_show_the_plan_numbers(result):
     figs = report.plan_figures(result)
-    assert set(figs) == {"day", "configurations", "tornado"}
+    assert set(figs) == {
+        "day",
+        "configurations",
+        "tornado",
+        "capacity",
+    }  # capacity: the library over the years
     run = result.vts.closest.run
+    figs = {k: go.Figure(spec) for k, spec in figs.items()}  # JSON plotly accepts, every property checked
     accepted = next(t for t in figs["day"].data if t.name.startswith("host writes accepted"))
     assert np.allclose(np.asarray(accepted.y)[::2], run.accepted_mb_s)
     uncopied = next(t for t in figs["day"].data if t.name.startswith("un-copied"))
@@ -124,22 +131,23 @@ def test_write_report_is_atomic_and_keeps_existing_files(tmp_path, result):
 
 
 def test_pdf_without_a_browser_says_how_to_get_one(monkeypatch):
-    monkeypatch.setattr("vtsmodel.app._browser.find_chromium", lambda: None)
+    monkeypatch.setattr("vtsmodel.app.report.find_chromium", lambda: None)
     with pytest.raises(RuntimeError, match="Chromium"):
         report.html_to_pdf("<p>x</p>")
 
 
+@pytest.mark.slow
 def test_a_browser_that_prints_nothing_is_an_error(monkeypatch, tmp_path):
     fake = tmp_path / "browser"
     fake.write_text("#!/bin/sh\nexit 3\n")
     fake.chmod(0o755)
-    monkeypatch.setattr("vtsmodel.app._browser.find_chromium", lambda: str(fake))
+    monkeypatch.setattr("vtsmodel.app.report.find_chromium", lambda: str(fake))
     with pytest.raises(RuntimeError, match="exit 3"):
         report.html_to_pdf("<p>x</p>")
     hang = tmp_path / "hang"
     hang.write_text("#!/bin/sh\nexec sleep 30\n")
     hang.chmod(0o755)
-    monkeypatch.setattr("vtsmodel.app._browser.find_chromium", lambda: str(hang))
+    monkeypatch.setattr("vtsmodel.app.report.find_chromium", lambda: str(hang))
     with pytest.raises(RuntimeError, match="longer than"):
         report.html_to_pdf("<p>x</p>", timeout_s=1)
 

@@ -826,5 +826,5 @@ def statement_counts() -> dict[str, dict[str, int]]:
 def _check_ref(ref: str) -> None:
     table, sep, row_id = str(ref).partition(":")
     if not sep or table not in tables():
-        raise KeyError(f"{ref!r} is not a data row reference 'table:id'; tables: {', '.join(tables())}")
+        raise UnknownName(f"{ref!r} is not a data row reference 'table:id'; tables: {', '.join(tables())}")
     load(table)._index(row_id, {})

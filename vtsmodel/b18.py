@@ -13,9 +13,10 @@ product from here, so each of its facts is read in one place:
 :func:`product_configurations`, :func:`tvc_range`, :func:`default_tvc_gb`
     The capacities Table 3 offers with a feature, its whole range, and the capacity a
     model takes when none is given (the largest offered with the feature).
-:func:`table4_column`, :func:`capacity_configuration`, :func:`resolve_tvc`
+:func:`table4_column`, :func:`capacity_configuration`, :func:`other_layouts`, :func:`resolve_tvc`
     The column of Table 4 (Eq. 3's coefficients) a configuration reads, by its RAID
-    layout, and the configuration a TVC given by capacity alone is taken as.
+    layout; the configuration a TVC given by capacity alone is taken as, and the others
+    of that capacity.
 :func:`physical_drives`, :func:`virtual_drives`, :data:`TAPE_DRIVES`
     The 3590 tape drives a configuration may have and the virtual drives it presents
     (Sec. 2).
@@ -61,6 +62,7 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -88,6 +90,7 @@ __all__ = [
     "configuration",
     "configurations",
     "default_tvc_gb",
+    "other_layouts",
     "physical_drives",
     "product_configurations",
     "resolve_tvc",
@@ -101,8 +104,8 @@ _SRC = "ibm-vts-b18-2000"
 #: The performance options, least to most capable (PAF includes EHPO: ibm-vts-b18-2000,
 #: Secs. 3.1, 3.5).
 FEATURES = ("base", "ehpo", "paf")
-#: How the paper names each option.
-FEATURE_LABELS = {"base": "base", "ehpo": "EHPO", "paf": "PAF"}
+#: How the paper names each option (read-only).
+FEATURE_LABELS = MappingProxyType({"base": "base", "ehpo": "EHPO", "paf": "PAF"})
 
 FEATURE = Input(
     "feature", "", "paf", choices=tuple((FEATURE_LABELS[f] + (" (with EHPO)" if f == "paf" else ""), f)
@@ -111,8 +114,8 @@ FEATURE = Input(
     help="Performance option: base, EHPO (compression at the host adapters) or PAF (with EHPO).",
 )  # fmt: skip
 
-#: The 3590 models a VTS library holds, by the drive catalog's name (ibm-vts-b18-2000, Sec. 2).
-TAPE_DRIVES = {"3590B": "IBM3590B", "3590E": "IBM3590E"}
+#: The 3590 models a VTS library holds, by the drive catalog's name (ibm-vts-b18-2000, Sec. 2; read-only).
+TAPE_DRIVES = MappingProxyType({"3590B": "IBM3590B", "3590E": "IBM3590E"})
 
 
 class LayoutWarning(VtsModelWarning):
@@ -352,6 +355,39 @@ def capacity_configuration(tvc_gb: float, feature: str = "paf") -> Configuration
     return rows[0] if rows else None
 
 
+@cites("vts_tvc_configs", "vts_ehpo_coefficients")
+@declare(tvc_gb=TVC_GB, feature=FEATURE)
+def other_layouts(tvc_gb: float, feature: str = "ehpo") -> tuple[Configuration, ...]:
+    """Table 3's other layouts of a capacity: those a capacity given alone is not taken as.
+
+    Only a layout that reads another Table 4 column counts: 4(2+P) of 36 GB HDDs at 144 and
+    288 GB (base and EHPO); 72 GB's two rows share 4(2+P). The PAF curves do not depend on
+    the layout, so with PAF there are none.
+
+    Parameters
+    ----------
+    tvc_gb : float
+        TVC capacity. [GB]
+    feature : {"base", "ehpo", "paf"}
+        Feature level.
+
+    Returns
+    -------
+    tuple of Configuration
+        Empty where the capacity has one layout, or Table 3 does not list it.
+    """
+    FEATURE.check("feature", feature)
+    return _other_layouts(as_scalar("tvc_gb", TVC_GB.check("tvc_gb", tvc_gb)), feature)
+
+
+@functools.cache
+def _other_layouts(tvc_gb: float, feature: str) -> tuple[Configuration, ...]:
+    rows = _capacity_layouts(feature).get(tvc_gb, ())
+    if feature == "paf" or not rows:
+        return ()
+    return tuple(c for c in rows[1:] if table4_column(c.id) != table4_column(rows[0].id))
+
+
 def _check_tvc(tvc_gb, stacklevel: int):
     tvc = TVC_GB.check("tvc_gb", tvc_gb)
     lo, hi = tvc_range()
@@ -374,7 +410,7 @@ def _layout_axis(tvc: np.ndarray, feature: str, stacklevel: int) -> np.ndarray:
             continue
         column = table4_column(rows[0].id)
         axis = np.where(at, column, axis)
-        others = [c for c in rows[1:] if table4_column(c.id) != column]
+        others = _other_layouts(cap, feature)
         if others:
             _warn(
                 f"tvc_gb={cap:g} GB is in two layouts in Table 3 ({_SRC}): taken as {rows[0].label} "

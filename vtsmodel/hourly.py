@@ -321,6 +321,8 @@ def _check_rows(items: Iterable[tuple[int, Mapping]], *, what: str) -> Iterator[
 
 def _lines(source) -> tuple[Iterator[tuple[int, str]], str, callable]:
     """Numbered lines of ``source`` (path, file-like or CSV text), its label, and a closer."""
+    if not isinstance(source, str | bytes | bytearray | os.PathLike) and not hasattr(source, "read"):
+        raise ValueError(f"source={source!r} must be a path, an open file or the workload's text"[:300])
     if isinstance(source, bytes | bytearray):
         if len(source) > MAX_FILE_BYTES:
             raise ValueError(f"the workload is larger than {MAX_FILE_BYTES} bytes; it holds at most a week")

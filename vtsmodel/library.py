@@ -184,17 +184,28 @@ class LibraryModel:
     def slots(self, units):
         """Cartridge slots of ``units`` frames or modules: base + expansions. [count]"""
         self._need("slots_base", "slots_per_expansion")
-        n = self._units(units)
-        return result(self.slots_base + (n - 1) * self.slots_per_expansion)
+        return result(self._slots_of(self._units(units)))
 
     def drive_bays(self, units):
         """Drive bays of ``units`` frames or modules, at most ``drives_max``. [count]"""
         self._need("drives_base", "drives_per_expansion")
-        n = self._units(units)
+        return result(self._bays_of(self._units(units)))
+
+    # the arithmetic, on checked float arrays (the year-by-year plans call it many times)
+    def _slots_of(self, n):
+        return self.slots_base + (n - 1) * self.slots_per_expansion
+
+    def _bays_of(self, n):
         bays = self.drives_base + (n - 1) * self.drives_per_expansion
-        if self.drives_max is not None:
-            bays = np.minimum(bays, self.drives_max)
-        return result(bays)
+        return np.minimum(bays, self.drives_max) if self.drives_max is not None else bays
+
+    def _usable_of(self, n, d):
+        s = np.asarray(self._slots_of(n), dtype=float)
+        if self.slot_fill_limit is not None:
+            s = np.floor(s * self.slot_fill_limit + 1e-9)
+        if self.free_slots_per_drive is not None:
+            s = s - self.free_slots_per_drive * d
+        return np.maximum(s, 0.0)
 
     def usable_slots(self, units, drives=0):
         """Slots that may hold cartridges: ``floor(slots x fill limit) - free per drive x drives``. [count]
@@ -206,22 +217,27 @@ class LibraryModel:
         """
         d = LIB_DRIVES.check("drives", drives)
         broadcast(units=np.asarray(units), drives=d)
-        s = np.asarray(self.slots(units), dtype=float)
-        if self.slot_fill_limit is not None:
-            s = np.floor(s * self.slot_fill_limit + 1e-9)
-        if self.free_slots_per_drive is not None:
-            s = s - self.free_slots_per_drive * d
-        return result(np.maximum(s, 0.0))
+        self._need("slots_base", "slots_per_expansion")
+        return result(self._usable_of(self._units(units), d))
 
     def default_robots(self) -> int:
         """Robots of the standard library; 1 where no document gives the count."""
         return int(self.robots_standard) if self.robots_standard is not None else 1
+
+    def frame_values_missing(self) -> tuple[str, ...]:
+        """What :func:`units_needed` needs that no document gave and no stand-in set (empty: nothing).
+
+        The names are :func:`library_model`'s stand-in arguments.
+        """
+        return tuple(k for k in _FRAME_VALUES if getattr(self, k) is None)
 
     def stand_ins(self) -> tuple[str, ...]:
         """The values that are the user's, not a document's."""
         return tuple(k for k, b in self.basis.items() if b == "yours")
 
 
+#: The values a frame plan needs (:func:`units_needed`): slots and drive bays per unit.
+_FRAME_VALUES = ("slots_base", "slots_per_expansion", "drives_base", "drives_per_expansion")
 _STAND_INS = frozenset(
     {"units_max", "slots_base", "slots_per_expansion", "drives_base", "drives_per_expansion", "drives_max",
      "robots_standard", "robots_max", "robot_move_s", "slot_fill_limit", "free_slots_per_drive"}
@@ -347,14 +363,19 @@ def units_needed(model: LibraryModel, cartridges, drives=0):
     c = CARTRIDGES.check("cartridges", cartridges)
     d = LIB_DRIVES.check("drives", drives)
     shape = broadcast(cartridges=c, drives=d)
-    c, d = np.broadcast_to(c, shape), np.broadcast_to(d, shape)
+    model._need("slots_base", "slots_per_expansion", "drives_base", "drives_per_expansion")
+    return result(_units_needed(model, np.broadcast_to(c, shape), np.broadcast_to(d, shape)))
+
+
+def _units_needed(model: LibraryModel, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """:func:`units_needed` of checked arrays of one shape (every value a frame plan needs given)."""
     top = model.units_max if model.units_max is not None else int(UNITS.hi)
     n = np.arange(1, top + 1, dtype=float)
-    usable = np.asarray(model.usable_slots(n[:, None], np.ravel(d)[None, :]), dtype=float)
-    bays = np.asarray(model.drive_bays(n), dtype=float)[:, None]
+    usable = np.asarray(model._usable_of(n[:, None], np.ravel(d)[None, :]), dtype=float)
+    bays = np.asarray(model._bays_of(n), dtype=float)[:, None]
     ok = (usable >= np.ravel(c)[None, :] - 1e-9) & (bays >= np.ravel(d)[None, :] - 1e-9)
     first = np.where(ok.any(axis=0), np.argmax(ok, axis=0) + 1.0, np.inf)
-    return result(first.reshape(shape))
+    return first.reshape(c.shape)
 
 
 # --- robots --------------------------------------------------------------------------------------
@@ -506,8 +527,9 @@ def library_binding(
 
 def _shares(model: LibraryModel, units, robots, cartridges, drives, mounts_per_hour, move_s) -> dict:
     """Each resource's share used, for checked arrays of configurations (no input checks here)."""
-    usable = np.asarray(model.usable_slots(units, drives), dtype=float)
-    bays = np.asarray(model.drive_bays(units), dtype=float)
+    units, drives = np.asarray(units, dtype=float), np.asarray(drives, dtype=float)
+    usable = np.asarray(model._usable_of(units, drives), dtype=float)
+    bays = np.asarray(model._bays_of(units), dtype=float)
     cap = np.asarray(robots, dtype=float) * 3600.0 / (MOVES_PER_MOUNT * move_s)
     c, d = np.asarray(cartridges, dtype=float), np.asarray(drives, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):

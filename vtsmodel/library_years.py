@@ -16,6 +16,8 @@ stand-in that, if anything, overstates today's robots' load.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,15 +29,17 @@ from vtsmodel._tables import cites, load
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.archive import ArchiveYears
 from vtsmodel.library import (
+    CARTRIDGES,
+    LIB_DRIVES,
     MOVE_S,
     RESOURCES,
     ROBOTS,
     LibraryModel,
     _shares,
+    _units_needed,
     flow_mounts_per_hour,
     robot_mounts_per_hour,
     robot_wait_s,
-    units_needed,
 )
 
 __all__ = ["YEAR_S", "LibraryYears", "cern_example_writes_tb_per_year", "library_years"]
@@ -48,23 +52,29 @@ class LibraryYears:
     Attributes
     ----------
     archive : ArchiveYears
-    library : LibraryModel
+    library : LibraryModel or None
+        The library family; None: no family (drives, robots and cartridges, no frames).
     drive : str
         The catalog drive.
     speed_mb_s, t_mount_s : float
-        The drive speed sized with and its mount cycle (robot move included). [MB/s], [s]
+        The drive speed _sized with and its mount cycle (robot move included). [MB/s], [s]
     robot_move_s : float
         The robots' move time used. [s]
     robot_move_basis : str
         ``"document"`` (the library's row), ``"yours"`` or ``"stand-in"`` (CERN's silo).
-    robots : int
-        Robots installed. [count]
+    robots : numpy.ndarray
+        Robots installed each year: the number given, or as many as that year's mounts
+        need, at least the family's standard, at most its documented most, never fewer than
+        the year before. [count]
     flow_factor : numpy.ndarray
         Each year's flows over today's. [-]
-    drives_fractional, drives : numpy.ndarray
-        Drives the flows need (the CERN formula), and whole drives. [count]
+    drives_fractional : numpy.ndarray
+        Drives the flows need (the CERN formula). [count]
+    drives : numpy.ndarray
+        Drives installed: the CERN formula's, rounded up, or those given to
+        :meth:`with_drives`. [count]
     mounts_per_hour : numpy.ndarray
-        Mounts the flows make at their sized rates. [1/h]
+        Mounts the flows make at their _sized rates. [1/h]
     robots_needed : numpy.ndarray
         Robots whose capacity covers the mounts. [count]
     robot_utilisation : numpy.ndarray
@@ -72,23 +82,28 @@ class LibraryYears:
     robot_wait_mean_s, robot_wait_p95_s : numpy.ndarray
         A mount's wait for a robot (inf when saturated). [s]
     units : numpy.ndarray
-        Frames or modules the year needs (inf: more than one library). [count]
+        Frames or modules the year needs (inf: more than one library; NaN: no library, or
+        one whose documents lack a value, :attr:`missing`). [count]
     binding : tuple of str
-        The resource that binds each year in the configuration of that year.
+        The resource that binds each year in the configuration of that year (``""``
+        without frames).
     fill_years : dict of int to int or None
         For each configuration of 1 .. the most units needed (every size of one library
         where some year needs more), the first year it no longer holds the cartridges and
         drives (None: not within the years).
+    missing : tuple of str
+        What a frame plan needs that no document gave and no stand-in set
+        (:meth:`~vtsmodel.library.LibraryModel.frame_values_missing`).
     """
 
     archive: ArchiveYears
-    library: LibraryModel
+    library: LibraryModel | None
     drive: str
     speed_mb_s: float
     t_mount_s: float
     robot_move_s: float
     robot_move_basis: str
-    robots: int
+    robots: np.ndarray
     flow_factor: np.ndarray
     drives_fractional: np.ndarray
     drives: np.ndarray
@@ -100,6 +115,7 @@ class LibraryYears:
     units: np.ndarray
     binding: tuple[str, ...]
     fill_years: dict
+    missing: tuple[str, ...] = ()
 
     @property
     def year(self) -> np.ndarray:
@@ -111,22 +127,142 @@ class LibraryYears:
         """Frames or modules for the last year (the most over the years). [count]"""
         return float(np.max(self.units))
 
+    @property
+    def has_frames(self) -> bool:
+        """Whether the frames or modules were planned (a library with every value they need)."""
+        return self.library is not None and not self.missing
+
+    def with_drives(self, drives) -> LibraryYears:
+        """The same years with these drives installed (one count per year, at least the CERN formula's).
+
+        The frames or modules, what binds and the fill-up years follow the drives; the
+        robots do not (they serve the mounts, which the flows set).
+
+        Parameters
+        ----------
+        drives : array_like
+            Drives installed each year, year 0 first. [count]
+        """
+        d = LIB_DRIVES.but(hi=math.inf).check("drives", drives)
+        if d.shape != self.drives.shape:
+            raise ValueError(f"drives has {d.size} years; the archive has {self.drives.size} (year 0 first)")
+        short = np.flatnonzero(d < self.drives_fractional - 1e-9)
+        if short.size:
+            y = int(short[0])
+            raise ConstraintError(
+                f"drives[{y}]={d[y]:g} is fewer than the {self.drives_fractional[y]:.3g} the flows need in year {y}"
+            )
+        d = np.ceil(d - 1e-9)
+        units, binding, fill = _frames(self.library, self.missing, self.archive.cartridges_onsite, d, self.robots,
+                                       self.mounts_per_hour, self.robot_move_s)  # fmt: skip
+        return dataclasses.replace(self, drives=d, units=units, binding=binding, fill_years=fill)
+
     def rows(self) -> list[dict]:
         """One row per year, to print or export."""
+        unit = f"{self.library.unit}s" if self.library is not None else "frames or modules"
         return [
-            {**a, "drives": int(d), "mounts per hour": float(m), "robots needed": int(r),
-             f"{self.library.unit}s": (None if math.isinf(u) else int(u)), "binds": b}
-            for a, d, m, r, u, b in zip(self.archive.rows(), self.drives, self.mounts_per_hour, self.robots_needed,
-                                        self.units, self.binding, strict=True)
+            {**a, "drives": int(d), "mounts per hour": float(m), "robots": int(ri), "robots needed": int(r),
+             unit: (None if not math.isfinite(u) else int(u)), "binds": b}
+            for a, d, m, ri, r, u, b in zip(self.archive.rows(), self.drives, self.mounts_per_hour, self.robots,
+                                            self.robots_needed, self.units, self.binding, strict=True)
         ]  # fmt: skip
 
 
-def _robot_move(library: LibraryModel, robot_move_s) -> tuple[float, str]:
+def _robot_move(library: LibraryModel | None, robot_move_s) -> tuple[float, str]:
     if robot_move_s is not None:
         return as_scalar("robot_move_s", MOVE_S.check("robot_move_s", robot_move_s)), "yours"
-    if library.robot_move_s is not None:
+    if library is not None and library.robot_move_s is not None:
         return float(library.robot_move_s), library.basis.get("robot_move_s", "document")
     return float(load("cern_facts").value("tmount_move")), "stand-in"
+
+
+def _mounts_per_hour(flows, efficiencies, speed: float, t_mount_s: float) -> float:
+    """Mounts per hour today's flows make: per file read or written with an access pattern, else the CERN bound."""
+    m = 0.0
+    for f, e in zip(flows, efficiencies, strict=True):
+        rate = f.rate_mb_s * f.peak_factor
+        if rate <= 0:
+            continue
+        if f.efficiency is None:
+            m += rate / (f.file_mb * f.files_per_mount) * 3600.0
+        else:
+            m += float(flow_mounts_per_hour(rate, efficiency=e, speed_mb_s=speed, t_mount_s=t_mount_s))
+    return m
+
+
+@functools.lru_cache(maxsize=32)
+def _t_mount(robot_move_s: float | None, drive: str | None) -> float:
+    """:func:`vtsmodel.drives.mount_cycle_s` of a catalog drive with robots of one move time (None: CERN's). [s]"""
+    from vtsmodel.drives import mount_cycle_s
+
+    moves = None if robot_move_s is None else 3600.0 / robot_move_s
+    return float(mount_cycle_s(robot_moves_per_hour=moves, drive=drive))
+
+
+@functools.lru_cache(maxsize=32)
+def _sized(flows: tuple, speed_mb_s: float, t_mount_s: float, t_overhead_s: float):
+    """:func:`vtsmodel.sizing.drives_needed` of ``flows`` (a tuple of Flow), kept for the last few (a page's moves repeat them)."""
+    from vtsmodel.sizing import drives_needed
+
+    return drives_needed(
+        list(flows), drive_speed_mb_s=speed_mb_s, t_mount_s=t_mount_s, t_overhead_s=t_overhead_s
+    )
+
+
+def _robots(mounts: np.ndarray, library: LibraryModel | None, robots, move: float):
+    """Robots installed each year (given, or as many as the mounts need within the family's documents), needed, busy, waits.
+
+    Returns ``(robots, robots_needed, utilisation, wait_mean_s, wait_p95_s)``, each per entry
+    of ``mounts`` (waits inf where the robots are saturated). Robots are never fewer than
+    the year before.
+    """
+    per_robot = float(robot_mounts_per_hour(1, robot_move_s=move))
+    needed = np.maximum(np.ceil(mounts / per_robot - 1e-9), 1.0)
+    if robots is None:
+        if library is None:
+            installed = needed
+        else:
+            # as many as the mounts need, within what the documents allow (one where they give no count)
+            most = library.robots_max or library.robots_standard or 1
+            installed = np.minimum(np.maximum(needed, library.default_robots()), most)
+        installed = np.maximum.accumulate(installed)
+    else:
+        installed = np.full(mounts.size, float(as_scalar("robots", ROBOTS.check("robots", robots))))
+    util = mounts / (installed * per_robot)
+    wait_mean, wait_p95 = np.full(mounts.size, math.inf), np.full(mounts.size, math.inf)
+    ok = util < 1.0
+    if ok.any():
+        wm, wp = robot_wait_s(mounts[ok], robots=installed[ok], robot_move_s=move)
+        wait_mean[ok], wait_p95[ok] = wm, wp
+    return installed.astype(int), needed, util, wait_mean, wait_p95
+
+
+def _frames(library, missing, onsite, drives, robots, mounts, move) -> tuple[np.ndarray, tuple, dict]:
+    """Units per year, what binds each year, and the year each configuration fills (NaN, "", {} without frames)."""
+    n = onsite.size
+    if library is None or missing:
+        return np.full(n, math.nan), ("",) * n, {}
+    units = np.full(n, math.inf)  # more than any library may hold: more than one
+    small = (onsite <= CARTRIDGES.hi) & (drives <= LIB_DRIVES.hi)
+    if small.any():
+        units[small] = _units_needed(library, onsite[small], drives[small])
+    fits = np.isfinite(units)
+    binding = np.full(n, f"more than one {library.label}", dtype=object)
+    if fits.any():
+        robots = np.broadcast_to(np.asarray(robots, dtype=float), (n,))
+        sh = _shares(library, units[fits], robots[fits], onsite[fits], drives[fits], mounts[fits], move)
+        stacked = np.vstack([sh[k] for k in RESOURCES])
+        binding[fits] = [RESOURCES[i] for i in np.argmax(stacked, axis=0)]
+    finite = units[fits]
+    if not fits.all() and library.units_max is not None:
+        top = library.units_max  # every configuration of one library, up to the largest
+    else:
+        top = int(finite.max()) if finite.size else 1
+    fill = {}
+    for k in range(1, top + 1):
+        within = units <= k
+        fill[k] = None if within.all() else int(np.argmin(within))
+    return units, tuple(binding), fill
 
 
 @cites("library_models", "drive_catalog", "cern_facts", "cern_sizing_example")
@@ -136,7 +272,7 @@ def library_years(
     flows: Sequence,
     *,
     drive: str,
-    library: LibraryModel,
+    library: LibraryModel | None,
     robots: int | None = None,
     robot_move_s: float | None = None,
 ) -> LibraryYears:
@@ -150,7 +286,7 @@ def library_years(
     - mounts per hour: per flow, ``rate / (file x files per mount) x 3600`` with an access
       pattern, else the CERN bound :func:`~vtsmodel.library.flow_mounts_per_hour`;
     - robots needed: ``ceil(mounts / robot_mounts_per_hour(1))``; the robots' wait:
-      :func:`~vtsmodel.library.robot_wait_s` with ``robots`` installed;
+      :func:`~vtsmodel.library.robot_wait_s` with the year's robots installed;
     - units: :func:`~vtsmodel.library.units_needed` for the cartridges in the library and
       the drives; what binds: :func:`~vtsmodel.library.library_binding`.
 
@@ -161,10 +297,14 @@ def library_years(
         Today's data flows (:class:`vtsmodel.sizing.Flow`).
     drive : str
         A catalog drive.
-    library : LibraryModel
+    library : LibraryModel or None
+        The library family; None: no frames, and the robots without a documented limit.
+        A family whose documents lack a value the frames need (and no stand-in set it)
+        gets no frames either (:attr:`LibraryYears.missing` names what is lacking).
     robots : int, optional
-        Robots installed; default the most any year needs, at least the library's standard
-        and at most its documented maximum (one where no document gives a count). [count]
+        Robots installed every year; default as many as each year's mounts need (never fewer
+        than the year before), at least the library's standard and at most its documented
+        maximum (one where no document gives a count). [count]
     robot_move_s : float, optional
         Time of one move; default the library's, else CERN's 22.5 s. [s]
 
@@ -173,75 +313,39 @@ def library_years(
     LibraryYears
     """
     from vtsmodel.catalog import drive_spec
-    from vtsmodel.drives import mount_cycle_s
-    from vtsmodel.sizing import _flows, drives_needed
+    from vtsmodel.sizing import _flows
 
     if not isinstance(archive, ArchiveYears):
         raise ValueError(f"archive={archive!r:.60} must be an ArchiveYears (vtsmodel.archive.archive_years)")
-    if not isinstance(library, LibraryModel):
-        raise ValueError(f"library={library!r:.60} must be a LibraryModel (vtsmodel.library.library_model)")
+    if library is not None and not isinstance(library, LibraryModel):
+        raise ValueError(
+            f"library={library!r:.60} must be a LibraryModel (vtsmodel.library.library_model) or None"
+        )
     fl = _flows(flows)
     spec = drive_spec(drive)
-    family_ok = spec.family in library.families
-    if not family_ok:
+    if library is not None and spec.family not in library.families:
         raise ConstraintError(
             f"drive={drive!r}: the {library.label} takes {', '.join(library.families)} drives, not {spec.family}"
         )
     move, basis = _robot_move(library, robot_move_s)
     speed = float(spec.speed_mb_s)
-    tm = float(mount_cycle_s(robot_moves_per_hour=3600.0 / move, drive=spec.name))
+    tm = _t_mount(move, spec.name)
     t_over = load("cern_facts").value("toverhead")
     w = archive.written_tb
     factor = np.ones(w.size)
     if w.size > 2 and w[1] > 0:
         factor[2:] = w[2:] / w[1]
     # the CERN formula and the mounts are linear in the rates: today's flows once, times each year's factor
-    s = drives_needed(fl, drive_speed_mb_s=speed, t_mount_s=tm, t_overhead_s=t_over)
-    m1 = 0.0
-    for f, e in zip(fl, s.efficiencies, strict=True):
-        rate = f.rate_mb_s * f.peak_factor
-        if rate <= 0:
-            continue
-        if f.efficiency is None:
-            m1 += rate / (f.file_mb * f.files_per_mount) * 3600.0
-        else:
-            m1 += float(flow_mounts_per_hour(rate, efficiency=e, speed_mb_s=speed, t_mount_s=tm))
+    s = _sized(tuple(fl), speed, tm, t_over)
     drives_f = s.total * factor
-    mounts = m1 * factor
+    mounts = _mounts_per_hour(fl, s.efficiencies, speed, tm) * factor
     drives = np.ceil(drives_f - 1e-9 * np.maximum(drives_f, 1.0))
-    per_robot = float(robot_mounts_per_hour(1, robot_move_s=move))
-    robots_needed = np.maximum(np.ceil(mounts / per_robot - 1e-9), 1.0)
-    if robots is None:
-        # as many as the mounts need, within what the documents allow (one where they give no count)
-        most = library.robots_max or library.robots_standard or 1
-        robots = int(min(max(robots_needed.max(), library.default_robots()), most))
-    robots = int(as_scalar("robots", ROBOTS.check("robots", robots)))
-    util = mounts / (robots * per_robot)
-    wait_mean, wait_p95 = np.full(w.size, math.inf), np.full(w.size, math.inf)
-    ok = util < 1.0
-    if ok.any():
-        wm, wp = robot_wait_s(mounts[ok], robots=robots, robot_move_s=move)
-        wait_mean[ok], wait_p95[ok] = wm, wp
+    robots, robots_needed, util, wait_mean, wait_p95 = _robots(mounts, library, robots, move)
+    missing = library.frame_values_missing() if library is not None else ()
     onsite = archive.cartridges_onsite
-    units = np.asarray(units_needed(library, onsite, drives), dtype=float)
-    fits = np.isfinite(units)
-    binding = np.full(w.size, f"more than one {library.label}", dtype=object)
-    if fits.any():
-        sh = _shares(library, units[fits], robots, onsite[fits], drives[fits], mounts[fits], move)
-        stacked = np.vstack([sh[k] for k in RESOURCES])
-        binding[fits] = [RESOURCES[i] for i in np.argmax(stacked, axis=0)]
-    binding = tuple(binding)
-    finite = units[fits]
-    if not fits.all() and library.units_max is not None:
-        top = library.units_max  # every configuration of one library, up to the largest
-    else:
-        top = int(finite.max()) if finite.size else 1
-    fill = {}
-    for n in range(1, top + 1):
-        within = units <= n
-        fill[n] = None if within.all() else int(np.argmin(within))
+    units, binding, fill = _frames(library, missing, onsite, drives, robots, mounts, move)
     return LibraryYears(archive, library, spec.name, speed, tm, move, basis, robots, factor, drives_f, drives, mounts,
-                        robots_needed, util, wait_mean, wait_p95, units, tuple(binding), fill)  # fmt: skip
+                        robots_needed, util, wait_mean, wait_p95, units, binding, fill, missing)  # fmt: skip
 
 
 #: Seconds in a year of 365.25 days. [s]

@@ -242,12 +242,13 @@ def wait_mgc(arrival_rate, service_s, servers, service_cv=None, *, service_sampl
     """
     if service_sample is not None:
         return _by_sample(arrival_rate, service_s, servers, _sample("service_sample", service_sample))
+    lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
     if service_cv is None:
-        raise ValueError(
-            "service_cv=None: give the service time's coefficient of variation or a service_sample"
+        raise ConstraintError(
+            "service_cv=None and service_sample=None: give the service time's coefficient of "
+            "variation or a sample of service times"
         )
     cv = SERVICE_CV.check("service_cv", service_cv)
-    lam, s, c, rho = _inputs(arrival_rate, service_s, servers)
     broadcast(arrival_rate=lam, service_s=s, servers=c, service_cv=cv)
     return result(_erlang_c(lam * s, c) * s / (c * (1.0 - rho)) * (1.0 + cv**2) / 2.0)
 
@@ -454,16 +455,22 @@ def _sample(name: str, value) -> np.ndarray:
 
 def _by_sample(lam, s, c, sample, q=None, seed=0):
     """Mean (q None) or q-quantile of the wait, simulated with service drawn from ``sample``."""
-    lam = as_scalar("arrival_rate", _POSITIVE_RATE.check("arrival_rate", lam))
+    lam = as_scalar("arrival_rate", ARRIVAL_RATE.check("arrival_rate", lam))
     s = as_scalar("service_s", SERVICE_S.check("service_s", s))
     c = int(as_scalar("servers", SERVERS.check("servers", c)))
+    if q is not None:
+        q = as_scalar("q", QUANTILE.check("q", q))
+    if lam < _POSITIVE_RATE.lo:
+        # No arrivals, or fewer than the simulation's smallest rate (one in ~32 years): the
+        # wait is 0 to every digit a run could show (light traffic: Wq ~ lambda^c).
+        return result(0.0)
     if lam * s / c >= 1.0:
         raise ConstraintError(
             f"utilisation = arrival_rate * service_s / servers = {lam * s / c:.4g} must be below 1 for a "
             "steady state (valid range [0, 1))"
         )
     sim = simulate_recalls(lam, s, c, SAMPLE_SIMULATED, seed=seed, service_sample=sample)
-    return result(sim.mean_wait if q is None else sim.percentile(as_scalar("q", QUANTILE.check("q", q))))
+    return result(sim.mean_wait if q is None else sim.percentile(q))
 
 
 def _deterministic_starts(arr: np.ndarray, s: float, c: int) -> np.ndarray:

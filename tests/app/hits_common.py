@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from vtsmodel import hits
+from vtsmodel.app.panels import Stage
 
 
 def core(log, *, cf=3.0, feature=None, warmup_hours=0.0):
@@ -24,3 +25,17 @@ EDGE_LOGS = [
     ("time_s,volume,compressed_mb,access\n0,A,1,scratch_write\n10,B,1,specific_write\n", "no reads counted"),
     ("time_s,volume,compressed_mb,access\n0,A,100000,scratch_write\n60,A,100000,read\n", "largest volume"),
 ]
+
+
+def evaluated(**values):
+    """The page's evaluation of ``values`` (the example log unless ``source`` is given)."""
+    from vtsmodel.app.lessons.hits import HITS
+
+    return HITS.result(values)
+
+
+def shown(view, **values):
+    """``view`` (one of the page's topics) of the page's evaluation of ``values``, the models' warnings as notes."""
+    from vtsmodel.app.lessons.hits import evaluate_hits
+
+    return Stage(evaluate_hits, view).show(values)

@@ -19,7 +19,10 @@ def test_the_next_smaller_configurations_failing_target_is_named():
     assert nxt is not None and nxt.failing
     # "432 GB PAF, 4 drives, throttles 5.67 h against 0 h allowed" (the issue's example sentence)
     assert f"{nxt.config.label}, {nxt.failing[0].text}" in pg.panel.view.binding
-    assert pg.panel.view.binding.startswith(f"The next smaller, {vts.next_smaller.config.label}, ")
+    # what the recommendation must not hide comes first (ESCON channels, writes above every peak)
+    assert pg.panel.view.binding.startswith(
+        " ".join(vts.cautions + (f"The next smaller, {vts.next_smaller.config.label}, ",))
+    )
 
 
 def test_targets_are_moving_shapes_over_a_cached_base():
@@ -51,10 +54,37 @@ def test_readouts_of_a_target_missed_without_a_number():
     assert cfg.check_readout(ok) == "439 s against 600 s; margin 161 s"
 
 
-def test_answers_differing_in_targets_only_share_the_configurations_numbers():
-    # the configurations' numbers do not depend on the targets: one evaluation serves both
-    a, b = plan.Answers(), plan.Answers(recall_target_s=900.0)
-    _p, vts, _l = cfg.evaluated(a)
-    assert cfg.answers_key(a, cfg.TARGETS) == cfg.answers_key(b, cfg.TARGETS)
-    assert cfg.evaluated(b)[1].results[0].peak_mb_s == vts.results[0].peak_mb_s
-    assert cfg.thaw(cfg.frozen(None)) is None
+def test_answers_differing_in_the_librarys_only_share_the_vts_plan():
+    # the VTS configurations do not read the library's answers: one evaluation serves both
+    a, b = plan.Answers(), plan.Answers(library_drive="LTO9", peak_factor=2.0)
+    e, f = cfg.evaluate(a), cfg.evaluate(b)
+    assert f.vts is e.vts and f.library.drive == "LTO9" and e.library.drive != "LTO9"
+    assert cfg.evaluate(plan.Answers(recall_target_s=900.0)).vts is not e.vts  # a target: its own checks
+
+
+def test_the_configurations_figure_is_kept_per_its_numbers():
+    a = cfg.evaluate(plan.Answers()).vts
+    b = cfg.evaluate(plan.Answers(recall_target_s=900.0)).vts
+    assert cfg.ConfigurationNumbers(a) == cfg.ConfigurationNumbers(b)  # targets are marks, not numbers
+    assert hash(cfg.ConfigurationNumbers(a)) == hash(cfg.ConfigurationNumbers(b))
+    c = cfg.evaluate(plan.Answers(write_gb_per_day=2500.0)).vts
+    assert cfg.ConfigurationNumbers(c) != cfg.ConfigurationNumbers(a)
+
+
+def test_a_fresh_move_evaluates_the_plan_once(monkeypatch):
+    # the issue's count before the compute stage: one move ran the day simulation 32 times and
+    # library_plan 16 times, through seven caches; now one evaluation per setting feeds every view
+    from collections import Counter
+
+    from vtsmodel.app.lessons import planner as P
+
+    calls = Counter()
+    for name in ("vts_plan", "library_plan", "sensitivity"):
+        real = getattr(plan, name)
+        monkeypatch.setattr(plan, name, lambda *a, _r=real, _n=name, **k: calls.update([_n]) or _r(*a, **k))
+    pg = P.PlannerPage(defer_tornado=False)
+    calls.clear()
+    pg.panel.set(write_gb_per_day=2150.0)  # a value no earlier move had
+    assert calls == {"vts_plan": 1, "library_plan": 1, "sensitivity": 1}
+    pg.panel.set(library_drive="LTO9")  # the library's answers only: the VTS plan is kept
+    assert calls["vts_plan"] == 1 and calls["library_plan"] == 2

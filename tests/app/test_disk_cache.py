@@ -89,7 +89,7 @@ def test_every_default_lies_on_its_sliders_step_grid():
 @pytest.mark.parametrize("name", list(PANELS))
 def test_sheet_and_panel_accept_the_same_values(name):
     factory, keys = PANELS[name]
-    panel, sheet = factory(), ScenarioSheet("06")
+    panel, sheet = factory(), ScenarioSheet(L)
     sheet.set_values(0, staged_kb=1.0)  # below every track stage (the pair is checked together)
     if "staged_kb" in panel.controls:
         panel.set(staged_kb=1.0)
@@ -160,7 +160,7 @@ def test_moving_the_load_moves_only_marks():
     assert sent == {"response": ["moving"], "modes": []}
     assert p.plots["response"].widget.base is base
     assert mark(p.figure("response"), "this load, adaptive stage")["xanchor"] == 140.0
-    # the calibration reaches the view through slow_value, not in layout.meta (plotly replots every trace for it)
+    # the calibration reaches the view through the evaluation, not in layout.meta (plotly replots every trace for it)
     assert "meta" not in p.figure("response")["layout"] and "meta" not in p.figure("modes")["layout"]
     p.set(spatial_locality=0.2)  # a slow input of both plots
     assert "base" in sent["response"] and "moving" in sent["modes"]

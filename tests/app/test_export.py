@@ -81,6 +81,7 @@ def test_failure_writing_a_new_file_leaves_nothing(tmp_path, monkeypatch):
 
 
 # --- figures ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_png_svg_pdf_are_valid_files(fig, tmp_path):
     caption = "Settings: CF [-] = 3.\nSources: a test."
     paths = export.export_figures(
@@ -103,6 +104,7 @@ def test_png_svg_pdf_are_valid_files(fig, tmp_path):
     assert _leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_export_many_reports_each_item_and_goes_on(fig, tmp_path):
     # An existing file is kept, a bad format is refused, a render failure is reported;
     # every other item is written, in order, with progress after each.
@@ -139,6 +141,7 @@ def test_render_failure_is_reported_for_that_item_only(fig, tmp_path, monkeypatc
         export.export_figures([(fig, tmp_path / "z.png", "")])
 
 
+@pytest.mark.slow
 def test_figure_export_never_overwrites_unless_asked(fig, tmp_path):
     path = export.export_figure(fig, tmp_path / "f.svg")
     before = path.read_bytes()
@@ -319,6 +322,7 @@ CASES = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_a_broken_browser_gives_one_clear_error_no_file_no_process(case, fig, tmp_path, monkeypatch,
                                                                    short_limits, capfd):  # fmt: skip
@@ -351,6 +355,7 @@ def test_no_browser_anywhere_says_how_to_get_one(fig, tmp_path, monkeypatch, sho
     assert not (tmp_path / "f.svg").exists()
 
 
+@pytest.mark.slow
 def test_a_browser_that_dies_is_replaced_on_the_next_export(fig, tmp_path):
     export.start_browser()
     _browser.kill_group(export._renderer.kaleido.subprocess)
@@ -359,6 +364,7 @@ def test_a_browser_that_dies_is_replaced_on_the_next_export(fig, tmp_path):
     assert export.figure_bytes(fig, "svg").lstrip().startswith(b"<svg")  # a new browser
 
 
+@pytest.mark.slow
 def test_the_panel_export_reports_a_broken_browser(tmp_path, monkeypatch, short_limits):
     from vtsmodel.app.lessons import efficiency
 
@@ -387,6 +393,7 @@ def test_wrong_arguments_are_value_errors(fig, tmp_path, fig_arg, path, match):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_the_export_button_shows_a_broken_browser_in_bounded_time(monkeypatch, short_limits):
     # Before: the lesson's Export button waited for ever (the kernel stayed busy).
     import threading

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import warnings
-
 import plotly.graph_objects as go
 import pytest
 
-from vtsmodel import ExtrapolationWarning
-from vtsmodel.app import figures
 from vtsmodel.app.figures import (
     alert_note,
     frame_validated,
@@ -18,7 +14,6 @@ from vtsmodel.app.figures import (
     off_scale_note,
     padded,
     point_mark,
-    slow_value,
 )
 
 
@@ -66,31 +61,6 @@ def test_padded_and_the_validated_frame():
     frame_validated(fig, [1.0, 2.0, 6.0], (1.0, 4.0))
     assert list(fig.layout.xaxis.range) == [0.95, 6.05]
     assert [(s.x0, s.x1) for s in fig.layout.shapes] == [(4.0, 6.0)]  # only beyond the validated range
-
-
-def test_slow_value_is_computed_once_per_arguments_and_silences_extrapolation():
-    calls = []
-
-    def calibrate(a, b=1.0):
-        calls.append((a, b))
-        warnings.warn("outside", ExtrapolationWarning, stacklevel=2)
-        return a * b
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert slow_value(calibrate, a=2.0, b=3.0) == 6.0
-        assert slow_value(calibrate, b=3.0, a=2.0) == 6.0  # the same arguments, in any order
-        assert slow_value(calibrate, a=2.0) == 2.0
-    assert calls == [(2.0, 3.0), (2.0, 1.0)]
-
-    def fails(a):
-        calls.append(a)
-        raise ValueError("no solution")
-
-    for _ in range(2):  # an exception is not kept
-        with pytest.raises(ValueError, match="no solution"):
-            slow_value(fails, a=1.0)
-    assert calls[-2:] == [1.0, 1.0] and len(figures.plot._values) <= figures.plot.BASE_CACHE_SIZE
 
 
 def test_alert_note_sits_on_the_side_with_room_and_never_past_the_axis():

@@ -11,10 +11,9 @@ from vtsmodel import hits, mountlog
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES
 from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import hit_curve as C
-from vtsmodel.app.panels import compute
 from vtsmodel.app.text import number, percent
 
-from .hits_common import EDGE_LOGS, core, shape
+from .hits_common import EDGE_LOGS, core, shape, shown
 
 EXAMPLE = C.EXAMPLE_LOG
 
@@ -23,9 +22,7 @@ EXAMPLE = C.EXAMPLE_LOG
     ("cf", "rule", "capacity"), [(3.0, "all", 864.0), (2.0, "base", 432.0), (4.0, "paf", 216.0)]
 )
 def test_the_curve_and_its_table3_marks_equal_the_core(cf, rule, capacity):
-    view = compute(
-        C.view_curve, {"source": C.example_source(), "cf": cf, "cache_rule": rule, "capacity_gb": capacity}
-    )
+    view = shown(C.view_curve, cf=cf, cache_rule=rule, capacity_gb=capacity)
     feature = None if rule == "all" else rule
     curve, t = core(EXAMPLE, cf=cf, feature=feature)
     spec = view.figures["curve"].spec()
@@ -59,9 +56,9 @@ def test_the_curve_and_its_table3_marks_equal_the_core(cf, rule, capacity):
 def test_the_binding_says_where_the_curve_stops_rising():
     curve, _t = core(EXAMPLE)
     full = float(curve.capacity_gb.max()) / C.factor(C.example_source(), 3.0, "all")
-    low = C.view_curve(C.example_source(), capacity_gb=216.0)
+    low = shown(C.view_curve, capacity_gb=216.0)
     assert low.binding.startswith("At 216 GB, ") and f"at {number(full)} GB" in low.binding
-    high = C.view_curve(C.example_source(), capacity_gb=3456.0)
+    high = shown(C.view_curve, capacity_gb=3456.0)
     assert high.binding.startswith(f"From {number(full)} GB on, a larger cache gains nothing")
     assert high.caption_values == {"mount log": "example_mount_log.csv (illustrative, synthetic)"}
 
@@ -72,7 +69,7 @@ def test_a_picked_log_is_read_with_its_name():
     assert src.name == "my_log.csv" and not src.example and len(src.log) == 8000
     _curve, t = core(mountlog.read_mount_log(io.BytesIO(text)))
     assert np.allclose(C.table3(src, 3.0, "all", 0.0).read_hit_ratio, t.read_hit_ratio)
-    view = C.view_curve(src)
+    view = shown(C.view_curve, source=src)
     assert view.readouts["mount log"] == "my_log.csv" and view.caption_values == {"mount log": "my_log.csv"}
 
 
@@ -91,7 +88,7 @@ def test_a_log_larger_than_the_page_reads_points_to_the_command_line():
 
 @pytest.mark.parametrize(("text", "note"), EDGE_LOGS)
 def test_edge_logs_give_a_note_not_an_error(text, note):
-    view = compute(C.view_curve, {"source": C.read_upload(text.encode(), "edge.csv")})
+    view = shown(C.view_curve, source=C.read_upload(text.encode(), "edge.csv"))
     assert any(note in n for n in view.notes), view.notes
     assert view.figures["curve"].spec()["data"]
 

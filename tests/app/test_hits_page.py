@@ -22,9 +22,8 @@ from vtsmodel.app.lessons import lesson_module
 from vtsmodel.app.lessons import recall_waits as R
 from vtsmodel.app.lessons import replacement as P
 from vtsmodel.app.lessons.start import LESSON_LIST
-from vtsmodel.app.panels import compute
 
-from .hits_common import EDGE_LOGS, core, shape
+from .hits_common import EDGE_LOGS, core, evaluated, shape, shown
 from .uploads import browser_upload
 
 EXAMPLE = C.EXAMPLE_LOG
@@ -93,14 +92,15 @@ def test_the_panel_the_table_and_the_binding_are_the_topics():
     page = L.HitsPage(**values)
     src, slow = C.example_source(), {"cf": 2.0, "cache_rule": "base", "warmup_hours": 0.0}
     queue = {k: values.get(k, R.INPUTS[k].default) for k in R.INPUTS}
-    curve = compute(C.view_curve, {"source": src, **slow, "capacity_gb": 432.0})
-    recalls = compute(R.view_recalls, {"source": src, **slow, "capacity_gb": 432.0, **queue})
+    curve = shown(C.view_curve, source=src, **slow, capacity_gb=432.0, **queue)
+    recalls = shown(R.view_recalls, source=src, **slow, capacity_gb=432.0, **queue)
     assert page.panel.readout_values == {**curve.readouts, **recalls.readouts}
     assert page.panel.view.binding == curve.binding and page.panel.view.citations == C.CITATIONS
     assert page.panel.figure("curve") == curve.figures["curve"].spec()  # nothing asked: the curve alone
     assert page.panel.figure("recalls") == recalls.figures["recalls"].spec()
-    assert page.rows == R.table3_rows(src, **slow, **queue)
-    assert page.table.value == R.table3_html(page.rows, 0.9) and "90th pct" in page.table.value
+    assert page.rows == R.table3_rows(evaluated(source=src, **slow, **queue).recalls)
+    shown_tables = page.panel._tables.value
+    assert R.table3_html(page.rows, 0.9) in shown_tables and "90th pct" in shown_tables
 
 
 def test_moving_the_capacity_sends_only_the_marks():
@@ -124,12 +124,13 @@ def test_a_saturated_queue_binds_and_a_combination_the_model_refuses_keeps_the_l
     assert r["recall ready (95th percentile)"] == "no steady state (the queue grows)"
     assert "grows without bound" in page.panel.view.binding
     assert shape(page.panel.figure("recalls"), "ready here")["visible"] is False
-    assert "no steady state" in page.table.value
+    assert "no steady state" in page.panel.view.tables["hits-rows"]
     page.set(copy_drives=3)  # not a combination the model takes: the panel says why and keeps the last view
     assert "copy_drives=3 must be below total_drives=3" in page.panel.last_error
     assert page.panel.readout_values == r
 
 
+@pytest.mark.slow
 def test_the_comparisons_are_drawn_on_the_curve_and_listed_under_the_panel():
     log = mountlog.synthetic_mount_log(1500, 600, seed=8)
     src = C.LogSource("small.csv", log)
@@ -138,18 +139,21 @@ def test_the_comparisons_are_drawn_on_the_curve_and_listed_under_the_panel():
     spec = page.panel.figure("curve")
     for tr in P.traces(src, **slow, policies=True, shards=True, max_volumes=256):
         assert np.allclose(trace_named(spec, tr.name)["y"], tr.y, equal_nan=True)
+    compared = shown(P.view_compared, source=src, **slow, shards=True, max_volumes=256)
     assert (
         page.panel.readout_values["SHARDS error at Table 3 sizes"]
-        == (
-            P.view_compared(src, **slow, shards=True, max_volumes=256).readouts[
-                "SHARDS error at Table 3 sizes"
-            ]
-        )
+        == compared.readouts["SHARDS error at Table 3 sizes"]
     )
-    assert page.policies.value == P.policies_html(src, **slow) and "FIFO (libCacheSim)" in page.policies.value
+    policies = page.panel.view.tables["policies"]
+    assert (
+        policies == P.policies_html(evaluated(source=src, **slow, policies=True))
+        and "FIFO (libCacheSim)" in policies
+    )
     assert not page.panel.controls["max_volumes"].disabled
     page.set(policies=False, shards=False)
-    assert page.policies.value == "" and "FIFO (libCacheSim)" not in str(page.panel.figure("curve")["data"])
+    assert page.panel.view.tables["policies"] == "" and "FIFO (libCacheSim)" not in str(
+        page.panel.figure("curve")["data"]
+    )
     assert page.panel.controls["max_volumes"].disabled  # used only with the sampled curve
 
 
@@ -157,7 +161,7 @@ def test_policies_on_a_log_beyond_the_pages_limit_are_a_note(monkeypatch):
     monkeypatch.setattr(P, "MAX_POLICY_MOUNTS", 1000)
     page = L.HitsPage(policies=True)
     assert any("up to 1,000 mounts" in n for n in page.panel.view.notes)
-    assert page.policies.value == ""
+    assert page.panel.view.tables["policies"] == ""
 
 
 # --- the log: picked in the browser, the example, errors -------------------------------------------
@@ -261,7 +265,7 @@ def test_capacities_over_the_working_set_or_typed_follow_the_core():
     marks = trace_named(spec, "chosen capacities, by count")
     assert np.allclose(marks["x"], caps) and np.allclose(marks["y"], want.read_hit_ratio)
     assert spec["layout"]["xaxis"]["title"]["text"] == "cache capacity, in the log's sizes [GB]"
-    assert "Each chosen capacity" in page.heading.value
+    assert "Each chosen capacity" in page.panel.view.tables["hits-rows"]
     page.which.value = "typed"
     page.typed.value = "2GB, 0.5TB"
     assert page.capacities == (2.0, 500.0)

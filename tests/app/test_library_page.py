@@ -40,7 +40,9 @@ def test_capacity_plot_and_readouts_are_the_models_numbers():
     drives = float(max(r.drives))
     assert [t["y"][0] for t in lines] == [1448 - drives, 3176 - drives][: len(lines)]
     ro = p.readout_values
-    assert ro["robots"].startswith(f"{r.robots},")
+    assert ro["robots"].startswith(
+        f"{r.robots[0]}," if r.robots[0] == r.robots[-1] else f"{r.robots[0]} → {r.robots[-1]},"
+    )
     assert str(int(max(r.drives))) in ro["drives"]
     assert ro["cartridges, year 0 to last"] == " · ".join(str(int(c)) for c in r.archive.cartridges_onsite)
 
@@ -53,16 +55,18 @@ def test_shares_plot_names_what_binds():
     # in year 5's configuration the robots are fuller than the slots: robots bind (the binding sentence says so)
     assert shares["robot mounts per hour"][-1] > shares["cartridge slots"][-1]
     assert r.binding[-1] == "robot mounts per hour"
-    assert "robot mounts per hour bind" in L.view_library(ingest_growth=0.3).binding
-    cap = r.robots * 3600 / (2 * 22.5)
-    assert shares["robot mounts per hour"] == pytest.approx([m / cap for m in r.mounts_per_hour])
+    assert "robot mounts per hour bind" in L.LIBRARY.show({"ingest_growth": 0.3}).binding
+    cap = r.robots * 3600 / (2 * 22.5)  # each year's robots
+    assert shares["robot mounts per hour"] == pytest.approx(
+        [m / c for m, c in zip(r.mounts_per_hour, cap, strict=True)]
+    )
 
 
 def test_a_library_too_small_and_the_stand_in_note():
     p = L.library_panel()
     p.set(library="TS4300")
     assert p.readout_values["one module fills"] == "too small from the start"
-    v = L.view_library(library="TS4300")
+    v = L.LIBRARY.show({"library": "TS4300"})
     assert "too small" in v.binding
     assert any("stands in" in n for n in v.notes)
 

@@ -8,10 +8,10 @@ import plotly.graph_objects as go
 import pytest
 
 from vtsmodel import ExtrapolationWarning, Input
-from vtsmodel.app import figures
+from vtsmodel.app import cache, figures
 from vtsmodel.app.controls import control, tooltip
 from vtsmodel.app.figures import Plot, base_spec, compose, path_mark, point_mark, validated_curve
-from vtsmodel.app.panels import Panel, PlotPane, View, compute
+from vtsmodel.app.panels import Panel, PlotPane, Stage, View
 from vtsmodel.app.text import duration, number, percent
 
 RATE = Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0, step=10.0, valid=(0.0, 500.0), source="a test source")
@@ -29,20 +29,35 @@ def curve_base(drives):
     return figures.figure_json(fig)
 
 
-def view(rate=100.0, drives=4, mode="fast", copy=True):
+EVALUATIONS = []
+
+
+def evaluate(rate=100.0, drives=4, copy=True):
+    """The test's model: the rate per drive (a note above 500, no answer above 900)."""
+    EVALUATIONS.append((rate, drives, copy))
     if rate > 500:
         warnings.warn(
             f"rate={rate:g} is outside the range the source validated", ExtrapolationWarning, stacklevel=2
         )
     if rate > 900:
         raise ValueError(f"rate={rate:g} and drives={drives:d} cannot be combined")
-    return View({"main": Plot(curve_base, {"drives": drives}, shapes=[point_mark(rate / 100, rate / drives, name="here")])},
-                readouts={"per drive": f"{number(rate / drives)} MB/s"}, binding="the drives bind", citations=("vts_facts",))  # fmt: skip
+    return {"rate": rate, "drives": drives, "per_drive": rate / drives}
+
+
+def view(r, mode="fast"):
+    """``mode`` only changes how the result is shown (a display input)."""
+    return View({"main": Plot(curve_base, {"drives": r["drives"]},
+                              shapes=[point_mark(r["rate"] / 100, r["per_drive"], name="here")])},
+                readouts={"per drive": f"{number(r['per_drive'])} MB/s", "shown": mode},
+                binding="the drives bind", citations=("vts_facts",))  # fmt: skip
+
+
+STAGE = Stage(evaluate, view)
 
 
 def make_panel(**values):
     return Panel(
-        {"rate": RATE, "drives": DRIVES, "mode": MODE, "copy": FLAG}, view, values=values, title="test"
+        {"rate": RATE, "drives": DRIVES, "mode": MODE, "copy": FLAG}, STAGE, values=values, title="test"
     )
 
 
@@ -88,15 +103,31 @@ def test_a_panel_rejects_a_value_its_control_cannot_show():
 
 
 def test_extrapolation_warnings_become_notes_other_warnings_pass():
-    v = compute(view, {"rate": 600.0})
-    assert v.notes == ("rate=600 is outside the range the source validated",)
+    cache.clear()
+    for _ in range(2):  # computed, then kept: the note both times
+        v = STAGE.show({"rate": 600.0})
+        assert v.notes == ("rate=600 is outside the range the source validated",)
 
     def noisy(**kw):
         warnings.warn("not ours", RuntimeWarning, stacklevel=1)
-        return view(**kw)
+        return evaluate(**kw)
 
     with pytest.warns(RuntimeWarning, match="not ours"):
-        assert compute(noisy, {}).notes == ()
+        assert Stage(noisy, view).show({"rate": 10.0}).notes == ()
+
+
+def test_a_panel_evaluates_once_per_distinct_setting_of_what_it_reads():
+    cache.clear()
+    EVALUATIONS.clear()
+    p = make_panel()
+    assert EVALUATIONS == [(100.0, 4, True)] and p.result == {"rate": 100.0, "drives": 4, "per_drive": 25.0}
+    p.set(mode="slow")  # a display input: viewed again, not evaluated
+    assert len(EVALUATIONS) == 1 and p.readout_values["shown"] == "slow"
+    p.set(rate=120.0)
+    p.set(rate=100.0)  # back to a setting evaluated before: kept
+    assert EVALUATIONS == [(100.0, 4, True), (120.0, 4, True)]
+    other = make_panel(rate=120.0)  # another panel (a scenario row, a report) of the same setting shares it
+    assert len(EVALUATIONS) == 2 and other.result is STAGE.result({"rate": 120.0, "drives": 4, "copy": True})
 
 
 def test_panel_shows_notes_and_keeps_the_last_good_view_on_error():
@@ -116,7 +147,7 @@ def test_panel_shows_notes_and_keeps_the_last_good_view_on_error():
 
 
 def test_the_base_is_built_once_per_slow_setting_and_sent_only_when_it_changes():
-    figures.plot._bases.clear()
+    cache.clear()
     BUILDS.clear()
     p = make_panel()
     pane = p.plots["main"]

@@ -13,7 +13,7 @@ import pytest
 
 from vtsmodel import plan
 from vtsmodel.app import report
-from vtsmodel.app.figures import figure_json
+from vtsmodel.app.figures import plan as plan_figures
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import lesson_module, sensitivity
 from vtsmodel.app.lessons import planner as P
@@ -28,7 +28,7 @@ EXAMPLE = P.EXAMPLE_WORKLOAD
 
 
 def page(**values) -> P.PlannerPage:
-    return P.PlannerPage(defer_tornado=False, **values)
+    return P.PlannerPage(defer_tornado=False, report=report.report_bytes, **values)
 
 
 def evaluated(answers: plan.Answers, workload=None):
@@ -37,9 +37,9 @@ def evaluated(answers: plan.Answers, workload=None):
     return p, vts, plan.library_plan(p), plan.sensitivity(p, configuration=vts.closest.config)
 
 
-def same_data(shown: dict, fig) -> None:
-    """The traces a pane shows are those of the figure the report's builder draws."""
-    want = figure_json(fig)["data"]
+def same_data(shown: dict, spec: dict) -> None:
+    """The traces a pane shows are those of the figure the report draws (:mod:`vtsmodel.app.figures.plan`)."""
+    want = spec["data"]
     assert [t.get("name") for t in shown["data"]] == [t.get("name") for t in want]
     for got, exp in zip(shown["data"], want, strict=True):
         for axis in ("x", "y", "base"):
@@ -60,9 +60,9 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     assert r["tape library"] == f"{lib.drives} × {P.INPUTS['library_drive'].label_of(lib.drive)}"
     assert r["tape library, governs"] == lib.governs
     assert pg.panel.view.binding == cfg.binding_sentence(vts)
-    same_data(pg.panel.figure("configurations"), report.configurations_figure(vts))
-    same_data(pg.panel.figure("day"), report.day_figure(best))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(sensitivity.moving_rows(sens)))
+    same_data(pg.panel.figure("configurations"), plan_figures.configurations_spec(vts))
+    same_data(pg.panel.figure("day"), plan_figures.day_spec(best))
+    same_data(pg.panel.figure("tornado"), plan_figures.tornado_spec(sensitivity.moving_rows(sens)))
 
 
 # --- the contract ------------------------------------------------------------------------------
@@ -71,7 +71,9 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
 def test_contract():
     assert lesson_module("07") is P and P.LESSON_ID == "07" and P.TITLE
     assert P.NOTEBOOK == "07_plan_a_system.ipynb" and any(n == P.NOTEBOOK for n, _q in LESSON_LIST)
-    assert set(P.SCENARIO) == set(plan.answer_inputs()) | {"recalls_given", "efficiency_given"}
+    assert set(P.SCENARIO) == set(plan.answer_inputs()) | set(P.SWITCHES)
+    # a switch for every answer that may be left empty
+    assert set(P.SWITCHES.values()) == {k for k, inp in plan.answer_inputs().items() if inp.default is None}
     a = plan.Answers(write_gb_per_day=1500, cf=3.0)
     _p, vts, lib, _s = evaluated(a)
     out = P.scenario_outputs(write_gb_per_day=1500, cf=3.0)
@@ -84,7 +86,7 @@ def test_contract():
     for c in rec.checks:
         assert out[f"margin, {c.label} [{c.unit}]"] == pytest.approx(c.margin)
     assert out["library drives [-]"] == lib.drives
-    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado"}
+    assert set(P.scenario_view().figures) == {"configurations", "day", "tornado", "capacity"}
     with pytest.raises(ValueError, match=r"cf=0.4 is outside the valid range \[0.5, 6\]"):
         P.scenario_outputs(cf=0.4)
     with pytest.raises(ValueError, match=r"write_gb_per_day=60000 is outside the valid range \[0, 50,?000\]"):
@@ -106,7 +108,7 @@ def test_the_page_starts_at_the_planners_defaults_on_its_sliders():
 
 
 def test_the_sheet_and_the_panel_accept_the_same_values():
-    sheet = ScenarioSheet("07")
+    sheet = ScenarioSheet(P)
     pg = page()
     for key in ("cf", "write_gb_per_day", "recall_target_s", "virtual_drives_needed"):
         inp = P.INPUTS[key]
@@ -283,9 +285,7 @@ def test_the_report_downloads_as_pdf(monkeypatch):
 
 def test_a_failed_report_is_said_in_the_status_line(monkeypatch):
     pg = page()
-    monkeypatch.setattr(
-        P.report, "report_bytes", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no browser"))
-    )
+    monkeypatch.setattr(pg, "report", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no browser")))
     assert pg.download_report("pdf") == "" and "report failed: no browser" in pg.status.value
 
 

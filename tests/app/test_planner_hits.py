@@ -13,6 +13,7 @@ import pytest
 
 from vtsmodel import plan
 from vtsmodel.app import report
+from vtsmodel.app.figures import plan as plan_figures
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons import sensitivity
@@ -26,7 +27,7 @@ from .uploads import browser_upload
 
 
 def page(**values) -> P.PlannerPage:
-    return P.PlannerPage(defer_tornado=False, **values)
+    return P.PlannerPage(defer_tornado=False, report=report.report_bytes, **values)
 
 
 def core(answers: plan.Answers, log=EXAMPLE_LOG, workload=None):
@@ -39,7 +40,7 @@ def core(answers: plan.Answers, log=EXAMPLE_LOG, workload=None):
 def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     """The page's numbers are the planner's with the example log: each configuration's read hits, readouts, figures."""
     p, vts, sens = core(answers, workload=workload)
-    _p, shown, _lib = cfg.evaluated(answers, cfg.frozen(workload), pg.log)
+    shown = cfg.evaluate(answers, workload, pg.log).vts
     for got, want in zip(shown.results, vts.results, strict=True):
         assert got.config.label == want.config.label
         assert got.read_hit == pytest.approx(want.read_hit, rel=1e-12)
@@ -56,9 +57,9 @@ def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     for c in best.checks:
         assert r[c.label] == cfg.check_readout(c)
     assert r["recalls in the busiest hour"] == f"{number(vts.day['busiest recall hour [1/h]'])} per hour"
-    same_data(pg.panel.figure("configurations"), report.configurations_figure(vts))
-    same_data(pg.panel.figure("day"), report.day_figure(best))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(sensitivity.moving_rows(sens)))
+    same_data(pg.panel.figure("configurations"), plan_figures.configurations_spec(vts))
+    same_data(pg.panel.figure("day"), plan_figures.day_spec(best))
+    same_data(pg.panel.figure("tornado"), plan_figures.tornado_spec(sensitivity.moving_rows(sens)))
 
 
 def test_the_example_log_gives_each_configuration_the_planners_read_hits():
@@ -70,7 +71,7 @@ def test_the_example_log_gives_each_configuration_the_planners_read_hits():
     assert f"read hits from the mount log <b>{EXAMPLE_LOG.name} (synthetic, illustrative" in pg.status.value
     shows_log(pg, plan.Answers())
     # the configurations differ in their hits (else the log would be one guess again)
-    hits = {r.read_hit for r in cfg.evaluated(plan.Answers(), None, pg.log)[1].results}
+    hits = {r.read_hit for r in cfg.evaluate(plan.Answers(), None, pg.log).vts.results}
     assert len(hits) > 1
     c = pg.panel.controls
     assert c["read_hit"].disabled and c["recalls_given"].disabled and c["recalls_per_hour"].disabled
@@ -85,8 +86,8 @@ def test_the_example_log_gives_each_configuration_the_planners_read_hits():
     assert not c["read_hit"].disabled and not c["recalls_given"].disabled
     assert "mount log cleared" in pg.status.value
     p = plan.Plan(plan.Answers(cf=3.0, write_gb_per_day=1500.0))
-    assert pg.panel.readout_values["recommended"] == P.view_plan(**pg.panel.values).readouts["recommended"]
-    assert all(r.read_hit == 0.7 for r in cfg.evaluated(p.answers, None)[1].results)
+    assert pg.panel.readout_values["recommended"] == P.STAGE.show(pg.panel.values).readouts["recommended"]
+    assert all(r.read_hit == 0.7 for r in cfg.evaluate(p.answers, None).vts.results)
 
 
 def test_an_uploaded_log_and_a_workload_together_follow_the_planner():
@@ -105,16 +106,14 @@ def test_another_log_never_reuses_an_evaluation_of_another():
     rows = ["time_s,volume,compressed_mb,access"] + [f"{60 * i},V{i % 3},100,read" for i in range(60)]
     other = read_upload("\n".join(rows).encode(), "three.csv")
     a = plan.Answers()
-    p1, v1, _ = cfg.evaluated(a, None, first)
-    p2, v2, _ = cfg.evaluated(a, None, other)
+    e1, e2 = cfg.evaluate(a, None, first), cfg.evaluate(a, None, other)
+    (p1, v1), (p2, v2) = (e1.plan, e1.vts), (e2.plan, e2.vts)
     assert v1 is not v2 and p2.mount_log_file == "three.csv" and p2.hits is not p1.hits
     assert [r.read_hit for r in v2.results] == [
         r.read_hit for r in plan.vts_plan(plan.Plan(a, hits=lru_hit_curve(other.log))).results
     ]
-    assert cfg.evaluated(a, None, second)[1] is not v1  # the same bytes read again: its own key
-    assert sensitivity.tornado_data(
-        sensitivity.tornado_key(a), None, v1.closest.config.label, 0.2, other
-    ) is not (sensitivity.tornado_data(sensitivity.tornado_key(a), None, v1.closest.config.label, 0.2, first))
+    assert cfg.evaluate(a, None, second).vts is not v1  # the same bytes read again: its own key
+    assert e2.sensitivity() is not e1.sensitivity()
 
 
 @pytest.mark.parametrize(

@@ -93,7 +93,7 @@ def test_defaults_lie_on_their_slider_grid_and_controls_take_the_inputs_range():
 def test_sheet_and_panel_accept_the_same_values(key):
     inp = L.INPUTS[key]
     panel = next(f() for f in PANELS if key in f().controls)
-    sheet = ScenarioSheet("03")
+    sheet = ScenarioSheet(L)
     good = (inp.values[-1],) if inp.choices else (inp.lo, inp.hi)
     for value in good:
         sheet.set_values(0, **{key: value})

@@ -12,17 +12,16 @@ from vtsmodel import hits
 from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.lessons import recall_waits as R
-from vtsmodel.app.panels import compute
 from vtsmodel.app.text import duration, number
 
-from .hits_common import core, shape
+from .hits_common import core, evaluated, shape, shown
 
 EXAMPLE = C.EXAMPLE_LOG
 SLOW = {"cf": 3.0, "cache_rule": "all", "warmup_hours": 0.0}
 
 
 def view(**values):
-    return compute(R.view_recalls, {"source": C.example_source(), **SLOW, **values})
+    return shown(R.view_recalls, **{**SLOW, **values})
 
 
 @pytest.mark.parametrize(
@@ -44,6 +43,7 @@ def test_the_recalls_at_the_capacity_equal_the_core(cf, rule, capacity):
     assert r["mean recalled volume"] == f"{number(w.volume_mb[0])} MB uncompressed"
 
 
+@pytest.mark.slow
 def test_the_recalls_figure_and_the_table3_rows_equal_the_core():
     queue = {"total_drives": 5, "copy_drives": 3, "percentile": 0.9, "busiest_hour": True}
     curve, t = core(EXAMPLE)
@@ -55,9 +55,7 @@ def test_the_recalls_figure_and_the_table3_rows_equal_the_core():
     ready = trace_named(spec, "Table 3 sizes, ready")
     want = np.where(np.isfinite(w.response_s), w.response_s / 60.0, np.nan)
     assert np.allclose(np.array(ready["y"], float), want, equal_nan=True)
-    rows = R.table3_rows(
-        C.example_source(), **SLOW, **queue, capacity_gb=432.0, policies=True
-    )  # the page's extras ignored
+    rows = R.table3_rows(evaluated(**SLOW, **queue, capacity_gb=432.0, policies=True).recalls)
     assert len(rows) == t.tvc_gb.size
     for row, g, o, h, b, rate, peak, u, wait, resp in zip(
         rows, t.tvc_gb, t.offered_with, t.read_hit_ratio, t.read_byte_hit_ratio, t.recalls_per_hour,
@@ -81,14 +79,14 @@ def test_a_saturated_queue_shows_no_finite_point():
     assert v.readouts["recall ready (95th percentile)"] == "no steady state (the queue grows)"
     assert "grows without bound" in v.binding
     assert shape(v.figures["recalls"].spec(), "ready here")["visible"] is False
-    rows = R.table3_rows(total_drives=3, copy_drives=2, busiest_hour=True)
+    rows = R.table3_rows(evaluated(total_drives=3, copy_drives=2, busiest_hour=True).recalls)
     assert "no steady state" in R.table3_html(rows, 0.95)
     with pytest.raises(ValueError, match="copy_drives=3 must be below total_drives=3"):
         view(total_drives=3, copy_drives=3)
 
 
 def test_the_csv_holds_the_rows_and_says_where_they_came_from():
-    rows = R.table3_rows()
+    rows = R.table3_rows(evaluated().recalls)
     text = R.table3_csv(rows, C.example_source())
     assert "illustrative" in text.splitlines()[0]
     got = list(csv.DictReader(x for x in text.splitlines() if not x.startswith("#")))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vtsmodel import hits, mountlog
 from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.lessons import replacement as P
 from vtsmodel.app.text import number
 
-from .hits_common import core
+from .hits_common import core, evaluated, shown
 
 SLOW = {"cf": 3.0, "cache_rule": "all", "warmup_hours": 0.0}
 
@@ -26,16 +27,17 @@ def test_shards_is_drawn_with_its_measured_error():
     se = s.read_hit_error(x)
     assert np.allclose(band.y, np.concatenate([trace.y + 2 * se, (trace.y - 2 * se)[::-1]]), equal_nan=True)
     err = float(np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio).max())
-    view = P.view_compared(src, **SLOW, shards=True, max_volumes=256)
+    view = shown(P.view_compared, **SLOW, shards=True, max_volumes=256)
     assert view.readouts["SHARDS error at Table 3 sizes"] == (
         f"{number(err, 2)} at most (sampling rate {number(s.sampling_rate)}); expected about "
         f"{number(s.expected_error, 2)} for a sample this size (measured), ± 2 standard errors "
         f"{number(float(np.nanmax(2 * s.read_hit_error(t.capacity_gb))), 2)} at most"
     )
     assert err > 0  # 256 of 2,280 volumes: a sample, not the whole log
-    assert P.view_compared(src, **SLOW).readouts == {} and P.traces(src, **SLOW) == []
+    assert shown(P.view_compared, **SLOW).readouts == {} and P.traces(src, **SLOW) == []
 
 
+@pytest.mark.slow
 def test_other_policies_at_the_table3_sizes_are_libcachesims():
     log = mountlog.synthetic_mount_log(1500, 600, seed=8)
     src = C.LogSource("small.csv", log)
@@ -49,13 +51,15 @@ def test_other_policies_at_the_table3_sizes_are_libcachesims():
         assert np.array_equal(got.x, t.tvc_gb) and np.allclose(got.y, want.read_hit_ratio)
     # libCacheSim's LRU is the one-pass curve at these sizes (all above the largest volume)
     assert np.allclose(drawn["LRU (libCacheSim)"].y, t.read_hit_ratio)
-    table = P.policies_html(src, **slow)
+    table = P.policies_html(evaluated(source=src, **slow, policies=True))
     assert "FIFO (libCacheSim)" in table and "LRU, one pass" in table and "vtsmodel-policies" in table
 
 
 def test_policies_on_a_log_beyond_the_pages_limit_are_a_note(monkeypatch):
     monkeypatch.setattr(P, "MAX_POLICY_MOUNTS", 1000)
     src = C.example_source()
-    view = P.view_compared(src, **SLOW, policies=True)
+    view = shown(P.view_compared, **SLOW, policies=True)
     assert any("up to 1,000 mounts" in n for n in view.notes)
-    assert P.policies_html(src, **SLOW) == "" and P.traces(src, **SLOW, policies=True) == []
+    assert (
+        P.policies_html(evaluated(**SLOW, policies=True)) == "" and P.traces(src, **SLOW, policies=True) == []
+    )

@@ -61,9 +61,8 @@ def test_sliders_move_the_readouts_and_plots_as_the_core_says():
     fig = page.panel.figure("hourly")
     np.testing.assert_allclose(fig["data"][0]["y"], rep.hourly["mounts"])
     held = page.panel.figure("delay")  # this setting's loads and drive hours
-    assert held["data"][0]["y"] == pytest.approx(
-        [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
-    )
+    assert held["data"][0]["y"] == pytest.approx([rep.mounts, rep.loads_saved])
+    assert held["data"][1]["y"] == pytest.approx([rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0])
     page.set(delays=True)  # every delay replayed
     delay = page.panel.figure("delay")
     loads = [core(drives=4, dismount_after_s=d, cache_gb=432.0).mounts for d in L.DELAYS]

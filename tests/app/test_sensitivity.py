@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from vtsmodel import plan
-from vtsmodel.app import report
+from vtsmodel.app.figures import plan as plan_figures
 from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons import sensitivity
 
@@ -24,7 +24,7 @@ def test_the_tornado_follows_after_the_other_figures_when_an_event_loop_runs():
 
     pg = asyncio.run(run())
     _p, vts, _l, sens = evaluated(plan.Answers(write_gb_per_day=2500.0))
-    same_data(pg.panel.figure("tornado"), report.tornado_figure(sensitivity.moving_rows(sens)))
+    same_data(pg.panel.figure("tornado"), plan_figures.tornado_spec(sensitivity.moving_rows(sens)))
     assert "updating…" not in [a["text"] for a in pg.panel.figure("tornado")["layout"]["annotations"]]
 
 

@@ -17,7 +17,7 @@ import pytest
 from vtsmodel import Input
 from vtsmodel.app.figures import Plot, figure_json, point_mark
 from vtsmodel.app.grids import Column, GridEditor, header_widths
-from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.sheet import ScenarioSheetWidget, overlay_traces
 
 from .uploads import browser_upload
@@ -48,14 +48,19 @@ def main_base(drives, mode):
     return figure_json(fig)
 
 
-def view(rate=100.0, drives=4, mode="fast", gain=1.0):
-    mark = point_mark(5.0, rate * gain / drives, name="this setting")
-    return View({"main": Plot(main_base, {"drives": drives, "mode": mode}, shapes=[mark])},
-                readouts={"per drive": f"{rate / drives:g} MB/s"})  # fmt: skip
+def evaluate(rate=100.0, drives=4, mode="fast", gain=1.0):
+    return {"rate": rate, "drives": drives, "mode": mode, "gain": gain}
+
+
+def view(r):
+    mark = point_mark(5.0, r["rate"] * r["gain"] / r["drives"], name="this setting")
+    return View({"main": Plot(main_base, {"drives": r["drives"], "mode": r["mode"]}, shapes=[mark])},
+                readouts={"per drive": f"{r['rate'] / r['drives']:g} MB/s"})  # fmt: skip
 
 
 def make_panel():
-    return Panel({k: _lesson().INPUTS[k] for k in ("rate", "drives", "mode", "gain")}, view, title="test")
+    inputs = {k: _lesson().INPUTS[k] for k in ("rate", "drives", "mode", "gain")}
+    return Panel(inputs, Stage(evaluate, view), title="test")
 
 
 @pytest.fixture
@@ -185,7 +190,7 @@ def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
 
 
 def test_overlay_traces_skip_source_markers_and_turn_marks_into_points():
-    spec = view().figures["main"].spec()
+    spec = view(evaluate()).figures["main"].spec()
     out = overlay_traces(spec, "s", "dot")
     assert [t["name"] for t in out] == ["s", "s"] and out[0]["line"]["dash"] == "dot"
     assert out[1]["mode"] == "markers" and out[1]["x"] == [5.0]
@@ -217,7 +222,7 @@ def test_save_and_csv_are_downloads_and_load_is_an_upload(bound):
 
 
 def test_binding_a_panel_without_matching_inputs_is_an_error():
-    other = Panel({"gain": GAIN}, lambda gain: view(gain=gain))
+    other = Panel({"gain": GAIN}, Stage(evaluate, view))
     with pytest.raises(ValueError, match="no input named like"):
         ScenarioSheetWidget(_lesson(), other)
 
@@ -226,7 +231,7 @@ def test_lesson_01_write_panel_binds():
     from vtsmodel.app.lessons import write as lesson01
 
     panel = lesson01.write_panel()
-    sheet = ScenarioSheetWidget("01", panel)
+    sheet = ScenarioSheetWidget(lesson01, panel)
     sheet.duplicate()
     browser_edit(sheet, 1, lesson01.INPUTS["cf"].header, 2)
     assert panel.controls["cf"].value == 2.0
@@ -286,7 +291,7 @@ def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():
 
     a = lesson02.time_at_peak_panel()
     b = lesson02.day_panel().panel
-    sheet = ScenarioSheetWidget("02", [a, b])
+    sheet = ScenarioSheetWidget(lesson02, [a, b])
     sheet.duplicate()
     a.set(cf=2.0)
     assert b.values["cf"] == 2.0 and sheet.sheet.values(1)["cf"] == 2.0

@@ -274,7 +274,7 @@ def test_contract():
 
 
 def test_sheet_and_panel_accept_the_same_drives():
-    sheet = ScenarioSheet("05")
+    sheet = ScenarioSheet(L)
     assert sheet.outputs(0)["drives needed [-]"] == pytest.approx(ex.value("drives_needed_total"))
     wb = L.sizing_panel()
     for label, key in drive_options():

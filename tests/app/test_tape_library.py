@@ -7,6 +7,7 @@ import math
 import pytest
 
 from vtsmodel import catalog, plan, sizing
+from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import planner as P
 from vtsmodel.app.lessons import tape_library
 from vtsmodel.app.text import number
@@ -27,7 +28,7 @@ def test_the_cern_sample_calculation_through_the_pages_library_plan_gives_50_dri
 def test_a_library_drive_fed_below_its_speed_matching_floor_is_noted():
     pg = page(library_drive="LTO9")
     p, _vts, lib, _s = evaluated(plan.Answers(library_drive="LTO9"))
-    feed = tape_library.write_feed_mb_s(p, lib)
+    feed = cfg.write_feed_mb_s(p, lib)
     writes = lib.sizing.drives[0]
     assert feed == pytest.approx(float(p.day().write_mb_s.max()) / max(1, math.ceil(writes)))
     check = catalog.streaming_check("LTO9", feed, compression_ratio=2.5)

@@ -68,7 +68,7 @@ def test_feature_changes_the_configurations():
 
 
 def test_copying_keeps_up_says_so():
-    v = L.view_time_at_peak(cf=1.0, feature="base", peak_copy_fraction=0.5)
+    v = L.TIME_AT_PEAK.show({"cf": 1.0, "feature": "base", "peak_copy_fraction": 0.5})
     assert all(v.readouts.values())
     assert all(
         x.endswith(" h") or "unlimited" in x for k, x in v.readouts.items() if k.startswith("time at peak")

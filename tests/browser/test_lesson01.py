@@ -9,6 +9,7 @@ import pytest
 
 from vtsmodel.app.lessons import write as lesson01
 
+from .conftest import RENDER_TIMEOUT_MS
 from .helpers import (
     export_png_and_html,
     move_and_check,
@@ -40,11 +41,11 @@ def test_panels_follow_the_package_and_export_downloads(open_lesson, tmp_path):
     # A resize after a redraw keeps every plot drawn (a shape with a legend entry, resized, once
     # collapsed its plot to no height).
     page.set_viewport_size({"width": 1100, "height": 800})
-    page.wait_for_timeout(1500)
-    heights = page.evaluate(
-        "[...document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')].map(e => e.offsetHeight)"
-    )
-    assert min(heights) > 200, heights
+    heights = "[...document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')].map(e => e.offsetHeight)"
+    try:
+        page.wait_for_function(f"() => Math.min(...{heights}) > 200", timeout=RENDER_TIMEOUT_MS)
+    except Exception:  # noqa: BLE001 - report the heights
+        pytest.fail(f"a plot collapsed after the resize: heights {page.evaluate(heights)}")
     page.set_viewport_size({"width": 1280, "height": 800})
     panel_as_shown(page, READS, lesson01.read_panel())
     panel_as_shown(page, TASKS, lesson01.import_export_panel())

@@ -8,12 +8,15 @@ The expected values come from the lesson's own workbench built in the test proce
 sample calculation: the default is the worked example, 50 drives).
 """
 
+import time
+
 import pytest
 
 from vtsmodel.app.lessons import sizing as lesson05
 from vtsmodel.catalog import drive_options, drive_spec
 from vtsmodel.sizing import drives_needed
 
+from .conftest import RENDER_TIMEOUT_MS
 from .helpers import (
     edit_grid_cell,
     export_png_and_html,
@@ -81,13 +84,14 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
 
     # A window resized after the band moved keeps both plots drawn (not collapsed to zero height).
     page.set_viewport_size({"width": 1280, "height": 3000})
-    page.wait_for_timeout(1000)
-    heights = (
-        panel_locator(page, PANEL)
-        .locator(".vtsmodel-plot")
-        .evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
-    )
-    assert len(heights) == 2 and min(heights) > 200, heights
+    plots = panel_locator(page, PANEL).locator(".vtsmodel-plot")
+    deadline = time.monotonic() + RENDER_TIMEOUT_MS / 1000
+    while True:  # until both plots have their height again (a busy page redraws late)
+        heights = plots.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+        if len(heights) == 2 and min(heights) > 200:
+            break
+        assert time.monotonic() < deadline, f"a plot collapsed after the resize: heights {heights}"
+        page.wait_for_timeout(100)
 
     export_png_and_html(page, PANEL, wb.panel, tmp_path)
     assert fits_width(page)

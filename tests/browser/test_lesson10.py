@@ -30,7 +30,7 @@ def test_sliders_and_library_move_plots_and_readouts_then_export(open_lesson, tm
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
     panel = panel_as_shown(page, TITLE, lesson10.library_panel())
     move_and_check(page, panel, TITLE, "ingest_growth", "growth of the writes", 6)  # 30 % a year
-    assert "robot mounts per hour bind" in lesson10.view_library(**panel.values).binding
+    assert "robot mounts per hour bind" in lesson10.LIBRARY.show(panel.values).binding
     move_and_check(page, panel, TITLE, "years", "years", 2)
     move_and_check(page, panel, TITLE, "robot_move_s", "robot time per move", -39)  # 3 s, the TS4500's
     label = next(lb for lb, v in panel.controls["library"].options if v == "TS4300")

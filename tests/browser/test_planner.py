@@ -86,7 +86,7 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     assert traces_mismatch(plot_traces(page, panel_plot_index(page, TITLE, 2)), tornado_before)  # it moved
     cf_row = next(r for r in sens.tornado("time throttled [h]") if r.driver == "compressibility CF")
     assert cf_row.input_base == pytest.approx(cf)
-    assert page.locator(".vtsmodel-plan-headline").inner_text().startswith(vts.headline()[:40])
+    assert page.locator(".vtsmodel-headline").inner_text().startswith(vts.headline()[:40])
 
     # The report, downloaded: the plan shown, offline.
     with page.expect_download(timeout=120_000) as info:

@@ -57,7 +57,7 @@ def test_edit_reject_add_and_save(open_lesson, artifacts_dir, tmp_path):
     page = open_lesson(NOTEBOOK)
     page.wait_for_selector(".vtsmodel-sheet-summary .vtsmodel-sheet-output")
     panel = lesson01.write_panel()
-    model = ScenarioSheetWidget("01", panel)  # the test's own sheet bound to its own panel
+    model = ScenarioSheetWidget(lesson01, panel)  # the test's own sheet bound to its own panel
     grid = model.grid.grid
     container = page.locator(".vtsmodel-sheet").first.locator(".datagrid-container").first
     _wait_summary(page, model.sheet.outputs(0))

@@ -8,8 +8,8 @@
 // extension loads into the page (window.Plotly); nothing is fetched from outside.
 
 const PLOTLY_WAIT_MS = 120000;
-// A plot off screen is drawn when it comes near the screen, or when the page is idle, and
-// at the latest after this long: the first screen's controls answer sooner.
+// A plot off screen is drawn when it comes near the screen, or once the plots near the screen
+// are drawn and the page is idle, at the latest this long after: the first screen answers sooner.
 const IDLE_DRAW_MS = 5000;
 const NEAR_SCREEN = "600px";
 
@@ -28,28 +28,53 @@ function whenPlotly() {
   });
 }
 
-function nearScreenOrIdle(el) {
-  return new Promise((resolve) => {
-    let done = false;
-    const seen = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) finish();
-      },
-      { rootMargin: NEAR_SCREEN },
-    );
-    function finish() {
-      if (done) return;
-      done = true;
-      seen.disconnect();
-      resolve();
-    }
-    seen.observe(el);
+// The page's plots near the screen draw first; one off screen waits until they are drawn
+// (and the page is idle), or until it comes near the screen. A page-wide count, shared by
+// every pane's module instance.
+const drawsNear = (window.__vtsmodelDrawsNear = window.__vtsmodelDrawsNear || { pending: 0, waiting: [] });
+
+function nearDrawn() {
+  return drawsNear.pending === 0
+    ? Promise.resolve()
+    : new Promise((resolve) => drawsNear.waiting.push(resolve));
+}
+
+function doneNear() {
+  drawsNear.pending -= 1;
+  if (drawsNear.pending === 0) drawsNear.waiting.splice(0).forEach((resolve) => resolve());
+}
+
+// Resolves true when ``el`` is near the screen at first sight; false otherwise, and then
+// ``later`` resolves when it comes near the screen, or when the near ones are drawn and the
+// page is idle (at the latest IDLE_DRAW_MS after that).
+function sight(el) {
+  let first = null;
+  let near = null;
+  const firstSight = new Promise((resolve) => (first = resolve));
+  const later = new Promise((resolve) => (near = resolve));
+  const seen = new IntersectionObserver(
+    (entries) => {
+      const now = entries.some((e) => e.isIntersecting);
+      if (first) {
+        first(now);
+        first = null;
+      }
+      if (now) {
+        seen.disconnect();
+        near();
+      }
+    },
+    { rootMargin: NEAR_SCREEN },
+  );
+  seen.observe(el);
+  nearDrawn().then(() => {
     if (window.requestIdleCallback) {
-      window.requestIdleCallback(finish, { timeout: IDLE_DRAW_MS });
+      window.requestIdleCallback(near, { timeout: IDLE_DRAW_MS });
     } else {
-      setTimeout(finish, 200);
+      setTimeout(near, 200);
     }
   });
+  return { firstSight, later };
 }
 
 function isObject(v) {
@@ -148,8 +173,18 @@ export default {
     div.style.height = (first.height || 360) + "px";
     // Let the page's other widgets load their scripts before this plot's first (long) draw.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await nearScreenOrIdle(el);
-    await draw();
+    const { firstSight, later } = sight(el);
+    if (await firstSight) {
+      drawsNear.pending += 1;
+      try {
+        await draw();
+      } finally {
+        doneNear();
+      }
+    } else {
+      await later;
+      await draw();
+    }
     model.on("change:base", request);
     model.on("change:moving", request);
     const resize = new ResizeObserver(() => {

@@ -8,6 +8,7 @@
     vtsmodel cite [TABLE_OR_SOURCE ...]
     vtsmodel plan [PLAN_FILE] [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
                               [--overwrite]
+    vtsmodel plan [PLAN_FILE] --init NEW_PLAN.json [--overwrite]
     vtsmodel hits LOG [--log-format F] [--columns SPEC] [--object-gb GB] [--sort] ...
                       [--capacities 500GB,2TB | --auto N | --table3] [--format table|csv|json]
 
@@ -92,11 +93,12 @@ def _lesson_modules(wanted: list[str] | None, notes: list[str]):
 def _jobs(args, notes: list[str]):
     """(lesson number, module, scenario name or None, values) for every set of figures."""
     if args.scenarios:
+        from vtsmodel.app.lessons import lesson_module
         from vtsmodel.app.scenarios import ScenarioSheet
 
         wanted = set(args.lessons or [])
         for path in args.scenarios:
-            sheet = ScenarioSheet.from_file(path)
+            sheet = ScenarioSheet.from_file(path, lesson_module)
             if wanted and sheet.lesson_id not in wanted:
                 notes.append(f"{path}: lesson {sheet.lesson_id} is not among --lessons; skipped")
                 continue
@@ -259,8 +261,7 @@ def _table(rows: list[dict], columns: list[str]) -> str:
 
 
 def _cmd_size(args) -> int:
-    from vtsmodel import sizing
-    from vtsmodel._tables import cite
+    from vtsmodel import cite, sizing
 
     if args.drive and args.drive_speed is not None:
         raise _Usage(f"{PROG} size: give --drive or --drive-speed, not both")
@@ -299,7 +300,7 @@ def _cmd_size(args) -> int:
 
 # --- cite ----------------------------------------------------------------------------------------
 def _cmd_cite(args) -> int:
-    from vtsmodel._tables import cite
+    from vtsmodel import cite
 
     try:
         text = cite(*args.items)
@@ -340,8 +341,13 @@ def _cmd_plan(args) -> int:
     from vtsmodel.hourly import read_hourly_workload
     from vtsmodel.plan import Answers, Plan, evaluate, load_plan
 
+    if args.init:
+        return _plan_init(args)
     if args.plan_file is None and not args.workload:
-        raise _Usage(f"{PROG} plan: give a plan file, or --workload CSV (the default answers for the rest)")
+        raise _Usage(
+            f"{PROG} plan: give a plan file, --workload CSV (the default answers for the rest), "
+            "or --init FILE (write a commented plan file to start from)"
+        )
     if args.plan_file is not None:
         plan = load_plan(args.plan_file)
     else:
@@ -352,9 +358,13 @@ def _cmd_plan(args) -> int:
         )
     if args.mount_log:
         from vtsmodel.hits import lru_hit_curve
+        from vtsmodel.mountlog import read_mount_log
 
-        plan = dataclasses.replace(plan, hits=lru_hit_curve(args.mount_log), mount_log_file=args.mount_log)
+        log = read_mount_log(args.mount_log)
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log, log=log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
+    if result.vts is None:
+        return _library_only(args, result)
     c = result.vts.closest
     print(f"Plan {plan.name!r}: {result.vts.headline()}")
     if args.plan_file is None:
@@ -371,6 +381,7 @@ def _cmd_plan(args) -> int:
     print(_table(rows, ["target", "value", "target ", "unit", "margin", "met"]))
     print()
     print(result.library.headline())
+    _library_years(result.library)
     if args.report:
         from vtsmodel.app.report import write_report
 
@@ -382,6 +393,80 @@ def _cmd_plan(args) -> int:
             file=sys.stderr,
         )
         return EXIT_NO_CONFIGURATION
+    return 0
+
+
+def _library_years(lib) -> None:
+    """Print the library year by year, the last year's margins and the notes (nothing without years)."""
+    from vtsmodel import number
+
+    y = lib.over_years
+    if y is not None:
+        unit = f"{y.unit}s"
+        cols = ["year", "stored [TB]", "cartridges", "in the library", unit, "drives", "robots", "mounts per hour",
+                "recall ready at percentile [s]", "binds"]  # fmt: skip
+        rows = [{**r, "stored [TB]": number(r["stored [TB]"], 4), "mounts per hour": number(r["mounts per hour"]),
+                 "recall ready at percentile [s]": _plan_ready(r["recall ready at percentile [s]"])}
+                for r in y.rows()]  # fmt: skip
+        print()
+        print(_table(rows, [c for c in cols if any(r.get(c) not in (None, "", "—") for r in rows)]))
+        checks = y.checks()
+        print(f"\nMargins in year {int(y.year[-1])}:")
+        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": number(ch.limit), "unit": ch.unit,
+                       "margin": _plan_margin(ch), "met": "yes" if ch.ok else "NO"} for ch in checks],
+                     ["margin of", "value", "limit", "unit", "margin", "met"]))  # fmt: skip
+        if y.cost is not None:
+            print(f"Cost from your prices ({', '.join(y.cost['items'])}): " + "; ".join(
+                f"year {int(k)} {_fmt_cell(float(v))}" for k, v in zip(y.year, y.cost["per_year"], strict=True)))  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        print(f"Recall target checked by replay of the mount log: {r.drives} drives meet "
+              f"{r.target_s:g} s at the {r.q * 100:g}th percentile (replayed {number(r.tried[r.drives])} s); "
+              f"the analytic count of the log (M/G/c): {r.analytic_drives if r.analytic_drives is not None else 'none'}")  # fmt: skip
+    for n in lib.notes:
+        print(f"note: {n}")
+
+
+def _plan_ready(v: float) -> str:
+    import math
+
+    from vtsmodel import number
+
+    return "—" if math.isnan(v) else ("no steady state" if math.isinf(v) else number(float(v)))
+
+
+def _library_only(args, result) -> int:
+    """``vtsmodel plan`` of a tape library alone: the library per year; exit 3 when a margin is missed."""
+    lib = result.library
+    print(f"Plan {result.plan.name!r}: a tape library alone (no VTS B18).")
+    print(lib.headline())
+    _library_years(lib)
+    if args.report:
+        from vtsmodel.app.report import write_report
+
+        print(f"report: {write_report(result, args.report, overwrite=args.overwrite)}")
+    if lib.over_years is not None and not lib.over_years.meets:
+        print(
+            f"{PROG} plan: the library misses a margin in some year (exit {EXIT_NO_CONFIGURATION})",
+            file=sys.stderr,
+        )
+        return EXIT_NO_CONFIGURATION
+    return 0
+
+
+def _plan_init(args) -> int:
+    """Write a commented plan file: the defaults, or the answers of the plan file given."""
+    from vtsmodel.plan import Plan, load_plan, save_plan_template
+
+    if args.workload or args.mount_log or args.report:
+        raise _Usage(f"{PROG} plan --init FILE writes a plan file; run the plan with it afterwards")
+    plan = load_plan(args.plan_file) if args.plan_file else Plan(name=Path(args.init).stem)
+    try:
+        path = save_plan_template(plan, args.init, overwrite=args.overwrite)
+    except FileExistsError:
+        raise _Usage(f"{PROG} plan: {args.init} exists; add --overwrite to replace it") from None
+    print(f"plan file: {path} (the answers with their units, ranges and sources as // comments)")
+    print(f"edit the answers, then: {PROG} plan {args.init} --report plan.pdf")
     return 0
 
 
@@ -419,19 +504,30 @@ def _count_lines(path: str) -> int:
     return n
 
 
-def _log_chunks(path: str, codes: dict, chunk_lines: int):
-    """The log's chunks as the replay takes them: volume serials coded in order of first use."""
+def _codes(ids, known: dict):
+    """Integer codes of ids (str), the same code for the same id across chunks."""
     import numpy as np
 
+    uniq, inv = np.unique(ids, return_inverse=True)
+    return np.array([known.setdefault(v, len(known)) for v in uniq.tolist()], dtype=np.int64)[inv]
+
+
+def _log_chunks(path: str, codes: dict, carts: dict, chunk_lines: int, options: dict, read_notes: list):
+    """The log's chunks as the replay takes them: volume and cartridge ids coded in order of first use."""
     from vtsmodel.mountlog import iter_mount_log
 
-    for ch in iter_mount_log(path, chunk_lines=chunk_lines):
-        uniq, inv = np.unique(ch.volume, return_inverse=True)
-        code = np.array([codes.setdefault(v, len(codes)) for v in uniq.tolist()], dtype=np.int64)
-        yield {"time_s": ch.time_s, "obj": code[inv], "size_mb": ch.size_mb, "access": ch.access}
+    for ch in iter_mount_log(path, chunk_lines=chunk_lines, **options):
+        if ch.info is not None:
+            read_notes[:] = list(ch.info.notes())
+        yield {
+            "time_s": ch.time_s, "obj": _codes(ch.volume, codes), "size_mb": ch.size_mb, "access": ch.access,
+            "cartridge": None if ch.cartridge is None else _codes(ch.cartridge, carts), "duration_s": ch.duration_s,
+        }  # fmt: skip
 
 
 def _cmd_replay(args) -> int:
+    import itertools
+
     from vtsmodel.replay import analytic_beside, replay_chunks, replay_library
 
     lib = replay_library(
@@ -440,8 +536,16 @@ def _cmd_replay(args) -> int:
     )  # fmt: skip
     total = _count_lines(args.log) if sys.stderr.isatty() else 0
     codes: dict = {}
+    options = {k: v for k, v in (("format", args.log_format), ("columns", args.columns), ("object_mb", args.object_mb))
+               if v is not None}  # fmt: skip
+    read_notes: list = []
+    chunks = _log_chunks(args.log, codes, {}, args.chunk_lines, options, read_notes)
+    first = next(chunks, None)
+    if first is None:
+        raise ValueError(f"{args.log}: the log holds no requests")
+    service = args.service or ("log" if first["duration_s"] is not None else "drive")
     rep = replay_chunks(
-        _log_chunks(args.log, codes, args.chunk_lines), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb,
+        itertools.chain([first], chunks), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb, service=service,
         progress=lambda done: _progress(min(done, total), total, "requests replayed") if total else None,
     )  # fmt: skip
     if total:
@@ -450,6 +554,8 @@ def _cmd_replay(args) -> int:
     pct = f"p{round(100 * args.percentile)}"
     print(f"Replay of {Path(args.log).name}: {rep.requests:,} requests, {rep.tape_requests:,} to tape "
           f"({rep.cache_hits:,} cache hits), {len(codes):,} volumes")  # fmt: skip
+    own = "the log's durations" if service == "log" else "locate and read at the drive's rate"
+    print(f"Each request's drive time: {own}, plus robot move, load and unload for a mount")
     print(f"Library: {lib.drives} x {lib.drive or 'drive'}, {lib.robots} robot(s), dismount after "
           f"{lib.dismount_after_s:g} s, {lib.policy}" + (f", batches of {lib.batch_requests}" if lib.batch_requests > 1 else ""))  # fmt: skip
     print()
@@ -463,7 +569,9 @@ def _cmd_replay(args) -> int:
           f"(from histograms, 1.2% bins)")  # fmt: skip
     print(f"mounts per hour {rep.mounts_per_hour:.4g}; loads saved {rep.loads_saved:,}; drive utilisation "
           f"{rep.drive_utilisation:.3f}; robot utilisation {rep.robot_utilisation:.3f}; most waiting {rep.max_waiting:,}")  # fmt: skip
-    for note in (*rep.notes, *a.notes):
+    if any("ended" in n for n in read_notes):
+        read_notes.append("streamed, the requests are replayed as arriving at their ends (the log's times)")
+    for note in (*read_notes, *rep.notes, *a.notes):
         print(f"note: {note}")
     print()
     print("sources: " + "; ".join(lib.sources))
@@ -587,7 +695,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a mount log: each configuration's own read-hit ratio replaces the answered one",
     )
     pl.add_argument("--report", metavar="FILE", help="write the report to FILE (.html or .pdf)")
-    pl.add_argument("--overwrite", action="store_true", help="replace an existing report")
+    pl.add_argument(
+        "--init",
+        metavar="FILE",
+        help="write a plan file to start from, each answer with its unit, range and source as a "
+        "comment (the defaults, or PLAN_FILE's answers); nothing is evaluated",
+    )
+    pl.add_argument("--overwrite", action="store_true", help="replace an existing report or --init file")
     pl.set_defaults(func=_cmd_plan)
 
     from vtsmodel.app import hits_cli
@@ -619,6 +733,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--cache-gb", type=float, default=None, metavar="GB", help="LRU cache in front (default none)"
     )
+    r.add_argument("--log-format", metavar="NAME", help="the log's format (vtsmodel, xferlog, tape-requests; "
+                   "default: detected)")  # fmt: skip
+    r.add_argument(
+        "--columns", metavar="SPEC", help="what each column holds, e.g. 'time=1,tape=3' (no header)"
+    )
+    r.add_argument(
+        "--object-mb", type=float, metavar="MB", help="every object's size, for a log without sizes"
+    )
+    r.add_argument("--service", choices=("drive", "log"), default=None,
+                   help="a request's drive time: the drive's locate and read ('drive'), or the log's duration "
+                        "('log'); default: 'log' when the log gives durations")  # fmt: skip
     r.add_argument("--volume-mb", type=float, default=None, metavar="MB", help="volume size for stacking")
     r.add_argument(
         "--percentile", type=float, default=0.95, metavar="Q", help="quantile compared (default 0.95)"

@@ -12,7 +12,7 @@ import math
 
 import ipywidgets as w
 
-from vtsmodel._inputs import Input
+from vtsmodel import Input
 
 __all__ = ["LABEL_WIDTH", "control", "tooltip"]
 

@@ -12,7 +12,7 @@ and a browser that is missing, broken or stuck ends the export with one
 group killed and no file written. HTML embeds plotly.js, so the file works offline. A
 missing folder is created (the path returned, and shown by the panel and the CLI, names
 it); new files get the usual permissions (``0o666`` less the umask). See
-:func:`vtsmodel._files.atomic_write`.
+:func:`vtsmodel.files.atomic_write`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from vtsmodel._files import atomic_write
+from vtsmodel.files import atomic_write
 
 __all__ = [
     "FORMATS",
@@ -559,9 +559,9 @@ def csv_text(
     """Rows (mappings) as CSV text, with the caption as ``#`` comment lines at the end.
 
     Cells are quoted per RFC 4180 and a text cell a spreadsheet would run as a formula gets
-    a leading ``'`` (numbers unchanged): :mod:`vtsmodel._csv`.
+    a leading ``'`` (numbers unchanged): :func:`vtsmodel.files.csv_row`.
     """
-    from vtsmodel._csv import csv_row
+    from vtsmodel.files import csv_row
 
     if not rows and not columns:
         raise ValueError("rows is empty and no columns were given: nothing to write")

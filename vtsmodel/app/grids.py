@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import ipywidgets as w
 
-from vtsmodel._inputs import Input, number
+from vtsmodel import Input, number
 
 __all__ = ["Column", "GridEditor", "header_widths"]
 

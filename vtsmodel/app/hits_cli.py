@@ -129,7 +129,7 @@ def run(args) -> int:
     rows = _rows(t, err, extra)
     name = Path(str(args.log)).name
     if args.format == "csv":
-        from vtsmodel._csv import csv_text
+        from vtsmodel.files import csv_text
 
         cols = list(rows[0]) if rows else []
         print(csv_text([cols, *([r[c] for c in cols] for r in rows)]), end="")
@@ -178,8 +178,7 @@ def _nulls(x):
 
 
 def _print_table(name: str, curve, rows: list[dict], table3: bool, args) -> None:
-    from vtsmodel import hits
-    from vtsmodel._tables import cite
+    from vtsmodel import cite, hits
     from vtsmodel.app.cli import _table
     from vtsmodel.app.text import size
 

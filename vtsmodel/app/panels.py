@@ -1,11 +1,15 @@
 """The interactive panel every page uses: controls from inputs, live plots, readouts, export.
 
 A page describes a panel with its inputs (:class:`~vtsmodel.Input` declarations: one
-control each) and a pure function ``view(**values) -> View``: the values in; the plots
-(:class:`~vtsmodel.app.figures.Plot`: a cached base and a moving part), the readouts and
-the sentence naming the binding limit out. :class:`Panel` builds the controls, calls the
-view on every change, and sends each plot's base only when it changed and its moving
-part otherwise (:class:`PlotPane`); the browser redraws in place.
+control each) and a :class:`Stage`: ``evaluate(**inputs) -> result``, pure, core calls only,
+a typed result out; and ``view(result, **display) -> View``, pure: the plots
+(:class:`~vtsmodel.app.figures.Plot`: a cached base and a moving part), the readouts, the
+headline and the sentence naming the binding limit. :class:`Panel` builds the controls and,
+on every change, evaluates once per distinct setting of the inputs ``evaluate`` reads
+(:mod:`vtsmodel.app.cache`), views the result, and sends each plot's base only when it
+changed and its moving part otherwise (:class:`PlotPane`); the browser redraws in place.
+Everything else a page shows (a scenario sheet's row, a report, a table) reads the same
+result (:attr:`Panel.result`, :meth:`Stage.result`).
 
 Everything here is testable without a browser: :meth:`Panel.set` values, then read
 :attr:`Panel.readout_values` and :meth:`Panel.figure`.
@@ -15,7 +19,9 @@ This module imports ipywidgets, anywidget and plotly; ``import vtsmodel`` does n
 
 from __future__ import annotations
 
+import functools
 import html
+import inspect
 import os
 import traceback
 import warnings
@@ -27,14 +33,14 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from vtsmodel._inputs import Input
-from vtsmodel._validation import VtsModelWarning
+from vtsmodel import Input, VtsModelWarning
+from vtsmodel.app import cache
 from vtsmodel.app import export as _export
 from vtsmodel.app.controls import control
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 
-__all__ = ["Panel", "PlotPane", "View", "caption_values", "compute", "merge_views"]
+__all__ = ["Panel", "PlotPane", "Stage", "View", "caption_values", "merge_views"]
 
 
 @dataclass
@@ -57,6 +63,10 @@ class View:
         (a scenario's name, the other scenarios shown).
     citations : tuple
         Table names, source ids or model functions the plots draw on.
+    headline : str
+        The answer in a sentence or two, shown above the panel (a plan's recommendation), or empty.
+    tables : dict of str to str
+        HTML tables of the result shown under the panel, by name (each in a ``vtsmodel-table-<name>`` block).
     """
 
     figures: dict[str, Plot]
@@ -65,6 +75,8 @@ class View:
     notes: tuple[str, ...] = ()
     caption_values: dict[str, object] = field(default_factory=dict)
     citations: tuple = ()
+    headline: str = ""
+    tables: dict[str, str] = field(default_factory=dict)
 
 
 def merge_views(*views: View) -> View:
@@ -79,6 +91,8 @@ def merge_views(*views: View) -> View:
         notes=tuple(dict.fromkeys(n for v in views for n in v.notes)),
         caption_values={k: x for v in views for k, x in v.caption_values.items()},
         citations=tuple(dict.fromkeys(c for v in views for c in v.citations)),
+        headline=" ".join(v.headline for v in views if v.headline),
+        tables={k: t for v in views for k, t in v.tables.items()},
     )
 
 
@@ -87,15 +101,11 @@ def caption_values(inputs: Mapping[str, Input], values: Mapping[str, object]) ->
     return {inp.header: inp.format(values[k]) for k, inp in inputs.items() if k in values}
 
 
-def compute(view: Callable[..., View], values: Mapping[str, object]) -> View:
-    """``view(**values)`` with the models' warnings collected into :attr:`View.notes`.
-
-    Extrapolation warnings raised while the view computes its operating point become
-    notes (each once); other warnings pass on unchanged.
-    """
+def _with_notes(make: Callable[[], View]) -> View:
+    """``make()`` with the models' warnings collected into its :attr:`View.notes` (each once); others pass on."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = view(**values)
+        result = make()
     notes = list(result.notes)
     for wm in caught:
         if issubclass(wm.category, VtsModelWarning):
@@ -106,6 +116,72 @@ def compute(view: Callable[..., View], values: Mapping[str, object]) -> View:
             warnings.warn_explicit(wm.message, wm.category, wm.filename, wm.lineno)
     result.notes = tuple(notes)
     return result
+
+
+def _names(fn: Callable) -> tuple[tuple[str, ...], dict[str, object], bool]:
+    """``fn``'s keyword names, the defaults among them, and whether it takes any other (``**kwargs``)."""
+    params = inspect.signature(fn).parameters.values()
+    named = [p for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    defaults = {p.name: p.default for p in named if p.default is not p.empty}
+    return tuple(p.name for p in named), defaults, any(p.kind is p.VAR_KEYWORD for p in params)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A page's computation: its inputs evaluated into one typed result, and the view of that result.
+
+    Attributes
+    ----------
+    evaluate : callable
+        ``evaluate(**inputs) -> result``: pure, core calls only, a typed result (a dataclass)
+        out. It is called through :mod:`vtsmodel.app.cache` with the inputs it reads, so it
+        runs once per distinct setting of those: a panel, its scenario sheet and a report
+        asking for the same setting share one evaluation.
+    view : callable
+        ``view(result, **display) -> View``: pure; ``display`` are the inputs it names
+        besides the result (what only changes how the result is shown).
+    reads : tuple of str, optional
+        The inputs ``evaluate`` reads, where it takes them as ``**inputs``; default its
+        parameters' names.
+    """
+
+    evaluate: Callable
+    view: Callable[..., View]
+    reads: tuple[str, ...] | None = None
+
+    @functools.cached_property
+    def _evaluate_args(self) -> tuple[tuple[str, ...], dict[str, object]]:
+        names, defaults, _any = _names(self.evaluate)
+        return (tuple(self.reads) if self.reads is not None else names), defaults
+
+    @functools.cached_property
+    def _view_args(self) -> tuple[tuple[str, ...], bool]:
+        names, _defaults, any_ = _names(self.view)
+        return names[1:], any_
+
+    def result(self, values: Mapping[str, object]):
+        """The evaluation of ``values`` (the entries ``evaluate`` reads), once per distinct setting."""
+        reads, defaults = self._evaluate_args
+        args = {k: values[k] for k in reads if k in values}
+        args.update({k: v for k, v in defaults.items() if k not in args})
+        return cache.cached(self.evaluate, **args)
+
+    def show(self, values: Mapping[str, object]) -> View:
+        """The view of ``values``'s evaluation, the models' warnings (kept with the evaluation) as notes."""
+        return self.evaluated(values)[1]
+
+    def evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
+        """The evaluation of ``values`` and its view (:meth:`show`)."""
+        names, any_ = self._view_args
+        display = dict(values) if any_ else {k: values[k] for k in names if k in values}
+        out = []
+
+        def make() -> View:
+            out.append(self.result(values))
+            return self.view(out[0], **display)
+
+        view = _with_notes(make)
+        return out[0], view
 
 
 #: plotly.js options of every plot in a panel (no plotly logo, no cloud links).
@@ -186,14 +262,18 @@ class PlotPane:
 
 
 class Panel:
-    """Controls built from inputs, bound to a view function; live plots, readouts, export.
+    """Controls built from inputs, bound to a stage; live plots, readouts, export.
 
     Parameters
     ----------
     inputs : mapping of str to Input
-        Keyword name (as the view takes it) to declaration; each becomes a control, in order.
-    view : callable
-        ``view(**values) -> View``; pure.
+        Keyword name (as the stage takes it) to declaration; each becomes a control, in order.
+    stage : Stage
+        What the panel shows: its inputs evaluated (kept per setting) and viewed.
+    state : callable, optional
+        ``state() -> dict``: what the page holds besides its controls (an uploaded workload,
+        a mount log, an edited table), passed to the stage with the controls' values;
+        objects are told apart by identity, so a page replaces them, never changes them.
     values : mapping, optional
         Starting values (checked by their inputs); the rest take their defaults.
     title : str
@@ -210,8 +290,9 @@ class Panel:
     def __init__(
         self,
         inputs: Mapping[str, Input],
-        view: Callable[..., View],
+        stage: Stage,
         *,
+        state: Callable[[], Mapping] | None = None,
         values: Mapping | None = None,
         title: str = "",
         name: str = "figure",
@@ -223,8 +304,14 @@ class Panel:
         unknown = set(values) - set(self.inputs)
         if unknown:
             raise ValueError(f"no input named {', '.join(sorted(unknown))}; inputs: {', '.join(self.inputs)}")
+        if not isinstance(stage, Stage):
+            raise TypeError(
+                f"stage={stage!r} is not a Stage (an evaluate and its view: vtsmodel.app.panels.Stage)"
+            )
         self.controls = {k: control(inp, values.get(k)) for k, inp in self.inputs.items()}
-        self._view_fn = view
+        self.stage = stage
+        self.state = state
+        self.result = None
         self.title = title
         self.name = name
         self.export_dir = Path(export_dir or os.environ.get("VTSMODEL_EXPORT_DIR", "exports"))
@@ -232,9 +319,11 @@ class Panel:
         self.last_error = ""
         self.view: View = self._compute()
         self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self.view.figures.items()}
+        self._headline = w.HTML(layout=w.Layout(width="100%"))
         self._readouts = w.HTML(layout=w.Layout(width="410px"))
         self._binding = w.HTML(layout=w.Layout(width="100%"))
         self._error = w.HTML()
+        self._tables = w.HTML(layout=w.Layout(width="100%"))
         self._text: tuple = ()
         self._render_text()
         for ctl in self.controls.values():
@@ -249,8 +338,8 @@ class Panel:
         )
         head = [w.HTML(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")] if title else []
         self.widget = w.VBox(
-            [*head, w.HBox([left, right], layout=w.Layout(width="100%", flex_flow="row wrap")), self._binding,
-             self._error, self._export_box, plotly_loader()],
+            [*head, self._headline, w.HBox([left, right], layout=w.Layout(width="100%", flex_flow="row wrap")), self._binding,
+             self._error, self._tables, self._export_box, plotly_loader()],
             layout=w.Layout(width="100%", max_width="1240px"),
         )  # fmt: skip
         self.widget.add_class("vtsmodel-panel")
@@ -317,16 +406,37 @@ class Panel:
                 self.plots[key].show(plot)
         self._render_text()
 
+    def _evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
+        return self.stage.evaluated({**values, **(self.state() if self.state else {})})
+
+    def view_of(self, values: Mapping[str, object]) -> View:
+        """The view of ``values`` (the page's state added), as the panel would show it undecorated."""
+        return self._evaluated(values)[1]
+
     def _compute(self) -> View:
-        view = compute(self._view_fn, self.values)
+        result, view = self._evaluated(self.values)
+        self.result = result
         return self.decorate(view) if self.decorate is not None else view
 
     def _render_text(self) -> None:
         v = self.view
-        text = (tuple(v.readouts.items()), v.binding, v.notes)
+        text = (tuple(v.readouts.items()), v.binding, v.notes, v.headline, tuple(v.tables.items()))
         if text == self._text:
             return
         self._text = text
+        tables = "".join(
+            f"<div class='vtsmodel-table vtsmodel-table-{html.escape(k)}'>{t}</div>"
+            for k, t in v.tables.items()
+            if t
+        )
+        if self._tables.value != tables:
+            self._tables.value = tables
+        self._headline.value = (
+            "<div class='vtsmodel-headline' style='background:#F5F8FC;border-left:4px solid #0072B2;"
+            f"padding:6px 10px;margin:4px 0;white-space:pre-line'>{html.escape(v.headline)}</div>"
+            if v.headline
+            else ""
+        )
         rows = "".join(
             f"<tr><td style='padding:1px 8px 1px 0'>{html.escape(k)}</td>"
             f"<td class='vtsmodel-readout' data-label='{html.escape(k)}' style='text-align:right'>"

@@ -12,14 +12,14 @@ offline in any browser. PDF is that HTML printed by a headless Chromium (the bro
 figure exports use, found by :mod:`vtsmodel.app._browser`): one rendering, so the PDF
 shows exactly what the HTML shows, and no other typesetting dependency is needed.
 
-The figure builders (:func:`day_figure`, :func:`configurations_figure`,
-:func:`tornado_figure`) are pure: numbers in, a plotly ``Figure`` out.
+The figures are the planner page's (:mod:`vtsmodel.app.figures.plan`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+import importlib
 import math
 import os
 import subprocess
@@ -28,30 +28,32 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+import plotly.io as pio
+import plotly.offline
 
-from vtsmodel._files import atomic_write
-from vtsmodel._inputs import number
-from vtsmodel.app.figures import COLORS
+import vtsmodel
+from vtsmodel import number
+from vtsmodel.app._browser import HOW_TO_GET, find_chromium
+from vtsmodel.app.export import export_spec
+from vtsmodel.app.figures.library import capacity_plot
+from vtsmodel.app.figures.plan import FIGURE_WIDTH, configurations_spec, day_spec, tornado_spec
+from vtsmodel.data import cite, load, statements, statements_for
+from vtsmodel.files import atomic_write
+from vtsmodel.hourly import COLUMNS
+from vtsmodel.plan import Plan, PlanResult, answer_inputs, assumptions, evaluate
 
 __all__ = [
     "FORMATS",
-    "configurations_figure",
-    "day_figure",
     "html_to_pdf",
     "ledger_rows",
     "plan_figures",
     "report_bytes",
     "report_html",
-    "tornado_figure",
     "write_report",
 ]
 
 #: Report formats.
 FORMATS = ("html", "pdf")
-#: Figure width in the report, fitting an A4 page's text width. [CSS px]
-FIGURE_WIDTH = 700
 #: Longest the browser may take to print a report. [s]
 PDF_TIMEOUT_S = 120
 
@@ -74,165 +76,20 @@ def _n(x, digits: int = 3) -> str:
 
 
 # --- figures -------------------------------------------------------------------------------------
-def day_figure(result, *, throttle_threshold: bool = True) -> go.Figure:
-    """The day of one configuration, hour by hour: host writes offered and accepted, the copy, and un-copied data.
+def plan_figures(result) -> dict[str, dict]:
+    """The report's figures as JSON (:mod:`vtsmodel.app.figures.plan`, :mod:`~vtsmodel.app.figures.library`).
 
-    Parameters
-    ----------
-    result : vtsmodel.plan.ConfigResult
-        A configuration evaluated (its ``run`` is the day simulated).
-    throttle_threshold : bool
-        Draw the cache's fill threshold.
+    ``"day"`` and ``"configurations"`` (with a VTS), ``"tornado"`` (with a sensitivity) and
+    ``"capacity"`` (the library over the years: cartridges against each configuration's slots).
     """
-    run = result.run
-    t = np.asarray(run.time_hours)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=("Host writes and copy to tape", "Un-copied data in the cache"))  # fmt: skip
-
-    def steps(y):
-        return np.repeat(t, 2)[1:-1], np.repeat(np.asarray(y, dtype=float), 2)
-
-    for name, y, color, dash in (
-        ("host writes offered [MB/s]", run.offered_mb_s, COLORS[1], "dot"),
-        ("host writes accepted [MB/s]", run.accepted_mb_s, COLORS[0], "solid"),
-        (
-            "copy to tape, cache MB/s × CF<sub>cache</sub>",
-            np.asarray(run.copy_mb_s) * run.cache_cf,
-            COLORS[2],
-            "dash",
-        ),
-    ):
-        x, yy = steps(y)
-        fig.add_trace(go.Scatter(x=x, y=yy, name=name, mode="lines", line={"color": color, "dash": dash}),
-                      row=1, col=1)  # fmt: skip
-    fig.add_hline(y=run.peak_mb_s, line={"color": "#888", "width": 1, "dash": "dot"}, row=1, col=1,
-                  annotation_text=f"peak {_n(run.peak_mb_s)} MB/s", annotation_position="top left")  # fmt: skip
-    fig.add_hline(y=run.sustained_mb_s, line={"color": "#888", "width": 1, "dash": "dash"}, row=1, col=1,
-                  annotation_text=f"sustained {_n(run.sustained_mb_s)} MB/s",
-                  annotation_position="bottom left")  # fmt: skip
-    fig.add_trace(go.Scatter(x=t, y=run.uncopied_gb, name="un-copied [GB]", mode="lines",
-                             line={"color": COLORS[3]}, fill="tozeroy"), row=2, col=1)  # fmt: skip
-    if throttle_threshold:
-        fig.add_hline(y=run.threshold_gb, line={"color": COLORS[1], "width": 1, "dash": "dash"}, row=2, col=1,
-                      annotation_text=f"fill threshold {_n(run.threshold_gb)} GB",
-                      annotation_position="top left")  # fmt: skip
-    thr = np.asarray(run.throttled, dtype=bool)
-    if thr.any():
-        fig.add_trace(go.Scatter(x=t[:-1][thr], y=np.full(int(thr.sum()), run.threshold_gb), mode="markers",
-                                 name="throttled", marker={"color": COLORS[1], "symbol": "x", "size": 6}),
-                      row=2, col=1)  # fmt: skip
-    fig.update_xaxes(title_text="hour [h]", row=2, col=1, dtick=2 if t[-1] <= 48 else 12)
-    fig.update_yaxes(title_text="MB/s", row=1, col=1, rangemode="tozero")
-    fig.update_yaxes(title_text="GB", row=2, col=1, rangemode="tozero")
-    fig.update_layout(title=f"The day with {result.config.label}", height=560, width=FIGURE_WIDTH,
-                      legend={"orientation": "h", "y": -0.15}, margin={"t": 70, "b": 40, "l": 60, "r": 20})  # fmt: skip
-    return fig
-
-
-def configurations_figure(vts) -> go.Figure:
-    """Every cache configuration against the targets: time throttled, longest write delay, recall ready time.
-
-    Parameters
-    ----------
-    vts : vtsmodel.plan.VtsPlan
-    """
-    caches, thr, dly = [], [], []
-    by_drives: dict[int, dict[str, float]] = {}
-    for r in vts.results:
-        label = r.config.label.rsplit(", ", 1)[0]
-        if label not in caches:
-            caches.append(label)
-            thr.append(r.hours_throttled)
-            dly.append(r.longest_delay_hours)
-        by_drives.setdefault(r.config.drives, {})[label] = r.worst_recall_ready_s
-    first = vts.results[0]
-    throttle, delay, recall = (first.check(k) for k in ("throttle", "delay", "recall"))
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=("Time throttled and longest write delay [h]",
-                                        f"Recall ready, {recall.label.split('(')[-1].rstrip(')')} [s]"))  # fmt: skip
-    fig.add_trace(go.Bar(x=caches, y=thr, name="throttled [h]", marker_color=COLORS[1]), row=1, col=1)
-    fig.add_trace(
-        go.Bar(x=caches, y=dly, name="longest write delay [h]", marker_color=COLORS[0]), row=1, col=1
-    )
-    fig.add_hline(y=throttle.limit, line={"color": COLORS[1], "dash": "dash", "width": 1}, row=1, col=1,
-                  annotation_text=f"throttling allowed {_n(throttle.limit)} h", annotation_position="top left")  # fmt: skip
-    fig.add_hline(y=delay.limit, line={"color": COLORS[0], "dash": "dot", "width": 1}, row=1, col=1,
-                  annotation_text=f"delay allowed {_n(delay.limit)} h", annotation_position="top right")  # fmt: skip
-    any_recall = False
-    for i, (drives, vals) in enumerate(sorted(by_drives.items())):
-        ys = [vals.get(c, math.nan) for c in caches]
-        ys = [y if y is not None and math.isfinite(y) else None for y in ys]
-        if any(y is not None for y in ys):
-            any_recall = True
-        fig.add_trace(go.Scatter(x=caches, y=ys, mode="markers+lines", name=f"{drives} drives",
-                                 marker={"color": COLORS[(i + 2) % len(COLORS)], "size": 7},
-                                 line={"width": 1}), row=2, col=1)  # fmt: skip
-    if any_recall:
-        fig.add_hline(y=recall.limit, line={"color": "#444", "dash": "dash", "width": 1}, row=2, col=1)
-        # on a log axis an annotation's y is the logarithm (add_hline's own label would sit at 10^limit)
-        fig.add_annotation(x=0, xref="x2 domain", y=math.log10(recall.limit), yref="y2", showarrow=False,
-                           xanchor="left", yanchor="bottom", text=f"target {_n(recall.limit)} s")  # fmt: skip
-        fig.update_yaxes(type="log", row=2, col=1)
-    fig.update_layout(
-        title="Every configuration against the targets",
-        barmode="group",
-        height=620,
-        width=FIGURE_WIDTH,
-        legend={"orientation": "h", "y": -0.28},
-        margin={"t": 70, "b": 120, "l": 60, "r": 20},
-    )  # fmt: skip  (room for the slanted names)
-    fig.update_xaxes(tickangle=-45, row=2, col=1)
-    return fig
-
-
-def tornado_figure(sens, outputs: Sequence[str] | None = None) -> go.Figure:
-    """A tornado chart per answer: the move of each input down and up, largest swing on top.
-
-    Parameters
-    ----------
-    sens : vtsmodel.plan.Sensitivity
-    outputs : sequence of str, optional
-        The answers to draw; default every answer that moves.
-    """
-    wanted = (
-        list(outputs)
-        if outputs is not None
-        else [o for o in sens.outputs if any(r.swing > 0 for r in sens.tornado(o))]
-    )
-    if not wanted:
-        wanted = list(sens.outputs[:1])
-    fig = make_subplots(
-        rows=len(wanted), cols=1, subplot_titles=wanted, vertical_spacing=0.5 / max(len(wanted), 1)
-    )
-    pct = f"{sens.fraction * 100:g} %"
-    for i, out in enumerate(wanted, start=1):
-        rows = sens.tornado(out)[::-1]  # plotly draws the first category at the bottom
-        names = [r.driver for r in rows]
-        base = rows[0].base if rows else 0.0
-
-        def delta(v, b=base):
-            return v - b if math.isfinite(v) and math.isfinite(b) else None
-
-        for key, label, color in (("low", f"input −{pct}", COLORS[0]), ("high", f"input +{pct}", COLORS[1])):
-            vals = [getattr(r, key) for r in rows]
-            fig.add_trace(go.Bar(y=names, x=[delta(v) for v in vals], base=base if math.isfinite(base) else 0,
-                                 orientation="h", name=label, marker_color=color, showlegend=i == 1,
-                                 legendgroup=key, hovertext=[f"{r.driver}: {_n(getattr(r, 'input_' + key))} "
-                                                             f"{r.input_unit} → {_n(v)}" for r, v in zip(rows, vals, strict=True)],
-                                 hoverinfo="text"), row=i, col=1)  # fmt: skip
-        fig.add_vline(x=base if math.isfinite(base) else 0, line={"color": "#444", "width": 1}, row=i, col=1)
-    fig.update_yaxes(type="category", dtick=1)  # every input named beside its own bar
-    fig.update_layout(title=f"Sensitivity: each input moved by ±{pct} ({sens.configuration})", barmode="overlay",
-                      height=170 * len(wanted) + 110, width=FIGURE_WIDTH, legend={"orientation": "h", "y": -0.06},
-                      margin={"t": 80, "b": 40, "l": 170, "r": 20})  # fmt: skip
-    return fig
-
-
-def plan_figures(result) -> dict[str, go.Figure]:
-    """The report's figures: ``"day"``, ``"configurations"`` and (with a sensitivity) ``"tornado"``."""
-    out = {"day": day_figure(result.vts.closest), "configurations": configurations_figure(result.vts)}
+    out = {}
+    if result.vts is not None:
+        out = {"day": day_spec(result.vts.closest), "configurations": configurations_spec(result.vts)}
     if result.sensitivity is not None:
-        out["tornado"] = tornado_figure(result.sensitivity)
+        out["tornado"] = tornado_spec(result.sensitivity)
+    if result.library.over_years is not None:
+        spec = capacity_plot(result.library.over_years.years).spec()
+        out["capacity"] = {**spec, "layout": {**spec["layout"], "width": FIGURE_WIDTH}}
     return out
 
 
@@ -286,10 +143,7 @@ def _status(ok: bool) -> tuple[str, str]:
     return ("met", "ok") if ok else ("missed", "fail")
 
 
-def _fig_html(fig: go.Figure, div_id: str, caption: str, plotly_config: Mapping) -> str:
-    import plotly.io as pio
-
-    from vtsmodel.app.export import export_spec
+def _fig_html(fig: dict, div_id: str, caption: str, plotly_config: Mapping) -> str:
 
     spec = export_spec(fig, "", style="print")
     body = pio.to_html(spec, include_plotlyjs=False, full_html=False, div_id=div_id, config=dict(plotly_config),
@@ -298,7 +152,6 @@ def _fig_html(fig: go.Figure, div_id: str, caption: str, plotly_config: Mapping)
 
 
 def _answers_section(plan, vts) -> str:
-    from vtsmodel.plan import answer_inputs
 
     inputs = answer_inputs()
     rows = []
@@ -310,6 +163,8 @@ def _answers_section(plan, vts) -> str:
     parts = ["<h2>Inputs</h2>", "<h3>The answers</h3>",
              _table(rows, ["answer", "value", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
     day = plan.day()
+    if vts is None:
+        parts.append("<p>A tape library alone: the VTS answers are not used.</p>")
     parts.append("<h3>The hours evaluated</h3>")
     if plan.workload is not None:
         src = f" (file {plan.workload_file})" if plan.workload_file else " (embedded in the plan file)"
@@ -326,9 +181,17 @@ def _answers_section(plan, vts) -> str:
                      "read-hit ratio by bytes at its cache size (LRU, vtsmodel.hits.tvc_read_hit), in place of the "
                      "answered one; the recalls follow from it. The table below shows the recommended (or closest) "
                      "configuration's.</p>")  # fmt: skip
+    if plan.library_flows:
+        parts.append("<p>The tape library's own flows replace the day's writes and recalls in its plan:</p>")
+        rows = [(f.flow.name, _n(f.flow.rate_mb_s), _n(f.flow.peak_factor),
+                 _n(f.flow.efficiency) if f.flow.efficiency is not None else "from its access pattern",
+                 "yes" if f.writes else "no") for f in plan.library_flows]  # fmt: skip
+        parts.append(_table(rows, ["flow", "rate [MB/s]", "factor [-]", "efficiency [-]", "adds to the archive"],
+                            num=[False, True, True, True, False]))  # fmt: skip
+    if vts is None:
+        return "\n".join(parts)
     info = [(k, _n(v, 4) if not isinstance(v, str) else v) for k, v in {**day.summary(), **vts.day}.items()]
     parts.append(_table(info, ["quantity", "value"], num=[False, True]))
-    from vtsmodel.hourly import COLUMNS
 
     keys = [k for k in COLUMNS if day.has(k)]
     hours = [[_n(r[k], 4) for k in keys] for r in day.rows()]
@@ -339,6 +202,8 @@ def _answers_section(plan, vts) -> str:
 
 def _recommendation_section(result) -> str:
     vts, lib = result.vts, result.library
+    if vts is None:
+        return f"<h2>Recommendation</h2><p class=lead>{_e(lib.headline())}</p>"
     parts = ["<h2>Recommendation</h2>", f"<p class=lead>{_e(vts.headline())}</p>"]
     c = vts.closest
     title = (
@@ -390,13 +255,96 @@ def _library_section(lib) -> str:
             f"target needs: {_e(lib.recall_drives_for_wait if lib.recall_drives_for_wait is not None else '—')}.</p>"
         )
     parts.append(f"<p><b>{lib.drives} drives; {_e(lib.governs)} governs.</b></p>")
+    if lib.recall_flow is not None and lib.robot_wait_s > 0:
+        parts.append(f"<p>Each recall first waits {_n(lib.robot_wait_s)} s on average for a robot (its move "
+                     f"{_n(lib.robot_move_s)} s; the robots an M/D/c queue of moves, library.robot_wait_s), its drive "
+                     "reserved: the wait is part of its drive time and ready time above.</p>")  # fmt: skip
+    if lib.replay is not None:
+        r = lib.replay
+        tried = ", ".join(f"{k}: {_n(v)} s" for k, v in r.tried.items())
+        parts.append(f"<p><b>The recall target checked by replay of the mount log:</b> {r.drives} drives meet "
+                     f"{_n(r.target_s)} s at the {_n(r.q * 100)}th percentile (each request of the log mounted, "
+                     f"robots, loads, locates and reads of the drive; vtsmodel.replay.replay_drives_needed); the "
+                     f"analytic count for the same log (M/G/c, its own service mean and cv): "
+                     f"{_e(r.analytic_drives if r.analytic_drives is not None else 'none')}. The replay's percentile "
+                     f"by drives tried: {_e(tried)}.</p>")  # fmt: skip
+    if lib.over_years is not None:
+        parts.append(_over_years_section(lib.over_years))
     for n in lib.notes:
         parts.append(f"<p class=small>{_e(n)}</p>")
     return "\n".join(parts)
 
 
+def _span(counts) -> str:
+    first, last = int(counts[0]), int(counts[-1])
+    return f"{first}" if first == last else f"{first} to {last}"
+
+
+def _whole(x) -> str:
+    """A whole number in full (1,443), another to four significant digits (74.34)."""
+    return f"{int(x):,}" if math.isfinite(x) and float(x).is_integer() else _n(x, 4)
+
+
+def _count(v) -> str:
+    """A count in a table: whole, with separators; ``—`` where there is none (NaN), "more than one library" for inf."""
+    if math.isnan(v):
+        return "—"
+    return "more than one library" if math.isinf(v) else f"{int(v):,}"
+
+
+def _over_years_section(y) -> str:
+    """The library year by year: what to install, the margins of the last year, what binds, the cost."""
+    r, n = y.years, int(y.year[-1])
+    unit = f"{y.unit}s"
+    fam = r.library.label if r.library is not None else "no library family"
+    parts = ["<h3>The library over the years</h3>",
+             f"<p>{_e(fam)}; {_e(r.drive)}, {_n(r.archive.cartridge_tb)} TB a cartridge (native capacity × "
+             f"compression × fill); {r.archive.copies} cop{'y' if r.archive.copies == 1 else 'ies'}, "
+             f"{r.archive.offsite_copies} off site; robots {_e(_span(r.robots))}, a move {_n(r.robot_move_s)} s "
+             f"({_e(r.robot_move_basis)}). Year 0 is now.</p>"]  # fmt: skip
+    slots, bays = y.usable_slots(), y.drive_bays()
+    ready = y.recall_ready_q_s
+    cols = {
+        "year": [int(v) for v in y.year], "stored [TB]": [_n(v, 4) for v in r.archive.stored_tb],
+        "cartridges, every copy": [f"{int(v):,}" for v in r.archive.cartridges] if r.archive.offsite_copies else None,
+        "cartridges in the library": [f"{int(v):,}" for v in r.archive.cartridges_onsite],
+        unit: [_count(v) for v in r.units] if r.has_frames else None,
+        "usable slots": [_count(v) for v in slots] if r.has_frames else None,
+        "drives": [int(v) for v in r.drives], "drive bays": [_count(v) for v in bays] if r.has_frames else None,
+        "robots": [int(v) for v in r.robots], "mounts per hour": [_n(v) for v in r.mounts_per_hour],
+        "recall ready [s]": [_n(v) if not math.isnan(v) else "—" for v in ready] if not np.isnan(ready).all() else None,
+        "binds": list(r.binding) if r.has_frames else None,
+    }  # fmt: skip
+    cols = {k: v for k, v in cols.items() if v is not None}
+    rows = list(zip(*cols.values(), strict=True))
+    parts.append(_table(rows, list(cols), num=[k != "binds" for k in cols]))
+    checks = []
+    for ch in y.checks():
+        text, cls = _status(ch.ok)
+        checks.append(
+            (ch.label, _n(ch.value, 6), _n(ch.limit, 6), ch.unit, _n(ch.margin, 6), (text, cls), ch.text)
+        )
+    parts += [f"<h3>Margins in year {n}</h3>",
+              _table(checks, ["margin of", "value", "limit", "unit", "margin", "", "in words"],
+                     num=[False, True, True, False, True, False, False])]  # fmt: skip
+    if r.binding[-1]:
+        parts.append(f"<p><b>What binds in year {n}: {_e(r.binding[-1])}</b> (the fullest of the slots, the "
+                     "drive bays and the robots' mounts per hour, library.library_binding).</p>")  # fmt: skip
+    if r.fill_years:
+        fills = "; ".join(f"{k} {y.unit}{'s' if k > 1 else ''}: " + ("holds every year" if v is None else f"full in year {v}")
+                          for k, v in sorted(r.fill_years.items())[-6:])  # fmt: skip
+        parts.append(f"<p>When each configuration fills: {_e(fills)}.</p>")
+    if y.cost is not None:
+        c = y.cost
+        rows = [(int(yr), _n(py, 6), _n(cu, 6), _n(pt, 4) if not math.isnan(pt) else "—")
+                for yr, py, cu, pt in zip(y.year, c["per_year"], c["cumulative"], c["per_tb"], strict=True)]  # fmt: skip
+        parts += [f"<h3>Cost, from your prices ({_e(', '.join(c['items']))})</h3>",
+                  "<p class=small>Your prices, in your currency, as you entered them; nothing else is priced.</p>",
+                  _table(rows, ["year", "spent", "spent so far", "per TB stored"], num=[True] * 4)]  # fmt: skip
+    return "\n".join(parts)
+
+
 def _model_summary(dotted: str) -> tuple[str, str]:
-    import importlib
 
     mod, _, name = dotted.rpartition(".")
     func = getattr(importlib.import_module(mod), name)
@@ -405,7 +353,6 @@ def _model_summary(dotted: str) -> tuple[str, str]:
 
 
 def _statements_section(result) -> str:
-    from vtsmodel._tables import load
 
     parts = ["<h2>What each number rests on</h2>", "<h3>Model functions</h3>"]
     rows = [(name, *_model_summary(name)) for name in result.models]
@@ -436,8 +383,6 @@ def ledger_rows(result) -> list[dict]:
     list of dict
         Ledger rows (``data/statements.csv``), each once, in ledger order.
     """
-    from vtsmodel.data import statements, statements_for
-
     models = set(result.models)
     keep = {r["id"] for r in statements() if r["model"] in models}
     for table, row_id in result.rows:
@@ -478,7 +423,6 @@ def _ledger(result) -> str:
 
 
 def _assumptions_section() -> str:
-    from vtsmodel.plan import assumptions
 
     rows = [(a["assumption"], a["value"], a["source"]) for a in assumptions()]
     return "<h2>Assumptions</h2>" + _table(rows, ["assumption", "value", "source or reason"])
@@ -493,17 +437,15 @@ def report_html(result, *, generated: str | None = None) -> str:
     generated : str, optional
         The date line; default now (UTC).
     """
-    import plotly.offline
-
-    import vtsmodel
-    from vtsmodel._tables import cite
-
     plan = result.plan
     when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     cfg = {"displaylogo": False, "displayModeBar": False, "responsive": False}
     figs = plan_figures(result)
+    closest = result.vts.closest.config.label if result.vts is not None else ""
     captions = {
-        "day": (f"The day simulated hour by hour (simulate_tvc) with {result.vts.closest.config.label}: host writes "
+        "capacity": ("The cartridges in the library each year (year 0: now) against the usable slots of each "
+                     "configuration of the library family, and the year each fills (library_years)."),
+        "day": (f"The day simulated hour by hour (simulate_tvc) with {closest}: host writes "
                 "offered and accepted, the copy to tape, and un-copied data against the fill threshold."),
         "configurations": ("Each cache configuration's time throttled and longest write delay (any drive count), and "
                            "the recall ready time at the percentile by drive count (missing points: no steady state)."),
@@ -518,12 +460,12 @@ def report_html(result, *, generated: str | None = None) -> str:
         "<h2>Figures</h2>",
         *(_fig_html(fig, f"fig-{key}", captions[key], cfg) for key, fig in figs.items()),
         _answers_section(plan, result.vts),
-        _configurations_section(result.vts, hits=plan.hits is not None),
+        _configurations_section(result.vts, hits=plan.hits is not None) if result.vts is not None else "",
         _library_section(result.library),
         _assumptions_section(),
         _statements_section(result),
     ]
-    notes = tuple(dict.fromkeys(result.vts.notes + result.library.notes))
+    notes = result.notes
     if notes:
         body.append("<h2>Extrapolations</h2>" + "".join(f"<p class=small>{_e(n)}</p>" for n in notes))
     refs = cite(*result.sources).splitlines()
@@ -547,8 +489,6 @@ def html_to_pdf(page: str, *, timeout_s: float = PDF_TIMEOUT_S) -> bytes:
         When no browser is found (the message says how to get one), the browser fails,
         or it takes longer than ``timeout_s``.
     """
-    from vtsmodel.app._browser import HOW_TO_GET, find_chromium
-
     browser = find_chromium()
     if browser is None:
         raise RuntimeError(f"A PDF report needs a Chromium browser. {HOW_TO_GET}")
@@ -572,7 +512,6 @@ def html_to_pdf(page: str, *, timeout_s: float = PDF_TIMEOUT_S) -> bytes:
 
 # --- the API ------------------------------------------------------------------------------------
 def _result(plan_or_result, fraction: float):
-    from vtsmodel.plan import Plan, PlanResult, evaluate
 
     if isinstance(plan_or_result, PlanResult):
         return plan_or_result

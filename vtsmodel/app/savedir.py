@@ -90,7 +90,7 @@ def resolve(name: object, *, folder: str | os.PathLike | None = None, suffix: st
     Path
         ``folder / name`` with ``folder`` resolved. The file may not exist yet; if it
         exists it is a regular file with one link (not a symbolic link, FIFO, device,
-        folder or hard link), so writing it with :func:`vtsmodel._files.atomic_write`
+        folder or hard link), so writing it with :func:`vtsmodel.files.atomic_write`
         (a new file renamed over it) stays inside the folder.
     """
     name = check_name(name, suffix=suffix)

@@ -27,11 +27,11 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from vtsmodel._files import atomic_write, parse_json_bytes, read_file
 from vtsmodel.app.export import csv_text
+from vtsmodel.files import atomic_write, parse_json_bytes, read_file
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -62,28 +62,19 @@ NAME_COLUMN = "Scenario"
 
 
 def _lesson_id(module) -> str:
-    """``"04"`` for ``vtsmodel.app.lessons.efficiency`` (or the module's ``LESSON_ID``)."""
+    """A lesson module's number, its ``LESSON_ID`` (``"04"``)."""
     explicit = getattr(module, "LESSON_ID", None)
-    if isinstance(explicit, str):
-        return explicit
-    m = re.search(r"lesson(\d+)$", getattr(module, "__name__", ""))
-    if not m:
-        raise ValueError(f"lesson={module!r} is not a lesson module (vtsmodel.app.lessons.lessonNN)")
-    return m.group(1)
+    if not isinstance(explicit, str):
+        raise ValueError(f"lesson={module!r} is not a lesson module: it has no LESSON_ID")
+    return explicit
 
 
-def _resolve_lesson(lesson):
-    """A lesson module from ``"04"``, ``4`` or the module itself; ``ValueError`` otherwise."""
-    if isinstance(lesson, int) and not isinstance(lesson, bool):
-        lesson = f"{lesson:02d}"
-    if isinstance(lesson, str):
-        from vtsmodel.app.lessons import LESSONS, lesson_module
-
-        if lesson not in LESSONS:
-            raise ValueError(f"lesson={lesson!r} is not valid; choose one of {', '.join(LESSONS)}")
-        module = lesson_module(lesson)
-    else:
-        module = lesson
+def _check_lesson(module):
+    """``module`` if it follows the lesson contract; ``ValueError`` otherwise (a lesson's number is not a module)."""
+    if isinstance(module, str | int):
+        raise ValueError(f"lesson={module!r} is a lesson's number; give its module "
+                         "(vtsmodel.app.lessons.lesson_module(number) finds it)")  # fmt: skip
+    _lesson_id(module)
     for attr in ("INPUTS", "SCENARIO", "scenario_outputs"):
         if not hasattr(module, attr):
             raise ValueError(f"lesson {_lesson_id(module)} has no {attr}: it does not follow the contract")
@@ -111,9 +102,9 @@ class ScenarioSheet:
 
     Parameters
     ----------
-    lesson : str, int or module
-        The lesson (``"04"``) or its module; it must define ``INPUTS``, ``SCENARIO`` and
-        ``scenario_outputs``.
+    lesson : module
+        The lesson's module (``vtsmodel.app.lessons.efficiency``); it must define
+        ``LESSON_ID``, ``INPUTS``, ``SCENARIO`` and ``scenario_outputs``.
     scenarios : mapping of str to dict, optional
         Initial scenarios, name to inputs (missing inputs take their defaults). Default:
         one scenario, ``"base"``, at the lesson's defaults.
@@ -124,7 +115,7 @@ class ScenarioSheet:
     """
 
     def __init__(self, lesson, scenarios: Mapping[str, Mapping] | None = None) -> None:
-        self.lesson = _resolve_lesson(lesson)
+        self.lesson = _check_lesson(lesson)
         self.lesson_id = _lesson_id(self.lesson)
         self.params = {k: self.lesson.INPUTS[k] for k in self.lesson.SCENARIO}
         self._names: list[str] = []
@@ -421,15 +412,19 @@ class ScenarioSheet:
         return names, values, outputs, notes
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike) -> ScenarioSheet:
-        """A new sheet for the lesson a scenario file names, holding its scenarios."""
+    def from_file(cls, path: str | os.PathLike, lesson_module: Callable[[str], object]) -> ScenarioSheet:
+        """A new sheet for the lesson a scenario file names, holding its scenarios.
+
+        ``lesson_module(number)`` gives the module of a lesson's number, or raises ``ValueError``
+        naming the valid ones (:func:`vtsmodel.app.lessons.lesson_module`).
+        """
         doc = read_scenario_file(path)
         lesson = doc.get("lesson") if isinstance(doc, dict) else None
-        from vtsmodel.app.lessons import LESSONS
-
-        if not isinstance(lesson, str) or lesson not in LESSONS:
-            raise ValueError(f"lesson={lesson!r} in {path} is not valid; choose one of {', '.join(LESSONS)}")
-        sheet = cls(lesson)
+        try:
+            module = lesson_module(lesson)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+        sheet = cls(module)
         sheet.load_dict(doc)
         return sheet
 

@@ -329,13 +329,15 @@ def voila_config(opts: Options, token: str):
 def _app_class():
     """The Voila application with the launcher's handlers (imports Voila and tornado)."""
     import tornado.web
-    from jupyter_server.base.handlers import APIHandler, JupyterHandler
+    from jupyter_server.base.handlers import APIHandler, FileFindHandler, JupyterHandler
     from tornado.ioloop import IOLoop
     from voila.app import Voila
     from voila.request_info_handler import RequestInfoSocketHandler
     from voila.tornado.handler import TornadoVoilaHandler
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
     from voila.voila_identity_provider import VoilaLoginHandler
+
+    from vtsmodel.app.static_cache import VersionedFileHandler
 
     def drop_token(handler) -> bool:
         """Redirect a token-authenticated GET to the same URL without the token."""
@@ -420,6 +422,8 @@ def _app_class():
                     out.append((pattern, LoginPage))
                 elif cls is RequestInfoSocketHandler:
                     continue  # unauthenticated; only for notebooks that wait for their request
+                elif cls is FileFindHandler:  # the extensions' bundles: versioned ones cached (static_cache)
+                    out.append((pattern, VersionedFileHandler, *rule[2:]))
                 else:
                     out.append(rule)
             out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))

@@ -13,22 +13,22 @@ This module imports ipywidgets and ipydatagrid; ``import vtsmodel`` does not.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import warnings
 from collections.abc import Iterable
 
 import ipywidgets as w
 
-from vtsmodel._inputs import Input, number
+from vtsmodel import Input, number
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.grids import Column, GridEditor
-from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, NAME_COLUMN, ScenarioSheet, parse_scenario_bytes
 
 __all__ = ["ScenarioSheetWidget", "overlay_traces", "scenario_sheet"]
 
 _DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
-_CACHE_SIZE = 128
 _NAME = Input(NAME_COLUMN, "", "scenario", help="The scenario's name, unique in the sheet.")
 
 
@@ -88,8 +88,8 @@ class ScenarioSheetWidget:
 
     Parameters
     ----------
-    lesson : str, int or module
-        The lesson (``"01"``) or its module.
+    lesson : module
+        The lesson's module (``vtsmodel.app.lessons.write``).
     panels : Panel or iterable of Panel, optional
         Panels whose inputs named like the lesson's ``SCENARIO`` follow the selected row;
         their plots overlay every other scenario.
@@ -110,7 +110,6 @@ class ScenarioSheetWidget:
         self.sheet = sheet if sheet is not None else ScenarioSheet(lesson)
         self.selected = 0
         self.panels: list[Panel] = []
-        self._views: dict = {}
         self._syncing = False
         columns = [Column(NAME_COLUMN, NAME_COLUMN, _NAME)]
         columns += [Column.of(k, inp) for k, inp in self.sheet.params.items()]
@@ -350,18 +349,13 @@ class ScenarioSheetWidget:
         for p in self.panels:
             p.update()
 
-    def _other_view(self, panel: Panel, values: dict) -> View:
+    @staticmethod
+    def _other_view(panel: Panel, values: dict) -> View:
+        """The panel's view of another scenario's ``values`` (its evaluation kept in the app's cache)."""
         kw = {k: values.get(k, c.value) for k, c in panel.controls.items()}
-        key = (id(panel), tuple(sorted((k, repr(v)) for k, v in kw.items())))
-        view = self._views.get(key)
-        if view is None:
-            if len(self._views) >= _CACHE_SIZE:
-                self._views.clear()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                view = compute(panel._view_fn, kw)
-            self._views[key] = view
-        return view
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return panel.view_of(kw)
 
     def _decorate(self, panel: Panel, view: View) -> View:
         """The panel's view with every other scenario's lines and points overlaid, by name."""
@@ -380,7 +374,7 @@ class ScenarioSheetWidget:
                     figures[key] = figures[key].with_traces(extra)
         caption = {"Scenario": self.sheet.name(self.selected), **view.caption_values,
                    "Also shown": ", ".join(n for n, _ in others)}  # fmt: skip
-        return View(figures, view.readouts, view.binding, view.notes, caption, view.citations)
+        return dataclasses.replace(view, figures=figures, caption_values=caption)
 
     def _ipython_display_(self):
         from IPython.display import display

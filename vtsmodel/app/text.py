@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from vtsmodel._inputs import number
+from vtsmodel import number
 
 __all__ = ["duration", "number", "parse_sizes_gb", "percent", "plain_math", "size", "with_unit"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel._inputs import Input
+from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import as_scalar, result
 from vtsmodel.mountlog import MountLog, iter_mount_log
 from vtsmodel.quantities import BIG_GB, WARMUP_HOURS
@@ -404,6 +404,7 @@ class _Replicates:
         return se.reshape(np.shape(cap_gb))
 
 
+@declare(n=AUTO_CAPACITIES)
 def auto_capacities(curve: HitCurve, n: int = 20) -> np.ndarray:
     """``n`` capacities spaced evenly in log scale over the log's working set. [GB]
 

@@ -51,21 +51,24 @@ The modules, each one concern (the names below are all imported here):
   :func:`assumptions`.
 """
 
-from vtsmodel.plan.answers import Answers, answer_inputs
+from vtsmodel.plan.answers import ARCHIVE_ANSWERS, EMPTY_MEANS, YEARS_ONLY, Answers, answer_inputs
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR
 from vtsmodel.plan.files import (
     MAX_PLAN_BYTES,
     PLAN_SCHEMA,
     PLAN_VERSION,
+    LibraryFlow,
     Plan,
     load_plan,
     plan_from_bytes,
     plan_from_dict,
+    plan_template,
     plan_to_dict,
     plan_to_json,
     save_plan,
+    save_plan_template,
 )
-from vtsmodel.plan.library import LibraryPlan, library_plan
+from vtsmodel.plan.library import LibraryPlan, LibraryYearsPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
 from vtsmodel.plan.result import PlanResult, evaluate
 from vtsmodel.plan.sensitivity import FRACTION, Sensitivity, SensitivityRow, sensitivity
@@ -82,6 +85,8 @@ from vtsmodel.plan.vts import (
 )
 
 __all__ = [
+    "ARCHIVE_ANSWERS",
+    "EMPTY_MEANS",
     "FEATURE_ORDER",
     "FRACTION",
     "MAX_PLAN_BYTES",
@@ -92,13 +97,16 @@ __all__ = [
     "Answers",
     "Check",
     "ConfigResult",
+    "LibraryFlow",
     "LibraryPlan",
+    "LibraryYearsPlan",
     "Plan",
     "PlanResult",
     "Sensitivity",
     "SensitivityRow",
     "VtsConfiguration",
     "VtsPlan",
+    "YEARS_ONLY",
     "answer_inputs",
     "assumptions",
     "evaluate",
@@ -108,8 +116,10 @@ __all__ = [
     "plan_from_bytes",
     "plan_from_dict",
     "plan_to_dict",
+    "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
     "sensitivity",
     "vts_configurations",
     "vts_plan",

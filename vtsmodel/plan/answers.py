@@ -10,21 +10,25 @@ import dataclasses
 import functools
 import numbers
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from vtsmodel import b18
+from vtsmodel import archive, b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import Input
-from vtsmodel.catalog import drive_options
+from vtsmodel.catalog import drive_choices, drive_options
 from vtsmodel.hourly import MAX_HOURS, HourlyWorkload
+from vtsmodel.library import MOVE_S, ROBOTS, library_options
 
 __all__ = ["Answers", "answer_inputs"]
 
 _VTS = "ibm-vts-b18-2000"
 _CERN = "cern-tape-sizing-2005"
 _YOURS = "your workload"
+#: The ``library`` answer of a plan without a library family (drives, robots and cartridges, no frames).
+NO_LIBRARY = "none"
+NO_LIBRARY_LABEL = "none (drives and cartridges only)"
 
 
 @dataclass(frozen=True)
@@ -61,17 +65,60 @@ class Answers:
     drive_efficiency : float or None
         Efficiency assumed for every drive flow; None: from the access pattern. [-]
     peak_factor : float
-        CERN's factor for peaks, backlogs and failures on each library flow. [-]
+        CERN's factor for peaks, backlogs and failures on each library flow; 2 as the
+        note advises ("one should add a factor 2 for the overall performance to cope
+        with peaks, unexpected backlogs, failures", cern-tape-sizing-2005, Summary;
+        cern_facts ``peak_factor``). [-]
     vts_drive : {"3590B", "3590E"}
         The VTS's tape drive model.
+    escon_channels : {2, 4, 8}
+        ESCON channels between the host and the VTS; 8 for the paper's maximum
+        throughputs ("should configure the VTS with eight ESCON channels", Sec. 3.5.4).
+        Fewer channels lower the peak and sustained write rates where the channels bind
+        (the bottleneck view, :func:`vtsmodel.bottleneck.bottleneck_rate`). [count]
     library_drive : str
         A drive of the catalog (:func:`vtsmodel.catalog.drive_names`) for the library plan.
     virtual_drives_needed : int
         Virtual drives mounted at once at the busiest time (0: no requirement). [-]
+    library : str
+        The library family (:func:`vtsmodel.library.library_names`), or ``"none"``
+        (drives, robots and cartridges, no frames).
+    years : int
+        Years the library is planned for. [year]
+    stored_now_tb : float
+        Data the archive holds today, one copy. [TB]
+    growth_tb_per_year : float or None
+        Data written in a year, one copy; None: the day's host writes x 365.25. [TB]
+    growth_rate : float
+        Data written in a year as a share of what is stored at its start. [-]
+    ingest_growth : float
+        How much more is written each year than the year before (0.2: 20 %). [-]
+    retention_years : int
+        Years data is kept (0: for ever). [year]
+    copies, offsite_copies : int
+        Copies of each byte on tape, and how many of them are kept outside the library. [count]
+    library_compression : float
+        Host bytes per byte on the library's cartridges (1: none). [-]
+    fill_efficiency : float
+        Share of a cartridge's native capacity that holds data. [-]
+    reclaim_reserve : float
+        Extra cartridges awaiting reclamation, a share of those holding data. [-]
+    robots : int or None
+        Robots installed; None: as many as the mounts need, within the family's documents. [count]
+    robot_move_s : float or None
+        Time of one robot move; None: the family's document, else CERN's 22.5 s. [s]
+    slots_base, slots_per_expansion : float or None
+        Slots of the base frame or module and of each expansion unit, where no document
+        gives them (the TS4500's); None: the documents'. [count]
+    price_drive, price_cartridge, price_frame, price_support_per_year : float or None
+        Your prices (a drive, a cartridge, a frame or module, support a year); None: not
+        shown. [your currency]
 
     Notes
     -----
-    An answer whose default is None may be left empty: it is then derived.
+    An answer whose default is None may be left empty: it is then derived (or, for a
+    price, not shown). The library drive's default is the newest LTO generation of the
+    drive catalog (:func:`newest_drive`).
     """
 
     write_gb_per_day: float = 2000.0
@@ -90,10 +137,32 @@ class Answers:
     throttle_hours_allowed: float = 0.0
     delay_hours_allowed: float = 1.0
     drive_efficiency: float | None = None
-    peak_factor: float = 1.0
+    peak_factor: float = 2.0
     vts_drive: str = "3590B"
-    library_drive: str = "IBM3592A"
+    escon_channels: int = 8
+    library_drive: str = field(default_factory=lambda: newest_drive("LTO"))
     virtual_drives_needed: int = 0
+    # the library over the years (issue 29)
+    library: str = "SL8500"
+    years: int = 5
+    stored_now_tb: float = 0.0
+    growth_tb_per_year: float | None = None
+    growth_rate: float = 0.0
+    ingest_growth: float = 0.0
+    retention_years: int = 0
+    copies: int = 1
+    offsite_copies: int = 0
+    library_compression: float = 1.0
+    fill_efficiency: float = 1.0
+    reclaim_reserve: float = 0.0
+    robots: int | None = None
+    robot_move_s: float | None = None
+    slots_base: float | None = None
+    slots_per_expansion: float | None = None
+    price_drive: float | None = None
+    price_cartridge: float | None = None
+    price_frame: float | None = None
+    price_support_per_year: float | None = None
 
     def __post_init__(self) -> None:
         inputs = _inputs()
@@ -128,8 +197,10 @@ class Answers:
                 if v is None and k in _OPTIONAL:
                     continue
                 if inp.choices:
-                    if not isinstance(v, str):
-                        raise ValueError(f"{k}={v!r} must be text; choose {inp.range_text()}")
+                    numeric = [val for _, val in inp.options if not isinstance(val, str)]
+                    if not isinstance(v, str) and (isinstance(v, bool) or v not in numeric):
+                        what = "is not valid" if numeric else "must be text"
+                        raise ValueError(f"{k}={v!r} {what}; choose {inp.range_text()}")
                 elif isinstance(v, bool) or not isinstance(v, numbers.Real):
                     raise ValueError(f"{k}={v!r} must be a number in {inp.range_text()} ({inp.header})")
         return cls(**dict(values))
@@ -157,10 +228,49 @@ class Answers:
         return HourlyWorkload(name="answers", columns=cols, notes="The day the answers describe.")
 
 
-#: Each answer's default, from its field.
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Answers)}
+#: The answers of the library over the years (issue 29): only the tape-library plan reads them.
+ARCHIVE_ANSWERS = (
+    "library", "years", "stored_now_tb", "growth_tb_per_year", "growth_rate", "ingest_growth", "retention_years",
+    "copies", "offsite_copies", "library_compression", "fill_efficiency", "reclaim_reserve", "robots",
+    "robot_move_s", "slots_base", "slots_per_expansion", "price_drive", "price_cartridge", "price_frame",
+    "price_support_per_year",
+)  # fmt: skip
+#: What each answer that may be left empty means when it is (a caption, a plan file's comment).
+EMPTY_MEANS = {
+    "recalls_per_hour": "derived: reads × (1 − read hit) ÷ volume size", "drive_efficiency": "from the access pattern",
+    "growth_tb_per_year": "the day's host writes (or the writing flows) × 365.25 days",
+    "robots": "as many as the mounts need", "robot_move_s": "the family's document, else CERN's 22.5 s",
+    "slots_base": "the documents'", "slots_per_expansion": "the documents'", "price_drive": "not shown",
+    "price_cartridge": "not shown", "price_frame": "not shown", "price_support_per_year": "not shown",
+}  # fmt: skip
+#: The archive's answers that move only the years, not today's drives (the sensitivity leaves them out).
+YEARS_ONLY = tuple(k for k in ARCHIVE_ANSWERS if k not in ("library", "robots", "robot_move_s"))
+#: Answers whose default comes from the catalog (:func:`newest_drive`), read on first use.
+_FACTORY = frozenset(f.name for f in dataclasses.fields(Answers) if f.default is dataclasses.MISSING)
 #: Answers that may be left empty (``None``): they are then derived.
-_OPTIONAL = frozenset(k for k, v in _DEFAULTS.items() if v is None)
+_OPTIONAL = frozenset(f.name for f in dataclasses.fields(Answers) if f.default is None)
+#: The answers' names, in order.
+_NAMES = tuple(f.name for f in dataclasses.fields(Answers))
+
+
+def _defaults() -> dict:
+    """Each answer's default, from its field."""
+    return {
+        f.name: (f.default_factory() if f.name in _FACTORY else f.default)
+        for f in dataclasses.fields(Answers)
+    }
+
+
+@functools.cache
+def newest_drive(family: str) -> str:
+    """The newest generation of a drive family in the catalog, of those that give a cartridge capacity (``"LTO10"``).
+
+    The catalog lists each family in order of generation (:func:`vtsmodel.catalog.drive_choices`).
+    """
+    for g in drive_choices(having=("native_capacity",)):
+        if g.family == family:
+            return g.drives[-1].key
+    raise ValueError(f"family={family!r} has no drive with a cartridge capacity in the catalog")
 
 
 @functools.cache
@@ -228,12 +338,19 @@ def _inputs() -> dict[str, Input]:
             help="Share of a drive's speed a flow gets; empty: from the access pattern (CERN formula).",
         ),
         "peak_factor": Input(
-            "peak factor", "-", lo=1.0, hi=10.0, source=f"{_CERN}, Summary (the note uses 2)",
-            help="Factor for peaks, backlogs and failures on each library flow.",
+            "peak factor", "-", lo=1.0, hi=10.0,
+            source=f"{_CERN}, Summary: 'one should add a factor 2 for the overall performance to cope with peaks'",
+            help="Factor for peaks, backlogs and failures on each library flow (the note's 2 by default).",
         ),
         "vts_drive": Input(
             "VTS tape drive", "", choices=tuple((f"IBM 3590 model {m[-1]}", m) for m in b18.TAPE_DRIVES),
             source=f"{_VTS}, Sec. 2", help="The 3590 model in the VTS's library.",
+        ),
+        "escon_channels": Input(
+            "ESCON channels", "-", choices=(("2 ESCON channels", 2), ("4 ESCON channels", 4),
+                                            ("8 ESCON channels", 8)),
+            source=f"{_VTS}, Secs. 1, 3.5.4 (eight for the maximum throughputs)",
+            help="Host channels to the VTS: fewer lower the peak and sustained rates where the channels bind.",
         ),
         "library_drive": Input(
             "library drive", "", choices=tuple(drive_options()), source="drive catalog",
@@ -243,8 +360,48 @@ def _inputs() -> dict[str, Input]:
             "virtual drives needed", "-", lo=0, hi=4096, integer=True, source=_YOURS,
             help="Virtual drives mounted at once at the busiest time; 0: no requirement.",
         ),
+        # the library over the years (issue 29)
+        "library": Input(
+            "library", "", choices=(*library_options(), (NO_LIBRARY_LABEL, NO_LIBRARY)), source="data/library_models.csv",
+            help="The tape library family, from its vendor's documents; none: drives, robots and cartridges, no frames.",
+        ),
+        "years": archive.YEARS,
+        "stored_now_tb": archive.STORED_TB,
+        "growth_tb_per_year": archive.GROWTH_TB.but(
+            optional=True, help="Data written in a year, one copy; empty: the day's host writes x 365.25 days.",
+        ),
+        "growth_rate": archive.GROWTH_RATE,
+        "ingest_growth": archive.INGEST_GROWTH,
+        "retention_years": archive.RETENTION,
+        "copies": archive.COPIES,
+        "offsite_copies": archive.OFFSITE,
+        "library_compression": archive.COMPRESSION.but(label="expected compression on tape"),
+        "fill_efficiency": archive.FILL,
+        "reclaim_reserve": archive.RESERVE,
+        "robots": ROBOTS.but(
+            optional=True, source="your library", help="Robots (accessors, HandBots) installed; empty: as many as the mounts need, "
+            "within the family's documented most.",
+        ),
+        "robot_move_s": MOVE_S.but(
+            optional=True, source="your library", help="One cartridge move; empty: the family's document, else CERN's 22.5 s "
+            "(160 robot arm movements per hour).",
+        ),
+        "slots_base": Input(
+            "slots of the base frame", "-", lo=1.0, hi=1e6, integer=True, optional=True, source="your library",
+            help="Where no document gives them (the TS4500's): the base frame's or module's cartridge slots.",
+        ),
+        "slots_per_expansion": Input(
+            "slots per expansion frame", "-", lo=0.0, hi=1e6, integer=True, optional=True, source="your library",
+            help="Where no document gives them (the TS4500's): each expansion frame's or module's slots.",
+        ),
+        "price_drive": archive.PRICE.but(label="price of a drive", help="Your price of one drive; empty: not shown."),
+        "price_cartridge": archive.PRICE.but(label="price of a cartridge", help="Your price of one cartridge; empty: not shown."),
+        "price_frame": archive.PRICE.but(label="price of a frame or module",
+                                 help="Your price of one frame or module (slots and bays); empty: not shown."),
+        "price_support_per_year": archive.PRICE.but(label="support a year", help="Your yearly support; empty: not shown."),
     }  # fmt: skip
-    return {k: inp.but(default=_DEFAULTS[k]) for k, inp in declared.items()}
+    defaults = _defaults()
+    return {k: inp.but(default=defaults[k]) for k, inp in declared.items()}
 
 
 def answer_inputs() -> dict[str, Input]:
@@ -257,11 +414,9 @@ def answer_inputs() -> dict[str, Input]:
 
 
 def _check_names(values: Mapping) -> None:
-    unknown = [k for k in values if k not in _DEFAULTS]
+    unknown = [k for k in values if k not in _NAMES]
     if unknown:
-        raise ValueError(
-            f"unknown answer(s) {', '.join(map(repr, unknown))}; answers: {', '.join(_DEFAULTS)}"
-        )
+        raise ValueError(f"unknown answer(s) {', '.join(map(repr, unknown))}; answers: {', '.join(_NAMES)}")
 
 
 def _window_share(start: float, length: float) -> np.ndarray:

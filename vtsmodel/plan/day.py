@@ -10,7 +10,7 @@ import numpy as np
 
 from vtsmodel.hits import HitCurve, tvc_read_hit
 from vtsmodel.hourly import HourlyWorkload
-from vtsmodel.plan.files import Plan
+from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.recall import recall_ready_s, recall_service_s
 from vtsmodel.workload import Profile, make_profile
 
@@ -78,6 +78,7 @@ class PlanDay:
 
 def plan_day(plan: Plan) -> PlanDay:
     """The hours ``plan`` evaluates, with the read-hit ratio and recalls it implies."""
+    check_plan(plan)
     a = plan.answers
     w = plan.day()
     hit, hit_basis = a.read_hit, "answer"

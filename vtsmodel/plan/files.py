@@ -1,10 +1,14 @@
 """A plan (the answers, and optionally an hourly workload and a mount log's hit curve) and its JSON file.
 
-A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 1, "name": ...,
+A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 2, "name": ...,
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
-"mount_log": {"file": NAME}}`` (the last optional): :func:`save_plan` and
+"mount_log": {"file": NAME}, "vts": false, "library_flows": [...]}`` (the last three optional): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
-:func:`plan_from_dict` read it, every field checked.
+:func:`plan_from_dict` read it, every field checked. A line whose text starts with ``//``
+is a comment: :func:`plan_template` (``vtsmodel plan --init``) writes one above each answer.
+A version-1 file (written before the library's answers) is read as it was written: its
+answers, version 1's default drive (``"IBM3592A"``) where it gave none, and no library family
+(:data:`V1_DEFAULTS`).
 """
 
 from __future__ import annotations
@@ -13,16 +17,22 @@ import dataclasses
 import json
 import numbers
 import os
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtsmodel._files import atomic_write, parse_json_bytes, read_file
+from vtsmodel._inputs import Input, declare
+from vtsmodel._validation import as_scalar
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
-from vtsmodel.plan.answers import Answers
+from vtsmodel.mountlog import MountLog, read_mount_log
+from vtsmodel.plan.answers import _OPTIONAL, EMPTY_MEANS, NO_LIBRARY, Answers, answer_inputs
+from vtsmodel.sizing import Flow
 
 __all__ = [
     "MAX_PLAN_BYTES",
+    "LibraryFlow",
     "PLAN_SCHEMA",
     "PLAN_VERSION",
     "Plan",
@@ -30,16 +40,55 @@ __all__ = [
     "plan_from_bytes",
     "plan_from_dict",
     "plan_to_dict",
+    "plan_template",
     "plan_to_json",
     "save_plan",
+    "save_plan_template",
 ]
 
 #: The ``schema`` field of a plan file.
 PLAN_SCHEMA = "vtsmodel-plan"
-#: The plan file version this module writes and reads.
-PLAN_VERSION = 1
+#: The plan file version this module writes; it reads this one and version 1.
+PLAN_VERSION = 2
+#: Version 1's answers (before the library over the years, issue 29), and what a version-1 file
+#: without an answer meant by it where the default has changed since: a version-1 file is read
+#: as it was written, with no library family (drives, robots and cartridges only).
+V1_ANSWERS = (
+    "write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day", "read_window_hours",
+    "read_start_hour", "read_hit", "cf", "recalls_per_hour", "volume_mb", "files_per_mount", "recall_target_s",
+    "recall_percentile", "throttle_hours_allowed", "delay_hours_allowed", "drive_efficiency", "peak_factor",
+    "vts_drive", "library_drive", "virtual_drives_needed", "escon_channels",
+)  # fmt: skip
+V1_DEFAULTS = {"library_drive": "IBM3592A", "library": NO_LIBRARY}
 #: Largest plan file read. [bytes]
 MAX_PLAN_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class LibraryFlow:
+    """A data flow of a tape library plan (the CERN note's flows), and whether it writes new data.
+
+    Attributes
+    ----------
+    flow : vtsmodel.sizing.Flow
+        Its rate, peak factor and efficiency or access pattern (cern-tape-sizing-2005, Summary).
+    writes : bool
+        Whether it writes new data to the archive: the flows that do, at their average rate
+        all year, are the TB written a year where the answers give none.
+    """
+
+    flow: Flow
+    writes: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.flow, Flow):
+            raise ValueError(f"flow={self.flow!r:.80} must be a vtsmodel.sizing.Flow")
+        if not isinstance(self.writes, bool):
+            raise ValueError(f"writes={self.writes!r} must be true or false")
+
+
+#: Flows a plan file may hold at most.
+MAX_FLOWS = 100
 
 
 @dataclass(frozen=True)
@@ -70,6 +119,15 @@ class Plan:
     mount_log_file : str or None
         The mount log ``hits`` came from, as a plan file references it (relative to the
         plan file's folder).
+    log : MountLog or None
+        The mount log itself (with ``hits``): the tape-library plan replays it to check its
+        recall target (:func:`vtsmodel.replay.replay_drives_needed`).
+    vts : bool
+        Whether to plan a VTS B18 too; False: a tape library alone (an archive).
+    library_flows : tuple of LibraryFlow
+        The tape library's data flows; when given they replace the day's host writes and
+        recalls in the library plan (and no recall flow is known to check the recall target
+        against, unless a mount log is replayed).
     """
 
     answers: Answers = field(default_factory=Answers)
@@ -78,8 +136,21 @@ class Plan:
     name: str = "plan"
     hits: HitCurve | None = None
     mount_log_file: str | None = None
+    vts: bool = True
+    library_flows: tuple[LibraryFlow, ...] = ()
+    log: MountLog | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.log is not None and not isinstance(self.log, MountLog):
+            raise ValueError(f"log={self.log!r:.60} must be a MountLog (vtsmodel.read_mount_log) or None")
+        if not isinstance(self.vts, bool):
+            raise ValueError(f"vts={self.vts!r} must be true or false")
+        flows = self.library_flows
+        if not isinstance(flows, tuple | list) or not all(isinstance(f, LibraryFlow) for f in flows):
+            raise ValueError(f"library_flows={flows!r:.80} must be a tuple of LibraryFlow")
+        if len(flows) > MAX_FLOWS:
+            raise ValueError(f"library_flows holds {len(flows)} flows; at most {MAX_FLOWS}")
+        object.__setattr__(self, "library_flows", tuple(flows))
         if not isinstance(self.answers, Answers):
             raise ValueError(f"answers={self.answers!r} must be an Answers")
         if self.workload is not None and not isinstance(self.workload, HourlyWorkload):
@@ -109,8 +180,13 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     ``embed``: write the workload's hours into the file (True), or reference its file
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
+    check_plan(plan)
     doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
            "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    if not plan.vts:
+        doc["vts"] = False
+    if plan.library_flows:
+        doc["library_flows"] = [_flow_dict(f) for f in plan.library_flows]
     if plan.hits is not None:
         if not plan.mount_log_file:
             raise ValueError(
@@ -162,7 +238,80 @@ def _read_json(path: Path):
 
 
 def _parse_json(raw: bytes, where: str):
-    return parse_json_bytes(raw, where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+    return parse_json_bytes(_uncommented(raw), where, max_bytes=MAX_PLAN_BYTES, what="plan file")
+
+
+def _uncommented(raw: bytes) -> bytes:
+    """The file with its comment lines (first text ``//``, as :func:`plan_template` writes) blanked.
+
+    Whole lines only: a JSON string cannot hold a line break, so no string is touched. The
+    lines stay (empty) so an error's line number is the file's.
+    """
+    if b"//" not in raw or len(raw) > MAX_PLAN_BYTES:
+        return raw  # the size check reports a file too large
+    lines = raw.split(b"\n")
+    return b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
+
+
+def save_plan_template(plan: Plan | None, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write :func:`plan_template` of ``plan`` (default: every default) to ``path``, atomically.
+
+    An existing file is replaced only if asked (``FileExistsError`` otherwise).
+    """
+    return atomic_write(path, plan_template(plan), overwrite=overwrite)
+
+
+#: Line width of :func:`plan_template`'s comments (a layout choice).
+TEMPLATE_WIDTH = Input(
+    "template line width", "characters", 96, lo=40, hi=400, integer=True,
+    source="layout choice", help="Longest comment line of a plan template.",
+)  # fmt: skip
+
+
+@declare(width=TEMPLATE_WIDTH)
+def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
+    """A plan file with a comment above each answer: its label, unit, range, source and help.
+
+    Comment lines start with ``//`` (:func:`load_plan` skips them); the values are
+    ``plan``'s answers (default: every default). ``vtsmodel plan --init FILE`` writes it.
+    """
+    width = int(as_scalar("width", TEMPLATE_WIDTH.check("width", width)))
+    plan = Plan() if plan is None else plan
+    check_plan(plan)
+    doc = plan_to_dict(plan)
+
+    def comment(text: str, indent: str) -> list[str]:
+        return [f"{indent}// {line}" for line in textwrap.wrap(text, width - len(indent) - 3)]
+
+    out = comment(
+        f"A vtsmodel plan file (schema {PLAN_SCHEMA!r}, version {PLAN_VERSION}). Lines starting with // are "
+        "comments. Change the values, keep the keys; an answer left out takes its default. Run it with: "
+        'vtsmodel plan THIS_FILE --report plan.pdf (or plan.html). "workload" may name an hourly workload '
+        'CSV beside this file: "workload": {"file": "day.csv"} (see examples/README.md).',
+        "",
+    )
+    out += ["{", f'  "schema": {json.dumps(doc["schema"])},', f'  "version": {doc["version"]},',
+            f'  "name": {json.dumps(doc["name"], ensure_ascii=False)},', '  "answers": {']  # fmt: skip
+    inputs = answer_inputs()
+    answers = list(doc["answers"].items())
+    for i, (key, value) in enumerate(answers):
+        inp = inputs[key]
+        unit = f" [{inp.unit}]" if inp.unit not in ("", "-") else ""
+        if inp.choices:
+            allowed = "one of " + ", ".join(f"{json.dumps(v)} ({label})" for label, v in inp.options)
+        else:
+            allowed = inp.range_text() + (f"; null: {EMPTY_MEANS[key]}" if key in _OPTIONAL else "")
+        source = f" Source: {inp.source}." if inp.source else ""
+        out += comment(f"{inp.label}{unit}: {allowed}. {inp.help}{source}", "    ")
+        comma = "," if i < len(answers) - 1 else ""
+        out.append(f"    {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    rest = {k: v for k, v in doc.items() if k not in ("schema", "version", "name", "answers")}
+    out.append("  }" + ("," if rest else ""))
+    for j, (key, value) in enumerate(rest.items()):
+        text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        out.append(f"  {json.dumps(key)}: {text}" + ("," if j < len(rest) - 1 else ""))
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def plan_to_json(plan: Plan, *, embed: bool | None = None) -> str:
@@ -183,7 +332,49 @@ def plan_from_bytes(
     return plan_from_dict(_parse_json(bytes(data), where), base_dir=base_dir)
 
 
-_PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log"}
+_PLAN_KEYS = {"schema", "version", "name", "answers", "workload", "mount_log", "vts", "library_flows"}
+#: What a flow of a plan file holds (the fields of vtsmodel.sizing.Flow, and ``writes``).
+_FLOW_KEYS = ("name", "rate_mb_s", "peak_factor", "efficiency", "file_mb", "files_per_mount", "writes")
+
+
+def _flow_dict(f: LibraryFlow) -> dict:
+    d = {k: getattr(f.flow, k) for k in _FLOW_KEYS[:-1]}
+    return {k: v for k, v in d.items() if v is not None} | {"writes": f.writes}
+
+
+def _library_flows(spec) -> tuple[LibraryFlow, ...]:
+    """A plan file's ``library_flows``: a list of flows, each checked (the message names the flow and field)."""
+    if not isinstance(spec, list) or not spec:
+        raise ValueError("library_flows must be a list of flows, each {'name', 'rate_mb_s', ...}")
+    if len(spec) > MAX_FLOWS:
+        raise ValueError(f"library_flows holds {len(spec)} flows; at most {MAX_FLOWS}")
+    out = []
+    for i, d in enumerate(spec, start=1):
+        if not isinstance(d, dict):
+            raise ValueError(f"library flow {i} must be an object, not {type(d).__name__}")
+        unknown = set(d) - set(_FLOW_KEYS)
+        if unknown:
+            raise ValueError(f"library flow {i}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}; "
+                             f"a flow holds {', '.join(_FLOW_KEYS)}")  # fmt: skip
+        for k, v in d.items():
+            if k == "name" and not (isinstance(v, str) and 0 < len(v.strip()) <= 200):
+                raise ValueError(f"library flow {i}: name={v!r:.60} must be text of 1 to 200 characters")
+            if k == "writes" and not isinstance(v, bool):
+                raise ValueError(f"library flow {i}: writes={v!r:.60} must be true or false")
+            if (
+                k not in ("name", "writes")
+                and v is not None
+                and (isinstance(v, bool) or not isinstance(v, numbers.Real))
+            ):
+                raise ValueError(f"library flow {i}: {k}={v!r:.60} must be a number")
+        if "name" not in d or "rate_mb_s" not in d:
+            raise ValueError(f"library flow {i} needs a name and rate_mb_s")
+        try:
+            flow = Flow(**{k: v for k, v in d.items() if k != "writes"})
+        except ValueError as exc:
+            raise ValueError(f"library flow {i}: {exc}") from None
+        out.append(LibraryFlow(flow, d.get("writes", False)))
+    return tuple(out)
 
 
 def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
@@ -210,13 +401,20 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
     if doc["schema"] != PLAN_SCHEMA:
         raise ValueError(f"schema={doc['schema']!r} is not a vtsmodel plan file (expected {PLAN_SCHEMA!r})")
     version = doc["version"]
-    if isinstance(version, bool) or not isinstance(version, int) or version != PLAN_VERSION:
-        raise ValueError(f"version={version!r} is not supported; this vtsmodel reads version {PLAN_VERSION}")
+    if isinstance(version, bool) or not isinstance(version, int) or version not in (1, PLAN_VERSION):
+        raise ValueError(
+            f"version={version!r} is not supported; this vtsmodel reads versions 1 and {PLAN_VERSION}"
+        )
+    later = sorted({"vts", "library_flows"} & set(doc)) if version == 1 else []
+    if later:
+        raise ValueError(
+            f"{', '.join(map(repr, later))} came after version 1; save the plan as version {PLAN_VERSION}"
+        )
     name = doc.get("name", "plan")
     if not isinstance(name, str) or not name.strip() or len(name) > 200:
         raise ValueError(f"name={name!r} must be text of 1 to 200 characters")
     try:
-        answers = Answers.from_dict(doc["answers"])
+        answers = Answers.from_dict(_v1_answers(doc["answers"]) if version == 1 else doc["answers"])
     except ValueError as exc:
         raise ValueError(f"answers: {exc}") from None
     workload, ref = None, None
@@ -237,15 +435,32 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
                 raise ValueError(f"workload file {ref}: {exc}") from None
         else:
             workload = _embedded_workload(spec)
-    curve, log_ref = _mount_log(doc.get("mount_log"), base_dir)
+    curve, log_ref, log = _mount_log(doc.get("mount_log"), base_dir)
+    vts = doc.get("vts", True)
+    if not isinstance(vts, bool):
+        raise ValueError(f"vts={vts!r:.60} must be true (plan a VTS B18 too) or false (a tape library alone)")
+    flows = _library_flows(doc["library_flows"]) if doc.get("library_flows") is not None else ()
     return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
-                mount_log_file=log_ref)  # fmt: skip
+                mount_log_file=log_ref, vts=vts, library_flows=flows, log=log)  # fmt: skip
+
+
+def _v1_answers(values):
+    """A version-1 file's answers as this version reads them: version 1's own, its defaults where they changed."""
+    if not isinstance(values, dict):
+        return values  # Answers.from_dict says what is wrong
+    later = [k for k in values if k not in V1_ANSWERS]
+    if later:
+        raise ValueError(
+            f"{', '.join(map(repr, later))} came after version 1; a version-1 plan file holds "
+            f"{', '.join(V1_ANSWERS)} (save it again as version {PLAN_VERSION} to add the library's answers)"
+        )
+    return {**V1_DEFAULTS, **values}
 
 
 def _mount_log(spec, base_dir):
-    """(curve, reference) of a plan file's ``mount_log`` entry, or (None, None)."""
+    """(curve, reference, log) of a plan file's ``mount_log`` entry, or (None, None, None)."""
     if spec is None:
-        return None, None
+        return None, None, None
     ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
     if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
         raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
@@ -258,7 +473,8 @@ def _mount_log(spec, base_dir):
     if not path.is_absolute():
         path = Path(base_dir) / path
     try:
-        return lru_hit_curve(path), ref
+        log = read_mount_log(path)
+        return lru_hit_curve(log), ref, log
     except (ValueError, OSError) as exc:
         raise ValueError(f"mount log {ref}: {exc}") from None
 

@@ -4,21 +4,36 @@ Every result of the planner carries the model functions it called and those they
 on (``models``), the data tables they and the planner read (``tables``), the rows the
 planner read itself (``rows``) and their source ids (``sources``), for
 :func:`vtsmodel.cite` and the report's references (:class:`Provenance`). The extrapolation
-warnings the models gave become the result's ``notes`` (:func:`collect_notes`).
+warnings the models gave become the result's ``notes``.
 :func:`assumptions` lists the planner's modelling choices with their sources.
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from vtsmodel import b18, bottleneck, catalog, drives, queueing, recall, sizing, throughput, tvc, tvc_day
+from vtsmodel import (
+    archive,
+    b18,
+    bottleneck,
+    catalog,
+    drives,
+    library,
+    library_years,
+    queueing,
+    recall,
+    sizing,
+    throughput,
+    tvc,
+    tvc_day,
+)
 from vtsmodel._tables import load, references, tables
 from vtsmodel._validation import VtsModelWarning
 
-__all__ = ["LIBRARY_ROWS", "VTS_ROWS", "Provenance", "assumptions", "collect_notes"]
+__all__ = ["LIBRARY_ROWS", "VTS_ROWS", "Provenance", "assumptions"]
 
 _VTS = "ibm-vts-b18-2000"
 _CERN = "cern-tape-sizing-2005"
@@ -57,11 +72,23 @@ class Provenance:
         return cls._of(funcs, found, VTS_ROWS + _drive_rows(b18.TAPE_DRIVES[vts_drive]))
 
     @classmethod
-    def of_library(cls, drive: str | None) -> Provenance:
-        """A tape-library plan's, with its catalog drive (None: a drive speed was given)."""
+    def of_library(cls, drive: str | None, model=None) -> Provenance:
+        """A tape-library plan's, with its catalog drive (None: a drive speed was given) and library family."""
+        return _of_library(cls, drive, None if model is None else model.key)
+
+    @classmethod
+    def _of_library(cls, drive: str | None, family: str | None) -> Provenance:
+        model = None if family is None else library.library_model(family)
         funcs = (sizing.drives_needed, drives.drive_efficiency, drives.mount_cycle_s,
-                 queueing.recall_drives_needed, queueing.wait_percentile, catalog.drive_spec)  # fmt: skip
-        return cls._of(funcs, _tables_of(funcs, ("cern_facts",)), LIBRARY_ROWS + _drive_rows(drive))
+                 queueing.recall_drives_needed, queueing.wait_percentile, catalog.drive_spec, archive.archive_years,
+                 archive.cartridge_tb, library_years.library_years, library.units_needed, library.robot_wait_s,
+                 library.library_binding)  # fmt: skip
+        rows = () if model is None else tuple((p.table, p.id) for p in model.rows.values())
+        # library_years cites the CERN example it offers lessons; a plan without a family reads no library row
+        found = _tables_of(
+            funcs, ("cern_facts",), exclude=("cern_sizing_example",) + (() if model else ("library_models",))
+        )
+        return cls._of(funcs, found, LIBRARY_ROWS + _drive_rows(drive) + rows)
 
     @classmethod
     def _of(
@@ -69,6 +96,11 @@ class Provenance:
     ) -> Provenance:
         names = tuple(f"{f.__module__}.{f.__qualname__}" for f in funcs)
         return cls(names, found, rows, _sources(found, rows))
+
+
+@functools.cache
+def _of_library(cls, drive: str | None, family: str | None) -> Provenance:
+    return cls._of_library(drive, family)
 
 
 def _tables_of(funcs, extra=(), exclude=()) -> tuple[str, ...]:
@@ -110,13 +142,13 @@ def _drive_rows(name: str | None) -> tuple[tuple[str, str], ...]:
 
 
 def _sources(found: Sequence[str], rows: Sequence[tuple[str, str]]) -> tuple[str, ...]:
-    """Source ids of the tables (the drive catalog only through the rows used) and the rows."""
-    ids = [r["name"] for r in references(*(t for t in found if t != "drive_catalog"))]
+    """Source ids of the tables (the drive catalog and the library models only through the rows used) and the rows."""
+    ids = [r["name"] for r in references(*(t for t in found if t not in ("drive_catalog", "library_models")))]
     ids += [load(t).provenance(i).source for t, i in rows]
     return tuple(dict.fromkeys(ids))
 
 
-def collect_notes(fn, *args, **kwargs):
+def _collect_notes(fn, *args, **kwargs):
     """Call ``fn``; return its result and the project warnings it gave (as text, once each)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", VtsModelWarning)
@@ -162,6 +194,12 @@ def assumptions() -> list[dict]:
          "source": f"{_CERN}; {_VTS}, Eq. 1 and Sec. 7 (search time {f.value('search_time_avg'):g} s)"},
         {"assumption": "a day that repeats", "value": "un-copied data left at the end is carried into a second run of the day",
          "source": "modelling choice"},
+        {"assumption": "ESCON channels", "value": "the answer (8 by default); each carries the PAF peak ceiling / 8 (about 10 MB/s with 32 KB blocks); fewer lower the peak and sustained rates where they bind (bottleneck view)",
+         "source": f"{_VTS}, Secs. 1, 3.5.4 ('eight ESCON channels' for the maximum), 9 ('up to 80 MB/s'); Sec. 6's two channels measured about 16 MB/s on the older VTS (ledger vts_two_escon_16, contradicted)"},
+        {"assumption": "recalls served", "value": "up to the recall ceiling (PAF: Table 1's read recall rate; base, EHPO: the sustained rate), and no more than the channels carry; any recall above it fails the recall target",
+         "source": f"{_VTS}, Table 1, Sec. 3.5.4; the channels' bound is an upper bound for reads ('usually lower than the corresponding write rate')"},
+        {"assumption": "writes without PAF while recalls saturate", "value": "recalls take the copy bandwidth first: at the fill threshold writes can stop; the planner says in which hours",
+         "source": f"{_VTS}, Sec. 5 ('The same situation can also occur with recalls'; the VTS throttles, by an amount the paper does not give)"},
         {"assumption": "library drive speed", "value": "the catalog's observed rate, else its native rate",
          "source": f"{_CERN}, Introduction (Maxspeed); drive catalog"},
         {"assumption": "library flows", "value": "the busiest hour's write and recall rates, times the peak factor",
@@ -170,4 +208,16 @@ def assumptions() -> list[dict]:
          "source": f"{_CERN}, Access pattern and tape drive efficiency; drive catalog (mount_cycle_s with drive)"},
         {"assumption": "library overhead per file (tOverhead)", "value": f"{load('cern_facts').value('toverhead'):g} s",
          "source": f"{_CERN}, Access pattern and tape drive efficiency"},
+        {"assumption": "a recall's wait for a robot", "value": "the mean wait of an M/D/c queue of moves (mount and dismount) "
+         "of every flow's mounts, added to the recall's drive time and ready time (its drive reserved)",
+         "source": "modelling choice (library.robot_wait_s); the robot move: the family's document, else "
+                   f"{_CERN} (160 robot arm movements per hour)"},
+        {"assumption": "the library over the years", "value": "the flows grow with the data written each year; "
+         "TB written a year: the answer, else the writing flows at their average rate all year, else the day's writes "
+         "× 365.25", "source": "modelling choice (library_years)"},
+        {"assumption": "robots installed", "value": "as many as the busiest year's mounts need, at least the family's "
+         "standard and at most its documented most (one where no document gives a count)",
+         "source": "modelling choice; data/library_models.csv"},
+        {"assumption": "cost", "value": "your prices only: drives and frames or modules bought when first needed, "
+         "cartridges as the archive grows, support each year from year 1", "source": "your prices (archive.cost_by_year)"},
     ]  # fmt: skip

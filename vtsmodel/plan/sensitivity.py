@@ -11,9 +11,9 @@ from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import as_scalar
 from vtsmodel.plan.answers import answer_inputs
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.library import library_plan
-from vtsmodel.plan.provenance import collect_notes
-from vtsmodel.plan.vts import STEP, VtsConfiguration, check_step, evaluate_configuration, vts_plan
+from vtsmodel.plan.library import _plan_library
+from vtsmodel.plan.provenance import _collect_notes
+from vtsmodel.plan.vts import STEP, VtsConfiguration, _check_step, evaluate_configuration, vts_plan
 
 __all__ = ["FRACTION", "Sensitivity", "SensitivityRow", "sensitivity"]
 
@@ -134,7 +134,7 @@ def _drivers(plan: Plan) -> list[tuple[str, str, float, Callable[[Plan, float], 
 
 def _outputs(plan: Plan, config: VtsConfiguration, step_minutes: float) -> dict[str, float]:
     r = evaluate_configuration(plan, config, step_minutes=step_minutes)
-    lib = library_plan(plan)
+    lib = _plan_library(plan, years=False)  # today's drives: the years do not move them
     return {
         "time at peak [h]": r.hours_at_peak,
         "time throttled [h]": r.hours_throttled,
@@ -179,7 +179,7 @@ def sensitivity(
         )
     check_plan(plan)
     fraction = as_scalar("fraction", FRACTION.check("fraction", fraction))
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     if configuration is None:
         configuration = vts_plan(plan, step_minutes=step_minutes).closest.config
 
@@ -199,5 +199,5 @@ def sensitivity(
                 )
         return rows
 
-    rows, _notes = collect_notes(run)
+    rows, _notes = _collect_notes(run)
     return Sensitivity(float(fraction), configuration.label, tuple(rows))

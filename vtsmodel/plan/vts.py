@@ -19,17 +19,18 @@ import numpy as np
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare, number
+from vtsmodel._tables import load
 from vtsmodel._validation import as_scalar
-from vtsmodel.bottleneck import binding_resource
+from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import drive_spec
 from vtsmodel.drives import drive_efficiency
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
-from vtsmodel.plan.provenance import Provenance, collect_notes
+from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
-from vtsmodel.tvc_day import TvcRun, simulate_tvc
+from vtsmodel.tvc_day import TvcRun, recall_ceiling_mb_s, simulate_tvc
 
 __all__ = [
     "FEATURE_ORDER",
@@ -86,7 +87,7 @@ class VtsConfiguration:
         """
         b18.FEATURE.check("feature", feature)
         tvc = float(tvc_gb)
-        cache = b18.capacity_configuration(tvc, feature) if tvc in _table3_capacities() else None
+        cache = b18.capacity_configuration(tvc, feature) if q.TVC_GB.contains(tvc) else None
         return cls((tvc, FEATURE_ORDER.index(feature), int(drives)), tvc, feature, int(drives), cache)
 
     @property
@@ -101,7 +102,7 @@ class VtsConfiguration:
         ``"288 GB EHPO (9 GB HDDs, 16(2+P)), 3 drives"``.
         """
         layout = ""
-        if self.tvc_config is not None and _two_layouts(self.tvc_gb):
+        if self.tvc_config is not None and b18.other_layouts(self.tvc_gb, self.feature):
             layout = f" ({self.cache.hdd_gb:g} GB HDDs, {self.cache.layout})"
         return f"{self.tvc_gb:,.0f} GB {b18.FEATURE_LABELS[self.feature]}{layout}, {self.drives} drives"
 
@@ -109,17 +110,6 @@ class VtsConfiguration:
     def virtual_drives(self) -> int:
         """Virtual drives presented: 64 with EHPO (or PAF) and at least 144 GB, else 32 (Sec. 2)."""
         return b18.virtual_drives(self.tvc_gb, self.feature)
-
-
-@functools.cache
-def _table3_capacities() -> frozenset[float]:
-    return frozenset(c.tvc_gb for c in b18.configurations())
-
-
-@functools.cache
-def _two_layouts(tvc_gb: float) -> bool:
-    """Whether Table 3 lists this base/EHPO capacity in two RAID layouts (144 and 288 GB)."""
-    return len({b18.table4_column(c.id) for c in b18.configurations("ehpo") if c.tvc_gb == tvc_gb}) > 1
 
 
 def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfiguration, ...]:
@@ -159,7 +149,8 @@ class Check:
     Attributes
     ----------
     key : str
-        ``"throttle"``, ``"delay"``, ``"recall"``, ``"copy"`` or ``"virtual_drives"``.
+        ``"throttle"``, ``"delay"``, ``"recall"``, ``"recall_served"``, ``"copy"`` or
+        ``"virtual_drives"``.
     label : str
         What is checked, e.g. ``"hours throttled"``.
     value, limit : float
@@ -326,14 +317,57 @@ def _cache(cfg: VtsConfiguration) -> dict:
     return {"tvc_config": cfg.tvc_config} if cfg.tvc_config is not None else {"tvc_gb": cfg.tvc_gb}
 
 
-def _simulate(day: PlanDay, cfg: VtsConfiguration, step_minutes: float,
+@dataclass(frozen=True)
+class _Rates:
+    """A configuration's host rates with the plan's ESCON channels. [MB/s]"""
+
+    peak_mb_s: float
+    sustained_mb_s: float
+    channels_mb_s: float  # what the channels carry (32 KB blocks)
+    recall_max_mb_s: float  # recalls served at most: the read model's ceiling, or the channels
+
+
+@functools.cache
+def _measured_channels() -> int:
+    """The paper's measurements' ESCON channels: with these the planner's rates are the models' own.
+
+    "The throughput shown in the figures has been measured with eight ESCON channels"
+    (ibm-vts-b18-2000, Sec. 3.5.1; vts_facts ``meas_escon_channels_figs7_9``). [count]
+    """
+    return int(load("vts_facts").value("meas_escon_channels_figs7_9"))
+
+
+def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
+    """Peak and sustained write and the recall ceiling of ``cfg`` with ``channels`` ESCON channels.
+
+    The bottleneck view (:func:`~vtsmodel.bottleneck.bottleneck_rate`): a channel carries
+    the PAF peak ceiling over eight (Secs. 3.5.4, 9: "up to 80 MB/s" with eight), so with
+    eight the rates are :func:`~vtsmodel.throughput.write_rate`'s and with fewer they fall
+    where the channels bind (four: 40.3 MB/s at most). Recalls cross the same channels: the
+    recall ceiling (:func:`~vtsmodel.tvc_day.recall_ceiling_mb_s`, Table 1 measured with
+    eight) is held to what the channels carry for writes, an upper bound for reads ("The
+    maximum read rate is usually lower than the corresponding write rate", Sec. 3.5.4).
+    """
+    where = dict(feature=cfg.feature, channels=channels, **_cache(cfg))
+    peak = float(bottleneck_rate(cf, mode="peak", **where))
+    sustained = min(float(bottleneck_rate(cf, mode="sustained", **where)), peak)
+    chan = float(write_capacities(cf, mode="peak", **where)["host channels"])
+    ceiling = float(recall_ceiling_mb_s(cf, feature=cfg.feature, sustained_mb_s=sustained))
+    return _Rates(peak, sustained, chan, min(ceiling, chan))
+
+
+def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_minutes: float,
               tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
     """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
 
+    ``rates``: the channels' rates (:func:`_rates`), or None for the paper's eight channels,
+    where they are the models' own (``write_rate`` and the recall ceiling; a test checks).
     Returns the run, the un-copied data carried into it and the data left at its end. [GB]
     """
+    given = {} if rates is None else dict(peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
+                                          max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
     kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
-              **tvc_options)  # fmt: skip
+              **given, **tvc_options)  # fmt: skip
     first = simulate_tvc(day.profile, **kw)
     left = float(first.uncopied_gb[-1])
     if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
@@ -379,11 +413,18 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
     )
     out = []
     thr, allowed = run.hours_throttled, a.throttle_hours_allowed
-    out.append(Check("throttle", "hours throttled", thr, allowed, "h", thr <= allowed + 1e-9,
-                     f"throttles {_fmt(thr, 'h')} against {_fmt(allowed, 'h')} allowed"))  # fmt: skip
     dly, dallowed = run.max_delay_hours, a.delay_hours_allowed
+    slowed = ""
+    if thr <= 1e-9 and dly > 1e-9:  # 0 h at the threshold is not "never slowed"
+        slowed = (
+            f" (the cache never reached its fill threshold, yet host writes waited up to {_fmt(dly, 'h')})"
+        )
+    out.append(Check("throttle", "hours throttled (at the fill threshold)", thr, allowed, "h", thr <= allowed + 1e-9,
+                     f"throttles {_fmt(thr, 'h')} against {_fmt(allowed, 'h')} allowed{slowed}"))  # fmt: skip
+    stalled = _stalled_hours(cfg, run)
     out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
-                     f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"))  # fmt: skip
+                     f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"
+                     + (f"; {_stalled_text(stalled)}" if stalled else "")))  # fmt: skip
     busy = ~np.isnan(ready_q)
     pct = f"{100 * a.recall_percentile:g}th percentile"
     if busy.any():
@@ -393,12 +434,14 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
         if math.isinf(worst):
             why = (" (no drive left for recalls while copying)" if copy[hour] >= cfg.drives
                    else " (recalls arrive faster than the drives left can serve them)")  # fmt: skip
-        text = (f"recalls ready in {_fmt(worst, 's')} at the {pct} (hour {hour}){why} "
+        ready = "are never ready" if math.isinf(worst) else f"ready in {_fmt(worst, 's')}"
+        text = (f"recalls {ready} at the {pct} (hour {hour}){why} "
                 f"against {_fmt(a.recall_target_s, 's')}")  # fmt: skip
         out.append(Check("recall", f"recall ready ({pct})", worst, a.recall_target_s, "s",
                          worst <= a.recall_target_s + 1e-9, text))  # fmt: skip
     else:
         out.append(Check("recall", f"recall ready ({pct})", 0.0, a.recall_target_s, "s", True, "no recalls"))
+    out.append(_recall_served(cfg, day, run))
     most = float(copy.max()) if copy.size else 0.0
     growing = carried_out > carried_in + 1e-6 * max(run.capacity_gb, 1.0) or float(run.delayed_mb[-1]) > 1e-6
     copy_ok = most <= cfg.drives and not growing
@@ -417,6 +460,61 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
                          vd >= day.virtual_drives,
                          f"presents {vd} virtual drives for {day.virtual_drives} needed"))  # fmt: skip
     return tuple(out)
+
+
+def _recall_served(cfg: VtsConfiguration, day: PlanDay, run: TvcRun) -> Check:
+    """Recalls above the ceiling the VTS serves: any unserved MB/s misses the recall target.
+
+    The day simulation serves read misses up to the recall ceiling and reports the rest
+    (``recall_unserved_mb_s``): those recalls are never ready, whatever the queue says.
+    """
+    unserved = np.asarray(run.recall_unserved_mb_s if run.recall_unserved_mb_s is not None else [0.0])
+    worst = float(unserved.max()) if unserved.size else 0.0
+    ok = worst <= 1e-9
+    if ok:
+        text = f"every recall served (at most {_fmt(run.recall_ceiling_mb_s, 'MB/s')} of recalls)"
+    else:
+        k = int(np.argmax(unserved))
+        hour = int(run.time_hours[k])
+        basis = ("Table 1's read recall rate" if cfg.feature == "paf"
+                 else "the sustained write rate (Sec. 3.5.4: recalls correspond to it)")  # fmt: skip
+        text = (f"leaves {_fmt(worst, 'MB/s')} of recalls unserved (hour {hour}): the read misses exceed the "
+                f"{_fmt(run.recall_ceiling_mb_s, 'MB/s')} the VTS recalls at CF {number(day.cf)} ({basis})")  # fmt: skip
+    return Check("recall_served", "recalls not served", worst, 0.0, "MB/s", ok, text)
+
+
+def _stalled_hours(cfg: VtsConfiguration, run: TvcRun) -> tuple[float, float] | None:
+    """From when to when a configuration without PAF accepts no write at all while writes wait. [h]
+
+    Without PAF recalls take copy bandwidth (Sec. 5: "The same situation can also occur
+    with recalls"); the day simulation gives them the sustained rate first, so at the fill
+    threshold a recall load at the ceiling leaves the copy, and the input, nothing. The paper
+    says the VTS throttles (delays) the input then; it does not say by how much, so the
+    model's zero is stated (:func:`_stalled_text`), not hidden.
+    """
+    if cfg.feature == "paf":
+        return None
+    waiting = (run.delayed_mb[:-1] + np.diff(run.offered_total_mb)) > 1e-9
+    stopped = waiting & (run.accepted_mb_s <= 1e-9) & (run.recall_mb_s > 0) & run.throttled
+    if not stopped.any():
+        return None
+    k = np.flatnonzero(stopped)
+    return float(run.time_hours[k[0]]), float(run.time_hours[k[-1] + 1])
+
+
+def _stalled_text(hours: tuple[float, float]) -> str:
+    return (f"no host write accepted from hour {hours[0]:.3g} to {hours[1]:.3g}: recalls take the whole "
+            "copy bandwidth without PAF (Sec. 5: the VTS throttles the input; by how much the paper does not say)")  # fmt: skip
+
+
+def _closest(results: tuple[ConfigResult, ...]) -> ConfigResult:
+    """The first configuration that meets every target, else the one missing fewest (the largest of those)."""
+    met = next((r for r in results if r.meets), None)
+    if met is not None:
+        return met
+    return min(
+        results, key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2])
+    )
 
 
 @dataclass(frozen=True)
@@ -440,8 +538,10 @@ class _Runs:
 
 def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
                tvc_options: Mapping) -> _CacheDay:  # fmt: skip
-    run, cin, cout = _simulate(day, cfg, step_minutes, tvc_options)
-    bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", **_cache(cfg)))
+    rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
+    run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
+    bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
+                                **_cache(cfg)))  # fmt: skip
     eff = _copy_efficiency(a, day.cf)
     per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
@@ -499,6 +599,11 @@ class VtsPlan:
         Data rows the planner read itself.
     sources : tuple of str
         Source ids of those tables and rows (for :func:`vtsmodel.cite`).
+    channels : int
+        ESCON channels the plan assumed (the answer ``escon_channels``). [count]
+    cautions : tuple of str
+        What the headline must say beside the recommendation: writes offered faster than
+        every configuration's peak, a write window missed, writes stopped by recalls.
     """
 
     results: tuple[ConfigResult, ...]
@@ -511,6 +616,8 @@ class VtsPlan:
     tables: tuple[str, ...]
     rows: tuple[tuple[str, str], ...]
     sources: tuple[str, ...]
+    channels: int = 8
+    cautions: tuple[str, ...] = ()
 
     def result(self, config: VtsConfiguration | str) -> ConfigResult:
         """The result of one configuration (or its label)."""
@@ -523,20 +630,18 @@ class VtsPlan:
     @property
     def closest(self) -> ConfigResult:
         """The recommended configuration, or when none meets every target, the one missing fewest."""
-        if self.recommended is not None:
-            return self.recommended
-        return min(
-            self.results,
-            key=lambda r: (len(r.failing), -r.config.rank[0], -r.config.rank[1], -r.config.rank[2]),
-        )
+        return self.recommended if self.recommended is not None else _closest(self.results)
 
     def headline(self) -> str:
-        """One or two sentences: the recommendation and the next smaller one's failing target."""
+        """The recommendation with the channels assumed, what it must not hide, and what the smaller ones miss."""
+        cautions = "".join(f" {c}" for c in self.cautions)
         if self.recommended is None:
             c = self.closest
-            return (f"No VTS B18 configuration meets every target. The closest, {c.config.label}, "
-                    + "; ".join(x.text for x in c.failing) + ".")  # fmt: skip
-        text = f"Recommended: {self.recommended.config.label}."
+            return (f"No VTS B18 configuration meets every target with {self.channels} ESCON channels. "
+                    f"The closest, {c.config.label}, " + "; ".join(x.text for x in c.failing) + "." + cautions)  # fmt: skip
+        text = (
+            f"Recommended: {self.recommended.config.label}, with {self.channels} ESCON channels." + cautions
+        )
         for what, other in (
             ("The next smaller", self.next_smaller),
             ("With the next smaller cache", self.next_smaller_cache),
@@ -595,7 +700,7 @@ def vts_plan(
     VtsPlan
     """
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    step_minutes = _check_step(step_minutes)
     opts = {}
     if threshold is not None:
         opts["threshold"] = as_scalar("threshold", q.THRESHOLD.check("threshold", threshold))
@@ -613,7 +718,7 @@ def vts_plan(
         )
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
-    (day, results, copy_eff), notes = collect_notes(run)
+    (day, results, copy_eff), notes = _collect_notes(run)
     rec_i = next((i for i, r in enumerate(results) if r.meets), None)
     rec = results[rec_i] if rec_i is not None else None
     nxt = results[rec_i - 1] if rec_i else None
@@ -637,8 +742,11 @@ def vts_plan(
     if mean_volume is not None:  # the fast-ready mounts' volume size, beside the one answered
         info["mean volume written [MB]"] = mean_volume
         info["volume size answered [MB]"] = day.volume_mb
+    info["ESCON channels [-]"] = plan.answers.escon_channels
+    cautions = _cautions(day, plan.answers, results, _closest(results))
     prov = Provenance.of_vts(plan.answers.vts_drive)
-    out = VtsPlan(results, rec, nxt, same, info, notes, prov.models, prov.tables, prov.rows, prov.sources)
+    out = VtsPlan(results, rec, nxt, same, info, notes, prov.models, prov.tables, prov.rows, prov.sources,
+                  plan.answers.escon_channels, cautions)  # fmt: skip
     if day.hits is not None:  # with a mount log, the day of the recommended (or closest) configuration
         shown = day.of(out.closest.config)
         info["read hit ratio [-]"] = shown.read_hit
@@ -652,7 +760,55 @@ def vts_plan(
     return out
 
 
-def check_step(step_minutes) -> float:
+def _cautions(
+    day: PlanDay, a: Answers, results: tuple[ConfigResult, ...], shown: ConfigResult
+) -> tuple[str, ...]:
+    """What a recommendation (or the closest configuration) must say beside itself.
+
+    - the offered write rate above every configuration's peak: every one delays writes;
+    - the write window missed: the last host write is accepted after the writes offered
+      end (passing only through the write delay allowed);
+    - writes stopped by recalls (without PAF), from the delay check.
+    """
+    out = []
+    write = np.asarray(day.workload.write_mb_s, dtype=float)
+    if write.size and write.max() > 0:
+        best = max(results, key=lambda r: r.peak_mb_s)
+        if write.max() > best.peak_mb_s * (1 + 1e-9):
+            out.append(f"The writes offered, {_fmt(float(write.max()), 'MB/s')} (hour {int(np.argmax(write))}), "
+                       f"exceed every configuration's peak write rate (at most {_fmt(best.peak_mb_s, 'MB/s')}, with "
+                       f"{b18.FEATURE_LABELS[best.config.feature]} and {a.escon_channels} ESCON channels): "
+                       "every configuration delays them.")  # fmt: skip
+        busy = np.flatnonzero(write > 0)
+        start, end = float(busy[0]), float(busy[-1] + 1)
+        done = _writes_done_hours(shown.run)
+        if done > end + 1e-9:
+            took = (
+                "longer than the day"
+                if math.isinf(done)
+                else f"{_fmt(done - start, 'h')}, {_fmt(done - end, 'h')} past its end"
+            )
+            allowed = shown.longest_delay_hours <= a.delay_hours_allowed + 1e-9
+            out.append(f"{shown.config.label} misses the write window: the writes offered in hours {start:g} to "
+                       f"{end:g} ({_fmt(end - start, 'h')}) take {took}"
+                       + (f", within the {_fmt(a.delay_hours_allowed, 'h')} of write delay allowed" if allowed else "")
+                       + ".")  # fmt: skip
+    stalled = _stalled_hours(shown.config, shown.run)
+    if stalled:
+        out.append(f"{shown.config.label}: {_stalled_text(stalled)}.")
+    return tuple(out)
+
+
+def _writes_done_hours(run: TvcRun) -> float:
+    """When the last host write offered was accepted (inf: some still wait at the end). [h]"""
+    waiting = np.flatnonzero(run.delayed_mb > 1e-6 * max(float(run.offered_total_mb[-1]), 1.0))
+    if not waiting.size:
+        offered = np.flatnonzero(np.diff(run.offered_total_mb) > 0)
+        return float(run.time_hours[offered[-1] + 1]) if offered.size else 0.0
+    return math.inf if waiting[-1] + 1 >= run.time_hours.size else float(run.time_hours[waiting[-1] + 1])
+
+
+def _check_step(step_minutes) -> float:
     return as_scalar("step_minutes", STEP.check("step_minutes", step_minutes))
 
 
@@ -662,5 +818,7 @@ def evaluate_configuration(
 ) -> ConfigResult:
     """One configuration run through the plan's workload (as :func:`vts_plan` does for each)."""
     check_plan(plan)
-    step_minutes = check_step(step_minutes)
+    if not isinstance(config, VtsConfiguration):
+        raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
+    step_minutes = _check_step(step_minutes)
     return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})

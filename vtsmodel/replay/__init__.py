@@ -3,7 +3,9 @@
 - :func:`replay_library`: drives of a catalog drive, robots, dismount delay, policy, batching.
 - :func:`replay_log` (a :class:`~vtsmodel.MountLog`), :func:`replay_requests` (arrays),
   :func:`replay_chunks` (a log in chunks, bounded memory): each request's response time,
-  mounts, drive and robot utilisation, per hour.
+  mounts, drive and robot utilisation, per hour; :func:`prepare_log` /
+  :func:`prepare_requests` then :func:`replay_prepared` to replay one log through many
+  libraries without its cache pass and stacking each time.
 - :func:`analytic_beside`: the M/D/c and M/G/c answers for the same log and library.
 - :func:`replay_drives_needed`: drives added until the replay's percentile meets a target,
   with the analytic count beside.
@@ -17,7 +19,17 @@ from vtsmodel.replay.analytic import (
     replay_drives_needed,
 )
 from vtsmodel.replay.library import POLICIES, ReplayLibrary, replay_library
-from vtsmodel.replay.run import SERVICES, Replay, replay_chunks, replay_log, replay_requests
+from vtsmodel.replay.run import (
+    SERVICES,
+    PreparedRequests,
+    Replay,
+    prepare_log,
+    prepare_requests,
+    replay_chunks,
+    replay_log,
+    replay_prepared,
+    replay_requests,
+)
 
 __all__ = [
     "POLICIES",
@@ -25,12 +37,16 @@ __all__ = [
     "AnalyticBeside",
     "ApproximationWarning",
     "DrivesByReplay",
+    "PreparedRequests",
     "Replay",
     "ReplayLibrary",
     "analytic_beside",
+    "prepare_log",
+    "prepare_requests",
     "replay_log",
     "replay_chunks",
     "replay_drives_needed",
     "replay_library",
+    "replay_prepared",
     "replay_requests",
 ]

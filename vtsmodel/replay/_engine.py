@@ -57,7 +57,6 @@ class Engine:
         self.ist[k.I_IDLEH] = self.ist[k.I_IDLET] = -1
         self.ist[k.I_EMPTYN] = drives
         self.fst = np.zeros(k.N_FST)
-        self.fst[k.F_QLAST] = t0
         self._ring(cap)
         self.d_state = np.zeros(drives, dtype=np.int64)
         self.d_cart = np.full(drives, -1, dtype=np.int64)
@@ -213,4 +212,3 @@ class Engine:
             k._set_state(
                 d, k.EMPTY, t, self.d_state, self.d_since, self.fst, self.hours[1], self.hours[2], self.t0
             )
-        k._waiting(self.ist, self.fst, self.hours[3], self.t0, t, 0)

@@ -51,8 +51,8 @@ I_NEXT, I_AVAIL, I_EMPTYN, I_HEAPN, I_IDLEH, I_IDLET, I_BHEAD, I_BTAIL = 0, 1, 2
 I_WAITING, I_MOUNTS, I_MOVES, I_SERVED, I_LO, I_MAXWAITING, I_FREEING = 8, 9, 10, 11, 12, 13, 14
 N_IST = 15
 # float state (fst)
-F_QLAST, F_BUSY, F_HELD, F_ROBOT, F_RESP, F_WAIT, F_LAST = 0, 1, 2, 3, 4, 5, 6
-N_FST = 7
+F_BUSY, F_HELD, F_ROBOT, F_RESP, F_WAIT, F_LAST = 0, 1, 2, 3, 4, 5
+N_FST = 6
 # parameters (par)
 P_MOVE, P_LOAD, P_UNLOAD, P_DELAY, P_BWAIT, P_T0, P_HIST_LO, P_HIST_PER = 0, 1, 2, 3, 4, 5, 6, 7
 N_PAR = 8
@@ -61,18 +61,24 @@ Q_POLICY, Q_BATCH, Q_CAP, Q_DRIVES, Q_ROBOTS, Q_HIST = 0, 1, 2, 3, 4, 5
 N_IPAR = 6
 
 HOUR = 3600.0
+PER_HOUR = 1.0 / HOUR
 
 
 @_jit
 def _spread(h, t0, a, b, w):
     """Add ``w`` times the part of [a, b) in each hour to the hourly bins ``h``."""
-    if b <= a or w == 0.0:
+    if b <= a:
         return
     last = h.shape[0] - 1
-    x = (a - t0) / HOUR
-    y = (b - t0) / HOUR
-    i = min(int(x), last)
-    j = min(int(y), last)
+    x = (a - t0) * PER_HOUR
+    y = (b - t0) * PER_HOUR
+    i = int(x)
+    j = int(y)
+    if i == j and j <= last:  # within one hour: the usual case
+        h[i] += (b - a) * w
+        return
+    i = min(i, last)
+    j = min(j, last)
     if i == j:
         h[i] += (b - a) * w
         return
@@ -84,7 +90,13 @@ def _spread(h, t0, a, b, w):
 
 @_jit
 def _hour(t, t0, nh):
-    return min(int((t - t0) / HOUR), nh - 1)
+    return min(int((t - t0) * PER_HOUR), nh - 1)
+
+
+@_jit
+def _slot(i, cap):
+    """The ring slot of request ``i`` (no division while the ring holds every request)."""
+    return i if i < cap else i % cap
 
 
 @_jit
@@ -146,22 +158,27 @@ def _robot(rfree, start, move, fst):
 
 @_jit
 def _set_state(d, st, now, d_state, d_since, fst, h_busy, h_held, t0):
-    """End drive ``d``'s current state at ``now`` (its time goes to busy or held), enter ``st``."""
+    """Drive ``d`` enters state ``st`` at ``now``.
+
+    Its time goes to busy (moving, loading, serving, unloading) or held (idle with a
+    cartridge) by periods: a period ends where the drive turns idle, empty or busy again,
+    and is spread over the hours then (one spread a period, not one a state).
+    """
     old = d_state[d]
+    d_state[d] = st
     if old == IDLE:
         fst[F_HELD] += now - d_since[d]
         _spread(h_held, t0, d_since[d], now, 1.0)
     elif old != EMPTY:
+        if st != EMPTY and st != IDLE:
+            return  # still busy: the period goes on
         fst[F_BUSY] += now - d_since[d]
         _spread(h_busy, t0, d_since[d], now, 1.0)
-    d_state[d] = st
     d_since[d] = now
 
 
 @_jit
-def _waiting(ist, fst, h_queue, t0, now, delta):
-    _spread(h_queue, t0, fst[F_QLAST], now, float(ist[I_WAITING]))
-    fst[F_QLAST] = now
+def _waiting(ist, delta):
     ist[I_WAITING] += delta
     if ist[I_WAITING] > ist[I_MAXWAITING]:
         ist[I_MAXWAITING] = ist[I_WAITING]
@@ -209,11 +226,11 @@ def run(
         td = ev[dd]
         tb = INF
         if ist[I_BHEAD] < ist[I_BTAIL]:
-            tb = b_dead[ist[I_BHEAD] % cap]
+            tb = b_dead[_slot(ist[I_BHEAD], cap)]
         ta = INF
         i = ist[I_NEXT]
         if i < ist[I_AVAIL]:
-            ta = r_arr[i % cap]
+            ta = r_arr[_slot(i, cap)]
         now = td
         if tb < now:
             now = tb
@@ -263,23 +280,23 @@ def run(
                 _unload(dd, -1, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
                         rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip
         elif tb <= ta:
-            j = ist[I_BHEAD] % cap
+            j = _slot(ist[I_BHEAD], cap)
             ist[I_BHEAD] += 1
             c = b_cart[j]
             if c_bstate[c] == 1 and c_bdead[c] == b_dead[j]:
                 c_bstate[c] = 2
                 _heap_push(heap, ist, c_qhead[c])
         else:
-            r = i % cap
+            r = _slot(i, cap)
             ist[I_NEXT] = i + 1
             c = r_cart[r]
             h_arrivals[_hour(now, t0, nh)] += 1.0
-            _waiting(ist, fst, h_queue, t0, now, 1)
+            _waiting(ist, 1)
             r_next[r] = -1
             if c_qcount[c] == 0:
                 c_qhead[c] = i
             else:
-                r_next[c_qtail[c] % cap] = i
+                r_next[_slot(c_qtail[c], cap)] = i
             c_qtail[c] = i
             c_qcount[c] += 1
             d = c_drive[c]
@@ -291,7 +308,7 @@ def run(
                 if batching:
                     c_bstate[c] = 1
                     c_bdead[c] = now + bwait
-                    j = ist[I_BTAIL] % cap
+                    j = _slot(ist[I_BTAIL], cap)
                     b_cart[j] = c
                     b_dead[j] = now + bwait
                     ist[I_BTAIL] += 1
@@ -311,7 +328,7 @@ def run(
                     c_bstate[c] = 2
                     _heap_push(heap, ist, c_qhead[c])
                 key = _heap_pop(heap, ist)
-                c2 = r_cart[key % cap]
+                c2 = r_cart[_slot(key, cap)]
                 c_bstate[c2] = 0
                 _unload(d, c2, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
                         rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip
@@ -333,10 +350,11 @@ def run(
             d = serve_d
             c = d_cart[d]
             i = c_qhead[c]
-            r = i % cap
+            r = _slot(i, cap)
             c_qcount[c] -= 1
             c_qhead[c] = r_next[r]
-            _waiting(ist, fst, h_queue, t0, now, -1)
+            _waiting(ist, -1)
+            _spread(h_queue, t0, r_arr[r], now, 1.0)  # its time waiting, hour by hour
             _set_state(d, SERVING, now, d_state, d_since, fst, h_busy, h_held, t0)
             done = now + r_svc[r]
             own = r_svc[r] + (move + load) * mounted
@@ -356,8 +374,8 @@ def run(
                 _hist_add(hist_wait, hlo, hper, w)
             _tree_set(tree, ev, npow, d, done)
             lo = ist[I_LO]
-            while lo < ist[I_NEXT] and r_flag[lo % cap] == 1:
-                r_flag[lo % cap] = 0
+            while lo < ist[I_NEXT] and r_flag[_slot(lo, cap)] == 1:
+                r_flag[_slot(lo, cap)] = 0
                 lo += 1
             ist[I_LO] = lo
         # -- mounts for waiting cartridges, on empty drives first, then idle ones -----------
@@ -366,7 +384,7 @@ def run(
                 ist[I_EMPTYN] -= 1
                 d = empty[ist[I_EMPTYN]]
                 key = _heap_pop(heap, ist)
-                c2 = r_cart[key % cap]
+                c2 = r_cart[_slot(key, cap)]
                 c_bstate[c2] = 0
                 _fetch(d, c2, now, par, ist, fst, d_state, d_cart, d_since, tree, ev, npow, rfree,
                        c_drive, c_avail, c_waiter, h_mounts, h_busy, h_held)  # fmt: skip
@@ -376,7 +394,7 @@ def run(
                     if d_state[j] == UNLOADING and d_target[j] < 0 and (d < 0 or ev[j] < ev[d]):
                         d = j
                 key = _heap_pop(heap, ist)
-                c2 = r_cart[key % cap]
+                c2 = r_cart[_slot(key, cap)]
                 c_bstate[c2] = 0
                 d_target[d] = c2
                 ist[I_FREEING] -= 1
@@ -384,7 +402,7 @@ def run(
                 d = ist[I_IDLEH]
                 _idle_remove(d, ist, d_iprev, d_inext)
                 key = _heap_pop(heap, ist)
-                c2 = r_cart[key % cap]
+                c2 = r_cart[_slot(key, cap)]
                 c_bstate[c2] = 0
                 _unload(d, c2, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
                         rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip

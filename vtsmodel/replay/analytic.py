@@ -18,13 +18,15 @@ import math
 import warnings
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import ConstraintError, VtsModelWarning, as_scalar
 from vtsmodel.mountlog import MountLog
 from vtsmodel.quantities import BIG_S, SEED
-from vtsmodel.queueing import QUANTILE, simulate_recalls, wait_mdc, wait_mgc, wait_percentile
+from vtsmodel.queueing import QUANTILE, prob_wait, simulate_recalls, wait_mdc, wait_mgc, wait_percentile
 from vtsmodel.replay.library import MAX_DRIVES, ReplayLibrary, replay_library
-from vtsmodel.replay.run import Replay, replay_log, replay_requests
+from vtsmodel.replay.run import _PREPARE, Replay, prepare_log, prepare_requests, replay_prepared
 
 __all__ = ["CV_LIMIT", "DIFFERENCE", "AnalyticBeside", "ApproximationWarning", "DrivesByReplay",
            "analytic_beside", "replay_drives_needed"]  # fmt: skip
@@ -74,6 +76,11 @@ class AnalyticBeside:
         (answer - replay) / replay for each answer's mean and quantile. [-]
     notes : tuple of str
         Why an answer is missing or why it warned.
+    prob_wait : float
+        Erlang C: the formulas' share of requests that wait (NaN at utilisation 1 or more). [-]
+    ready_s : float
+        Mean time to data of a request with a mount of its own: robot move, load, locate,
+        read (:attr:`service_s` less the rewind and unload). [s]
     """
 
     arrival_rate: float
@@ -92,6 +99,32 @@ class AnalyticBeside:
     sample_q_s: float
     differences: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    prob_wait: float = math.nan
+    ready_s: float = math.nan
+
+    def response_survival(self, t, model: str = "M/G/c") -> np.ndarray:
+        """The formulas' share of requests whose response exceeds ``t``. [-]
+
+        The wait's exponential tail (as :func:`vtsmodel.queueing.wait_percentile` takes it),
+        P(W > w) = C exp(-w C / Wq), shifted by the mean time to data :attr:`ready_s`:
+        P(R > t) = 1 for t < ready_s, else C exp(-(t - ready_s) C / Wq), with Wq the
+        ``model``'s mean wait (``"M/D/c"`` or ``"M/G/c"``).
+
+        Parameters
+        ----------
+        t : array_like
+            Response times. [s]
+        model : str
+            ``"M/D/c"`` or ``"M/G/c"``.
+        """
+        if model not in ("M/D/c", "M/G/c"):
+            raise ValueError(f"model={model!r} is not valid; choose 'M/D/c' or 'M/G/c'")
+        t = np.asarray(t, dtype=float)
+        wq = self.mdc_mean_s if model == "M/D/c" else self.mgc_mean_s
+        c = self.prob_wait
+        if not (math.isfinite(wq) and math.isfinite(c)) or wq <= 0 or c <= 0:
+            return np.where(t < self.ready_s, 1.0, 0.0)
+        return np.where(t < self.ready_s, 1.0, c * np.exp(-(t - self.ready_s) * c / wq))
 
     def rows(self) -> list[tuple[str, float, float]]:
         """``(answer, mean, quantile)`` rows: replay, M/D/c, M/G/c, sample. [s]"""
@@ -147,12 +180,13 @@ def analytic_beside(
     rho = lam * s / c if math.isfinite(lam) else math.nan
     notes = []
     nan = math.nan
-    mdc_m = mdc_q = mgc_m = mgc_q = smp_m = smp_q = nan
+    mdc_m = mdc_q = mgc_m = mgc_q = smp_m = smp_q = pw = nan
     if not math.isfinite(rho):
         notes.append("too few tape requests for an arrival rate")
     elif rho >= 1.0:
         notes.append(f"utilisation {rho:.3g} >= 1: the formulas have no steady state")
     else:
+        pw = float(prob_wait(lam, s, c))
         mdc_m = float(wait_mdc(lam, s, c))
         mdc_q = float(wait_percentile(lam, s, c, q, service_cv=0.0))
         cvc = min(cv, 100.0)
@@ -174,7 +208,8 @@ def analytic_beside(
     out = AnalyticBeside(
         arrival_rate=lam, service_s=s, service_cv=cv, drives=c, utilisation=rho, q=q, replay_mean_s=r_m,
         replay_q_s=r_q, mdc_mean_s=mdc_m, mdc_q_s=mdc_q, mgc_mean_s=mgc_m, mgc_q_s=mgc_q, sample_mean_s=smp_m,
-        sample_q_s=smp_q, differences=diffs, notes=tuple(notes),
+        sample_q_s=smp_q, differences=diffs, notes=tuple(notes), prob_wait=pw,
+        ready_s=s - rep.library.rewind_unload_s,
     )  # fmt: skip
     if warn and (far or cv > CV_LIMIT):
         warnings.warn("analytic beside replay: " + "; ".join(notes), ApproximationWarning, stacklevel=2)
@@ -247,19 +282,20 @@ def replay_drives_needed(
         raise ValueError(
             f"library must be a ReplayLibrary (from replay_library) or None, not {type(lib).__name__}"
         )
+    prep = {k: replay_kwargs.pop(k) for k in _PREPARE if k in replay_kwargs}
     if isinstance(log, MountLog):
-
-        def run(c):
-            return replay_log(log, lib.but(drives=c), **replay_kwargs)
+        prepared = prepare_log(log, lib, **prep)
+        replay_kwargs.setdefault("service", "log" if prepared.duration_s is not None else "drive")
     elif isinstance(log, dict):
         if "time_s" not in log:
             raise ValueError("log is a dict without 'time_s': give the arrays replay_requests takes")
-        arrays = {k: v for k, v in log.items() if k != "time_s"}
-
-        def run(c):
-            return replay_requests(log["time_s"], **arrays, library=lib.but(drives=c), **replay_kwargs)
+        prepared = prepare_requests(**log, library=lib, **prep)
     else:
         raise ValueError(f"log must be a MountLog or a dict of arrays, not {type(log).__name__}")
+
+    def run(c):  # the cache pass and the stacking once, a replay per drive count
+        return replay_prepared(prepared, lib.but(drives=c), **replay_kwargs)
+
     tried: dict[int, float] = {}
     runs: dict[int, Replay] = {}
 

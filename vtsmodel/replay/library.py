@@ -9,7 +9,10 @@ Every default is a cited row or a named modelling parameter:
   stored on tape (after compression); the cartridge capacity its native capacity;
 - a robot move, slot to drive or back, is CERN's 3600 / 160 = 22.5 s, "the normal STK
   Powderhorn Silo can do 160 robot arm movements per hour" (cern-tape-sizing-2005,
-  ``cern_facts`` row ``tmount_move``); a mount takes one move and an unload another;
+  ``cern_facts`` row ``tmount_move``); a mount takes one move and an unload another. The
+  StorageTek paper states mount times, not a move (28 s alone, 52.15 s under contention:
+  :mod:`vtsmodel.robot` splits them by a calibration, ``calibrate_robot()["robot_s"]``, which
+  can be passed as ``robot_move_s`` for a 1990s ACS 4400);
 - the dismount delay (0: unload at once), the policy (FIFO), the batch (1 request, no
   wait) and the number of robots (1) are the user's choices, not source values.
 """
@@ -71,7 +74,6 @@ BATCH_WAIT_S = Input(
     "batch wait", "s", 0.0, lo=0.0, hi=BIG_S, source="modelling choice (0: no batching)",
     help="... or when its oldest request has waited this long.",
 )  # fmt: skip
-DRIVE = Input("drive", "", "LTO9", help="Catalog drive whose timings, rate and capacity the library uses.")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ per-request arrays (in memory) or from histograms 1.2% wide (streamed).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -28,11 +29,12 @@ import numpy as np
 from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.mountlog import READ, SCRATCH_WRITE, SPECIFIC_WRITE, MountLog
-from vtsmodel.quantities import BIG_GB, BIG_MB, SEED
+from vtsmodel.quantities import BIG_GB, BIG_MB, SEED, SMALL
 from vtsmodel.replay import _engine
 from vtsmodel.replay.library import ReplayLibrary
 
-__all__ = ["SERVICES", "Replay", "replay_chunks", "replay_log", "replay_requests"]
+__all__ = ["SERVICES", "PreparedRequests", "Replay", "prepare_log", "prepare_requests", "replay_chunks",
+           "replay_log", "replay_prepared", "replay_requests"]  # fmt: skip
 
 #: Where a request's own drive time comes from (see the module docstring).
 SERVICES = ("drive", "log", "resample")
@@ -48,7 +50,7 @@ CACHE_GB = Input(
     help="Disk cache in front of the library (empty: none, every request goes to tape).",
 )  # fmt: skip
 VOLUME_MB = Input(
-    "volume size", "MB", None, lo=0.0, hi=BIG_MB, lo_open=True,
+    "volume size", "MB", None, lo=SMALL, hi=BIG_MB,
     help="Volume size that sets how many volumes a cartridge holds (default: the log's mean).",
 )  # fmt: skip
 
@@ -172,7 +174,7 @@ class Replay:
         arr = self.response_s if of == "response" else self.wait_s
         if arr is not None:
             return float(np.quantile(arr, q)) if arr.size else math.nan
-        return hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
+        return _hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
 
     def survival(self, *, of: str = "response", points: int = 300) -> tuple[np.ndarray, np.ndarray]:
         """``(t, share of tape requests above t)``, at most ``points`` points (log-spaced ranks). [s], [-]
@@ -240,8 +242,8 @@ def _edges() -> np.ndarray:
     return 10.0 ** (_engine.HIST_LO + np.arange(k + 1) / per)
 
 
-def hist_quantile(hist: np.ndarray, q: float) -> float:
-    """The q-quantile of a replay histogram, linear within a bin (to 1.2%). [s]"""
+def _hist_quantile(hist: np.ndarray, q: float) -> float:
+    """The q-quantile of a replay histogram, interpolated geometrically within a bin (to 1.2%). [s]"""
     n = int(hist.sum())
     if n == 0:
         return math.nan
@@ -335,13 +337,10 @@ def _code_array(name: str, value, n: int) -> np.ndarray:
 
 @dataclass
 class _Prep:
-    """What every chunk of one replay shares: cache, cartridges, service."""
+    """What every chunk of one replay shares: the cache in front and the stacking of volumes."""
 
-    library: ReplayLibrary
+    cartridge_gb: float
     cache: _Cache | None
-    service: str
-    sample: np.ndarray | None
-    rng: np.random.Generator
     per_cart: int
     recall_specific_writes: bool
     first: dict | None = None  # volume code -> cartridge (stacking), across chunks
@@ -383,7 +382,17 @@ class _Prep:
             tape &= access != SCRATCH_WRITE
         return tape, int(hit.sum())
 
-    def own_service(self, size_mb, duration_s, m: int) -> np.ndarray:
+
+@dataclass
+class _Service:
+    """Each request's own drive time: the drive's locate and read, the log's duration, or a draw."""
+
+    library: ReplayLibrary
+    service: str
+    sample: np.ndarray | None
+    rng: np.random.Generator
+
+    def own(self, size_mb, duration_s, m: int) -> np.ndarray:
         lib = self.library
         if self.service == "drive":
             read = 0.0 if size_mb is None else size_mb / lib.rate_mb_s
@@ -393,21 +402,17 @@ class _Prep:
         return self.rng.choice(self.sample, m) if m else np.zeros(0)
 
 
-def _prep(library, *, cache_gb, cache_policy, service, duration_s, service_sample, seed, size_mb,
-          volume_mb, cartridge, recall_specific_writes, notes) -> _Prep:  # fmt: skip
+def _library(library) -> ReplayLibrary:
     if not isinstance(library, ReplayLibrary):
         raise ValueError(
             f"library must be a ReplayLibrary (from replay_library), not {type(library).__name__}"
         )
+    return library
+
+
+def _service(library, service, duration_s, service_sample, seed, size_mb, notes) -> _Service:
     SERVICE.check("service", service)
     seed = int(as_scalar("seed", SEED.check("seed", seed)))
-    cache = None
-    from vtsmodel.hits import POLICY as CACHE_POLICY
-
-    CACHE_POLICY.check("cache_policy", cache_policy)
-    if cache_gb is not None:
-        as_scalar("cache_gb", CACHE_GB.check("cache_gb", cache_gb))
-        cache = _Cache(float(cache_gb), cache_policy)
     if service_sample is not None:
         service_sample = _float_array("service_sample", service_sample, None)
         if service_sample.size == 0:
@@ -425,6 +430,20 @@ def _prep(library, *, cache_gb, cache_policy, service, duration_s, service_sampl
             raise ConstraintError("duration_s is empty: service='resample' needs at least one duration")
     if service == "drive" and size_mb is None:
         notes.append("the log gives no sizes: each request takes the drive's locate time only")
+    return _Service(library, service, sample, np.random.default_rng(seed))
+
+
+def _prep(
+    library, *, cache_gb, cache_policy, size_mb, volume_mb, cartridge, recall_specific_writes, notes
+) -> _Prep:
+    _library(library)
+    from vtsmodel.hits import POLICY as CACHE_POLICY
+
+    CACHE_POLICY.check("cache_policy", cache_policy)
+    cache = None
+    if cache_gb is not None:
+        as_scalar("cache_gb", CACHE_GB.check("cache_gb", cache_gb))
+        cache = _Cache(float(cache_gb), cache_policy)
     per_cart = 1
     if cartridge is None:
         if volume_mb is not None:
@@ -438,12 +457,12 @@ def _prep(library, *, cache_gb, cache_policy, service, duration_s, service_sampl
         else:
             per_cart = max(1, int(library.cartridge_gb * 1e3 // vol))
             notes.append(
-                f"volumes stacked on cartridges in order of first use: {per_cart} of {vol:.4g} MB on a "
-                f"{library.cartridge_gb:.4g} GB cartridge"
+                f"volumes stacked on cartridges in order of first use: {per_cart:,} of {vol:,.0f} MB on a "
+                f"{library.cartridge_gb:,.0f} GB cartridge"
             )
     return _Prep(
-        library=library, cache=cache, service=service, sample=sample, rng=np.random.default_rng(seed),
-        per_cart=per_cart, recall_specific_writes=recall_specific_writes, first={},
+        cartridge_gb=library.cartridge_gb, cache=cache, per_cart=per_cart,
+        recall_specific_writes=recall_specific_writes, first={},
     )  # fmt: skip
 
 
@@ -534,7 +553,74 @@ def replay_requests(
     -------
     Replay
     """
-    t = _float_array("time_s", time_s, None)
+    prepared = prepare_requests(
+        time_s, obj, library=library, cartridge=cartridge, size_mb=size_mb, duration_s=duration_s, access=access,
+        cache_gb=cache_gb, cache_policy=cache_policy, volume_mb=volume_mb,
+        recall_specific_writes=recall_specific_writes,
+    )  # fmt: skip
+    return replay_prepared(prepared, library, service=service, service_sample=service_sample, seed=seed)
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedRequests:
+    """A log's requests made ready for a library (:func:`prepare_requests`): what goes to tape, on which cartridge.
+
+    What depends on the cache and the cartridges only, kept so that the same log replays
+    through libraries of other drive counts, robots, delays or policies without the cache
+    pass and the stacking again (:func:`replay_prepared`).
+
+    Attributes
+    ----------
+    requests, cache_hits : int
+        Requests in the log; those served from the cache. [count]
+    tape : numpy.ndarray
+        Indices into the log of the requests that go to tape.
+    time_s : numpy.ndarray
+        Their arrivals. [s]
+    cartridge : numpy.ndarray
+        Their cartridge codes.
+    size_mb, duration_s : numpy.ndarray or None
+        Their sizes [MB] and the log's durations [s], where given.
+    start_s : float
+        The log's first request. [s]
+    cartridge_gb : float or None
+        The cartridge capacity volumes were stacked by (None: the log named its cartridges). [GB]
+    notes : tuple of str
+    """
+
+    requests: int
+    cache_hits: int
+    tape: np.ndarray
+    time_s: np.ndarray
+    cartridge: np.ndarray
+    size_mb: np.ndarray | None
+    duration_s: np.ndarray | None
+    start_s: float
+    cartridge_gb: float | None
+    notes: tuple[str, ...] = ()
+
+
+@declare(cache_gb=CACHE_GB, volume_mb=VOLUME_MB)
+def prepare_requests(
+    time_s,
+    obj=None,
+    *,
+    library: ReplayLibrary,
+    cartridge=None,
+    size_mb=None,
+    duration_s=None,
+    access=None,
+    cache_gb=None,
+    cache_policy: str = "LRU",
+    volume_mb=None,
+    recall_specific_writes: bool = True,
+) -> PreparedRequests:
+    """The cache pass and the stacking of :func:`replay_requests`, kept for several replays.
+
+    Arguments as :func:`replay_requests`; ``library`` gives the cartridge capacity that
+    volumes are stacked by.
+    """
+    t = _float_array("time_s", time_s, None, lo=-np.inf)
     n = t.size
     if n == 0:
         raise ValueError("time_s is empty: the log holds no requests to replay")
@@ -552,45 +638,99 @@ def replay_requests(
         raise ValueError(f"access holds code {int(acc.max())}; valid codes 0, 1, 2 (ACCESS_TYPES)")
     notes: list[str] = []
     prep = _prep(
-        library, cache_gb=cache_gb, cache_policy=cache_policy, service=service, duration_s=dur,
-        service_sample=service_sample, seed=seed, size_mb=size, volume_mb=volume_mb, cartridge=cart,
+        library, cache_gb=cache_gb, cache_policy=cache_policy, size_mb=size, volume_mb=volume_mb, cartridge=cart,
         recall_specific_writes=recall_specific_writes, notes=notes,
     )  # fmt: skip
     tape, hits = prep.to_tape(o, size, acc)
     idx = np.flatnonzero(tape)
     prep.keep_codes = False
     c = cart[idx] if cart is not None else prep.cartridges(o)[idx]
-    svc = prep.own_service(None if size is None else size[idx], None if dur is None else dur[idx], idx.size)
-    t0 = float(t[0])
-    eng = _engine_for(library, t0, idx.size, True, int(c.max()) + 1 if c.size else 1)
-    eng.feed(t[idx], c, svc)
+    return PreparedRequests(
+        requests=n, cache_hits=hits, tape=idx, time_s=t[idx], cartridge=c,
+        size_mb=None if size is None else size[idx], duration_s=None if dur is None else dur[idx],
+        start_s=float(t[0]), cartridge_gb=None if cart is not None else library.cartridge_gb, notes=tuple(notes),
+    )  # fmt: skip
+
+
+@declare(service=SERVICE, seed=SEED)
+def replay_prepared(
+    prepared: PreparedRequests, library: ReplayLibrary, *, service: str = "drive", service_sample=None, seed=0
+) -> Replay:
+    """Replay prepared requests (:func:`prepare_requests`) through a library; as :func:`replay_requests`.
+
+    The library's cartridge capacity must be the one the volumes were stacked by.
+    """
+    if not isinstance(prepared, PreparedRequests):
+        raise ValueError(
+            f"prepared must be PreparedRequests (from prepare_requests), not {type(prepared).__name__}"
+        )
+    _library(library)
+    if prepared.cartridge_gb is not None and prepared.cartridge_gb != library.cartridge_gb:
+        raise ConstraintError(
+            f"library.cartridge_gb={library.cartridge_gb:g} differs from the {prepared.cartridge_gb:g} GB the "
+            "volumes were stacked by: prepare the requests with this library"
+        )
+    notes = list(prepared.notes)
+    srv = _service(library, service, prepared.duration_s, service_sample, seed, prepared.size_mb, notes)
+    idx, c = prepared.tape, prepared.cartridge
+    svc = srv.own(prepared.size_mb, prepared.duration_s, idx.size)
+    eng = _engine_for(library, prepared.start_s, idx.size, True, int(c.max()) + 1 if c.size else 1)
+    eng.feed(prepared.time_s, c, svc)
     eng.drain()
     done, wait, mounted, drive = eng.outputs(idx.size)
+    t = prepared.time_s
     hold = svc + library.cycle_s - library.locate_s
     per = {
-        "tape": idx, "time_s": t[idx], "response_s": done - t[idx], "wait_s": wait.copy(),
-        "service_s": done - t[idx] - wait, "mounted": mounted, "drive": drive.astype(np.int64), "hold_s": hold,
+        "tape": idx, "time_s": t, "response_s": done - t, "wait_s": wait.copy(), "service_s": done - t - wait,
+        "mounted": mounted, "drive": drive.astype(np.int64), "hold_s": hold,
     }  # fmt: skip
-    return _result(
-        eng, library, n, hits, idx.size, (float(hold.sum()), float((hold * hold).sum())), per, notes
-    )
+    moments = (float(hold.sum()), float((hold * hold).sum()))
+    return _result(eng, library, prepared.requests, prepared.cache_hits, idx.size, moments, per, notes)
+
+
+_PREPARE = ("cartridge", "duration_s", "cache_gb", "cache_policy", "volume_mb", "recall_specific_writes")
+
+
+def prepare_log(log: MountLog, library: ReplayLibrary, **kwargs) -> PreparedRequests:
+    """:func:`prepare_requests` for a mount log, taking what the log gives (see :func:`replay_log`)."""
+    if not isinstance(log, MountLog):
+        raise ValueError(f"log must be a MountLog (read it with read_mount_log), not {type(log).__name__}")
+    unknown = set(kwargs) - set(_PREPARE)
+    if unknown:
+        raise ValueError(f"prepare_log takes {', '.join(_PREPARE)}; not {', '.join(sorted(unknown))}")
+    dur = kwargs.pop("duration_s", log.duration_s)
+    cols = {"obj": log.volume, "size_mb": log.size_mb, "access": log.access, "duration_s": dur,
+            "cartridge": kwargs.pop("cartridge", log.cartridge)}  # fmt: skip
+    t, order = log.time_s, None
+    if log.time_at == "end" and dur is not None:
+        start = t - np.asarray(dur, dtype=float)  # may begin before the first line's time
+        order = np.argsort(start, kind="stable")
+        t = start[order]
+        cols = {k: v if v is None else np.asarray(v)[order] for k, v in cols.items()}
+    p = prepare_requests(t, library=library, **cols, **kwargs)
+    said = tuple(log.notes)
+    if order is not None:
+        said += ("the log's times mark the ends of requests: replayed from their starts",)
+        p = dataclasses.replace(p, tape=order[p.tape])  # indices into the log as given
+    return dataclasses.replace(p, notes=said + p.notes)
 
 
 def replay_log(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
     """Replay a mount log (the reader's in-memory form) through a cache and a library.
 
-    Takes the log's cartridge codes and durations where it has them (``cartridge``,
-    ``duration_s``); keyword arguments as :func:`replay_requests`.
+    Takes what the log gives: its cartridges (else volumes are stacked), its durations
+    (``service`` defaults to ``"log"`` when it has them: each request's own drive time is
+    its duration, to which the library adds the robot move, load and unload of each mount;
+    set those to 0 in :func:`replay_library` where the durations include them), the start
+    of each request where the log's times mark their ends (``time_s - duration_s``, the
+    requests then taken in order of their starts). The reader's notes (sizes or access
+    kinds defaulted) come out in :attr:`Replay.notes`. Keyword arguments as
+    :func:`replay_requests`.
     """
-    if not isinstance(log, MountLog):
-        raise ValueError(f"log must be a MountLog (read it with read_mount_log), not {type(log).__name__}")
-    cart = getattr(log, "cartridge", None)
-    dur = getattr(log, "duration_s", None)
-    kwargs.setdefault("cartridge", cart)
-    kwargs.setdefault("duration_s", dur)
-    return replay_requests(
-        log.time_s, log.volume, library=library, size_mb=log.size_mb, access=log.access, **kwargs
-    )
+    prep = {k: kwargs.pop(k) for k in _PREPARE if k in kwargs}
+    prepared = prepare_log(log, library, **prep)
+    kwargs.setdefault("service", "log" if prepared.duration_s is not None else "drive")
+    return replay_prepared(prepared, library, **kwargs)
 
 
 @declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
@@ -629,7 +769,7 @@ def replay_chunks(
         if ch is None or isinstance(ch, str | bytes | int | float):
             raise ValueError(f"chunks holds {ch!r}: each chunk is a mapping (or object) of arrays")
         get = ch.get if isinstance(ch, dict) else (lambda k, ch=ch: getattr(ch, k, None))
-        t = _float_array("time_s", get("time_s"), None)
+        t = _float_array("time_s", get("time_s"), None, lo=-np.inf)
         n = t.size
         if n == 0:
             continue
@@ -645,10 +785,10 @@ def replay_chunks(
         acc = None if get("access") is None else _code_array("access", get("access"), n)
         if prep is None:
             prep = _prep(
-                library, cache_gb=cache_gb, cache_policy=cache_policy, service=service, duration_s=dur,
-                service_sample=service_sample, seed=seed, size_mb=size, volume_mb=volume_mb, cartridge=cart,
-                recall_specific_writes=recall_specific_writes, notes=notes,
+                library, cache_gb=cache_gb, cache_policy=cache_policy, size_mb=size, volume_mb=volume_mb,
+                cartridge=cart, recall_specific_writes=recall_specific_writes, notes=notes,
             )  # fmt: skip
+            srv = _service(library, service, dur, service_sample, seed, size, notes)
             eng = _engine_for(library, float(t[0]), RING, False, 1)
         elif service == "log" and dur is None:
             raise ValueError(
@@ -657,9 +797,7 @@ def replay_chunks(
         tape, h = prep.to_tape(o, size, acc)
         idx = np.flatnonzero(tape)
         c = cart[idx] if cart is not None else prep.cartridges(o)[idx]
-        svc = prep.own_service(
-            None if size is None else size[idx], None if dur is None else dur[idx], idx.size
-        )
+        svc = srv.own(None if size is None else size[idx], None if dur is None else dur[idx], idx.size)
         eng.feed(t[idx], c, svc)
         x = svc + library.cycle_s - library.locate_s
         hold[0] += float(x.sum())

@@ -25,7 +25,7 @@ from vtsmodel.app.figures.marks import (
     trace_named,
     validated_curve,
 )
-from vtsmodel.app.figures.plot import Plot, base_spec, compose, figure_json, plain_json, slow_value
+from vtsmodel.app.figures.plot import Plot, base_spec, compose, figure_json, plain_json
 from vtsmodel.app.figures.tables import STATUS_STYLE, html_table, inputs_table_html, source_table_html
 from vtsmodel.app.figures.theme import BASE_TEMPLATE, COLORS, STYLES, new_figure, style_figure, template_json
 
@@ -50,7 +50,6 @@ __all__ = [
     "path_mark",
     "plain_json",
     "point_mark",
-    "slow_value",
     "source_markers",
     "source_table_html",
     "style_figure",

@@ -8,8 +8,8 @@ changes; :func:`compose` draws the moving part over it, as the page's script doe
 from __future__ import annotations
 
 import copy
+import math
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -17,8 +17,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import ExtrapolationWarning
+from vtsmodel.app import cache
 
-__all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json", "slow_value"]
+__all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,7 +36,7 @@ class Plot:
     Attributes
     ----------
     base : callable
-        ``base(**args) -> {"data": [...], "layout": {...}}``; pure.
+        ``base(**args) -> {"data": [...], "layout": {...}}``: plain JSON (:func:`figure_json`, :func:`plain_json`); pure.
     args : mapping
         Keyword arguments of ``base``: hashable values (floats, strings, tuples).
     traces : sequence of dict
@@ -56,11 +57,6 @@ class Plot:
     annotations: Sequence = ()
     layout: Mapping = field(default_factory=dict)
     citations: tuple = ()
-
-    @property
-    def key(self) -> tuple:
-        """The base's cache key: the builder and its arguments."""
-        return (self.base, tuple(sorted(self.args.items())))
 
     def moving(self) -> dict:
         """The moving part as JSON: what a plot pane sends on every change."""
@@ -85,58 +81,24 @@ class Plot:
                     self.citations)  # fmt: skip
 
 
-#: Bases kept per process (figures x settings of their slow inputs).
-BASE_CACHE_SIZE = 256
-_bases: OrderedDict = OrderedDict()
+def _base_json(builder: Callable[..., dict], args: tuple) -> dict:
+    spec = builder(**dict(args))  # plain JSON already (figure_json, plain_json): not converted again
+    if not isinstance(spec, dict) or "data" not in spec or "layout" not in spec:
+        raise ValueError(f"{builder.__name__} must return figure JSON with 'data' and 'layout'")
+    return spec
 
 
 def base_spec(plot: Plot) -> dict:
-    """The base figure JSON of ``plot``, built once per ``(base, args)`` and kept (LRU).
+    """The base figure JSON of ``plot``, built once per ``(base, args)`` and kept (:mod:`vtsmodel.app.cache`).
 
     The same dict is returned for the same key, so a pane can tell by identity that the
     base did not change. Callers must not modify it.
     """
-    key = plot.key
-    spec = _bases.get(key)
-    if spec is not None:
-        _bases.move_to_end(key)
-        return spec
     with warnings.catch_warnings():
         # a base draws curves past the validated range on purpose (dotted); the operating
         # point's extrapolation is reported by the panel
         warnings.simplefilter("ignore", ExtrapolationWarning)
-        spec = plain_json(plot.base(**plot.args))
-    if "data" not in spec or "layout" not in spec:
-        raise ValueError(f"{plot.base.__name__} must return figure JSON with 'data' and 'layout'")
-    _bases[key] = spec
-    if len(_bases) > BASE_CACHE_SIZE:
-        _bases.popitem(last=False)
-    return spec
-
-
-_values: OrderedDict = OrderedDict()
-
-
-def slow_value(func: Callable, **args):
-    """``func(**args)``, computed once per arguments and kept like the figure bases (LRU).
-
-    For a value that depends only on a figure's slow inputs and that its view needs too (a
-    calibration solved for the curves, then read out beside them): the base and the view
-    both call ``slow_value(func, **args)`` and the solve runs once per setting. ``args`` are
-    hashable (floats, strings, tuples); an exception is not kept (the next call raises it
-    again). Extrapolation warnings are the base's, not the operating point's: silenced.
-    """
-    key = (func, tuple(sorted(args.items())))
-    if key in _values:
-        _values.move_to_end(key)
-        return _values[key]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExtrapolationWarning)
-        value = func(**args)
-    _values[key] = value
-    if len(_values) > BASE_CACHE_SIZE:
-        _values.popitem(last=False)
-    return value
+        return cache.cached(_base_json, builder=plot.base, args=tuple(sorted(plot.args.items())))
 
 
 def compose(base: Mapping, moving: Mapping) -> dict:
@@ -165,25 +127,37 @@ def _merge_into(target: dict, extra: Mapping) -> None:
 
 
 def plain_json(obj):
-    """Plain JSON values: numpy arrays and scalars to lists and floats, NaN to None; traces to dicts."""
-    if hasattr(obj, "to_plotly_json"):
-        obj = obj.to_plotly_json()
+    """Plain JSON values: numpy arrays and scalars to lists and floats, NaN to None; traces to dicts.
+
+    Lists of plain numbers and text, and float arrays, are converted without a call per element
+    (a figure's traces hold thousands).
+    """
     if isinstance(obj, Mapping):
         return {str(k): plain_json(v) for k, v in obj.items()}
-    if isinstance(obj, np.ndarray):
-        if obj.dtype.kind in "fc":
-            return (
-                [None if not np.isfinite(v) else float(v) for v in obj.ravel().tolist()]
-                if obj.ndim == 1
-                else [plain_json(row) for row in obj]
-            )
-        return plain_json(obj.tolist())
     if isinstance(obj, list | tuple):
-        return [plain_json(v) for v in obj]
+        out = []
+        for v in obj:
+            kind = type(v)
+            if kind is float:
+                out.append(v if math.isfinite(v) else None)
+            elif kind is str or kind is int or kind is bool or v is None:
+                out.append(v)
+            else:
+                out.append(plain_json(v))
+        return out
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.kind == "f" and obj.ndim == 1:
+            values = obj.tolist()
+            return values if np.isfinite(obj).all() else [v if math.isfinite(v) else None for v in values]
+        if obj.dtype.kind == "f":
+            return [plain_json(row) for row in obj]
+        return plain_json(obj.tolist())
     if isinstance(obj, np.generic):
         obj = obj.item()
-    if isinstance(obj, float) and not np.isfinite(obj):
-        return None
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if hasattr(obj, "to_plotly_json"):
+        return plain_json(obj.to_plotly_json())
     return obj
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Mapping
 
-from vtsmodel._inputs import Input
+from vtsmodel import Input
 
 __all__ = ["LESSONS", "lesson_module", "scenario_values"]
 
@@ -41,7 +41,7 @@ LESSONS = {
 
 
 def lesson_module(number: str):
-    """Import and return the module of lesson ``number`` (``"01"`` ... ``"07"``)."""
+    """Import and return the module of lesson ``number`` (``"01"`` ... ``"08"``); ``ValueError`` naming the valid ones."""
     if number not in LESSONS:
         raise ValueError(f"lesson={number!r} is not valid; choose one of {', '.join(LESSONS)}")
     return importlib.import_module(f"vtsmodel.app.lessons.{LESSONS[number]}")

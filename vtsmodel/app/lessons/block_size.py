@@ -9,15 +9,15 @@ Source: stk-acs4400-cray, Test Results b. and c.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel import drives
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
+from vtsmodel import Input, drives
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark, source_markers
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number
+from vtsmodel.data import load
 
 _STK = "stk-acs4400-cray, Test Results b. and c."
 INPUTS = {
@@ -68,24 +68,60 @@ def residuals_base() -> dict:
     return figure_json(fig)
 
 
-def view_block_size(controller_buffer_kb=1000.0, drives_sharing=8, block_kb=64.0) -> View:
-    """Panel 2: write and read rates at a block size, the buffer share, the fastest write block."""
-    buf, k, b = controller_buffer_kb, drives_sharing, block_kb
-    kw = {"controller_buffer_kb": buf, "drives_sharing": k}
-    w, r = float(drives.transfer_rate(b, "write", **kw)), float(drives.transfer_rate(b, "read"))
+@dataclass(frozen=True)
+class BlockSizeResult:
+    """The StorageTek rates at one block size and buffer share.
+
+    Attributes
+    ----------
+    controller_buffer_kb, drives_sharing, block_kb
+        The inputs.
+    write_mb_s, read_mb_s : float
+        The fitted write rate (with the buffer share) and read rate at ``block_kb``. [MB/s]
+    best_write_kb : float
+        The tables' block size with the fastest write at this buffer share. [KB]
+    """
+
+    controller_buffer_kb: float
+    drives_sharing: int
+    block_kb: float
+    write_mb_s: float
+    read_mb_s: float
+    best_write_kb: float
+
+    @property
+    def share_kb(self) -> float:
+        """Each drive's share of the controller's buffer. [KB]"""
+        return self.controller_buffer_kb / self.drives_sharing
+
+
+def evaluate_block_size(controller_buffer_kb=1000.0, drives_sharing=8, block_kb=64.0) -> BlockSizeResult:
+    """Panel 2: write and read rates at a block size (stk-acs4400-cray fits), the fastest write block."""
+    kw = {"controller_buffer_kb": controller_buffer_kb, "drives_sharing": drives_sharing}
+    w, r = float(drives.transfer_rate(block_kb, "write", **kw)), float(drives.transfer_rate(block_kb, "read"))
     blocks = load("stk_transfer_rates").where(direction="write")["block_kb"]
     best = float(blocks[np.argmax(drives.transfer_rate(blocks, "write", **kw))])
-    share = buf / k
-    marks = [point_mark(b, w, color=COLORS[0], name="write at this block size"),
-             point_mark(b, r, color=COLORS[1], name="read at this block size")]  # fmt: skip
+    return BlockSizeResult(float(controller_buffer_kb), int(drives_sharing), float(block_kb), w, r, best)
+
+
+def view_block_size(r: BlockSizeResult) -> View:
+    """Panel 2: the rates at the block size on the fitted curves, the buffer share, the fastest write block."""
+    b, share = r.block_kb, r.share_kb
+    kw = {"controller_buffer_kb": r.controller_buffer_kb, "drives_sharing": r.drives_sharing}
+    marks = [point_mark(b, r.write_mb_s, color=COLORS[0], name="write at this block size"),
+             point_mark(b, r.read_mb_s, color=COLORS[1], name="read at this block size")]  # fmt: skip
     return View(
         figures={"block_size": Plot(block_size_base, kw, shapes=marks), "residuals": Plot(residuals_base)},
-        readouts={"write rate": f"{number(w)} MB/s", "read rate": f"{number(r)} MB/s",
-                  "buffer share per drive": f"{number(share)} KB", "fastest write block": f"{number(best)} KB"},
+        readouts={"write rate": f"{number(r.write_mb_s)} MB/s", "read rate": f"{number(r.read_mb_s)} MB/s",
+                  "buffer share per drive": f"{number(share)} KB", "fastest write block": f"{number(r.best_write_kb)} KB"},
         binding=f"A {number(b)} KB block {'does not fit' if b > share else 'fits'} in the {number(share)} KB "
-                f"buffer share ({number(buf)} KB / {k} drives).",
+                f"buffer share ({number(r.controller_buffer_kb)} KB / {r.drives_sharing} drives).",
         citations=("stk_transfer_rates", "stk_facts"),
     )  # fmt: skip
+
+
+#: Panel 2's stage.
+BLOCK_SIZE = Stage(evaluate_block_size, view_block_size)
 
 
 def fit_numbers() -> str:

@@ -9,18 +9,17 @@ Source: ibm-vts-b18-2000 (the cache's behaviour); the profiles are illustrative,
 
 from __future__ import annotations
 
-import functools
 import math
+from dataclasses import dataclass
 
 import ipywidgets as w
 import numpy as np
 
+from vtsmodel import Input, tvc_day, workload
 from vtsmodel import quantities as q
-from vtsmodel import tvc_day, workload
-from vtsmodel._inputs import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
 from vtsmodel.app.grids import Column, GridEditor
-from vtsmodel.app.panels import Panel, View
+from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.text import number
 
 INPUTS = {
@@ -36,24 +35,13 @@ PROFILE_INPUTS = {
 }
 
 
-@functools.lru_cache(maxsize=32)
-def _run(
-    rows: tuple, duration: float, tvc_config, cf, feature, threshold, peak_copy_fraction, read_hit, backlog_gb
-):
-    profile = workload.make_profile(rows, duration_hours=duration)
-    return tvc_day.simulate_tvc(profile, tvc_config=tvc_config, cf=cf, feature=feature, threshold=threshold,
-                                peak_copy_fraction=peak_copy_fraction, read_hit=read_hit, backlog_gb=backlog_gb,
-                                step_minutes=2.0)  # fmt: skip
-
-
 def _spans(mask: np.ndarray) -> list[tuple[int, int]]:
     m = np.diff(np.concatenate([[0], mask.astype(np.int8), [0]]))
     return list(zip(np.flatnonzero(m == 1).tolist(), np.flatnonzero(m == -1).tolist(), strict=True))
 
 
-def day_base(which: str, **run_args) -> dict:
+def day_base(run: tvc_day.TvcRun, which: str) -> dict:
     """The simulated day: occupancy of the cache (``which="occupancy"``) or host rates (``"rates"``)."""
-    run = _run(**run_args)
     t = run.time_hours
     stride = max(1, math.ceil(t.size / 300))
     ib = np.unique(np.append(np.arange(0, t.size, stride), t.size - 1))
@@ -97,14 +85,35 @@ def day_base(which: str, **run_args) -> dict:
     return figure_json(fig)
 
 
-def view_day(profile="nightly batch window", tvc_config="tvc_432_36gb_paf", cf=3.0, feature="paf", threshold=0.95,
-             peak_copy_fraction=0.1, read_hit=0.5, backlog_gb=0.0) -> View:  # fmt: skip
-    """Panel 2: simulate ``profile`` (a name or a :class:`~vtsmodel.workload.Profile`); occupancy and rates."""
+@dataclass(frozen=True, eq=False)
+class DayResult:
+    """A workload profile run through the tape volume cache.
+
+    Attributes
+    ----------
+    profile : vtsmodel.workload.Profile
+        The workload (a built-in, or one edited in the grid).
+    run : vtsmodel.tvc_day.TvcRun
+        The day simulated in 2-minute steps (:func:`vtsmodel.tvc_day.simulate_tvc`).
+    """
+
+    profile: workload.Profile
+    run: tvc_day.TvcRun
+
+
+def evaluate_day(profile="nightly batch window", tvc_config="tvc_432_36gb_paf", cf=3.0, feature="paf",
+                 threshold=0.95, peak_copy_fraction=0.1, read_hit=0.5, backlog_gb=0.0) -> DayResult:  # fmt: skip
+    """Panel 2: simulate ``profile`` (a built-in's name or a :class:`~vtsmodel.workload.Profile`) through the cache."""
     prof = workload.PROFILES[profile] if isinstance(profile, str) else profile
-    args = dict(rows=tuple(prof.rows()), duration=prof.duration_hours, tvc_config=tvc_config, cf=cf, feature=feature,
-                threshold=threshold, peak_copy_fraction=peak_copy_fraction, read_hit=read_hit, backlog_gb=backlog_gb)  # fmt: skip
-    run = _run(**args)
-    s = run.summary()
+    run = tvc_day.simulate_tvc(prof, tvc_config=tvc_config, cf=cf, feature=feature, threshold=threshold,
+                               peak_copy_fraction=peak_copy_fraction, read_hit=read_hit, backlog_gb=backlog_gb,
+                               step_minutes=2.0)  # fmt: skip
+    return DayResult(prof, run)
+
+
+def view_day(r: DayResult) -> View:
+    """Panel 2: the cache's occupancy and the host's rates through the day; what binds."""
+    run = r.run
     if run.hours_throttled > 0:
         binding = (f"The cache reached its fill threshold at {number(run.first_throttle_hours)} h: input was "
                    f"throttled to what copying to tape sustains for {number(run.hours_throttled)} h.")  # fmt: skip
@@ -114,20 +123,24 @@ def view_day(profile="nightly batch window", tvc_config="tvc_432_36gb_paf", cf=3
         binding = (
             "Nothing binds: every write was accepted when offered, and the cache never reached its threshold."
         )
-    cleared = s["Backlog cleared at [h]"]
+    cleared = run.backlog_cleared_hours
     readouts = {
-        "time at peak": f"{number(s['Time at peak [h]'])} h" if s["Time at peak [h]"] > 0 else "none (never above sustained)",
-        "time throttled": f"{number(s['Time throttled [h]'])} h" if run.hours_throttled > 0 else "none",
-        "delay imposed": f"{number(s['Delay imposed [MB·h]'] / 1e6)} TB·h",
-        "longest delay": f"{number(s['Longest delay [h]'])} h",
+        "time at peak": f"{number(run.hours_at_peak)} h" if run.hours_at_peak > 0 else "none (never above sustained)",
+        "time throttled": f"{number(run.hours_throttled)} h" if run.hours_throttled > 0 else "none",
+        "delay imposed": f"{number(run.delay_mb_hours / 1e6)} TB·h",
+        "longest delay": f"{number(run.max_delay_hours)} h",
         "backlog cleared at": f"{number(cleared)} h" if math.isfinite(cleared) else "not by the end",
-        "peak un-copied data": f"{number(s['Peak un-copied data [GB]'])} GB",
+        "peak un-copied data": f"{number(run.peak_occupancy_gb)} GB",
     }  # fmt: skip
     return View(
-        figures={k: Plot(day_base, {"which": k, **args}) for k in ("occupancy", "rates")},
-        readouts=readouts, binding=binding, caption_values={"profile": prof.name},
+        figures={k: Plot(day_base, {"run": run, "which": k}) for k in ("occupancy", "rates")},
+        readouts=readouts, binding=binding, caption_values={"profile": r.profile.name},
         citations=(tvc_day.simulate_tvc, "vts_tvc_configs", "vts_facts"),
     )  # fmt: skip
+
+
+#: Panel 2's stage.
+DAY = Stage(evaluate_day, view_day)
 
 
 class DayPanel:
@@ -140,9 +153,9 @@ class DayPanel:
 
     def __init__(self, inputs: dict, **values) -> None:
         self.profile: workload.Profile = workload.PROFILES[values.get("profile", inputs["profile"].default)]
-        self.panel = Panel(
-            inputs, self._view, values=values, title="A day in the life of the cache", name="02_day"
-        )
+        self.edited = False
+        self.panel = Panel(inputs, DAY, values=values, state=self._state, title="A day in the life of the cache",
+                           name="02_day")  # fmt: skip
         self.panel.controls["profile"].observe(self._on_profile, names="value")
         columns = [Column.of(k, inp) for k, inp in PROFILE_INPUTS.items()]
         self.grid = GridEditor(columns, self._rows(), on_edit=self._on_edit, height="200px", width="420px",
@@ -150,14 +163,15 @@ class DayPanel:
         self.grid.widget.add_class("vtsmodel-sheet")
         self.widget = w.VBox([self.panel.widget, self.grid.widget])
 
-    def _view(self, profile, **kw) -> View:
-        return view_day(profile=self.profile, **kw)
+    def _state(self) -> dict:
+        """The profile the panel simulates where the grid changed it (else the built-in the control names)."""
+        return {"profile": self.profile} if self.edited else {}
 
     def _rows(self) -> list[dict]:
         return [dict(zip(PROFILE_INPUTS, r, strict=True)) for r in self.profile.rows()]
 
     def _on_profile(self, change) -> None:
-        self.profile = workload.PROFILES[change["new"]]
+        self.profile, self.edited = workload.PROFILES[change["new"]], False
         self.grid.set_rows(self._rows())
         self.panel.update()
 
@@ -167,6 +181,7 @@ class DayPanel:
         self.profile = workload.make_profile(rows, duration_hours=self.profile.duration_hours,
                                              name=f"{self.profile.name.removesuffix(' (edited)')} (edited)",
                                              assumptions=self.profile.assumptions)  # fmt: skip
+        self.edited = True
         self.grid.set_row(row, self._rows()[row])
         self.panel.update()
 

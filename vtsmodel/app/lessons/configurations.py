@@ -1,42 +1,32 @@
-"""Lesson 07, the configurations: every VTS B18 configuration evaluated against the targets.
+"""Lesson 07, the evaluation: the page's answers, workload and mount log through the planner, once per setting.
 
-The evaluation of the page's answers, workload and mount log (kept for the last few settings,
-so the view and the figure bases evaluate once; a log is keyed by its identity), the figure of every configuration's numbers with the targets and
-the recommended configuration as moving shapes, the recommended configuration's day, and the
-targets' readouts and the binding sentence. The page is :mod:`vtsmodel.app.lessons.planner`.
+:func:`evaluate_plan` (the page's stage) runs :func:`vtsmodel.plan.vts_plan` and
+:func:`vtsmodel.plan.library_plan` for one setting and returns a :class:`PlanEvaluation`,
+which every figure, readout, sheet row and the report read. The VTS plan is kept per the
+answers it reads (:mod:`vtsmodel.app.cache`): a change of the library's answers alone
+evaluates the library only. Then the readouts of the recommendation and the figure of every
+configuration's numbers (a base keyed by those numbers: the targets and the recommended
+configuration are moving marks). The page is :mod:`vtsmodel.app.lessons.planner`.
 Sources: ibm-vts-b18-2000, Secs. 8.3 and 8.4.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections import OrderedDict
+from dataclasses import dataclass
 
 from vtsmodel import plan
-from vtsmodel.app import report
-from vtsmodel.app.figures import COLORS, figure_json, line_mark, point_mark
+from vtsmodel.app import cache
+from vtsmodel.app.figures import plan as plan_figures
 from vtsmodel.app.lessons.hit_curve import LogSource, curve_of
 from vtsmodel.app.text import number
 from vtsmodel.hourly import HourlyWorkload
+from vtsmodel.plan.day import PlanDay, plan_day
 
-#: Evaluations kept (settings x workloads x mount logs): the view and the figure bases share them.
-KEEP = 8
-#: Answers that only check a result (not what the models compute for a configuration).
-TARGETS = ("throttle_hours_allowed", "delay_hours_allowed", "recall_target_s", "virtual_drives_needed")
+_DEFAULT_ANSWERS = plan.Answers().to_dict()
 #: Answers only the tape-library plan depends on.
-LIBRARY_ONLY = ("library_drive", "peak_factor", "files_per_mount")
-
-
-def frozen(workload: HourlyWorkload | None):
-    """A workload as a hashable tuple (a figure base's argument), or None."""
-    if workload is None:
-        return None
-    return (workload.name, workload.notes, tuple((k, tuple(v.tolist())) for k, v in workload.columns.items()))
-
-
-def thaw(key) -> HourlyWorkload | None:
-    """The workload of :func:`frozen`'s tuple, or None."""
-    return None if key is None else HourlyWorkload(key[0], dict(key[2]), key[1])
+LIBRARY_ONLY = ("library_drive", "peak_factor", "files_per_mount", *plan.ARCHIVE_ANSWERS)
 
 
 def hits_of(log: LogSource | None):
@@ -49,122 +39,147 @@ def answers_key(answers: plan.Answers, drop=()) -> tuple:
     return tuple((k, v) for k, v in answers.to_dict().items() if k not in drop)
 
 
-_evaluations: OrderedDict = OrderedDict()
+def the_plan(answers: plan.Answers, workload: HourlyWorkload | None, log: LogSource | None) -> plan.Plan:
+    """The :class:`~vtsmodel.plan.Plan` of the answers, an hourly workload and a mount log (its read hits)."""
+    return plan.Plan(answers, workload=workload, hits=hits_of(log), mount_log_file=log and log.name,
+                     log=log and log.log)  # fmt: skip
 
 
-def kept(cache: OrderedDict, key, make):
-    """``cache[key]``, made by ``make()`` when missing; the cache keeps the last :data:`KEEP` keys."""
-    if key not in cache:
-        cache[key] = make()
-        if len(cache) > KEEP:
-            cache.popitem(last=False)
-    cache.move_to_end(key)
-    return cache[key]
+def _vts_plan(answers: tuple, workload: HourlyWorkload | None, log: LogSource | None) -> plan.VtsPlan:
+    """Every VTS configuration for ``answers`` (without the library's: it does not read them)."""
+    return plan.vts_plan(the_plan(plan.Answers(**dict(answers)), workload, log))
 
 
-def _vts_for(slow: tuple, workload, log=None, drop=TARGETS + LIBRARY_ONLY) -> plan.VtsPlan | None:
-    """A VTS plan already evaluated, of the same workload and log, whose answers differ at most in ``drop``.
+@dataclass(frozen=True, eq=False)
+class PlanEvaluation:
+    """The page's setting evaluated: what every figure, readout, sheet row and the report read.
 
-    The configurations' numbers do not depend on the targets and the library's answers
-    (only their checks do).
-    """
-    for (a, wl, lg), (_p, vts, _l) in reversed(_evaluations.items()):
-        if wl == workload and lg is log and answers_key(a, drop) == slow:
-            return vts
-    return None
-
-
-def evaluated(
-    answers: plan.Answers, workload=None, log: LogSource | None = None
-) -> tuple[plan.Plan, plan.VtsPlan, plan.LibraryPlan]:
-    """The plan of ``answers``, a workload (frozen, :func:`frozen`) and a mount log, its VTS plan and library plan.
-
-    With a log, each configuration gets its own read-hit ratio (:func:`hits_of`). Kept for
-    the last :data:`KEEP` settings, so the view and the figure bases evaluate once; a change
-    of the library's answers alone evaluates the library only.
+    Attributes
+    ----------
+    plan : vtsmodel.plan.Plan
+        The answers, the workload and the mount log's hit curve.
+    vts : vtsmodel.plan.VtsPlan
+        Every VTS configuration against the targets.
+    library : vtsmodel.plan.LibraryPlan
+        The tape library's drives.
+    day : vtsmodel.plan.day.PlanDay
+        The hours evaluated, as the models take them (the read-hit ratio and recalls and their bases).
+    feed_mb_s : float or None
+        Host MB/s reaching each library drive that writes, in the busiest hour (:func:`write_feed_mb_s`). [MB/s]
+    log : LogSource or None
+        The mount log that gives each configuration its read hits.
     """
 
-    def make():
-        p = plan.Plan(answers, workload=thaw(workload), hits=hits_of(log), mount_log_file=log and log.name)
-        vts = _vts_for(answers_key(answers, LIBRARY_ONLY), workload, log, LIBRARY_ONLY)
-        return p, vts or plan.vts_plan(p), plan.library_plan(p)
+    plan: plan.Plan
+    vts: plan.VtsPlan
+    library: plan.LibraryPlan
+    day: PlanDay
+    feed_mb_s: float | None
+    log: LogSource | None
 
-    return kept(_evaluations, (answers, workload, log), make)
+    @property
+    def answers(self) -> plan.Answers:
+        """The answers evaluated."""
+        return self.plan.answers
+
+    @functools.cached_property
+    def _tornado_answers(self) -> plan.Answers:
+        # the years' answers move no answer of the tornado: one tornado for all their values
+        return self.answers.replace(**{k: _DEFAULT_ANSWERS[k] for k in plan.YEARS_ONLY})
+
+    def _sensitivity_args(self, fraction: float) -> dict:
+        return {"answers": self._tornado_answers, "workload": self.plan.workload, "log": self.log,
+                "configuration": self.vts.closest.config.label, "fraction": float(fraction)}  # fmt: skip
+
+    def sensitivity(self, fraction: float = 0.2) -> plan.Sensitivity:
+        """The sensitivity, each answer moved by ``fraction``, the recommended (or closest) configuration held fixed.
+
+        Kept once computed, per the answers, workload, log, configuration and fraction.
+        """
+        return cache.cached(_sensitivity, **self._sensitivity_args(fraction))
+
+    def sensitivity_ready(self, fraction: float = 0.2) -> bool:
+        """Whether :meth:`sensitivity` is computed already (the page draws it at once, else after the rest)."""
+        return cache.is_cached(_sensitivity, **self._sensitivity_args(fraction))
 
 
-# --- figure bases ------------------------------------------------------------------------------
+def _sensitivity(answers, workload, log, configuration: str, fraction: float) -> plan.Sensitivity:
+    config = next(c for c in plan.vts_configurations() if c.label == configuration)
+    return plan.sensitivity(the_plan(answers, workload, log), fraction=fraction, configuration=config)
 
 
-def _evaluate(answers: tuple, workload, log) -> plan.VtsPlan:
-    return _vts_for(answers, workload, log) or evaluated(plan.Answers(**dict(answers)), workload, log)[1]
+def write_feed_mb_s(p: plan.Plan, lib: plan.LibraryPlan) -> float | None:
+    """Host MB/s reaching each library drive that writes, in the busiest hour (None: no writes).
 
-
-def tidy(fig, *, height: int, legend_rows: int, bottom: int) -> dict:
-    """The report's figure laid out for a pane and an export: the title, then the legend, then the plots.
-
-    The legend sits above the plots (an export would move a legend from under them there,
-    over the title), the bottom margin holds the tick labels (an export's caption goes under it).
+    The busiest hour's write rate spread over the whole drives the CERN formula sizes for
+    the write flow (a modelling choice: the drives share the flow evenly).
     """
-    fig.update_layout(
-        width=None, height=height, margin={"t": 44 + 22 * legend_rows + 30, "b": bottom},
-        title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 1 - 42 / height,
-                "yanchor": "top"},
-    )  # fmt: skip
-    return figure_json(fig)
+    if lib.recall_flow is None:
+        return None
+    rate = float(p.day().write_mb_s.max())
+    drives = max(1, math.ceil(float(lib.sizing.drives[1 - lib.recall_flow]) - 1e-9))
+    return rate / drives if rate > 0 else None
 
 
-def configurations_base(answers: tuple, workload, log: LogSource | None = None) -> dict:
-    """Every configuration's numbers (:func:`~vtsmodel.app.report.configurations_figure`), without the target lines.
+def evaluate(
+    answers: plan.Answers, workload: HourlyWorkload | None = None, log: LogSource | None = None
+) -> PlanEvaluation:
+    """The plan of ``answers``, an hourly workload and a mount log: every VTS configuration and the library.
 
-    ``answers`` leaves out the targets and the library's answers (:data:`TARGETS`,
-    :data:`LIBRARY_ONLY`): the targets are drawn as moving shapes (:func:`target_shapes`).
+    With a log, each configuration gets its own read-hit ratio (:func:`hits_of`). The VTS
+    plan is kept per the answers it reads (all but :data:`LIBRARY_ONLY`), the workload and the log.
     """
-    fig = report.configurations_figure(_evaluate(answers, workload, log))
-    fig.layout.shapes = ()
-    fig.layout.annotations = [a for a in fig.layout.annotations if a.xref == "paper"]  # the subplot titles
-    if fig.layout.yaxis2.type == "log":  # plotly's minor log labels (2, 3, … 9) crowd: 1, 2, 5 per decade
+    p = the_plan(answers, workload, log)
+    vts = cache.cached(_vts_plan, answers=answers_key(answers, LIBRARY_ONLY), workload=workload, log=log)
+    lib = plan.library_plan(p)
+    return PlanEvaluation(p, vts, lib, plan_day(p), write_feed_mb_s(p, lib), log)
+
+
+# --- the configurations' figure ------------------------------------------------------------------
+
+
+class ConfigurationNumbers:
+    """What the configurations' figure draws, compared by value: equal numbers, the same figure (one base kept).
+
+    ``key`` holds each configuration's label, time throttled, longest delay and recall ready
+    time (None where not finite); ``vts`` is the plan they come from (not compared: its
+    targets are drawn as moving marks).
+    """
+
+    def __init__(self, vts: plan.VtsPlan) -> None:
+        def v(x: float):
+            return float(x) if math.isfinite(x) else None
+
+        self.vts = vts
+        self.key = (vts.results[0].check("recall").label,) + tuple(
+            (r.config.label, v(r.hours_throttled), v(r.longest_delay_hours), v(r.worst_recall_ready_s))
+            for r in vts.results
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ConfigurationNumbers) and other.key == self.key
+
+
+def configurations_base(numbers: ConfigurationNumbers) -> dict:
+    """Every configuration's numbers (:func:`~vtsmodel.app.figures.plan.configurations_spec`) without the targets.
+
+    The targets and the recommended configuration are moving marks
+    (:func:`~vtsmodel.app.figures.plan.target_marks`); a log axis is labelled 1, 2, 5 per
+    decade (plotly's minor log labels, 2, 3, … 9, crowd).
+    """
+    spec = plan_figures.configurations_spec(numbers.vts, targets=False)
+    if spec["layout"]["yaxis2"].get("type") == "log":
         ticks = [m * 10.0**e for e in range(6) for m in (1, 2, 5)]
-        fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[number(t) for t in ticks], row=2, col=1)
-    return tidy(fig, height=660, legend_rows=1, bottom=120)
+        spec["layout"]["yaxis2"].update(tickmode="array", tickvals=ticks, ticktext=[number(t) for t in ticks])
+    return plan_figures.for_page(spec, height=660, legend_rows=1, bottom=120)
 
 
-def day_base(configuration: str, answers: tuple, workload, log: LogSource | None = None) -> dict:
-    """The day of one configuration (:func:`~vtsmodel.app.report.day_figure`)."""
-    fig = report.day_figure(_evaluate(answers, workload, log).result(configuration))
-    return tidy(fig, height=620, legend_rows=2, bottom=60)
-
-
-def target_shapes(vts: plan.VtsPlan) -> tuple[list[dict], list[dict]]:
-    """The targets as lines, and the recommended (or closest) configuration marked: shapes and labels."""
-    first, best = vts.results[0], vts.closest
-    caches = list(dict.fromkeys(r.config.label.rsplit(", ", 1)[0] for r in vts.results))
-    shapes, labels = [], []
-    for key, yref, color, dash, text, anchor in (
-        ("throttle", "y", COLORS[1], "dash", "throttling allowed", "left"),
-        ("delay", "y", COLORS[0], "dot", "delay allowed", "right"),
-        ("recall", "y2", "#444", "dash", "target", "left"),
-    ):
-        limit = first.check(key).limit
-        if key == "recall" and math.isnan(best.worst_recall_ready_s):
-            continue
-        shapes.append(line_mark(y=limit, yref=yref, color=color, dash=dash, name=f"{text} {number(limit)}"))
-        y = math.log10(limit) if key == "recall" else limit  # annotations on a log axis take the log
-        labels.append({"xref": "x domain", "x": 0 if anchor == "left" else 1, "xanchor": anchor, "yref": yref,
-                       "y": y, "yanchor": "bottom", "showarrow": False, "font": {"size": 11, "color": color},
-                       "bgcolor": "rgba(255,255,255,0.85)",
-                       "text": f"{text} {number(limit)} {first.check(key).unit}"})  # fmt: skip
-    i = caches.index(best.config.label.rsplit(", ", 1)[0])
-    word = "recommended" if vts.recommended is not None else "closest"
-    shapes.append({"type": "rect", "xref": "x", "x0": i - 0.45, "x1": i + 0.45, "yref": "paper", "y0": 0, "y1": 1,
-                   "fillcolor": "rgba(0,158,115,0.12)", "line": {"width": 0}, "layer": "below"})  # fmt: skip
-    ready = best.worst_recall_ready_s
-    shapes.append(point_mark(i, ready, xref="x2", yref="y2", color=COLORS[2], size=14, showlegend=False,
-                             name=f"{word}: {best.config.label}"))  # fmt: skip
-    labels.append({"xref": "x", "x": i, "yref": "y domain", "y": 0.98, "yanchor": "top", "textangle": -90,
-                   "showarrow": False, "text": f"{word}: {best.config.label}", "font": {"size": 11, "color": "#05704F"},
-                   "bgcolor": "rgba(255,255,255,0.85)"})  # fmt: skip
-    return shapes, labels
+def day_base(result: plan.ConfigResult) -> dict:
+    """The day of one configuration (:func:`~vtsmodel.app.figures.plan.day_spec`)."""
+    return plan_figures.for_page(plan_figures.day_spec(result), height=620, legend_rows=2, bottom=60)
 
 
 # --- readouts ----------------------------------------------------------------------------------
@@ -190,6 +205,10 @@ def check_readout(c: plan.Check) -> str:
     return f"{_fmt(c.value, c.unit)} against {_fmt(c.limit, c.unit)}; margin {margin}"
 
 
+def _misses(what: str, r: plan.ConfigResult) -> str:
+    return f"{what}, {r.config.label}, " + "; ".join(c.text for c in r.failing) + "."
+
+
 def binding_sentence(vts: plan.VtsPlan) -> str:
     """What the next smaller configuration misses (or, with no recommendation, what the closest misses)."""
     rec = vts.recommended
@@ -199,22 +218,27 @@ def binding_sentence(vts: plan.VtsPlan) -> str:
         return (
             f"{rec.config.label} is the smallest configuration the paper offers: nothing smaller to compare."
         )
-    return vts.headline().removeprefix(f"Recommended: {rec.config.label}. ")
+    parts = [_misses("The next smaller", vts.next_smaller)]
+    if vts.next_smaller_cache is not None and vts.next_smaller_cache is not vts.next_smaller:
+        parts.append(_misses("With the next smaller cache", vts.next_smaller_cache))
+    return " ".join([*vts.cautions, *parts])  # what the recommendation must not hide first
 
 
-def vts_readouts(p: plan.Plan, vts: plan.VtsPlan, from_workload: bool) -> dict[str, str]:
+def vts_readouts(e: PlanEvaluation) -> dict[str, str]:
     """The recommendation (or the closest configuration) in words: each target, time at peak, the day evaluated."""
-    best, day = vts.closest, vts.day
-    basis = ", answered" if day["read hit basis"] == "answer" else f", from the {day['read hit basis']}"
+    p, vts = e.plan, e.vts
+    best, day = vts.closest, e.day.of(vts.closest.config)  # with a mount log, the closest's own hits
+    basis = ", answered" if day.read_hit_basis == "answer" else f", from the {day.read_hit_basis}"
     if p.hits is not None:
         basis = f" at {number(best.config.tvc_gb)} GB, from the mount log {p.mount_log_file}"
     return {
         "recommended": best.config.label if vts.recommended else f"none (closest: {best.config.label})",
         **{c.label: check_readout(c) for c in best.checks},
         "time at peak": f"{number(best.hours_at_peak)} h",
-        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s",
+        "peak / sustained write": f"{number(best.peak_mb_s)} / {number(best.sustained_mb_s)} MB/s "
+        f"with {vts.channels} ESCON channels",
         "sustained write bound by": best.binding_resource,
-        "day evaluated": f"{p.day().name if from_workload else 'the answers'} ({day['hours [h]']} h)",
-        "read hit ratio used": f"{number(day['read hit ratio [-]'])}{basis}",
-        "recalls in the busiest hour": f"{number(day['busiest recall hour [1/h]'])} per hour",
+        "day evaluated": f"{p.day().name if p.workload is not None else 'the answers'} ({day.workload.hours} h)",
+        "read hit ratio used": f"{number(best.read_hit)}{basis}",
+        "recalls in the busiest hour": f"{number(float(day.recalls_per_hour.max(initial=0.0)))} per hour",
     }

@@ -13,12 +13,13 @@ figure is a cached base (curves, cited points) and the marks its sliders move.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from vtsmodel import Input
 from vtsmodel import ds8000 as dc
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
+from vtsmodel.app import cache
 from vtsmodel.app.figures import (
     COLORS,
     Plot,
@@ -29,14 +30,14 @@ from vtsmodel.app.figures import (
     off_scale_note,
     padded,
     point_mark,
-    slow_value,
     source_markers,
 )
 from vtsmodel.app.lessons import flashcopy, ride_through, scenario_values
-from vtsmodel.app.lessons.flashcopy import copy_load, copy_response, ms_text, view_copy
-from vtsmodel.app.lessons.ride_through import view_ride
-from vtsmodel.app.panels import Panel, View, compute, merge_views
+from vtsmodel.app.lessons.flashcopy import COPY, ms_text
+from vtsmodel.app.lessons.ride_through import RIDE
+from vtsmodel.app.panels import Panel, Stage, View, merge_views
 from vtsmodel.app.text import number, percent
+from vtsmodel.data import load
 
 LESSON_ID = "06"
 TITLE = "The disk cache in front of the tape: staging, background copy, ride-through"
@@ -95,17 +96,17 @@ def _response(load_per_s: float, kb: float, disk: dict) -> float:
 
 
 def staging_load(positioning_ms: float, media_mb_s: float) -> float:
-    """The read-miss load calibrated to the measured 19 % (NaN where no load gives it); solved once per setting. [IO/s]"""
+    """The read-miss load calibrated to the measured 19 % (NaN where no load gives it). [IO/s]"""
     try:
-        return slow_value(dc.calibrate_staging_load, positioning_ms=positioning_ms, media_mb_s=media_mb_s)
+        return float(dc.calibrate_staging_load(positioning_ms=positioning_ms, media_mb_s=media_mb_s))
     except ValueError:  # the gain is exceeded with no load
         return math.nan
 
 
-def response_top(track_kb: float, positioning_ms: float, media_mb_s: float) -> float:
-    """The top of the response axis: 8 service times of the track stage, and above the calibrated pair. [ms]"""
+def response_top(track_kb: float, positioning_ms: float, media_mb_s: float, lam: float) -> float:
+    """The top of the response axis: 8 service times of the track stage, and above the pair calibrated at ``lam``. [ms]"""
     disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
-    top, lam = 8.0 * float(dc.disk_service_ms(track_kb, **disk)), staging_load(**disk)
+    top = 8.0 * float(dc.disk_service_ms(track_kb, **disk))
     if lam <= INPUTS["io_per_s"].hi:
         top = max(
             top,
@@ -117,17 +118,17 @@ def response_top(track_kb: float, positioning_ms: float, media_mb_s: float) -> f
 # --- staging ------------------------------------------------------------------------------------
 
 
-def response_base(staged_kb, track_kb, spatial_locality, positioning_ms, media_mb_s) -> dict:
+def response_base(
+    staged_kb, track_kb, spatial_locality, positioning_ms, media_mb_s, calibrated_load, y_top
+) -> dict:
     """Read-miss response vs load, adaptive and track stage, the gain on a right axis, the 19 % calibration.
 
-    The axes are fixed: x over the load slider's range, y to :func:`response_top`. The view
-    reads the calibrated load and the top of the axis from the same functions (the
-    calibration is solved once per setting: :func:`staging_load`).
+    The axes are fixed: x over the load slider's range, y to ``y_top`` (:func:`response_top`);
+    ``calibrated_load`` is :func:`staging_load`'s (the evaluation's: solved once per setting).
     """
     disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
     miss = {"adaptive": (staged_kb, 1.0), "track": (track_kb, 1.0 - spatial_locality)}
-    x_max = INPUTS["io_per_s"].hi
-    y_top, lam = response_top(track_kb, **disk), staging_load(**disk)
+    x_max, lam = INPUTS["io_per_s"].hi, calibrated_load
     fig = new_figure(xaxis_title="reads per HDD, not served by reuse [IO/s]", yaxis_title="read-miss response [ms]",
                      height=420)  # fmt: skip
     sat = {}
@@ -188,55 +189,122 @@ def modes_base(track_kb, temporal_hit, positioning_ms, media_mb_s) -> dict:
     return figure_json(fig)
 
 
-def view_staging(io_per_s=119.0, staged_kb=21.0, track_kb=57.0, spatial_locality=0.0, temporal_hit=0.0,
-                 positioning_ms=dc.POSITIONING_MS, media_mb_s=dc.MEDIA_MB_S) -> View:  # fmt: skip
-    """The staging panel: response of both stages at this load, utilisations, the calibrated load."""
+@dataclass(frozen=True)
+class StagingResult:
+    """Both stages at one read-miss load: responses, utilisations, and the load calibrated to the measured 19 %.
+
+    Attributes
+    ----------
+    io_per_s, staged_kb, track_kb, spatial_locality, temporal_hit, positioning_ms, media_mb_s
+        The inputs.
+    adaptive_ms, track_ms : float
+        The read-miss response with each stage; infinite where the HDD saturates. [ms]
+    adaptive_util, track_util : float
+        The HDD's utilisation with each stage. [-]
+    track_service_ms : float
+        One track stage's HDD service time. [ms]
+    locality_star : float
+        The spatial locality above which adaptive staging stages tracks. [-]
+    calibrated_load : float
+        The load calibrated to the measured 19 % (NaN where no load gives it; kept per HDD setting). [IO/s]
+    calibrated_track_util : float
+        The track stage's utilisation at that load (NaN without one). [-]
+    y_top : float
+        The response axis's top (:func:`response_top`). [ms]
+    """
+
+    io_per_s: float
+    staged_kb: float
+    track_kb: float
+    spatial_locality: float
+    temporal_hit: float
+    positioning_ms: float
+    media_mb_s: float
+    adaptive_ms: float
+    track_ms: float
+    adaptive_util: float
+    track_util: float
+    track_service_ms: float
+    locality_star: float
+    calibrated_load: float
+    calibrated_track_util: float
+    y_top: float
+
+    @property
+    def disk(self) -> dict:
+        """The HDD's timing, as the models take it."""
+        return {"positioning_ms": self.positioning_ms, "media_mb_s": self.media_mb_s}
+
+
+def evaluate_staging(io_per_s=119.0, staged_kb=21.0, track_kb=57.0, spatial_locality=0.0, temporal_hit=0.0,
+                     positioning_ms=dc.POSITIONING_MS, media_mb_s=dc.MEDIA_MB_S) -> StagingResult:  # fmt: skip
+    """Both stages at this load (ibm-ds8000-tpf, Adaptive Record Caching), the load calibrated to its 19 %."""
     if staged_kb >= track_kb:
         raise ValueError(f"staged_kb={staged_kb:g} must be smaller than track_kb={track_kb:g}")
-    disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
-    slow = {"staged_kb": staged_kb, "track_kb": track_kb, "spatial_locality": spatial_locality, **disk}
-    lam, y_top, p = staging_load(**disk), response_top(track_kb, **disk), spatial_locality
-    r_small, r_track = _response(io_per_s, staged_kb, disk), _response(io_per_s * (1 - p), track_kb, disk)
-    u_small = float(dc.disk_utilisation(io_per_s, staged_kb=staged_kb, **disk))
-    u_track = float(dc.disk_utilisation(io_per_s * (1 - p), staged_kb=track_kb, **disk))
+    disk = {"positioning_ms": float(positioning_ms), "media_mb_s": float(media_mb_s)}
+    lam, p = cache.cached(staging_load, **disk), spatial_locality
+    track = _FACTS.value("staged_per_read_track")
     s_track = float(dc.disk_service_ms(track_kb, **disk))
-    p_star = 1.0 - float(dc.disk_service_ms(dc.RECORD_KB, **disk)) / s_track
-    shown = (0.0, y_top)
+    return StagingResult(
+        float(io_per_s), float(staged_kb), float(track_kb), float(p), float(temporal_hit), **disk,
+        adaptive_ms=_response(io_per_s, staged_kb, disk), track_ms=_response(io_per_s * (1 - p), track_kb, disk),
+        adaptive_util=float(dc.disk_utilisation(io_per_s, staged_kb=staged_kb, **disk)),
+        track_util=float(dc.disk_utilisation(io_per_s * (1 - p), staged_kb=track_kb, **disk)),
+        track_service_ms=s_track, locality_star=1.0 - float(dc.disk_service_ms(dc.RECORD_KB, **disk)) / s_track,
+        calibrated_load=lam,
+        calibrated_track_util=math.nan if math.isnan(lam) else float(dc.disk_utilisation(lam, staged_kb=track, **disk)),
+        y_top=response_top(track_kb, **disk, lam=lam),
+    )  # fmt: skip
+
+
+def view_staging(r: StagingResult) -> View:
+    """The staging panel: response of both stages at this load, utilisations, the calibrated load."""
+    disk, io_per_s, lam = r.disk, r.io_per_s, r.calibrated_load
+    r_small, r_track = r.adaptive_ms, r.track_ms
+    slow = {"staged_kb": r.staged_kb, "track_kb": r.track_kb, "spatial_locality": r.spatial_locality, **disk,
+            "calibrated_load": lam, "y_top": r.y_top}  # fmt: skip
+    shown = (0.0, r.y_top)
     marks = [point_mark(io_per_s, r_small, color=COLORS[0], name="this load, adaptive stage", y_range=shown),
              point_mark(io_per_s, r_track, color=COLORS[1], name="this load, track stage", showlegend=False, y_range=shown),
              line_mark(x=io_per_s, color=COLORS[3])]  # fmt: skip
-    notes = [n for k, (what, r) in enumerate((("adaptive", r_small), ("track", r_track)))
-             for n in off_scale_note(io_per_s, r, shown, f"{what} {number(r)} ms: off the scale", stack=k)]  # fmt: skip
-    full = [n for n, r in (("adaptive stage", r_small), ("track stage", r_track)) if not math.isfinite(r)]
+    notes = [n for k, (what, x) in enumerate((("adaptive", r_small), ("track", r_track)))
+             for n in off_scale_note(io_per_s, x, shown, f"{what} {number(x)} ms: off the scale", stack=k)]  # fmt: skip
+    full = [n for n, x in (("adaptive stage", r_small), ("track stage", r_track)) if not math.isfinite(x)]
     notes += [alert_note(io_per_s, f"{' and '.join(full)} saturated", x_max=INPUTS["io_per_s"].hi)] * bool(
         full
     )
     if full:
         binding = f"The HDD saturates with the {' and the '.join(full)} at this load: the queue grows without bound."
     elif r_small <= r_track:
-        binding = (f"Positioning dominates a miss ({number(positioning_ms)} ms against {number(s_track - positioning_ms)} "
-                   "ms to transfer a track): the smaller stage wins by a shorter HDD busy time, amplified by the queue.")  # fmt: skip
+        binding = (f"Positioning dominates a miss ({number(r.positioning_ms)} ms against "
+                   f"{number(r.track_service_ms - r.positioning_ms)} ms to transfer a track): the smaller stage wins by "
+                   "a shorter HDD busy time, amplified by the queue.")  # fmt: skip
     else:
         binding = "Spatial locality makes track staging win: its extra hits outweigh its longer transfers."
     calibrated = {"load calibrated to the 19 %": "none (19 % exceeded at no load)",
                   "track utilisation at that load": "n/a"}  # fmt: skip
     if not math.isnan(lam):
-        u = number(dc.disk_utilisation(lam, staged_kb=_FACTS.value("staged_per_read_track"), **disk))
-        calibrated = {"load calibrated to the 19 %": f"{number(lam)} IO/s", "track utilisation at that load": u}  # fmt: skip
+        calibrated = {"load calibrated to the 19 %": f"{number(lam)} IO/s",
+                      "track utilisation at that load": number(r.calibrated_track_util)}  # fmt: skip
     readouts = {
         "response, adaptive stage": ms_text(r_small),
         "response, track stage": ms_text(r_track),
         "gain of the adaptive stage": percent(1 - r_small / r_track) if not full else "n/a (saturated)",
-        "utilisation, adaptive stage": number(u_small),
-        "utilisation, track stage": number(u_track),
+        "utilisation, adaptive stage": number(r.adaptive_util),
+        "utilisation, track stage": number(r.track_util),
         **calibrated,
-        "adaptive stages tracks above": f"locality {number(p_star)}",
+        "adaptive stages tracks above": f"locality {number(r.locality_star)}",
     }
-    modes = Plot(modes_base, {"track_kb": track_kb, "temporal_hit": temporal_hit, **disk},
-                 shapes=[line_mark(x=p, color=COLORS[3], xref=f"x{i}", yref=f"y{i}") for i in ("", 2, 3)])  # fmt: skip
+    modes = Plot(modes_base, {"track_kb": r.track_kb, "temporal_hit": r.temporal_hit, **disk},
+                 shapes=[line_mark(x=r.spatial_locality, color=COLORS[3], xref=f"x{i}", yref=f"y{i}")
+                         for i in ("", 2, 3)])  # fmt: skip
     return View(figures={"response": Plot(response_base, slow, shapes=marks, annotations=notes), "modes": modes},
                 readouts=readouts, binding=binding,
                 citations=("ds8000_facts", dc.disk_response_ms, dc.calibrate_staging_load, dc.staging_modes))  # fmt: skip
+
+
+#: The staging panel's stage.
+STAGING = Stage(evaluate_staging, view_staging)
 
 
 # --- panels ------------------------------------------------------------------------------------
@@ -244,19 +312,19 @@ def view_staging(io_per_s=119.0, staged_kb=21.0, track_kb=57.0, spatial_locality
 
 def staging_panel(**values) -> Panel:
     """Load, stage sizes, locality and the HDD: response vs load and the staging modes."""
-    return Panel(_inputs(*_STAGING), view_staging, values=values, title="Staging size, locality and HDD response",
+    return Panel(_inputs(*_STAGING), STAGING, values=values, title="Staging size, locality and HDD response",
                  name="06_staging")  # fmt: skip
 
 
 def copy_panel(**values) -> Panel:
     """Host rate, copy on or off, the utilisation reading and the calibration target's position."""
-    return Panel(_inputs(*_COPY), view_copy, values=values, title="Background copy as added disk load",
+    return Panel(_inputs(*_COPY), COPY, values=values, title="Background copy as added disk load",
                  name="06_copy")  # fmt: skip
 
 
 def ride_panel(**values) -> Panel:
     """Arrival rate, blocks, shutdown threshold and pause length."""
-    return Panel(_inputs(*_RIDE), view_ride, values=values, title="Riding through a pause in disk access",
+    return Panel(_inputs(*_RIDE), RIDE, values=values, title="Riding through a pause in disk access",
                  name="06_ride_through")  # fmt: skip
 
 
@@ -264,29 +332,24 @@ def ride_panel(**values) -> Panel:
 
 
 def scenario_outputs(**values) -> dict[str, float]:
-    """The computed columns of one scenario: staging, background copy and ride-through."""
+    """The computed columns of one scenario: the staging, background-copy and ride-through panels' evaluations."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    if v["staged_kb"] >= v["track_kb"]:
-        raise ValueError(f"staged_kb={v['staged_kb']:g} must be smaller than track_kb={v['track_kb']:g}")
-    disk = {"positioning_ms": v["positioning_ms"], "media_mb_s": v["media_mb_s"]}
-    c = copy_load(v["utilisation_ref"], v["target_position"])
+    st, cp, rd = (stage.result(v) for stage in (STAGING, COPY, RIDE))
     return {
-        "response, adaptive stage [ms]": _response(v["io_per_s"], v["staged_kb"], disk),
-        "response, track stage [ms]": _response(v["io_per_s"] * (1 - v["spatial_locality"]), v["track_kb"], disk),
-        "load calibrated to the 19 % [IO/s]": staging_load(**disk),
-        "copy load (calibrated) [-]": c,
-        "host response [ms]": copy_response(v["host_io_per_s"], c if v["copy_on"] else 0.0, v["utilisation_ref"]),
-        "ride-through [s]": float(dc.ride_through_s(v["arrival_per_s"], v["resources"], threshold=v["threshold"])),
-        "blocks needed for 6 s [-]": float(dc.resources_for_pause(
-            v["arrival_per_s"], _FACTS.value("error_handling_time_max"), threshold=v["threshold"])),
-    }  # fmt: skip
+        "response, adaptive stage [ms]": st.adaptive_ms,
+        "response, track stage [ms]": st.track_ms,
+        "load calibrated to the 19 % [IO/s]": st.calibrated_load,
+        "copy load (calibrated) [-]": cp.copy_load,
+        "host response [ms]": cp.here_ms,
+        "ride-through [s]": rd.ride_s,
+        "blocks needed for 6 s [-]": rd.need_for_measured,
+    }
 
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    return merge_views(*(compute(f, {k: v[k] for k in keys}) for f, keys in
-                         ((view_staging, _STAGING), (view_copy, _COPY), (view_ride, _RIDE))))  # fmt: skip
+    return merge_views(*(stage.show(v) for stage in (STAGING, COPY, RIDE)))
 
 
 # --- the numbers the notebook prints ------------------------------------------------------------

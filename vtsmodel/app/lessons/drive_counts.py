@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import html
 import math
+from dataclasses import dataclass
 
+from vtsmodel.app import cache
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number, percent
 from vtsmodel.catalog import drive_options, drive_spec
 from vtsmodel.drives import drive_efficiency
@@ -59,21 +61,73 @@ def scenarios(table) -> dict[str, tuple[Flow, ...]]:
     return {sc: tuple(fs) for sc, fs in out.items()}
 
 
+# --- the evaluation ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """A table's scenarios sized on every catalog drive (:data:`DRIVES`): ``sized[scenario][i]`` on drive ``i``."""
+
+    table: tuple
+    sized: dict
+
+
+def compare_drives(table: tuple) -> Comparison:
+    """Every scenario of ``table`` sized on every catalog drive at its own speed (kept per table: a drive's change reuses it)."""
+    return Comparison(table, {sc: [drives_needed(flows, drive_speed_mb_s=speed_of(k)) for _l, k in DRIVES]
+                              for sc, flows in scenarios(table).items()})  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class SizingResult:
+    """A table of flows sized on one drive, and on every catalog drive.
+
+    Attributes
+    ----------
+    table : tuple of (str, Flow)
+        The rows: each flow with its scenario.
+    drive : str
+        The chosen catalog drive.
+    sized : dict of str to vtsmodel.sizing.Sizing
+        Each scenario on the chosen drive (:func:`vtsmodel.sizing.drives_needed`).
+    comparison : Comparison
+        Each scenario on every catalog drive.
+    """
+
+    table: tuple
+    drive: str
+    sized: dict
+    comparison: Comparison
+
+    @property
+    def spec(self):
+        """The chosen drive's catalog entry."""
+        return drive_spec(self.drive)
+
+
+def evaluate_sizing(table=None, drive: str = DEFAULT_DRIVE) -> SizingResult:
+    """A table of ``(scenario, Flow)`` rows (default the worked example) sized on ``drive`` and on every catalog drive."""
+    table = tuple(example_table() if table is None else table)
+    sized = {
+        sc: drives_needed(flows, drive_speed_mb_s=speed_of(drive)) for sc, flows in scenarios(table).items()
+    }
+    return SizingResult(table, drive, sized, cache.cached(compare_drives, table=table))
+
+
 # --- figures --------------------------------------------------------------------------------
 
 
-def split_base(table: tuple, drive: str) -> dict:
-    """Drives each flow needs on ``drive``, grouped by scenario, labelled with share and efficiency."""
+def split_base(r: SizingResult) -> dict:
+    """Drives each flow needs on the chosen drive, grouped by scenario, labelled with share and efficiency."""
     y, x, text, colors = [[], []], [], [], []
-    for j, (sc, flows) in enumerate(scenarios(table).items()):
-        s = drives_needed(flows, drive_speed_mb_s=speed_of(drive))
+    for j, (sc, s) in enumerate(r.sized.items()):
         for n, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
             y[0].append(f"{_esc(sc)}: {number(s.total)}, buy {s.whole_drives}")
             y[1].append(_esc(n))
             x.append(float(d))
             text.append(f"{number(d)} ({percent(sh)}) at efficiency {number(e)}")
             colors.append(COLORS[j % len(COLORS)])
-    fig = new_figure(title=f"Drives per flow on {_esc(label_of(drive))}, {number(speed_of(drive))} MB/s",
+    fig = new_figure(title=f"Drives per flow on {_esc(label_of(r.drive))}, {number(speed_of(r.drive))} MB/s",
                      xaxis_title="drives needed [-]", height=150 + 34 * len(x))  # fmt: skip
     fig.add_bar(y=y, x=x, orientation="h", text=text, textposition="auto", marker_color=colors, showlegend=False,
                 hoverinfo="text", hovertext=[f"{a} · {b}: {t}" for a, b, t in zip(*y, text, strict=True)])  # fmt: skip
@@ -83,7 +137,7 @@ def split_base(table: tuple, drive: str) -> dict:
     return figure_json(fig)
 
 
-def compare_base(table: tuple) -> dict:
+def compare_base(c: Comparison) -> dict:
     """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths).
 
     The dots of a single scenario carry their numbers; with several, the hover does (labels would overlap).
@@ -91,16 +145,15 @@ def compare_base(table: tuple) -> dict:
     rows = [f"{_esc(label)}, {number(speed_of(k))} MB/s" for label, k in DRIVES]
     fig = new_figure(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
                      xaxis_title="drives needed [-] (log scale)")  # fmt: skip
-    values, groups = [], scenarios(table)
-    for j, (sc, flows) in enumerate(groups.items()):
-        sizes = [drives_needed(flows, drive_speed_mb_s=speed_of(k)) for _l, k in DRIVES]
+    values = []
+    for j, (sc, sizes) in enumerate(c.sized.items()):
         x = [s.total if s.total > 0 else None for s in sizes]
         values += [v for v in x if v]
         hover = [
             f"{r}<br>{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}"
             for r, s in zip(rows, sizes, strict=True)
         ]
-        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(groups) == 1 else "markers", name=_esc(sc), hoverinfo="text",
+        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(c.sized) == 1 else "markers", name=_esc(sc), hoverinfo="text",
                         text=[number(s.total) for s in sizes], textposition="middle right", textfont={"size": 10},
                         marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
                                 "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
@@ -126,35 +179,37 @@ def _term(f: Flow, e: float, d: float, speed: float) -> str:
             f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
 
 
-def view_sizing(table=None, drive: str = DEFAULT_DRIVE) -> View:
-    """The workbench for a table of ``(scenario, Flow)`` rows (default the worked example) on ``drive``."""
-    table = tuple(example_table() if table is None else table)
-    spec = drive_spec(drive)
-    row = [k for _l, k in DRIVES].index(drive)
+def view_sizing(r: SizingResult) -> View:
+    """The workbench's figures, readouts and terms for a sized table."""
+    spec, groups = r.spec, scenarios(r.table)
+    row = [k for _l, k in DRIVES].index(r.drive)
     band = {"type": "rect", "xref": "paper", "x0": 0.0, "x1": 1.0, "yref": "y", "y0": row - 0.5, "y1": row + 0.5,
             "fillcolor": "rgba(213,94,0,0.18)", "line": {"width": 0}, "layer": "below", "name": "chosen drive"}  # fmt: skip
     mark = {"xref": "paper", "x": 1.0, "xanchor": "left", "xshift": 4, "yref": "y", "y": row, "text": "◀ chosen",
             "showarrow": False, "font": {"size": 11, "color": COLORS[1]}}  # fmt: skip
     readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
     binding, terms = [], {}
-    for sc, flows in scenarios(table).items():
-        s = drives_needed(flows, drive_speed_mb_s=spec.speed_mb_s)
+    for sc, s in r.sized.items():
         readouts[f"{sc}: drives"] = f"{number(s.total)} needed, buy {s.whole_drives}"
         i = int(s.drives.argmax())
         binding.append(f"{sc}: {s.names[i]} needs the most drives, {number(s.drives[i])} of {number(s.total)} "
                        f"({percent(s.shares[i])}), at efficiency {number(s.efficiencies[i])}.")  # fmt: skip
         terms |= {f"{sc} · {f.name}": _term(f, e, d, spec.speed_mb_s)
-                  for f, e, d in zip(flows, s.efficiencies, s.drives, strict=True)}  # fmt: skip
+                  for f, e, d in zip(groups[sc], s.efficiencies, s.drives, strict=True)}  # fmt: skip
         terms[f"{sc}: drives needed"] = f"{number(s.total)}, buy {s.whole_drives}"
-    patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in table) else ()
+    patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in r.table) else ()
     return View(
-        figures={"split": Plot(split_base, {"table": table, "drive": drive}),
-                 "compare": Plot(compare_base, {"table": table}, shapes=[band], annotations=[mark])},
+        figures={"split": Plot(split_base, {"r": r}),
+                 "compare": Plot(compare_base, {"c": r.comparison}, shapes=[band], annotations=[mark])},
         readouts=readouts, binding=" ".join(binding),
         caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
                         "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
         citations=(drives_needed, *patterns, *spec.primary_sources),
     )  # fmt: skip
+
+
+#: The workbench's stage: a table (the page's) sized on the chosen drive.
+SIZING = Stage(evaluate_sizing, view_sizing)
 
 
 def key_numbers() -> str:

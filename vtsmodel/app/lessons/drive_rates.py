@@ -10,16 +10,16 @@ Sources: adsm-l-lto-2003, cern-tape-sizing-2005, the drive catalog.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
-from vtsmodel import catalog, drives
+from vtsmodel import Input, catalog, drives
 from vtsmodel import quantities as q
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number, percent
+from vtsmodel.data import load
 
 _ADSM = "adsm-l-lto-2003"
 
@@ -96,35 +96,79 @@ def rates_base(drive: str) -> dict:
     return figure_json(fig)
 
 
-def view_rates(rate_drive="LTO1", compression_ratio=2.0, drives_per_bus=2, bus_mb_s=60.0,
-               stream_mb_s=20.0) -> View:  # fmt: skip
-    """Panel 3: the drive's family, spec vs observed; this setting's host rate and what binds."""
+@dataclass(frozen=True, eq=False)
+class RatesResult:
+    """One drive's rate from the host at one setting, and its family's at the same setting.
+
+    Attributes
+    ----------
+    spec : vtsmodel.catalog.DriveSpec
+        The drive.
+    family : list of vtsmodel.catalog.DriveSpec
+        Its family, in order of generation.
+    compression_ratio, drives_per_bus, bus_mb_s, stream_mb_s
+        The inputs.
+    rate_mb_s : float
+        The host rate of the drive (:func:`host_rate`). [MB/s]
+    binding : str
+        What limits it.
+    limits : dict of str to float
+        Every limit. [MB/s]
+    family_rates : list of float or None
+        Each family member's host rate at this setting (None without a native rate). [MB/s]
+    """
+
+    spec: object
+    family: list
+    compression_ratio: float
+    drives_per_bus: int
+    bus_mb_s: float
+    stream_mb_s: float
+    rate_mb_s: float
+    binding: str
+    limits: dict
+    family_rates: list
+
+
+def evaluate_rates(rate_drive="LTO1", compression_ratio=2.0, drives_per_bus=2, bus_mb_s=60.0,
+                   stream_mb_s=20.0) -> RatesResult:  # fmt: skip
+    """Panel 3: the drive's host rate at this setting, what binds it, and its family's rates."""
     spec, fam = catalog.drive_spec(rate_drive), _family(rate_drive)
     args = (compression_ratio, drives_per_bus, bus_mb_s, stream_mb_s)
     rate, binding, limits = host_rate(rate_drive, *args)
     ys = [host_rate(s.name, *args)[0] if s.native_rate_mb_s else None for s in fam]
-    bars = go.Bar(x=[short_name(s) for s in fam], y=ys, name="this setting", marker_color=COLORS[3],
+    catalog.warn_streaming(rate_drive, rate, compression_ratio=compression_ratio)
+    return RatesResult(spec, fam, float(compression_ratio), int(drives_per_bus), float(bus_mb_s), float(stream_mb_s),
+                       rate, binding, limits, ys)  # fmt: skip
+
+
+def view_rates(r: RatesResult) -> View:
+    """Panel 3: the drive's family, spec vs observed, this setting's host rates; what binds."""
+    spec, fam = r.spec, r.family
+    bars = go.Bar(x=[short_name(s) for s in fam], y=r.family_rates, name="this setting", marker_color=COLORS[3],
                   hovertemplate="%{x}: %{y:,.3~r} MB/s<extra>this setting</extra>")  # fmt: skip
     i = [s.name for s in fam].index(spec.name)
     box = {"type": "rect", "xref": "x", "yref": "paper", "x0": i - 0.5, "x1": i + 0.5, "y0": 0, "y1": 1,
            "fillcolor": "rgba(0,0,0,0.07)", "line": {"width": 0}, "opacity": 1, "layer": "below"}  # fmt: skip
-    catalog.warn_streaming(rate_drive, rate, compression_ratio=compression_ratio)
-    cmax, obs = spec.compressed_max_rate_mb_s, spec.observed_rate_mb_s
-    name = short_name(spec)
+    cmax, obs, rate = spec.compressed_max_rate_mb_s, spec.observed_rate_mb_s, r.rate_mb_s
     return View(
         figures={"rates": Plot(rates_base, {"drive": spec.name}, traces=[bars], shapes=[box])},
         readouts={
             "native rate (spec)": f"{number(spec.native_rate_mb_s)} MB/s",
             "compressed max (spec)": "not stated" if cmax is None else f"{number(cmax)} MB/s",
             "observed": "not measured" if obs is None else f"{number(obs)} MB/s",
-            "the drive at this compression": f"{number(limits['the drive'])} MB/s",
-            "per drive on the bus": f"{number(bus_mb_s / drives_per_bus)} MB/s",
+            "the drive at this compression": f"{number(r.limits['the drive'])} MB/s",
+            "per drive on the bus": f"{number(r.bus_mb_s / r.drives_per_bus)} MB/s",
             "host rate, this setting": f"{number(rate)} MB/s",
             "share of the compressed max": "—" if cmax is None else percent(rate / cmax),
         },  # fmt: skip
-        binding=f"{binding[0].upper()}{binding[1:]} binds the {name} at {number(rate)} MB/s.",
+        binding=f"{r.binding[0].upper()}{r.binding[1:]} binds the {short_name(spec)} at {number(rate)} MB/s.",
         citations=("lto_facts", "cern_facts", *sorted({x for s in fam for x in s.primary_sources})),
     )
+
+
+#: Panel 3's stage.
+RATES = Stage(evaluate_rates, view_rates)
 
 
 def rate_numbers() -> str:

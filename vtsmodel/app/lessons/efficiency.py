@@ -14,19 +14,19 @@ cached base and the marks the sliders move.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from vtsmodel import catalog, drives
+from vtsmodel import Input, catalog, drives
 from vtsmodel import quantities as q
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, line_mark, new_figure, point_mark
 from vtsmodel.app.lessons import block_size, drive_rates, scenario_values
-from vtsmodel.app.lessons.block_size import view_block_size
-from vtsmodel.app.lessons.drive_rates import drive_options, short_name, view_rates
-from vtsmodel.app.panels import Panel, View, compute, merge_views
+from vtsmodel.app.lessons.block_size import BLOCK_SIZE
+from vtsmodel.app.lessons.drive_rates import RATES, drive_options, short_name
+from vtsmodel.app.panels import Panel, Stage, View, merge_views
 from vtsmodel.app.text import duration, number, percent
+from vtsmodel.data import load
 
 LESSON_ID = "04"
 TITLE = "Drive efficiency vs file size"
@@ -122,22 +122,72 @@ def _parts_from(drive: str, name: str) -> str:
     return f"the {name}'s own {', '.join(own)}; CERN's 9940B for the rest" if own else borrowed
 
 
-def view_efficiency(drive="STK9940B", robot_moves_per_hour=160.0, t_overhead_s=4.4, file_mb=1000.0,
-                    files_per_mount=10.0, stream_mb_s=20.0) -> View:  # fmt: skip
-    """Panel 1: the efficiency at this access pattern, the drive's mount cycle and its feed."""
+@dataclass(frozen=True, eq=False)
+class EfficiencyResult:
+    """The CERN formula at one access pattern on one drive, its mount cycle and its feed.
+
+    Attributes
+    ----------
+    drive, robot_moves_per_hour, t_overhead_s, file_mb, files_per_mount, stream_mb_s
+        The inputs.
+    spec : vtsmodel.catalog.DriveSpec
+        The drive's catalog entry (its speed tSpeed, where that comes from, its sources).
+    parts_s : tuple of float
+        The drive-side parts of the mount cycle: load, locate, rewind and unload. [s]
+    parts_from : str
+        Where those parts come from, in a phrase.
+    t_mount_s : float
+        The mount cycle tMount. [s]
+    efficiency, feed : float
+        The share of tSpeed this access pattern gets, and the share the stream allows. [-]
+    streaming : vtsmodel.catalog.StreamingCheck
+        The feed against the drive's lowest speed-matching rate.
+    """
+
+    drive: str
+    robot_moves_per_hour: float
+    t_overhead_s: float
+    file_mb: float
+    files_per_mount: float
+    stream_mb_s: float
+    spec: object
+    parts_s: tuple[float, ...]
+    parts_from: str
+    t_mount_s: float
+    efficiency: float
+    feed: float
+    streaming: object
+
+    @property
+    def name(self) -> str:
+        """The drive's short name."""
+        return short_name(self.spec)
+
+
+def evaluate_efficiency(drive="STK9940B", robot_moves_per_hour=160.0, t_overhead_s=4.4, file_mb=1000.0,
+                        files_per_mount=10.0, stream_mb_s=20.0) -> EfficiencyResult:  # fmt: skip
+    """Panel 1: the efficiency of this access pattern (cern-tape-sizing-2005), the drive's mount cycle and feed."""
     spec = catalog.drive_spec(drive)
-    speed, name = spec.speed_mb_s, short_name(spec)
-    parts = catalog.mount_parts(drive)
     tm = float(drives.mount_cycle_s(robot_moves_per_hour=robot_moves_per_hour, drive=drive))
-    f, n, to = file_mb, files_per_mount, t_overhead_s
-    eff = float(drives.drive_efficiency(f, n, t_mount_s=tm, t_overhead_s=to, speed_mb_s=speed))
-    feed = float(drives.stream_limited_efficiency(stream_mb_s, speed))
+    eff = float(drives.drive_efficiency(file_mb, files_per_mount, t_mount_s=tm, t_overhead_s=t_overhead_s,
+                                        speed_mb_s=spec.speed_mb_s))  # fmt: skip
+    feed = float(drives.stream_limited_efficiency(stream_mb_s, spec.speed_mb_s))
     check = catalog.warn_streaming(drive, stream_mb_s)  # too slow a feed: a note under the panel
+    parts = tuple(float(p.seconds) for p in catalog.mount_parts(drive).values())
+    return EfficiencyResult(drive, float(robot_moves_per_hour), float(t_overhead_s), float(file_mb),
+                            float(files_per_mount), float(stream_mb_s), spec, parts,
+                            _parts_from(drive, short_name(spec)), tm, eff, feed, check)  # fmt: skip
+
+
+def view_efficiency(r: EfficiencyResult) -> View:
+    """Panel 1: the efficiency on the curves and the plane, what binds, the drive's mount cycle and feed."""
+    speed, name, tm = r.spec.speed_mb_s, r.name, r.t_mount_s
+    f, n, to, eff, feed = r.file_mb, r.files_per_mount, r.t_overhead_s, r.efficiency, r.feed
     spent = {"the mount cycle": tm, "file overheads": n * to, "streaming": n * f / speed}
     total = sum(spent.values())
     most = max(spent, key=spent.get)
     if feed < eff:
-        binding = (f"The feed: a {number(stream_mb_s)} MB/s stream keeps the {name} at {percent(feed)} of its "
+        binding = (f"The feed: a {number(r.stream_mb_s)} MB/s stream keeps the {name} at {percent(feed)} of its "
                    f"{number(speed)} MB/s, below the {percent(eff)} this access pattern allows.")  # fmt: skip
     else:
         binding = (f"The access pattern: {most} takes {percent(spent[most] / total)} of each mount's "
@@ -154,38 +204,42 @@ def view_efficiency(drive="STK9940B", robot_moves_per_hour=160.0, t_overhead_s=4
         "heatmap": Plot(heatmap_base, slow, shapes=[{**point_mark(math.log10(f), math.log10(n), color="white",
                 name="this setting", showlegend=False), "line": {"color": "black", "width": 2}}]),
     }  # fmt: skip
-    floor, source = check.min_rate_mb_s, _parts_from(drive, name)
+    floor = r.streaming.min_rate_mb_s
     return View(
         figures=figures,
         readouts={
-            "drive speed tSpeed": f"{number(speed)} MB/s ({spec.speed_basis})",
+            "drive speed tSpeed": f"{number(speed)} MB/s ({r.spec.speed_basis})",
             "mount cycle tMount": f"{number(tm, 4)} s",
-            "robot move": f"{number(3600.0 / robot_moves_per_hour, 4)} s",
-            "load + locate + rewind, unload": " + ".join(number(p.seconds, 4) for p in parts.values()) + " s",
-            "mount parts from": source,
+            "robot move": f"{number(3600.0 / r.robot_moves_per_hour, 4)} s",
+            "load + locate + rewind, unload": " + ".join(number(p, 4) for p in r.parts_s) + " s",
+            "mount parts from": r.parts_from,
             "efficiency": percent(eff),
             "throughput": f"{number(eff * speed)} MB/s",
             "time per mount": duration(total),
             "the feed allows": percent(feed),
             "lowest speed-matching rate": "not in any document found" if floor is None else
-                f"{number(floor)} MB/s: {'streams' if check.all_stream else 'cannot stream'}",
+                f"{number(floor)} MB/s: {'streams' if r.streaming.all_stream else 'cannot stream'}",
         },
         binding=binding,
-        caption_values={"drive speed tSpeed [MB/s]": speed, "mount cycle tMount [s]": tm, "mount parts from": source},
-        citations=("cern_facts", *spec.primary_sources),
+        caption_values={"drive speed tSpeed [MB/s]": speed, "mount cycle tMount [s]": tm, "mount parts from": r.parts_from},
+        citations=("cern_facts", *r.spec.primary_sources),
     )  # fmt: skip
+
+
+#: Panel 1's stage.
+EFFICIENCY = Stage(evaluate_efficiency, view_efficiency)
 
 
 def efficiency_panel(**values) -> Panel:
     """Panel 1: drive, robot, tOverhead, file size, files per mount and the feed."""
-    return Panel({k: INPUTS[k] for k in SCENARIO}, view_efficiency, values=values,
+    return Panel({k: INPUTS[k] for k in SCENARIO}, EFFICIENCY, values=values,
                  title="Drive efficiency (CERN formula)", name="04_efficiency")  # fmt: skip
 
 
 def block_size_panel(**values) -> Panel:
     """Panel 2: the controller buffer, the drives sharing it and the block size."""
     names = ("controller_buffer_kb", "drives_sharing", "block_kb")
-    return Panel({k: INPUTS[k] for k in names}, view_block_size, values=values,
+    return Panel({k: INPUTS[k] for k in names}, BLOCK_SIZE, values=values,
                  title="Block size (StorageTek tables)", name="04_block_size")  # fmt: skip
 
 
@@ -195,7 +249,7 @@ def block_size_panel(**values) -> Panel:
 def rates_panel(**values) -> Panel:
     """Panel 3: drive, compression, drives per bus, the bus and the disk-pool stream."""
     names = ("rate_drive", "compression_ratio", "drives_per_bus", "bus_mb_s", "stream_mb_s")
-    return Panel({k: INPUTS[k] for k in names}, view_rates, values=values,
+    return Panel({k: INPUTS[k] for k in names}, RATES, values=values,
                  title="Spec vs observed, and the limits outside the drive", name="04_rates")  # fmt: skip
 
 
@@ -203,17 +257,12 @@ def rates_panel(**values) -> Panel:
 
 
 def scenario_outputs(**values) -> dict[str, float]:
-    """Speed, mount cycle, efficiency, throughput and the feed's share of one scenario."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    spec = catalog.drive_spec(v["drive"])
-    tm = float(drives.mount_cycle_s(robot_moves_per_hour=v["robot_moves_per_hour"], drive=v["drive"]))
-    eff = float(drives.drive_efficiency(v["file_mb"], v["files_per_mount"], t_mount_s=tm,
-                                        t_overhead_s=v["t_overhead_s"], speed_mb_s=spec.speed_mb_s))  # fmt: skip
-    floor = spec.min_speed_matching_rate_mb_s
+    """Speed, mount cycle, efficiency, throughput and the feed's share of one scenario (panel 1's evaluation)."""
+    r = EFFICIENCY.result(scenario_values(INPUTS, SCENARIO, values))
+    floor, speed = r.spec.min_speed_matching_rate_mb_s, r.spec.speed_mb_s
     return {
-        "drive speed [MB/s]": spec.speed_mb_s, "mount cycle [s]": tm, "efficiency [-]": eff,
-        "throughput [MB/s]": eff * spec.speed_mb_s,
-        "the feed allows [-]": float(drives.stream_limited_efficiency(v["stream_mb_s"], spec.speed_mb_s)),
+        "drive speed [MB/s]": speed, "mount cycle [s]": r.t_mount_s, "efficiency [-]": r.efficiency,
+        "throughput [MB/s]": r.efficiency * speed, "the feed allows [-]": r.feed,
         "lowest speed-matching rate [MB/s]": math.nan if floor is None else floor,
     }  # fmt: skip
 
@@ -221,8 +270,7 @@ def scenario_outputs(**values) -> dict[str, float]:
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario (block size and rates at their defaults)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    return merge_views(compute(view_efficiency, v), compute(view_block_size, {}),
-                       compute(view_rates, {"stream_mb_s": v["stream_mb_s"]}))  # fmt: skip
+    return merge_views(EFFICIENCY.show(v), BLOCK_SIZE.show({}), RATES.show({"stream_mb_s": v["stream_mb_s"]}))
 
 
 def key_numbers() -> str:

@@ -10,12 +10,13 @@ FlashCopy.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from vtsmodel import Input
 from vtsmodel import ds8000 as dc
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
+from vtsmodel.app import cache
 from vtsmodel.app.figures import (
     COLORS,
     Plot,
@@ -26,11 +27,11 @@ from vtsmodel.app.figures import (
     off_scale_note,
     padded,
     point_mark,
-    slow_value,
     source_markers,
 )
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number, percent
+from vtsmodel.data import load
 
 _FACTS = load("ds8000_facts")
 INPUTS = {
@@ -60,14 +61,14 @@ def ms_text(x: float) -> str:
 
 
 def copy_load(utilisation_ref: float, target_position: float) -> float:
-    """The copy's share of capacity calibrated to the target at ``target_position`` (solved once per setting). [-]"""
-    target = dc.copy_response_target_ms(target_position)
-    return slow_value(dc.calibrate_copy_load, target_ms=target, utilisation_ref=utilisation_ref)
+    """The copy's share of capacity calibrated to the target at ``target_position``. [-]"""
+    return float(dc.calibrate_copy_load(target_ms=dc.copy_response_target_ms(target_position),
+                                        utilisation_ref=utilisation_ref))  # fmt: skip
 
 
-def copy_base(utilisation_ref, target_position) -> dict:
-    """Host response vs host rate without and with the background copy; the stated points at 163K IO/s."""
-    c = copy_load(utilisation_ref, target_position)
+def copy_base(utilisation_ref: float, copy_load: float) -> dict:
+    """Host response vs host rate without and with a background copy taking ``copy_load``; the stated points at 163K IO/s."""
+    c = copy_load
     x_max, ref = INPUTS["host_io_per_s"].hi, _FACTS.value("flashcopy_test_io_rate")
     fig = new_figure(xaxis_title="host I/O rate [IO/s]", yaxis_title="host I/O response [ms]", height=400)
     for name, load_, color in (("no background copy", 0.0, COLORS[0]),
@@ -100,14 +101,64 @@ def copy_response(rate: float, copy_load: float, u: float) -> float:
     return float(dc.background_copy_response_ms(rate, copy_load=copy_load, utilisation_ref=u))
 
 
-def view_copy(host_io_per_s=163000.0, copy_on=True, utilisation_ref=dc.COPY_UTILISATION_REF,
-              target_position=dc.COPY_TARGET_POSITION) -> View:  # fmt: skip
-    """The background-copy panel: the response at this rate with the copy off and on."""
-    c, u, rate = copy_load(utilisation_ref, target_position), utilisation_ref, host_io_per_s
+@dataclass(frozen=True)
+class CopyResult:
+    """The host response at one rate with the background copy off and on.
+
+    Attributes
+    ----------
+    host_io_per_s, copy_on, utilisation_ref, target_position
+        The inputs.
+    copy_load : float
+        The copy's share of capacity, calibrated to the target (:func:`copy_load`; kept per its inputs). [-]
+    target_ms : float
+        The calibration target at ``target_position`` between the stated bounds. [ms]
+    off_ms, on_ms : float
+        The host response without and with the copy; infinite where the system saturates. [ms]
+    saturation_off, saturation_on : float
+        The host rates at which the system saturates without and with the copy. [IO/s]
+    quarter_ratio : float
+        With the copy ÷ without it at a quarter of the rate (NaN where saturated). [-]
+    """
+
+    host_io_per_s: float
+    copy_on: bool
+    utilisation_ref: float
+    target_position: float
+    copy_load: float
+    target_ms: float
+    off_ms: float
+    on_ms: float
+    saturation_off: float
+    saturation_on: float
+    quarter_ratio: float
+
+    @property
+    def here_ms(self) -> float:
+        """The response at this rate, the copy as set. [ms]"""
+        return self.on_ms if self.copy_on else self.off_ms
+
+
+def evaluate_copy(host_io_per_s=163000.0, copy_on=True, utilisation_ref=dc.COPY_UTILISATION_REF,
+                  target_position=dc.COPY_TARGET_POSITION) -> CopyResult:  # fmt: skip
+    """The background copy as added disk load (ibm-ds8000-tpf, Performance with FlashCopy), at this host rate."""
+    c = cache.cached(
+        copy_load, utilisation_ref=float(utilisation_ref), target_position=float(target_position)
+    )
+    u, rate = utilisation_ref, host_io_per_s
     r_off, r_on = copy_response(rate, 0.0, u), copy_response(rate, c, u)
-    here = r_on if copy_on else r_off
     sat = [float(dc.copy_saturation_io_per_s(copy_load=x, utilisation_ref=u)) for x in (0.0, c)]
-    name = f"this rate, {'copy running' if copy_on else 'no copy'}"
+    quarter = (
+        copy_response(rate / 4, c, u) / copy_response(rate / 4, 0.0, u) if math.isfinite(r_on) else math.nan
+    )
+    return CopyResult(float(rate), bool(copy_on), float(u), float(target_position), c,
+                      float(dc.copy_response_target_ms(target_position)), r_off, r_on, sat[0], sat[1], quarter)  # fmt: skip
+
+
+def view_copy(r: CopyResult) -> View:
+    """The background-copy panel: the response at this rate with the copy off and on."""
+    c, rate, here = r.copy_load, r.host_io_per_s, r.here_ms
+    name = f"this rate, {'copy running' if r.copy_on else 'no copy'}"
     marks = [
         point_mark(rate, here, color=COLORS[3], name=name, y_range=(0.0, Y_TOP_MS)),
         line_mark(x=rate, color=COLORS[3]),
@@ -117,21 +168,24 @@ def view_copy(host_io_per_s=163000.0, copy_on=True, utilisation_ref=dc.COPY_UTIL
         notes.append(alert_note(rate, "saturated", x_max=INPUTS["host_io_per_s"].hi))
         binding = "The disk system is saturated at this rate: lower the load or stop the copy."
     else:
-        quarter = copy_response(rate / 4, c, u) / copy_response(rate / 4, 0.0, u)
-        binding = (f"A copy taking {percent(c)} of the capacity multiplies the response by {number(r_on / r_off)} "
-                   f"at this rate and by {number(quarter)} at a quarter of it: run copies when the I/O demand is modest.")  # fmt: skip
+        binding = (f"A copy taking {percent(c)} of the capacity multiplies the response by {number(r.on_ms / r.off_ms)} "
+                   f"at this rate and by {number(r.quarter_ratio)} at a quarter of it: run copies when the I/O demand is modest.")  # fmt: skip
     readouts = {
-        "calibration target (assumed position)": f"{number(dc.copy_response_target_ms(target_position))} ms",
+        "calibration target (assumed position)": f"{number(r.target_ms)} ms",
         "copy load (calibrated)": f"{percent(c)} of capacity",
-        "response, no copy": ms_text(r_off),
-        "response, copy running": ms_text(r_on),
-        "copy ÷ no copy": number(r_on / r_off) if math.isfinite(r_on) else "n/a (saturated)",
-        "saturation, no copy": f"{number(sat[0])} IO/s",
-        "saturation, copy running": f"{number(sat[1])} IO/s",
+        "response, no copy": ms_text(r.off_ms),
+        "response, copy running": ms_text(r.on_ms),
+        "copy ÷ no copy": number(r.on_ms / r.off_ms) if math.isfinite(r.on_ms) else "n/a (saturated)",
+        "saturation, no copy": f"{number(r.saturation_off)} IO/s",
+        "saturation, copy running": f"{number(r.saturation_on)} IO/s",
     }
-    args = {"utilisation_ref": utilisation_ref, "target_position": target_position}
+    args = {"utilisation_ref": r.utilisation_ref, "copy_load": c}
     return View(figures={"copy": Plot(copy_base, args, shapes=marks, annotations=notes)}, readouts=readouts,
                 binding=binding, citations=("ds8000_facts", dc.background_copy_response_ms, dc.calibrate_copy_load))  # fmt: skip
+
+
+#: The background-copy panel's stage.
+COPY = Stage(evaluate_copy, view_copy)
 
 
 def copy_numbers(position: float = dc.COPY_TARGET_POSITION) -> str:

@@ -10,7 +10,6 @@ curve on request is :mod:`~vtsmodel.app.lessons.replacement`'s.
 
 from __future__ import annotations
 
-import functools
 import html
 import io
 import math
@@ -20,11 +19,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import hits, mountlog
-from vtsmodel._files import example_file
+from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar, FilePicker, refusal
 from vtsmodel.app.figures import COLORS, Plot, figure_json, line_mark, new_figure, point_mark
 from vtsmodel.app.panels import View
 from vtsmodel.app.text import number, percent
+from vtsmodel.files import example_file
 
 #: The example mount log (synthetic, illustrative: not measured).
 EXAMPLE_LOG = example_file("example_mount_log.csv")
@@ -32,6 +32,9 @@ EXAMPLE_LOG = example_file("example_mount_log.csv")
 LARGER = "use the command line (vtsmodel hits LOG.csv) for larger ones"
 #: The files the upload dialog offers: logs, plain or compressed.
 LOG_FILES = ".csv,.txt,.log,.tsv,.gz,.bz2,.xz,.zst"
+#: Most requests the page reads from a log (a compressed upload can hold many more lines
+#: than its bytes suggest): about 2 s and 200 MB for its curve on the project's machine. [count]
+MAX_PAGE_REQUESTS = 1_000_000
 #: Capacity axis of the figures (physical TVC), log scale. [GB]
 X_RANGE = (10.0, 5000.0)
 GRID = np.geomspace(*X_RANGE, 241)
@@ -53,15 +56,10 @@ class LogSource:
     example: bool = False
 
 
-@functools.cache
+@cache.kept(keep=1)
 def example_source() -> LogSource:
     """The example mount log (synthetic, illustrative)."""
     return LogSource(EXAMPLE_LOG.name, mountlog.read_mount_log(EXAMPLE_LOG), example=True)
-
-
-#: Most requests the page reads from a log (a compressed upload can hold many more lines
-#: than its bytes suggest): about 2 s and 200 MB for its curve on the project's machine. [count]
-MAX_PAGE_REQUESTS = 1_000_000
 
 
 def read_upload(data: bytes, name: str, **options) -> LogSource:
@@ -73,8 +71,7 @@ def read_upload(data: bytes, name: str, **options) -> LogSource:
         raise ValueError(refusal(name, len(data), MAX_UPLOAD_BYTES, LARGER))
     stream = io.BytesIO(data)
     stream.name = name  # errors name the file
-    log = mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options)
-    return LogSource(name, log)
+    return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options))
 
 
 def log_controls(files: FileBar, read, use_example) -> FilePicker:
@@ -90,9 +87,8 @@ def log_controls(files: FileBar, read, use_example) -> FilePicker:
     return up
 
 
-# Kept here with a small bound rather than by figures.slow_value (256 values): the curve of a
-# 200,000-mount log (the largest the page reads) holds about 50 MB.
-@functools.lru_cache(maxsize=8)
+# Few kept: the curve of a 200,000-mount log (the largest the page reads) holds about 50 MB.
+@cache.kept(keep=8)
 def curve_of(source: LogSource, warmup_hours: float) -> hits.HitCurve:
     """The exact LRU curve of the log (one pass)."""
     return hits.lru_hit_curve(source.log, warmup_hours=warmup_hours)
@@ -287,6 +283,71 @@ def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: floa
 # --- the view --------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, eq=False)
+class HitsResult:
+    """A mount log at one setting of the page: its curve, the hits at the capacity, each Table 3 size, the recalls.
+
+    Attributes
+    ----------
+    source : LogSource
+        The log.
+    cf, cache_rule, capacity_gb, warmup_hours
+        The curve's inputs.
+    queue : dict
+        The recall queue's inputs (:data:`~.recall_waits.INPUTS`).
+    policies, shards, max_volumes
+        What is drawn over the curve on request (:mod:`~.replacement`).
+    curve : vtsmodel.hits.HitCurve
+        The exact LRU curve (kept per log and warm-up).
+    factor : float
+        GB of the log's sizes one physical GB of cache holds (:func:`factor`). [-]
+    here : vtsmodel.hits.CapacityHits
+        The hits at ``capacity_gb``.
+    table3 : vtsmodel.hits.ConfigurationHits
+        Each Table 3 size's hits and recalls.
+    recalls : object
+        The recalls and their waits at every capacity and each Table 3 size (:class:`~.recall_waits.RecallCurves`).
+    waits_here : vtsmodel.hits.RecallWaits
+        The recall queue at ``capacity_gb``.
+    sampled : vtsmodel.hits.HitCurve or None
+        The SHARDS curve, when asked for.
+    policy_hits : dict or None
+        Each libCacheSim policy's hits at the marked capacities, when asked for and the log is small enough.
+    capacities : tuple or None
+        The capacities marked, in the log's sizes; None: Table 3's sizes on the physical axis. [GB]
+    """
+
+    source: LogSource
+    cf: float
+    cache_rule: str
+    capacity_gb: float
+    warmup_hours: float
+    queue: dict
+    policies: bool
+    shards: bool
+    max_volumes: int
+    curve: hits.HitCurve
+    factor: float
+    here: object
+    table3: hits.ConfigurationHits
+    recalls: object
+    waits_here: object
+    sampled: hits.HitCurve | None
+    policy_hits: dict | None
+    capacities: tuple | None = None
+
+    @property
+    def slow(self) -> dict:
+        """The log and the settings the curve's figure depends on."""
+        return {
+            "source": self.source,
+            "cf": self.cf,
+            "cache_rule": self.cache_rule,
+            "warmup_hours": self.warmup_hours,
+            "capacities": self.capacities,
+        }
+
+
 def _binding(curve: hits.HitCurve, k: float, capacity_gb: float) -> str:
     if not curve.reads or not curve.capacity_gb.size:
         return ""
@@ -299,11 +360,9 @@ def _binding(curve: hits.HitCurve, k: float, capacity_gb: float) -> str:
             f"rises to {pct(top)} at {number(full)} GB, beyond which only first mounts of volumes miss.")  # fmt: skip
 
 
-def view_curve(source: LogSource, cf=3.0, cache_rule="all", capacity_gb=864.0, warmup_hours=0.0,
-               capacities=None) -> View:  # fmt: skip
-    """The curve with its marks at ``capacity_gb`` (Table 3's axis) or at ``capacities`` (the log's sizes)."""
-    curve = curve_of(source, warmup_hours)
-    args = {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours}
+def view_curve(r: HitsResult) -> View:
+    """The curve with its marks at the capacity (Table 3's axis) or at the chosen capacities, the log and its hits."""
+    curve, k, capacity_gb, source = r.curve, r.factor, r.capacity_gb, r.source
     basis = "compressed" if curve.size_basis == "compressed" else "host-size"
     readouts = {
         "mount log": f"{source.name}{' (illustrative)' if source.example else ''}",
@@ -316,24 +375,22 @@ def view_curve(source: LogSource, cf=3.0, cache_rule="all", capacity_gb=864.0, w
     if not curve.reads:
         notes.append("the log has no reads counted: it gives no read-hit ratio")
     caption = {"mount log": source.name + (" (illustrative, synthetic)" if source.example else "")}
-    if capacities is not None:
+    if r.capacities is not None:
         from vtsmodel.app.text import size
 
-        caps = np.sort(np.asarray(capacities, dtype=float))
+        caps = np.sort(np.asarray(r.capacities, dtype=float))
         top = curve.at(caps[-1:])
         readouts["capacities"] = (
             f"{len(caps)}, {size(caps[0])} to {size(caps[-1])} (the log's sizes; each in the table)"
         )
         readouts[f"read hits at {size(caps[-1])}"] = (f"{pct(float(top.read_hit_ratio[0]))} of reads, "
                                                       f"{pct(float(top.read_byte_hit_ratio[0]))} of bytes")  # fmt: skip
-        plot = Plot(curve_base, {**args, "capacities": tuple(caps)})
-        return View(figures={"curve": plot}, readouts=readouts, binding=_binding(curve, 1.0, float(caps[-1])),
-                    notes=tuple(notes), citations=CITATIONS, caption_values=caption)  # fmt: skip
-    k = factor(source, cf, cache_rule)
-    here = curve.at(capacity_gb * k)
-    count, byte = float(here.read_hit_ratio[0]), float(here.read_byte_hit_ratio[0])
+        return View(figures={"curve": Plot(curve_base, r.slow)}, readouts=readouts,
+                    binding=_binding(curve, 1.0, float(caps[-1])), notes=tuple(notes), citations=CITATIONS,
+                    caption_values=caption)  # fmt: skip
+    count, byte = float(r.here.read_hit_ratio[0]), float(r.here.read_byte_hit_ratio[0])
     label = f"{number(capacity_gb)} GB"
-    plot = Plot(curve_base, args,
+    plot = Plot(curve_base, r.slow,
                 shapes=[capacity_line(capacity_gb, name=f"TVC {label}"),
                         point_mark(capacity_gb, count, color=COLORS[0], name="by count here", showlegend=False),
                         point_mark(capacity_gb, byte, color=COLORS[2], name="by bytes here", showlegend=False)])  # fmt: skip

@@ -26,12 +26,14 @@ from pathlib import Path
 
 import ipywidgets as w
 
+from vtsmodel import Input
 from vtsmodel import quantities as q
-from vtsmodel._inputs import Input
+from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
 from vtsmodel.app.lessons import recall_waits, replacement, scenario_values
 from vtsmodel.app.lessons.hit_curve import (
     VTS,
+    HitsResult,
     LogSource,
     capacities_choice,
     columns_html,
@@ -45,14 +47,14 @@ from vtsmodel.app.lessons.hit_curve import (
     view_curve,
 )
 from vtsmodel.app.lessons.recall_waits import (
-    capacity_rows,
     example_numbers,
+    rows_of,
     table3_csv,
     table3_html,
-    table3_rows,
     view_recalls,
+    waits,
 )
-from vtsmodel.app.panels import Panel, View, compute, merge_views
+from vtsmodel.app.panels import Panel, Stage, View, merge_views
 
 __all__ = ["INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "HitsPage", "columns_html", "curve_base",
            "example_numbers", "hits_page", "scenario_outputs", "scenario_view", "view_hits"]  # fmt: skip
@@ -90,26 +92,55 @@ def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: floa
     return curve_json(fig)
 
 
-def view_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacity_gb=864.0, warmup_hours=0.0,
-              policies=False, shards=False, max_volumes=1024, capacities=None, **queue) -> View:  # fmt: skip
-    """The page for one log and one setting: the curve, the recalls, the readouts at ``capacity_gb``.
+def evaluate_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacity_gb=864.0, warmup_hours=0.0,
+                  policies=False, shards=False, max_volumes=1024, recall_specific_writes=True, total_drives=6,
+                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, capacities=None) -> HitsResult:  # fmt: skip
+    """A mount log (default the example) at one setting: the curve, the hits and the recall queue at the capacity.
 
-    ``capacities``: None for Table 3's sizes on the physical TVC axis, else capacities in the
-    log's own sizes (:func:`~vtsmodel.app.lessons.hit_curve.capacities_choice`).
-    ``queue``: :data:`~vtsmodel.app.lessons.recall_waits.INPUTS` (the recall queue's inputs).
+    What depends only on the log and the slow inputs (the curve, the recalls at every
+    capacity, the sampled curve, the other policies) is kept per those: a capacity's move
+    computes the marks' numbers only. ``capacities``: None for Table 3's sizes on the
+    physical axis, else capacities in the log's sizes
+    (:func:`~vtsmodel.app.lessons.hit_curve.capacities_choice`).
     """
     source = source or example_source()
-    slow = {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours}
-    curve = view_curve(capacity_gb=capacity_gb, capacities=capacities, **slow)
-    recalls = view_recalls(capacity_gb=capacity_gb, capacities=capacities, **slow, **queue)
-    shown = {"policies": policies, "shards": shards, "max_volumes": max_volumes}
-    compared = replacement.view_compared(**slow, **shown, capacities=capacities)
-    plot = dataclasses.replace(
-        curve.figures["curve"], base=curve_base, args={**slow, **shown, "capacities": capacities}
+    queue = {"recall_specific_writes": bool(recall_specific_writes), "total_drives": int(total_drives),
+             "copy_drives": int(copy_drives), "vts_drive": vts_drive, "percentile": float(percentile),
+             "busiest_hour": bool(busiest_hour)}  # fmt: skip
+    slow = {"source": source, "cf": float(cf), "cache_rule": cache_rule, "warmup_hours": float(warmup_hours)}
+    curve, k = curve_of(source, slow["warmup_hours"]), factor(source, cf, cache_rule)
+    caps = None if capacities is None else tuple(float(c) for c in capacities)
+    recalls = cache.cached(recall_waits.recall_curves, **slow, **queue, capacities=caps)
+    sampled = replacement.sampled_curve_of(source, slow["warmup_hours"], int(max_volumes)) if shards else None
+    found = replacement.runs(**slow, capacities=caps) if policies else None
+    here = (
+        [max(caps)] if caps else [capacity_gb]
+    )  # the largest chosen capacity (the log's sizes), or the slider's
+    return HitsResult(source, slow["cf"], cache_rule, float(capacity_gb), slow["warmup_hours"], queue, bool(policies),
+                      bool(shards), int(max_volumes), curve, k, curve.at(float(capacity_gb) * k), recalls.table3,
+                      recalls, waits(here, **slow, **queue, in_log_sizes=caps is not None), sampled,
+                      found and found[1], caps)  # fmt: skip
+
+
+def view_hits(r: HitsResult) -> View:
+    """The page for one log and one setting: the curve, the recalls, the readouts at the capacity, the tables."""
+    curve, recalls = view_curve(r), view_recalls(r)
+    shown = {"policies": r.policies, "shards": r.shards, "max_volumes": r.max_volumes}
+    plot = dataclasses.replace(curve.figures["curve"], base=curve_base, args={**r.slow, **shown})
+    view = merge_views(
+        dataclasses.replace(curve, figures={"curve": plot}), recalls, replacement.view_compared(r)
     )
-    view = merge_views(dataclasses.replace(curve, figures={"curve": plot}), recalls, compared)
+    what = ("<b>Each Table 3 size</b>" if r.capacities is None
+            else "<b>Each chosen capacity</b>, in the log's own sizes")  # fmt: skip
+    tables = {"hits-rows": f"{what} (the recall columns at the drives, percentile and rate set above)"
+                           + table3_html(rows_of(r.recalls), r.queue["percentile"]),
+              "policies": replacement.policies_html(r)}  # fmt: skip
     # a queue without a steady state is what binds; else where the curve stands
-    return dataclasses.replace(view, binding=recalls.binding or curve.binding)
+    return dataclasses.replace(view, binding=recalls.binding or curve.binding, tables=tables)
+
+
+#: The page's stage: a log (the page's) and the settings evaluated, viewed.
+HITS = Stage(evaluate_hits, view_hits)
 
 
 # --- the page ------------------------------------------------------------------------------------
@@ -137,21 +168,18 @@ class HitsPage:
     def __init__(self, source: LogSource | None = None, **values) -> None:
         self.source = source or example_source()
         self.capacities = None  # Table 3's sizes
-        self.table = w.HTML()
-        self.table.add_class("vtsmodel-hits-rows")
-        self.policies = w.HTML()
-        self.heading = w.HTML()
         small = {"style": {"description_width": "initial"}}
         self.which = w.Dropdown(options=list(CAPACITY_CHOICES), value="table3", description="capacities",
                                 layout=w.Layout(width="330px"), **small)  # fmt: skip
         self.typed = w.Text(value="500GB, 2TB, 10TB", description="", layout=w.Layout(width="220px"))
-        self.panel = Panel(INPUTS, self._view, values=values, title=TITLE, name="08_hits")
+        self.panel = Panel(INPUTS, HITS, state=lambda: {"source": self.source, "capacities": self.capacities},
+                           values=values, title=TITLE, name="08_hits")  # fmt: skip
         self.files = f = FileBar("hits")
         f.add(w.HTML("<b>Log</b>&nbsp;"))
         self.upload = log_controls(f, self.load_bytes, self.use_example)
         f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB, plain or compressed; larger "
                      "logs: <code>vtsmodel hits LOG</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
-        f.button("Download table (CSV)", self.download_table, "The rows below, as CSV")
+        f.button("Download table (CSV)", self.download_table, "The rows under the panel, as CSV")
         self.status = f.status
         self.log_format = w.Dropdown(options=list(_FORMATS), value="", description="format", layout=w.Layout(width="250px"), **small)  # fmt: skip
         self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
@@ -166,11 +194,8 @@ class HitsPage:
         self.typed.add_class("vtsmodel-typed-capacities")
         self.which.observe(self._capacities, names="value")
         self.typed.observe(self._capacities, names="value")
-        self.widget = w.VBox(
-            [f.widget, reading, self.panel.widget, w.HBox([self.which, self.typed]), self.heading, self.table,
-             self.policies],
-            layout=w.Layout(width="100%", max_width="1240px"),
-        )  # fmt: skip
+        self.widget = w.VBox([f.widget, reading, w.HBox([self.which, self.typed]), self.panel.widget],
+                             layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self.panel.controls["shards"].observe(self._enable, names="value")
         self._enable()
         f.say(self._showing())
@@ -192,26 +217,10 @@ class HitsPage:
         self._enable()
         self.panel.update()
 
-    def _view(self, **values) -> View:
-        view = view_hits(self.source, capacities=self.capacities, **values)
-        if self.capacities is None:
-            self.rows = table3_rows(self.source, **values)
-            self.heading.value = (
-                "<b>Each Table 3 size</b> (the recall columns at the drives, percentile and rate set above)"
-            )
-        else:
-            self.rows = capacity_rows(self.capacities, self.source, **values)
-            self.heading.value = ("<b>Each chosen capacity</b>, in the log's own sizes (the recall columns at the "
-                                  "drives, percentile and rate set above)")  # fmt: skip
-        self.table.value = table3_html(self.rows, values["percentile"])
-        self.policies.value = (
-            replacement.policies_html(
-                self.source, values["cf"], values["cache_rule"], values["warmup_hours"], self.capacities
-            )  # fmt: skip
-            if values["policies"]
-            else ""
-        )
-        return view
+    @property
+    def rows(self) -> list[dict]:
+        """The rows shown under the panel (the panel's evaluation): Table 3's sizes, or the chosen capacities."""
+        return rows_of(self.panel.result.recalls)
 
     def _showing(self) -> str:
         what = " (synthetic, illustrative: not measured)" if self.source.example else ""
@@ -272,21 +281,16 @@ def hits_page(**values) -> HitsPage:
 
 
 def scenario_outputs(**values) -> dict[str, float]:
-    """The example log at one setting: hits, recalls and the recall ready time at the capacity."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    src = example_source()
-    here = curve_of(src, v["warmup_hours"]).at(v["capacity_gb"] * factor(src, v["cf"], v["cache_rule"]))
-    queue = {k: v[k] for k in SCENARIO if k != "capacity_gb"}
-    wq = recall_waits.waits([v["capacity_gb"]], src, **queue)
+    """The example log at one setting: hits, recalls and the recall ready time at the capacity (the page's evaluation)."""
+    r = HITS.result(scenario_values(INPUTS, SCENARIO, values))
     return {
-        "read hit ratio [-]": float(here.read_hit_ratio[0]),
-        "read hit ratio, bytes [-]": float(here.read_byte_hit_ratio[0]),
-        "recalls per hour [1/h]": float(wq.recalls_per_hour[0]),
-        "recall ready at percentile [s]": float(wq.response_s[0]),
+        "read hit ratio [-]": float(r.here.read_hit_ratio[0]),
+        "read hit ratio, bytes [-]": float(r.here.read_byte_hit_ratio[0]),
+        "recalls per hour [1/h]": float(r.waits_here.recalls_per_hour[0]),
+        "recall ready at percentile [s]": float(r.waits_here.response_s[0]),
     }
 
 
 def scenario_view(**values) -> View:
     """Both figures for one scenario, on the example log."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    return compute(view_hits, {**v, "source": example_source()})
+    return HITS.show(scenario_values(INPUTS, SCENARIO, values))

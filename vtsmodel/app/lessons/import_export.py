@@ -7,15 +7,17 @@ ibm-vts-b18-2000, Sec. 7 (Eqs. 1 and 2, Fig. 14).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 
 from vtsmodel import import_export as ie
 from vtsmodel import quantities as q
-from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number
+from vtsmodel.data import load
 
 INPUTS = {
     "mb": q.DATA_MB.but(hi=4000.0, step=50.0),
@@ -68,12 +70,38 @@ def task_parts_base(mb: float, mounts: int, searches: int, interference: str) ->
     return figure_json(fig)
 
 
-def view_import_export(mb=2300.0, mounts=10, searches=0, interference="none") -> View:
-    """The import/export calculator: task times (Eqs. 1 and 2) and where the time goes."""
+@dataclass(frozen=True)
+class TaskResult:
+    """One import and one export task: their times (Eqs. 1 and 2).
+
+    Attributes
+    ----------
+    mb, mounts, searches, interference
+        The inputs.
+    export_min, import_min : float
+        The task times. [min]
+    """
+
+    mb: float
+    mounts: int
+    searches: int
+    interference: str
+    export_min: float
+    import_min: float
+
+
+def evaluate_import_export(mb=2300.0, mounts=10, searches=0, interference="none") -> TaskResult:
+    """The import/export calculator: task times (ibm-vts-b18-2000, Sec. 7, Eqs. 1 and 2)."""
     kw = {"interference": interference}
     e = float(ie.export_minutes(mb, mounts, searches, **kw))
     i = float(ie.import_minutes(mb, mounts, searches, **kw))
-    slow = {"mounts": mounts, "searches": searches, **kw}
+    return TaskResult(float(mb), int(mounts), int(searches), interference, e, i)
+
+
+def view_import_export(r: TaskResult) -> View:
+    """The task times on their lines, and where the time goes."""
+    mb, e, i = r.mb, r.export_min, r.import_min
+    slow = {"mounts": r.mounts, "searches": r.searches, "interference": r.interference}
     figures = {
         "task_time": Plot(task_time_base, slow, shapes=[point_mark(mb, e, color=COLORS[0], name="export, this task"),
                                                         point_mark(mb, i, color=COLORS[1], name="import, this task")]),
@@ -83,8 +111,12 @@ def view_import_export(mb=2300.0, mounts=10, searches=0, interference="none") ->
                 "export data rate": f"{number(mb / (e * 60.0))} MB/s", "import data rate": f"{number(mb / (i * 60.0))} MB/s",
                 "recall rate meanwhile": f"× {number(ie.RECALL_RATE_FACTOR)}"}  # fmt: skip
     return View(figures=figures, readouts=readouts,
-                binding=f"Export {number(e)} min, import {number(i)} min for {number(mb)} MB and {mounts} mounts.",
+                binding=f"Export {number(e)} min, import {number(i)} min for {number(mb)} MB and {r.mounts} mounts.",
                 citations=(ie.export_minutes, ie.import_minutes))  # fmt: skip
+
+
+#: The calculator's stage.
+IMPORT_EXPORT = Stage(evaluate_import_export, view_import_export)
 
 
 def task_numbers(mb: float = 2300.0) -> str:

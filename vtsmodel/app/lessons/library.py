@@ -6,17 +6,19 @@ for N years on a catalog drive, in a library family from the vendors' documents
 year it fills), and the shares of slots, drive bays and robot capacity each year (what
 binds, and when). The model is :func:`vtsmodel.library_years.library_years`; the figures
 are an empty base (axes, titles) and moving traces, so a slider redraws without
-rebuilding a figure.
+rebuilding a figure (the capacity figure is the planner's too, :mod:`vtsmodel.app.figures.library`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from vtsmodel._inputs import Input
+from vtsmodel import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.text import number, percent
 from vtsmodel.archive import archive_years, cartridge_tb
 from vtsmodel.catalog import drive_choices
@@ -73,15 +75,6 @@ def _model(years, ingest_growth, library, drive, copies, compression, robot_move
 # --- figures: empty bases, moving traces ---------------------------------------------------------
 
 
-def capacity_base(unit: str) -> dict:
-    """Axes of the capacity figure: cartridges per year against the slots of each configuration."""
-    fig = new_figure(title=f"Cartridges in the library and the usable slots of 1, 2, ... {unit}s",
-                     xaxis_title="year", yaxis_title="cartridges [-]", height=480)  # fmt: skip
-    fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
-                      margin={"t": 50, "b": 130})  # fmt: skip
-    return figure_json(fig)
-
-
 def shares_base() -> dict:
     """Axes of the shares figure: each resource's share of what the configuration holds."""
     fig = new_figure(title="How full each resource is, in the last year's configuration (or the largest)",
@@ -91,24 +84,10 @@ def shares_base() -> dict:
     return figure_json(fig)
 
 
-def _capacity_traces(r) -> tuple[list, list, float]:
-    years = [int(y) for y in r.year]
-    carts = [float(c) for c in r.archive.cartridges_onsite]
-    traces = [{"type": "bar", "x": years, "y": carts, "name": "cartridges in the library",
-               "marker": {"color": COLORS[0]}, "hovertemplate": "year %{x}: %{y:,} cartridges<extra></extra>"}]  # fmt: skip
-    top = max(carts + [1.0])
-    lib = r.library
-    shown = sorted(r.fill_years)[-6:]  # the largest six configurations: the ones that matter
-    for i, n in enumerate(shown):
-        slots = float(lib.usable_slots(n, float(max(r.drives))))
-        fill = r.fill_years[n]
-        when = "holds every year" if fill is None else f"full in year {fill}"
-        traces.append({"type": "scatter", "mode": "lines", "x": [years[0] - 0.5, years[-1] + 0.5], "y": [slots, slots],
-                       "name": f"{n} {lib.unit}{'s' if n > 1 else ''}: {number(slots)} slots, {when}",
-                       "line": {"color": COLORS[(i + 1) % len(COLORS)], "dash": "dash", "width": 2},
-                       "hovertemplate": f"{n} {lib.unit}(s): %{{y:,}} usable slots<extra></extra>"})  # fmt: skip
-        top = max(top, slots)
-    return traces, [years[0] - 0.6, years[-1] + 0.6], top
+def _span(counts) -> str:
+    """``"4"`` when a count stays, ``"2 → 4"`` when it grows over the years."""
+    first, last = int(counts[0]), int(counts[-1])
+    return f"{first}" if first == last else f"{first} → {last}"
 
 
 def _shares(r) -> dict[str, list[float]]:
@@ -116,23 +95,49 @@ def _shares(r) -> dict[str, list[float]]:
     n = r.final_units if math.isfinite(r.final_units) else float(lib.units_max or 1)
     usable = float(lib.usable_slots(n, float(max(r.drives))))
     bays = float(lib.drive_bays(n))
-    cap = 3600.0 / (2.0 * r.robot_move_s) * r.robots
+    cap = 3600.0 / (2.0 * r.robot_move_s) * r.robots  # each year's robots
     return {
         "cartridge slots": [float(c) / usable for c in r.archive.cartridges_onsite],
         "drive bays": [float(d) / bays for d in r.drives],
-        "robot mounts per hour": [float(m) / cap for m in r.mounts_per_hour],
+        "robot mounts per hour": [float(m) / c for m, c in zip(r.mounts_per_hour, cap, strict=True)],
     }
 
 
 # --- the view ---------------------------------------------------------------------------------
 
 
-def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", copies=1, compression=1.0,
-                 robot_move_s=22.5) -> View:  # fmt: skip
-    """The CERN flows over ``years`` years in ``library`` on ``drive``: cartridges, shares, what binds."""
-    r = _model(years, ingest_growth, library, drive, copies, compression, robot_move_s)
+@dataclass(frozen=True, eq=False)
+class ArchiveResult:
+    """The CERN flows written for some years into one library family on one drive.
+
+    Attributes
+    ----------
+    years : int
+        Years planned. [years]
+    drive : str
+        The catalog drive.
+    plan : object
+        The library year by year (:func:`vtsmodel.library_years.library_years`).
+    """
+
+    years: int
+    drive: str
+    plan: object
+
+
+def evaluate_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", copies=1, compression=1.0,
+                     robot_move_s=22.5) -> ArchiveResult:  # fmt: skip
+    """The CERN flows (cern-tape-sizing-2005) over ``years`` years in ``library`` on ``drive``."""
+    return ArchiveResult(int(years), drive, _model(years, ingest_growth, library, drive, copies, compression,
+                                                   robot_move_s))  # fmt: skip
+
+
+def view_library(e: ArchiveResult) -> View:
+    """Cartridges against each configuration's slots, each resource's share year by year, what binds."""
+    r, years, drive = e.plan, e.years, e.drive
     lib = r.library
-    cap_traces, xr, top = _capacity_traces(r)
+    capacity = capacity_plot(r)
+    xr = capacity.layout["xaxis"]["range"]
     shares = _shares(r)
     share_traces = [
         {"type": "scatter", "mode": "lines+markers", "x": [int(y) for y in r.year], "y": v, "name": k,
@@ -148,7 +153,7 @@ def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", cop
     readouts = {
         "library": f"{lib.label}, {units} in year {years}",
         "drives": f"{int(max(r.drives))} × {dict((k, v) for v, k in _LTO)[drive]} (CERN formula, {number(r.speed_mb_s)} MB/s)",
-        "robots": f"{r.robots}, {percent(float(max(r.robot_utilisation)))} busy at most",
+        "robots": f"{_span(r.robots)}, {percent(float(max(r.robot_utilisation)))} busy at most",
         "robot wait, 95th percentile": f"{number(float(max(r.robot_wait_p95_s)))} s",
         "cartridges, year 0 to last": " · ".join(str(int(c)) for c in r.archive.cartridges_onsite),
         "data per cartridge": f"{number(r.archive.cartridge_tb)} TB",
@@ -170,8 +175,7 @@ def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", cop
         )
     return View(
         figures={
-            "capacity": Plot(capacity_base, {"unit": lib.unit}, traces=cap_traces,
-                             layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, 1.08 * top]}}),
+            "capacity": capacity,
             "shares": Plot(shares_base, {}, traces=share_traces, shapes=[full],
                            layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, max(1.1, 1.08 * top_share)]}}),
         },
@@ -184,8 +188,12 @@ def view_library(years=5, ingest_growth=0.0, library="SL8500", drive="LTO9", cop
 
 def library_panel(**values) -> Panel:
     """The lesson's panel: years, growth, library, drive, copies, compression, robot move."""
-    return Panel(dict(INPUTS), view_library, values=values, title="The CERN archive over the years",
+    return Panel(dict(INPUTS), LIBRARY, values=values, title="The CERN archive over the years",
                  name="10_library")  # fmt: skip
+
+
+#: The panel's stage.
+LIBRARY = Stage(evaluate_library, view_library)
 
 
 # --- the lesson contract and the notebook's numbers --------------------------------------------
@@ -193,11 +201,10 @@ def library_panel(**values) -> Panel:
 
 def scenario_outputs(**values) -> dict[str, float]:
     """Units, drives, robots and cartridges of the last year, and the year one unit fills."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    r = _model(**v)
+    r = LIBRARY.result(scenario_values(INPUTS, SCENARIO, values)).plan
     first = r.fill_years.get(1)
     return {
-        "frames or modules [-]": r.final_units, "drives [-]": float(max(r.drives)), "robots [-]": float(r.robots),
+        "frames or modules [-]": r.final_units, "drives [-]": float(max(r.drives)), "robots [-]": float(r.robots[-1]),
         "cartridges, last year [-]": float(r.archive.cartridges_onsite[-1]),
         "one unit fills in year [-]": math.nan if first is None else float(first),
     }  # fmt: skip
@@ -205,7 +212,7 @@ def scenario_outputs(**values) -> dict[str, float]:
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario."""
-    return compute(view_library, scenario_values(INPUTS, SCENARIO, values))
+    return LIBRARY.show(scenario_values(INPUTS, SCENARIO, values))
 
 
 #: The rows the lesson's source table shows.
@@ -234,7 +241,7 @@ def key_numbers() -> str:
             )
             lines.append(
                 f"{r.library.label}, LTO-9, writes growing {percent(growth)} a year: year 5 needs {units}, "
-                f"{int(max(r.drives))} drives, {r.robots} robot(s); cartridges "
+                f"{int(max(r.drives))} drives, {int(r.robots[-1])} robot(s); cartridges "
                 f"{', '.join(str(int(c)) for c in r.archive.cartridges_onsite)}; binds: {r.binding[-1]}"
             )  # fmt: skip
     return "\n".join(lines)

@@ -9,15 +9,16 @@ Sources: ibm-vts-b18-2000, Secs. 3.4 and 7, Fig. 6; cern-tape-sizing-2005; the d
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 
-from vtsmodel import catalog, recall
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
+from vtsmodel import Input, catalog, recall
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number, percent
+from vtsmodel.data import load
 
 _VTS = load("vts_facts")
 #: Fig. 6's volume sizes. [MB]
@@ -151,14 +152,48 @@ def parts_base(
     return figure_json(fig)
 
 
-def view_parts(drive="3590B", mount_equation="export", volume_mb=250.0, cf=3.0, **parts) -> View:
-    """The parts of one recall; which are the drive's own and which borrowed."""
+@dataclass(frozen=True)
+class PartsResult:
+    """One recall on a free drive, part by part.
+
+    Attributes
+    ----------
+    drive, mount_equation, volume_mb, cf
+        The inputs.
+    settings : dict of str to float
+        The part inputs used (:data:`PART_INPUTS`: those given, else the drive's preset). [s]
+    parts : dict of str to float
+        Each part of the recall (:data:`vtsmodel.recall.RECALL_PARTS`). [s]
+    ready_s, service_s : float
+        Until the volume is ready, and the drive's time per recall. [s]
+    """
+
+    drive: str
+    mount_equation: str
+    volume_mb: float
+    cf: float
+    settings: dict
+    parts: dict
+    ready_s: float
+    service_s: float
+
+
+def evaluate_parts(drive="3590B", mount_equation="export", volume_mb=250.0, cf=3.0, robot_s=None, load_s=None,
+                   overhead_s=None, search_s=None, rewind_unload_s=None) -> PartsResult:  # fmt: skip
+    """The parts of one recall; a part not given takes the drive's preset (:func:`preset_parts`)."""
     volume_mb = round(float(volume_mb), 6)  # a slider's float step is this size, not a second bar
-    kw = {**preset_parts(drive, mount_equation), **parts}
+    given = {"robot_s": robot_s, "load_s": load_s, "overhead_s": overhead_s, "search_s": search_s,
+             "rewind_unload_s": rewind_unload_s}  # fmt: skip
+    kw = {**preset_parts(drive, mount_equation), **{k: v for k, v in given.items() if v is not None}}
     p = {k: float(v) for k, v in recall.recall_parts(volume_mb, cf=cf, drive=drive, **kw).items()}
     ready = float(recall.recall_ready_s(volume_mb, cf=cf, drive=drive, **kw))
     service = float(recall.recall_service_s(volume_mb, cf=cf, drive=drive, **kw))
-    basis = part_sources(drive, mount_equation)
+    return PartsResult(drive, mount_equation, volume_mb, float(cf), kw, p, ready, service)
+
+
+def view_parts(r: PartsResult) -> View:
+    """The parts of one recall; which are the drive's own and which borrowed."""
+    p, ready, basis = r.parts, r.ready_s, part_sources(r.drive, r.mount_equation)
     lo, hi = BEST_CASE_S
     mount = ready - p["read"]
     binding = (f"The mount cycle, not the read, dominates a recall: {number(mount)} s of the {number(ready)} s "
@@ -166,16 +201,21 @@ def view_parts(drive="3590B", mount_equation="export", volume_mb=250.0, cf=3.0, 
                f"The read dominates this recall: {number(p['read'])} s of the {number(ready)} s until ready.")  # fmt: skip
     readouts = {
         "recall ready, free drive": f"{number(ready)} s ({number(ready / 60.0)} min)",
-        "drive busy per recall": f"{number(service)} s ({number(service / 60.0)} min)",
+        "drive busy per recall": f"{number(r.service_s)} s ({number(r.service_s / 60.0)} min)",
         "read share of ready": percent(p["read"] / ready),
         "in the paper's 2–3 min": "yes" if lo <= ready <= hi else ("no, faster" if ready < lo else "no, slower"),
         "the drive's own": parts_with(basis, "own"),
         "CERN's (borrowed)": parts_with(basis, "borrowed"),
     }  # fmt: skip
-    plot = Plot(
-        parts_base, {"drive": drive, "mount_equation": mount_equation, "volume_mb": volume_mb, "cf": cf, **kw}
+    plot = Plot(parts_base, {"drive": r.drive, "mount_equation": r.mount_equation, "volume_mb": r.volume_mb,
+                             "cf": r.cf, **r.settings})  # fmt: skip
+    return View(
+        figures={"parts": plot}, readouts=readouts, binding=binding, citations=drive_citations(r.drive)
     )
-    return View(figures={"parts": plot}, readouts=readouts, binding=binding, citations=drive_citations(drive))
+
+
+#: The parts panel's stage.
+PARTS = Stage(evaluate_parts, view_parts)
 
 
 def best_case_numbers() -> str:

@@ -8,11 +8,12 @@ configuration misses, the tape-library plan and what governs it, the sensitivity
 answer, and the plan file and the report as downloads (ibm-vts-b18-2000, Secs. 8.3 and 8.4;
 cern-tape-sizing-2005).
 
-Figures: every configuration against the targets (a base keyed on the answers the
-configurations' numbers depend on; the targets and the recommended configuration are
-moving shapes), the recommended configuration's day and the tornado (plain bases: they
-change wholly with the answers they depend on). The evaluation is shared by the view and
-the bases (:func:`~vtsmodel.app.lessons.configurations.evaluated`, kept for the last few settings).
+One stage (:data:`STAGE`): :func:`evaluate_plan` evaluates the answers, the workload and the
+mount log once per setting (:class:`~vtsmodel.app.lessons.configurations.PlanEvaluation`), and
+every figure, readout, scenario row and the report read that evaluation. Figures
+(:mod:`vtsmodel.app.figures.plan`): every configuration against the targets (a base kept per
+the configurations' numbers; the targets and the recommended configuration are moving marks),
+the recommended configuration's day and the tornado (computed after the rest).
 """
 
 from __future__ import annotations
@@ -20,23 +21,24 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import ipywidgets as w
 
-from vtsmodel import catalog, plan
-from vtsmodel._files import example_file
-from vtsmodel._inputs import Input
-from vtsmodel.app import report
+from vtsmodel import Input, catalog, plan
 from vtsmodel.app.downloads import FileBar, safe_name
 from vtsmodel.app.figures import Plot, html_table, inputs_table_html
+from vtsmodel.app.figures import plan as plan_figures
+from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import configurations as cfg
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons import sensitivity as sens
 from vtsmodel.app.lessons.hit_curve import LogSource
 from vtsmodel.app.lessons.plan_files import MountLogFiles, log_caption, read_plan, references_text
-from vtsmodel.app.lessons.tape_library import library_readouts, write_feed_mb_s
-from vtsmodel.app.panels import Panel, View, compute
+from vtsmodel.app.lessons.tape_library import library_readouts
+from vtsmodel.app.panels import Panel, Stage, View
+from vtsmodel.files import example_file
 from vtsmodel.hourly import MAX_FILE_BYTES, HourlyWorkload, read_hourly_workload
 
 LESSON_ID = "07"
@@ -48,6 +50,16 @@ EXAMPLE_WORKLOAD = example_file("example_hourly_workload.csv")
 _PAGE = "project assumption (the page's switch)"
 
 _A = plan.answer_inputs()
+#: The prices a plan may hold (yours only: none is invented).
+PRICES = ("price_drive", "price_cartridge", "price_frame", "price_support_per_year")
+#: The library's values a plan may give where no document does.
+STAND_INS = ("slots_base", "slots_per_expansion")
+
+
+def _switch(label: str, help: str) -> Input:
+    return Input(label, "", False, source=_PAGE, help=help)
+
+
 #: The answers, each with the slider range the page offers (the sheet takes the same), and two
 #: switches for the answers that may be left empty (then derived), and the tornado's move.
 INPUTS = {
@@ -73,14 +85,45 @@ INPUTS = {
     "drive_efficiency": _A["drive_efficiency"].but(default=0.8, lo=0.05, lo_open=False, step=0.05),
     "peak_factor": _A["peak_factor"].but(step=0.1),
     "vts_drive": _A["vts_drive"],
+    "escon_channels": _A["escon_channels"],
     "library_drive": _A["library_drive"],
     "virtual_drives_needed": _A["virtual_drives_needed"].but(hi=256),
+    # the library over the years
+    "library": _A["library"],
+    "years": _A["years"].but(hi=20, step=1),
+    "stored_now_tb": _A["stored_now_tb"].but(hi=100_000.0, step=100.0),
+    "growth_given": _switch("TB written a year given", "Off: the day's host writes × 365.25; on: the slider below."),
+    "growth_tb_per_year": _A["growth_tb_per_year"].but(default=1000.0, hi=100_000.0, step=100.0, optional=False),
+    "ingest_growth": _A["ingest_growth"].but(hi=1.0, step=0.05),
+    "growth_rate": _A["growth_rate"].but(hi=1.0, step=0.05),
+    "retention_years": _A["retention_years"].but(hi=30, step=1),
+    "copies": _A["copies"].but(hi=3),
+    "offsite_copies": _A["offsite_copies"].but(hi=2),
+    "library_compression": _A["library_compression"].but(lo=0.5, hi=3.0, step=0.05),
+    "fill_efficiency": _A["fill_efficiency"].but(lo=0.5, step=0.01),
+    "reclaim_reserve": _A["reclaim_reserve"].but(hi=0.5, step=0.01),
+    "robots_given": _switch("robots given", "Off: as many as the mounts need, within the family's documents; on: the slider."),
+    "robots": _A["robots"].but(default=2, hi=16, optional=False),
+    "robot_move_given": _switch("robot move time given", "Off: the family's document, else CERN's 22.5 s; on: the slider."),
+    "robot_move_s": _A["robot_move_s"].but(default=10.0, lo=1.0, hi=60.0, step=0.5, optional=False),
+    **{f"{k}_given": _switch(f"{_A[k].label} given", "For a family whose documents do not give them (the TS4500): "
+                             "on, the slider below.") for k in STAND_INS},
+    "slots_base": _A["slots_base"].but(default=500, hi=10_000, step=1, optional=False),
+    "slots_per_expansion": _A["slots_per_expansion"].but(default=500, hi=10_000, step=1, optional=False),
+    **{f"{k}_given": _switch(f"{_A[k].label} given", "Off: not shown (no price is invented); on: your price.")
+       for k in PRICES},
+    **{k: _A[k].but(default=0.0, hi=1e6, step=1.0, optional=False) for k in PRICES},
     "fraction": Input("tornado: ± fraction", "-", 0.2, lo=0.05, hi=0.5, step=0.05,
                       source="project assumption", help="Each input moved down and up by this share of its value."),
 }  # fmt: skip
-#: The answers a scenario holds (with the two switches); the tornado's move is the page's.
+#: The answers a scenario holds (with the switches); the tornado's move is the page's.
 SCENARIO = tuple(k for k in INPUTS if k != "fraction")
 _ANSWERS = tuple(_A)
+#: Each switch and the answer it gives (off: the answer is left empty, then derived or not shown).
+SWITCHES = {
+    "recalls_given": "recalls_per_hour", "efficiency_given": "drive_efficiency", "growth_given": "growth_tb_per_year",
+    "robots_given": "robots", "robot_move_given": "robot_move_s", **{f"{k}_given": k for k in STAND_INS + PRICES},
+}  # fmt: skip
 #: The answers an hourly workload replaces (its writes, reads and recall mounts).
 REPLACED_BY_WORKLOAD = ("write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day",
                         "read_window_hours", "read_start_hour", "recalls_given", "recalls_per_hour")  # fmt: skip
@@ -92,51 +135,64 @@ REPLACED_BY_WORKLOAD = ("write_gb_per_day", "write_window_hours", "write_start_h
 def answers_of(values) -> plan.Answers:
     """The :class:`~vtsmodel.plan.Answers` of the page's values (the switches empty the optional ones)."""
     a = {k: values[k] for k in _ANSWERS if k in values}
-    if not values.get("recalls_given", False):
-        a["recalls_per_hour"] = None
-    if not values.get("efficiency_given", False):
-        a["drive_efficiency"] = None
+    for switch, key in SWITCHES.items():
+        if not values.get(switch, False):
+            a[key] = None
     return plan.Answers(**a)
 
 
 def values_of(answers: plan.Answers) -> dict:
     """The page's values of ``answers``, each checked against the page's range (``ValueError`` naming it)."""
     given = answers.to_dict()
-    out = {"recalls_given": given["recalls_per_hour"] is not None, "efficiency_given": given["drive_efficiency"] is not None}  # fmt: skip
+    out = {switch: given[key] is not None for switch, key in SWITCHES.items()}
     return out | {k: INPUTS[k].parse(k, v) for k, v in given.items() if v is not None}
 
 
-# --- the view ----------------------------------------------------------------------------------
+# --- the stage: the answers evaluated, the view of the evaluation -------------------------------
 
 
-def view_plan(workload=None, fraction=0.2, log: LogSource | None = None, **values) -> View:
-    """The plan of the page's values, an hourly workload (:func:`~.configurations.frozen`, or None) and a mount log."""
-    answers = answers_of(values)
-    p, vts, lib = cfg.evaluated(answers, workload, log)
-    best, feed = vts.closest, write_feed_mb_s(p, lib)
-    if feed is not None and lib.drive is not None:
-        catalog.warn_streaming(lib.drive, feed, compression_ratio=answers.cf)  # a note when it cannot stream
-    shapes, labels = cfg.target_shapes(vts)
-    slow = cfg.answers_key(answers, cfg.TARGETS + cfg.LIBRARY_ONLY)
+def evaluate_plan(
+    workload: HourlyWorkload | None = None, log: LogSource | None = None, **values
+) -> cfg.PlanEvaluation:
+    """The plan of the page's values (:data:`SCENARIO`), an hourly workload (or None) and a mount log (or None)."""
+    return cfg.evaluate(answers_of(values), workload, log)
+
+
+def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None = None) -> View:
+    """The plan evaluated: the recommendation (the headline), its margins, the library, the figures.
+
+    The tornado moves each answer by ``fraction`` (or is ``tornado``: the page draws it after
+    the rest, :class:`~vtsmodel.app.lessons.sensitivity.DeferredTornado`).
+    """
+    p, vts, lib = e.plan, e.vts, e.library
+    if e.feed_mb_s is not None and lib.drive is not None:
+        catalog.warn_streaming(
+            lib.drive, e.feed_mb_s, compression_ratio=p.answers.cf
+        )  # a note when it cannot stream
+    shapes, labels = plan_figures.target_marks(vts)
     figures = {
-        "configurations": Plot(cfg.configurations_base, {"answers": slow, "workload": workload, "log": log},
+        "configurations": Plot(cfg.configurations_base, {"numbers": cfg.ConfigurationNumbers(vts)},
                                shapes=shapes, annotations=labels),
-        "day": Plot(cfg.day_base, {"configuration": best.config.label, "answers": slow, "workload": workload, "log": log}),
-        "tornado": Plot(sens.tornado_base, {"configuration": best.config.label, "workload": workload, "fraction": fraction,
-                                       "answers": sens.tornado_key(answers), "log": log}),
+        "day": Plot(cfg.day_base, {"result": vts.closest}),
+        "tornado": tornado or sens.tornado_plot(e.sensitivity(fraction)),
     }  # fmt: skip
-    readouts = {**cfg.vts_readouts(p, vts, workload is not None), **library_readouts(lib, feed, answers.cf)}
-    caption = {"day evaluated": p.day().name if workload else "the day the answers describe"}
-    if not values.get("recalls_given", False):
-        caption[INPUTS["recalls_per_hour"].header] = "derived: reads × (1 − read hit) ÷ volume size"
-    if not values.get("efficiency_given", False):
-        caption[INPUTS["drive_efficiency"].header] = "from the access pattern"
-    if workload:
+    figures["capacity"] = capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources)
+    readouts = {**cfg.vts_readouts(e), **library_readouts(lib, e.feed_mb_s, p.answers.cf)}
+    a = p.answers
+    caption = {"day evaluated": p.day().name if p.workload is not None else "the day the answers describe"}
+    for key in SWITCHES.values():
+        if getattr(a, key) is None:
+            caption[INPUTS[key].header] = plan.EMPTY_MEANS[key]
+    if p.workload is not None:
         caption.update({INPUTS[k].header: "replaced by the workload" for k in REPLACED_BY_WORKLOAD})
-    caption.update(log_caption(log))
+    caption.update(log_caption(e.log))
     return View(figures=figures, readouts=readouts, binding=cfg.binding_sentence(vts),
-                notes=tuple(dict.fromkeys(vts.notes + lib.notes)),
+                notes=tuple(dict.fromkeys(vts.notes + lib.notes)), headline=f"{vts.headline()}\n{lib.headline()}",
                 caption_values=caption, citations=tuple(dict.fromkeys(vts.sources + lib.sources)))  # fmt: skip
+
+
+#: What the plan's evaluation reads: the answers with their two switches, the workload, the mount log.
+STAGE = Stage(evaluate_plan, view_plan, reads=(*SCENARIO, "workload", "log"))
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -154,18 +210,22 @@ class PlannerPage:
     defer_tornado : bool
         Recompute the tornado on the kernel's event loop after the other figures (when one
         runs; :class:`~vtsmodel.app.lessons.sensitivity.DeferredTornado`); False: with them.
+    report : callable, optional
+        ``report(result, fmt) -> bytes``, a report of a :class:`~vtsmodel.plan.PlanResult` as
+        ``"html"`` or ``"pdf"`` (:func:`vtsmodel.app.report.report_bytes`): the page offers
+        the report's downloads with it.
     **values
         Starting values of :data:`INPUTS`.
     """
 
     def __init__(self, workload: HourlyWorkload | None = None, *, log: LogSource | None = None,
-                 defer_tornado: bool = True, **values) -> None:  # fmt: skip
-        self.workload, self.log = workload, log
+                 defer_tornado: bool = True, report: Callable[[plan.PlanResult, str], bytes] | None = None,
+                 **values) -> None:  # fmt: skip
+        self.workload, self.log, self.report = workload, log, report
         self.tornado = sens.DeferredTornado(lambda: self.panel.update(), defer=defer_tornado)
         self.name = "plan"
-        self.headline = w.HTML()
-        self.headline.add_class("vtsmodel-plan-headline")
-        self.panel = Panel(INPUTS, self._view, values=values, title=TITLE, name="07_plan")
+        self.panel = Panel(INPUTS, Stage(evaluate_plan, self._view, reads=STAGE.reads), values=values,
+                           state=lambda: {"workload": self.workload, "log": self.log}, title=TITLE, name="07_plan")  # fmt: skip
         self.files = f = FileBar("plan")
         f.add(w.HTML("<b>Hourly workload</b>"))
         self.upload = f.upload("Upload workload…", self.load_workload, accept=".csv", max_bytes=MAX_FILE_BYTES,
@@ -178,35 +238,30 @@ class PlannerPage:
         f.button("Save plan", self.save, "Download the answers and workload as JSON")
         self.plan_upload = f.upload("Load plan…", self.load_plan_bytes, accept=".json", max_bytes=plan.MAX_PLAN_BYTES,
                                     tooltip="A plan file (JSON)")  # fmt: skip
-        f.add(w.HTML("&nbsp;&nbsp;<b>Report</b>"))
-        f.button("Report (HTML)", lambda: self.download_report("html"), "Download the report as offline HTML")
-        f.button("Report (PDF)", lambda: self.download_report("pdf"), "Download the report as PDF")
+        if report is not None:
+            f.add(w.HTML("&nbsp;&nbsp;<b>Report</b>"))
+            f.button(
+                "Report (HTML)", lambda: self.download_report("html"), "Download the report as offline HTML"
+            )
+            f.button("Report (PDF)", lambda: self.download_report("pdf"), "Download the report as PDF")
         self.status = f.status
-        for flag in ("recalls_given", "efficiency_given"):
+        for flag in SWITCHES:
             self.panel.controls[flag].observe(self._enable, names="value")
-        self.widget = w.VBox([f.widget, self.headline, self.panel.widget],
+        self.widget = w.VBox([f.widget, self.panel.widget],
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self._enable()
         f.say("evaluating the day the answers describe")
 
     # --- the evaluation ------------------------------------------------------------------------
-    def _view(self, **values) -> View:
-        view = view_plan(workload=cfg.frozen(self.workload), log=self.log, **values)
-        view.figures["tornado"] = self.tornado.shown(view.figures["tornado"])
-        _p, vts, lib = cfg.evaluated(answers_of(values), cfg.frozen(self.workload), self.log)
-        self.headline.value = (
-            "<div style='background:#F5F8FC;border-left:4px solid #0072B2;padding:6px 10px;margin:4px 0'>"
-            f"{html.escape(vts.headline())}<br>{html.escape(lib.headline())}</div>"
-        )
-        return view
+    def _view(self, e: cfg.PlanEvaluation, fraction: float = 0.2) -> View:
+        """:func:`view_plan`, its tornado drawn after the rest when it is not computed yet."""
+        return view_plan(e, fraction, tornado=self.tornado.shown(e, fraction))
 
     def result(self) -> plan.PlanResult:
-        """The plan as the page shows it, evaluated with its tornado (what the report holds)."""
-        values = self.panel.values
-        answers, wl = answers_of(values), cfg.frozen(self.workload)
-        p, vts, lib = cfg.evaluated(answers, wl, self.log)
-        tornado = sens.tornado_data(sens.tornado_key(answers), wl, vts.closest.config.label, values["fraction"], self.log)  # fmt: skip
-        return plan.PlanResult(dataclasses.replace(p, name=self.name), vts, lib, tornado)
+        """The plan as the page shows it (the panel's evaluation), with its tornado: what the report holds."""
+        e = self.panel.result
+        sensitivity = e.sensitivity(self.panel.values["fraction"])
+        return plan.PlanResult(dataclasses.replace(e.plan, name=self.name), e.vts, e.library, sensitivity)
 
     # --- the workload --------------------------------------------------------------------------
     def set_workload(self, workload: HourlyWorkload | None) -> None:
@@ -227,8 +282,8 @@ class PlannerPage:
         for k in REPLACED_BY_WORKLOAD:
             c[k].disabled = wl is not None
         c["recalls_given"].disabled = wl is not None or log is not None
-        c["recalls_per_hour"].disabled = c["recalls_given"].disabled or not c["recalls_given"].value
-        c["drive_efficiency"].disabled = not c["efficiency_given"].value
+        for switch, key in SWITCHES.items():
+            c[key].disabled = c[switch].disabled or not c[switch].value
         c["read_hit"].disabled = log is not None or (wl is not None and wl.read_hit_by_mounts() is not None)
 
     def load_workload(self, data: bytes, name: str) -> str:
@@ -250,8 +305,8 @@ class PlannerPage:
     # --- the plan file -----------------------------------------------------------------------------
     def current_plan(self) -> plan.Plan:
         """The plan the page shows (answers, workload and mount log)."""
-        return plan.Plan(answers_of(self.panel.values), workload=self.workload, name=self.name,
-                         hits=cfg.hits_of(self.log), mount_log_file=self.log and self.log.name)  # fmt: skip
+        p = cfg.the_plan(answers_of(self.panel.values), self.workload, self.log)
+        return dataclasses.replace(p, name=self.name)
 
     def save(self) -> str:
         """Download the plan file (JSON, the workload embedded, the mount log referenced by name); return the file name."""
@@ -265,6 +320,11 @@ class PlannerPage:
         says to upload it. The mount log shown before is cleared.
         """
         new, refs = read_plan(data, name)
+        if not new.vts or new.library_flows:
+            raise ValueError(
+                f"{name} plans a tape library alone or with flows of its own; this page plans a VTS and a library "
+                "from the day's answers: run vtsmodel plan on the file (nothing changed)"
+            )
         values = values_of(new.answers)
         self.name, self.workload, self.log = new.name, new.workload, None
         self._enable()
@@ -278,9 +338,11 @@ class PlannerPage:
         Its tornado, like the page's, leaves out the inputs that move no answer: with all of
         them, plotly skips crowded category labels and bars stand beside other inputs' names.
         """
+        if self.report is None:
+            raise ValueError("this page was made without a report (planner_page(report=...))")
         result = self.result()
         result = dataclasses.replace(result, sensitivity=sens.moving_rows(result.sensitivity))
-        return f"{safe_name(self.name)}_report.{fmt}", report.report_bytes(result, fmt)
+        return f"{safe_name(self.name)}_report.{fmt}", self.report(result, fmt)
 
     def download_report(self, fmt: str = "html") -> str:
         """Download the report (``"html"`` or ``"pdf"``); the status names the file. Return its name ("" if it failed)."""
@@ -292,9 +354,9 @@ class PlannerPage:
         display(self.widget)
 
 
-def planner_page(**values) -> PlannerPage:
-    """The planner page at the answers' defaults (or ``values``)."""
-    return PlannerPage(**values)
+def planner_page(report: Callable[[plan.PlanResult, str], bytes] | None = None, **values) -> PlannerPage:
+    """The planner page at the answers' defaults (or ``values``), offering ``report``'s downloads (see :class:`PlannerPage`)."""
+    return PlannerPage(report=report, **values)
 
 
 # --- the lesson contract and the notebook's numbers ---------------------------------------------
@@ -304,8 +366,8 @@ _FEATURE_LEVEL = {f: float(i) for i, f in enumerate(plan.FEATURE_ORDER)}
 
 def scenario_outputs(**values) -> dict[str, float]:
     """The recommendation (cache, feature level 0 base / 1 EHPO / 2 PAF, drives), its margins, the library's drives."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    _p, vts, lib = cfg.evaluated(answers_of(v), None)
+    e = STAGE.result(scenario_values(INPUTS, SCENARIO, values))
+    vts, lib = e.vts, e.library
     rec = vts.recommended
     nan = math.nan
     out = {
@@ -321,14 +383,12 @@ def scenario_outputs(**values) -> dict[str, float]:
 
 def scenario_view(**values) -> View:
     """Every figure of the page for one scenario (the day the answers describe)."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    return compute(view_plan, {**v, "fraction": INPUTS["fraction"].default})
+    return STAGE.show(scenario_values(INPUTS, SCENARIO, values))
 
 
 def plan_numbers(**values) -> str:
     """The recommendation, its margins, what the next smaller misses and the library plan: labelled lines."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    return _lines(compute(view_plan, {**v, "fraction": INPUTS["fraction"].default}), skip=("day evaluated",))
+    return _lines(STAGE.show(scenario_values(INPUTS, SCENARIO, values)), skip=("day evaluated",))
 
 
 def _lines(view: View, skip=()) -> str:
@@ -351,4 +411,4 @@ def assumptions_html() -> str:
 def example_numbers() -> str:
     """The example hourly workload at the default answers: the recommendation and its margins, labelled lines."""
     wl = read_hourly_workload(EXAMPLE_WORKLOAD)
-    return _lines(compute(view_plan, {**{k: INPUTS[k].default for k in INPUTS}, "workload": cfg.frozen(wl)}))
+    return _lines(STAGE.show({**{k: INPUTS[k].default for k in SCENARIO}, "workload": wl}))

@@ -8,12 +8,13 @@ markers) and the points CF moves. Source: ibm-vts-b18-2000, Tables 1 and 2, Fig.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel import throughput as tp
-from vtsmodel._tables import load
 from vtsmodel.app.figures import (
     COLORS,
     Plot,
@@ -24,8 +25,9 @@ from vtsmodel.app.figures import (
     source_markers,
     validated_curve,
 )
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number
+from vtsmodel.data import load
 
 INPUTS = {
     "write_fraction": q.WRITE_FRACTION.but(step=0.05),
@@ -79,19 +81,59 @@ def mix_base(tvc_config: str, feature: str, block_kb: float, escon_km: float, w:
     return figure_json(fig)
 
 
-def view_reads(cf=2.66, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0,
-               write_fraction=0.6, read_hit_ratio=0.5) -> View:  # fmt: skip
-    """The read panel: read hit and recall at ``cf`` (Table 1) and the typical mix."""
+@dataclass(frozen=True)
+class ReadsResult:
+    """Read hit, read recall and the typical mix at one CF.
+
+    Attributes
+    ----------
+    cf, tvc_config, feature, block_kb, escon_km, write_fraction, read_hit_ratio
+        The inputs.
+    hit_mb_s, recall_mb_s : float
+        Host read rates, read hit and read recall (Table 1's model). [MB/s]
+    mix_mb_s : float
+        The typical mix's total host rate (Fig. 9's question). [MB/s]
+    """
+
+    cf: float
+    tvc_config: str
+    feature: str
+    block_kb: float
+    escon_km: float
+    write_fraction: float
+    read_hit_ratio: float
+    hit_mb_s: float
+    recall_mb_s: float
+    mix_mb_s: float
+
+
+def evaluate_reads(cf=2.66, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0,
+                   write_fraction=0.6, read_hit_ratio=0.5) -> ReadsResult:  # fmt: skip
+    """The read panel: read hit and recall at ``cf`` (ibm-vts-b18-2000, Table 1) and the typical mix."""
     kw = {"block_kb": block_kb, "escon_km": escon_km}
     hit, recall = (float(tp.read_rate(cf, kind=k, **kw)) for k in ("hit", "recall"))
-    w, h = write_fraction, read_hit_ratio
-    mix = float(tp.typical_mix_rate(cf, feature=feature, write_fraction=w, read_hit_ratio=h, tvc_config=tvc_config,
-                                    **kw))  # fmt: skip
+    mix = float(tp.typical_mix_rate(cf, feature=feature, write_fraction=write_fraction, read_hit_ratio=read_hit_ratio,
+                                    tvc_config=tvc_config, **kw))  # fmt: skip
+    return ReadsResult(float(cf), tvc_config, feature, float(block_kb), float(escon_km), float(write_fraction),
+                       float(read_hit_ratio), hit, recall, mix)  # fmt: skip
+
+
+def view_reads(r: ReadsResult) -> View:
+    """The read panel: the rates at this CF on the curves, the mix and what it is made of."""
+    kw = {"block_kb": r.block_kb, "escon_km": r.escon_km}
+    cf, hit, recall, mix, w, h = (
+        r.cf,
+        r.hit_mb_s,
+        r.recall_mb_s,
+        r.mix_mb_s,
+        r.write_fraction,
+        r.read_hit_ratio,
+    )
     figures = {
         "reads": Plot(reads_base, kw, shapes=[point_mark(cf, hit, color=COLORS[2], name="hit at this CF"),
                                               point_mark(cf, recall, color=COLORS[3], name="recall at this CF")]),
-        "mix": Plot(mix_base, {"tvc_config": tvc_config, "feature": feature, "w": w, "h": h, **kw},
-                    shapes=[point_mark(cf, mix, name=f"{FEATURE_NAMES[feature]} at this CF")]),
+        "mix": Plot(mix_base, {"tvc_config": r.tvc_config, "feature": r.feature, "w": w, "h": h, **kw},
+                    shapes=[point_mark(cf, mix, name=f"{FEATURE_NAMES[r.feature]} at this CF")]),
     }  # fmt: skip
     binding = (
         f"The mix shares one machine: {w:.0%} of the bytes at the sustained write rate, {(1 - w) * h:.0%} at "
@@ -104,6 +146,10 @@ def view_reads(cf=2.66, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=
     return View(
         figures=figures, readouts=readouts, binding=binding, citations=(tp.read_rate, tp.typical_mix_rate)
     )
+
+
+#: The read panel's stage.
+READS = Stage(evaluate_reads, view_reads)
 
 
 def read_numbers() -> str:

@@ -12,29 +12,27 @@ drive catalog.
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from vtsmodel import Input, recall
 from vtsmodel import quantities as q
-from vtsmodel import queueing, recall
-from vtsmodel import robot as rb
-from vtsmodel._inputs import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
 from vtsmodel.app.lessons import arrivals, parts, robot, scenario_values
-from vtsmodel.app.lessons.arrivals import drives_for_target, mean_wait, minutes, view_arrivals
+from vtsmodel.app.lessons.arrivals import ARRIVALS, minutes
 from vtsmodel.app.lessons.parts import (
     DRIVE_CHOICES,
     FIG6_SIZES,
     PART_INPUTS,
+    PARTS,
     drive_citations,
     part_sources,
     parts_with,
     preset_parts,
-    view_parts,
 )
-from vtsmodel.app.lessons.robot import view_robot
-from vtsmodel.app.panels import Panel, View, compute, merge_views
+from vtsmodel.app.lessons.robot import ROBOT
+from vtsmodel.app.panels import Panel, Stage, View, merge_views
 from vtsmodel.app.text import number
 
 LESSON_ID = "03"
@@ -79,21 +77,53 @@ def queue_base(drive: str, cf: float, drives: int, n_max: int) -> dict:
     return figure_json(fig)
 
 
-def view_queue(drive="3590B", cf=3.0, drives=4, queue_length=8) -> View:
-    """The deterministic queue of Fig. 6: T(n) = floor(n / d)·S + R for the three sizes."""
+@dataclass(frozen=True)
+class QueueResult:
+    """The deterministic queue of Fig. 6: the recall response time with ``queue_length`` recalls ahead.
+
+    Attributes
+    ----------
+    drive, cf, drives, queue_length
+        The inputs.
+    response_s : tuple of float
+        The recall response time for each Fig. 6 size (:data:`~.parts.FIG6_SIZES`). [s]
+    cycle_s : float
+        One drive cycle for the middle Fig. 6 size. [s]
+    """
+
+    drive: str
+    cf: float
+    drives: int
+    queue_length: int
+    response_s: tuple[float, ...]
+    cycle_s: float
+
+
+def evaluate_queue(drive="3590B", cf=3.0, drives=4, queue_length=8) -> QueueResult:
+    """T(n) = floor(n / d)·S + R for the three Fig. 6 sizes (ibm-vts-b18-2000, Fig. 6)."""
     n = int(queue_length)
-    t = {v: float(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) for v in FIG6_SIZES}
+    t = tuple(float(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) for v in FIG6_SIZES)
     cycle = float(recall.recall_service_s(FIG6_SIZES[1], cf=cf, drive=drive))
-    shapes = [point_mark(n, t[v] / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=False)
-              for i, v in enumerate(FIG6_SIZES)]  # fmt: skip
-    readouts = {f"recall response time, {number(v)} MB": minutes(t[v]) for v in FIG6_SIZES}
-    readouts[f"drive cycle, {number(FIG6_SIZES[1])} MB"] = minutes(cycle)
-    readouts["CERN's (borrowed)"] = parts_with(part_sources(drive), "borrowed")
-    args = {"drive": drive, "cf": cf, "drives": int(drives), "n_max": 40 if n <= 40 else 200}
-    binding = (f"{int(drives)} drive(s): every {int(drives)} recalls ahead add one full drive cycle "
-               f"({minutes(cycle)} for {number(FIG6_SIZES[1])} MB).")  # fmt: skip
+    return QueueResult(drive, float(cf), int(drives), n, t, cycle)
+
+
+def view_queue(r: QueueResult) -> View:
+    """The recall response times at the queue length on the three step curves; what one drive cycle adds."""
+    n = r.queue_length
+    shapes = [point_mark(n, t / 60.0, color=COLORS[i], name=f"{number(v)} MB, {n} ahead", showlegend=False)
+              for i, (v, t) in enumerate(zip(FIG6_SIZES, r.response_s, strict=True))]  # fmt: skip
+    readouts = {f"recall response time, {number(v)} MB": minutes(t) for v, t in zip(FIG6_SIZES, r.response_s, strict=True)}  # fmt: skip
+    readouts[f"drive cycle, {number(FIG6_SIZES[1])} MB"] = minutes(r.cycle_s)
+    readouts["CERN's (borrowed)"] = parts_with(part_sources(r.drive), "borrowed")
+    args = {"drive": r.drive, "cf": r.cf, "drives": r.drives, "n_max": 40 if n <= 40 else 200}
+    binding = (f"{r.drives} drive(s): every {r.drives} recalls ahead add one full drive cycle "
+               f"({minutes(r.cycle_s)} for {number(FIG6_SIZES[1])} MB).")  # fmt: skip
     return View(figures={"queue": Plot(queue_base, args, shapes=shapes)}, readouts=readouts, binding=binding,
-                citations=(*drive_citations(drive), "vts_facts"))  # fmt: skip
+                citations=(*drive_citations(r.drive), "vts_facts"))  # fmt: skip
+
+
+#: The queue panel's stage.
+QUEUE = Stage(evaluate_queue, view_queue)
 
 
 # --- panels ------------------------------------------------------------------------------------
@@ -102,7 +132,7 @@ def view_queue(drive="3590B", cf=3.0, drives=4, queue_length=8) -> View:
 def parts_panel(**values) -> Panel:
     """Drive, volume, CF and each part of a recall; choosing a drive or a mount equation loads the preset parts."""
     choice = {k: INPUTS[k].parse(k, values.get(k, INPUTS[k].default)) for k in ("drive", "mount_equation")}
-    panel = Panel(_inputs("drive", "mount_equation", "volume_mb", "cf", *PART_INPUTS), view_parts,
+    panel = Panel(_inputs("drive", "mount_equation", "volume_mb", "cf", *PART_INPUTS), PARTS,
                   values={**preset_parts(**choice), **values}, title="The parts of one recall", name="03_parts")  # fmt: skip
 
     def load_preset(_change) -> None:  # the app layer has no dependent defaults: set the parts here
@@ -115,20 +145,20 @@ def parts_panel(**values) -> Panel:
 
 def queue_panel(**values) -> Panel:
     """Recall response time vs queue position, with drives, drive model and CF."""
-    return Panel(_inputs("drive", "cf", "drives", "queue_length"), view_queue, values=values,
+    return Panel(_inputs("drive", "cf", "drives", "queue_length"), QUEUE, values=values,
                  title="Recall response time vs the queue ahead (Fig. 6)", name="03_queue")  # fmt: skip
 
 
 def arrivals_panel(**values) -> Panel:
     """Random arrivals: theory vs simulation, and the drives a p95 target needs."""
     names = ("recalls_per_hour", "drive", "volume_mb", "cf", "drives", "service_cv", "target_p95_min")
-    return Panel(_inputs(*names), view_arrivals, values=values, title="Recalls arriving at random",
+    return Panel(_inputs(*names), ARRIVALS, values=values, title="Recalls arriving at random",
                  name="03_arrivals")  # fmt: skip
 
 
 def robot_panel(**values) -> Panel:
     """Robot contention vs the number of sessions."""
-    return Panel(_inputs("sessions", "think_s", "calib_sessions"), view_robot, values=values,
+    return Panel(_inputs("sessions", "think_s", "calib_sessions"), ROBOT, values=values,
                  title="Robot contention: the mount response time", name="03_robot")  # fmt: skip
 
 
@@ -136,37 +166,28 @@ def robot_panel(**values) -> Panel:
 
 
 def scenario_outputs(**values) -> dict[str, float]:
-    """The computed columns of one scenario."""
+    """The computed columns of one scenario: the panels' evaluations of it (the parts at the drive's preset)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    kw, c, cv = {"cf": v["cf"], "drive": v["drive"]}, v["drives"], v["service_cv"]
-    s = float(recall.recall_service_s(v["volume_mb"], **kw))
-    lam = v["recalls_per_hour"] / 3600.0
-    rho = lam * s / c
-    wait = float(mean_wait(lam, s, c, cv)) if rho < 1 else math.inf
-    p95 = float(queueing.wait_percentile(lam, s, c, 0.95, service_cv=cv)) if rho < 1 else math.inf
+    part, arr, rob = (stage.result(v) for stage in (PARTS, ARRIVALS, ROBOT))
+    # the queue panel draws the Fig. 6 sizes; the scenario's own volume is this column's
+    here = float(recall.recall_response_s(v["queue_length"], v["volume_mb"], drives=v["drives"], cf=v["cf"],
+                                          drive=v["drive"]))  # fmt: skip
     return {
-        "recall ready, free drive [min]": float(recall.recall_ready_s(v["volume_mb"], **kw)) / 60.0,
-        "drive busy per recall [min]": s / 60.0,
-        "recall response time, queue ahead [min]": float(
-            recall.recall_response_s(v["queue_length"], v["volume_mb"], drives=c, **kw)) / 60.0,
-        "utilisation [-]": rho,
-        "mean wait for a drive [min]": wait / 60.0,
-        "p95 wait for a drive [min]": p95 / 60.0,
-        "drives for the p95 target [-]": drives_for_target(lam, s, v["target_p95_min"] * 60.0, cv),
-        "mount response time, robot [s]": float(rb.mount_response_s(v["sessions"])),
-    }  # fmt: skip
+        "recall ready, free drive [min]": part.ready_s / 60.0,
+        "drive busy per recall [min]": arr.curves.service_s / 60.0,
+        "recall response time, queue ahead [min]": here / 60.0,
+        "utilisation [-]": arr.rho,
+        "mean wait for a drive [min]": arr.mean_s / 60.0,
+        "p95 wait for a drive [min]": arr.p95_s / 60.0,
+        "drives for the p95 target [-]": arr.drives_needed,
+        "mount response time, robot [s]": rob.mount_s,
+    }
 
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario (parts at the drive's preset)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    return merge_views(
-        compute(view_parts, {k: v[k] for k in ("drive", "volume_mb", "cf")}),
-        compute(view_queue, {k: v[k] for k in ("drive", "cf", "drives", "queue_length")}),
-        compute(view_arrivals, {k: v[k] for k in ("recalls_per_hour", "drive", "volume_mb", "cf", "drives",
-                                                  "service_cv", "target_p95_min")}),
-        compute(view_robot, {"sessions": v["sessions"]}),
-    )  # fmt: skip
+    return merge_views(*(stage.show(v) for stage in (PARTS, QUEUE, ARRIVALS, ROBOT)))
 
 
 #: The data rows the lesson draws on, (table, id), in the order the notebook shows them.

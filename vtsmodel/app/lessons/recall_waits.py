@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import html
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from vtsmodel import hits
-from vtsmodel._inputs import Input
+from vtsmodel import Input, hits
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
 from vtsmodel.app.lessons.hit_curve import (
     VTS,
     LogSource,
+    Scale,
     capacity_line,
     curve_of,
     example_source,
@@ -74,18 +75,60 @@ def _minutes(seconds) -> np.ndarray:
     return np.where(np.isfinite(seconds), np.asarray(seconds) / 60.0, np.nan)
 
 
-def recalls_base(capacities=None, **queue) -> dict:
-    """Recalls per hour and the recall ready time at the percentile vs capacity.
+@dataclass(frozen=True, eq=False)
+class RecallCurves:
+    """The recalls a log leaves and their waits, at every capacity of the figure's axis and each Table 3 size.
 
-    ``queue``: the keywords of :func:`waits` but the capacity; ``capacities``: None for
-    the physical TVC axis and Table 3's sizes, else capacities in the log's sizes.
+    Attributes
+    ----------
+    source : LogSource
+    percentile : float
+    busiest_hour : bool
+        The recall rate of the log's busiest clock hour rather than its mean.
+    grid : vtsmodel.hits.RecallWaits
+        At every capacity of the figure's axis (``scale.grid``).
+    table3 : vtsmodel.hits.ConfigurationHits
+        Each Table 3 size's hits and recalls.
+    at_table3 : vtsmodel.hits.RecallWaits
+        The recall queue at each marked capacity (Table 3's sizes, or the chosen ones).
+    scale : Scale
+        The axis and the marks (:func:`~.hit_curve.scale_of`).
+    marked : vtsmodel.hits.CapacityHits
+        The hits at the marked capacities.
     """
-    source, percentile, busiest_hour = queue["source"], queue["percentile"], queue["busiest_hour"]
-    sc = scale_of(source, queue["cf"], queue["cache_rule"], queue["warmup_hours"], capacities)
+
+    source: LogSource
+    percentile: float
+    busiest_hour: bool
+    grid: hits.RecallWaits
+    table3: hits.ConfigurationHits
+    at_table3: hits.RecallWaits
+    scale: Scale
+    marked: hits.CapacityHits
+
+
+def recall_curves(source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
+                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, capacities=None) -> RecallCurves:  # fmt: skip
+    """The recall queue at every capacity of the axis and at each marked one (kept per setting: the capacity moves marks only).
+
+    ``capacities``: None for Table 3's sizes on the physical axis, else capacities in the log's sizes.
+    """
+    queue = {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours,
+             "recall_specific_writes": recall_specific_writes, "total_drives": total_drives, "copy_drives": copy_drives,
+             "vts_drive": vts_drive, "percentile": percentile, "busiest_hour": busiest_hour}  # fmt: skip
+    t = table3(source, cf, cache_rule, warmup_hours, recall_specific_writes)
+    sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
     in_log = not sc.table3
-    q_grid = waits(sc.grid, **queue, in_log_sizes=in_log)
-    q3 = waits(sc.marks, **queue, in_log_sizes=in_log)
-    GRID, X_RANGE = sc.grid, sc.x_range  # noqa: N806 - the axis of this figure
+    marked = curve_of(source, warmup_hours).at(sc.marks_log, recall_specific_writes=recall_specific_writes)
+    return RecallCurves(source, float(percentile), bool(busiest_hour), waits(sc.grid, **queue, in_log_sizes=in_log), t,
+                        waits(sc.marks, **queue, in_log_sizes=in_log), sc, marked)  # fmt: skip
+
+
+def recalls_base(curves: RecallCurves) -> dict:
+    """Recalls per hour and the recall ready time at the percentile vs capacity (Table 3's axis or the log's sizes)."""
+    source, percentile, busiest_hour = curves.source, curves.percentile, curves.busiest_hour
+    q_grid, q3, sc = curves.grid, curves.at_table3, curves.scale
+    GRID, X_RANGE = sc.grid, sc.x_range  # noqa: N806 - this figure's axis
     what = "TVC" if sc.table3 else "capacity"
     pct = f"{100 * percentile:g}th percentile"
     rate = "busiest hour" if busiest_hour else "mean over the log"
@@ -142,27 +185,25 @@ def _ready(ready_s: float, wait_s: float) -> str:
     return f"{duration(ready_s)}, of which {duration(wait_s)} waiting"
 
 
-def view_recalls(source: LogSource, capacity_gb=864.0, capacities=None, **queue) -> View:
-    """The recalls figure with its marks at ``capacity_gb``, the recalls and their wait there.
+def view_recalls(r) -> View:
+    """The recalls figure with its marks at the capacity, the recalls and their wait there (``r``: a :class:`~.hit_curve.HitsResult`).
 
-    ``queue``: the keywords of :func:`waits` but the capacity and the source. With
-    ``capacities`` (the log's sizes), the figure marks them and the readouts speak of the largest.
+    With chosen capacities (in the log's sizes), the figure marks them and the readouts speak of the largest.
     """
-    queue = {"source": source, **{k: INPUTS[k].default for k in INPUTS}, **queue}
-    in_log = capacities is not None
-    at = float(max(capacities)) if in_log else capacity_gb
-    wq = waits([at], **queue, in_log_sizes=in_log)
-    ready = float(wq.response_s[0])
-    if in_log:
-        plot = Plot(recalls_base, {**queue, "capacities": tuple(capacities)})
+    queue, wq = r.queue, r.waits_here
+    chosen = r.capacities is not None
+    at = float(max(r.capacities)) if chosen else r.capacity_gb  # the waits at the largest chosen capacity
+    if chosen:
+        plot = Plot(recalls_base, {"curves": r.recalls})
     else:
-        plot = Plot(recalls_base, queue,
-                    shapes=[capacity_line(capacity_gb), capacity_line(capacity_gb, xref="x2", yref="y2"),
-                            point_mark(capacity_gb, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
-                            point_mark(capacity_gb, ready / 60.0, xref="x2", yref="y2", color=COLORS[4],
+        plot = Plot(recalls_base, {"curves": r.recalls},
+                    shapes=[capacity_line(at), capacity_line(at, xref="x2", yref="y2"),
+                            point_mark(at, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
+                            point_mark(at, float(wq.response_s[0]) / 60.0, xref="x2", yref="y2", color=COLORS[4],
                                        name="ready here", showlegend=False)])  # fmt: skip
+    ready = float(wq.response_s[0])
     pct = f"{100 * queue['percentile']:g}th percentile"
-    where = f" at {number(at)} GB" if in_log else ""
+    where = f" at {size(at)}" if chosen else ""
     readouts = {
         f"recalls{where}": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
         "mean recalled volume": f"{number(float(wq.volume_mb[0]))} MB uncompressed",
@@ -184,17 +225,9 @@ COLUMNS = ("TVC [GB]", "offered with", "compared [GB]", "read hits [%]", "read h
            "busiest hour [recalls]", "recalled volume [MB]", "utilisation [-]", "wait at pct [s]", "ready at pct [s]")  # fmt: skip
 
 
-def table3_rows(
-    source: LogSource | None = None, cf=3.0, cache_rule="all", warmup_hours=0.0, **queue
-) -> list[dict]:
-    """One row per Table 3 size: hits, recalls and the recall queue (what the table and its CSV show).
-
-    ``queue``: :data:`INPUTS` (others, the page's, are ignored).
-    """
-    source = source or example_source()
-    q = {k: queue.get(k, INPUTS[k].default) for k in INPUTS}
-    t = table3(source, cf, cache_rule, warmup_hours, q["recall_specific_writes"])
-    wq = waits(t.tvc_gb, source, cf, cache_rule, warmup_hours, **q)
+def table3_rows(curves: RecallCurves) -> list[dict]:
+    """One row per Table 3 size: hits, recalls and the recall queue (what the table and its CSV show)."""
+    t, wq = curves.table3, curves.at_table3
     cols = (t.tvc_gb, t.offered_with, t.capacity_gb, 100 * t.read_hit_ratio, 100 * t.read_byte_hit_ratio,
             t.recalls_per_hour, t.peak_hour_recalls, wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
     return [dict(zip(COLUMNS, (v if isinstance(v, str) else float(v) for v in row), strict=True)) for row in zip(*cols, strict=True)]  # fmt: skip
@@ -204,20 +237,17 @@ def table3_rows(
 CHOSEN_COLUMNS = ("capacity [GB]", *COLUMNS[3:])
 
 
-def capacity_rows(capacities, source: LogSource | None = None, cf=3.0, cache_rule="all", warmup_hours=0.0,
-                  **queue) -> list[dict]:  # fmt: skip
-    """One row per chosen capacity (in the log's sizes): hits, recalls and the recall queue.
-
-    ``queue``: :data:`INPUTS` (others, the page's, are ignored).
-    """
-    source = source or example_source()
-    q = {k: queue.get(k, INPUTS[k].default) for k in INPUTS}
-    caps = np.sort(np.asarray(capacities, dtype=float))
-    h = curve_of(source, warmup_hours).at(caps, recall_specific_writes=q["recall_specific_writes"])
-    wq = waits(caps, source, cf, cache_rule, warmup_hours, **q, in_log_sizes=True)
-    cols = (caps, 100 * h.read_hit_ratio, 100 * h.read_byte_hit_ratio, h.recalls_per_hour, h.peak_hour_recalls,
-            wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
+def capacity_rows(curves: RecallCurves) -> list[dict]:
+    """One row per chosen capacity (in the log's sizes): hits, recalls and the recall queue."""
+    h, wq = curves.marked, curves.at_table3
+    cols = (curves.scale.marks, 100 * h.read_hit_ratio, 100 * h.read_byte_hit_ratio, h.recalls_per_hour,
+            h.peak_hour_recalls, wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
     return [dict(zip(CHOSEN_COLUMNS, map(float, row), strict=True)) for row in zip(*cols, strict=True)]
+
+
+def rows_of(curves: RecallCurves) -> list[dict]:
+    """The rows the table shows: Table 3's sizes, or the chosen capacities."""
+    return table3_rows(curves) if curves.scale.table3 else capacity_rows(curves)
 
 
 def cell(key: str, v) -> str:
@@ -242,22 +272,26 @@ def table3_html(rows: list[dict], percentile: float) -> str:
 
 
 def table3_csv(rows: list[dict], source: LogSource) -> str:
-    """The rows as CSV, headed by where they came from (text cells guarded: vtsmodel._csv)."""
-    from vtsmodel._csv import csv_row
+    """The rows as CSV, headed by where they came from (text cells guarded: vtsmodel.files.csv_row)."""
+    from vtsmodel.files import csv_row
 
     keys = list(rows[0]) if rows else list(COLUMNS)
     by = "Table 3 TVC size" if keys[0] == COLUMNS[0] else "cache capacity (the log's sizes)"
     name = " ".join(source.name.split())  # one line, whatever the file name holds
-    head = (f"# read hits and recalls by {by}, from the log {name}"
+    head = (f"# read hits and recalls by {by}, from the mount log {name}"
             f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
     return head + csv_row(keys) + "".join(csv_row(r.values()) for r in rows)
 
 
 def example_numbers() -> str:
     """The example log at the defaults: each Table 3 size's read hits and recalls, labelled lines."""
+    defaults = {k: INPUTS[k].default for k in INPUTS}
+    rows = table3_rows(
+        recall_curves(example_source(), cf=3.0, cache_rule="all", warmup_hours=0.0, **defaults)
+    )
     lines = [f"{r['TVC [GB]']:,.0f} GB: read hits {number(r['read hits [%]'])} % of reads, "
              f"{number(r['read hits, bytes [%]'])} % of bytes; {number(r['recalls [1/h]'])} recalls per hour; "
-             f"ready at the 95th percentile in {duration(r['ready at pct [s]'])}" for r in table3_rows()]  # fmt: skip
+             f"ready at the 95th percentile in {duration(r['ready at pct [s]'])}" for r in rows]  # fmt: skip
     curve = curve_of(example_source(), 0.0)
     lines.insert(0, f"example log: {curve.mounts:,} mounts, {curve.volumes:,} volumes, {curve.reads:,.0f} reads, "
                     f"{number(curve.hours)} h")  # fmt: skip

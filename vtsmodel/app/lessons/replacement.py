@@ -11,14 +11,13 @@ drawn over the exact curve with its largest error at the Table 3 sizes. The page
 
 from __future__ import annotations
 
-import functools
 import html
 
 import numpy as np
 import plotly.graph_objects as go
 
-from vtsmodel import hits
-from vtsmodel._inputs import Input
+from vtsmodel import Input, hits
+from vtsmodel.app import cache
 from vtsmodel.app.figures import COLORS
 from vtsmodel.app.lessons.hit_curve import LogSource, numbers_table, pct, scale_of
 from vtsmodel.app.panels import View
@@ -44,20 +43,20 @@ _POLICY_MARKS = tuple(zip(
 ))  # fmt: skip
 
 
-@functools.lru_cache(maxsize=8)
+@cache.kept(keep=8)
 def sampled_curve_of(source: LogSource, warmup_hours: float, max_volumes: int) -> hits.HitCurve:
     """The SHARDS curve of the log."""
     return hits.shards_hit_curve(source.log, max_volumes=max_volumes, warmup_hours=warmup_hours)
 
 
-@functools.lru_cache(maxsize=4)
+@cache.kept(keep=4)
 def policies_of(source: LogSource, capacities: tuple, warmup_hours: float) -> dict[str, hits.CapacityHits]:
     """Every libCacheSim policy at ``capacities`` (in the log's basis): one run per policy and size."""
     return {p: hits.simulate_policy(source.log, capacities, policy=p, warmup_hours=warmup_hours)
             for p in hits.POLICIES}  # fmt: skip
 
 
-def _runs(source: LogSource, cf, cache_rule, warmup_hours, capacities=None):
+def runs(source: LogSource, cf, cache_rule, warmup_hours, capacities=None):
     """The marked capacities (Table 3's or the chosen) and each policy's hits there; None above the page's limit."""
     if len(source.log) > MAX_POLICY_MOUNTS:
         return None
@@ -87,9 +86,9 @@ def traces(
                               name="SHARDS ± 2 standard errors", hoverinfo="skip"))  # fmt: skip
         out.append(go.Scatter(x=sc.grid, y=y, mode="lines", name=f"SHARDS, by count ({max_volumes:,} volumes)",
                               line={"color": COLORS[3], "dash": "dot", "width": 2.5}))  # fmt: skip
-    runs = _runs(source, cf, cache_rule, warmup_hours, capacities) if policies else None
-    if runs:
-        sc, by_policy = runs
+    found = runs(source, cf, cache_rule, warmup_hours, capacities) if policies else None
+    if found:
+        sc, by_policy = found
         for (name, h), (symbol, color) in zip(by_policy.items(), _POLICY_MARKS, strict=False):
             out.append(go.Scatter(x=sc.marks, y=h.read_hit_ratio, mode="markers", name=f"{name} (libCacheSim)",
                                   marker={"size": 8, "symbol": symbol, "color": color},
@@ -97,45 +96,41 @@ def traces(
     return out
 
 
-def policies_html(source: LogSource, cf, cache_rule, warmup_hours, capacities=None) -> str:
-    """Each libCacheSim policy's read-hit ratio at the marked capacities, as an HTML table ('' above the page's limit)."""
-    from vtsmodel.app.lessons.hit_curve import curve_of
+def policies_html(r) -> str:
+    """Each libCacheSim policy's read-hit ratio at the marked capacities, as an HTML table ('' when not run).
+
+    ``r``: a :class:`~.hit_curve.HitsResult`.
+    """
     from vtsmodel.app.text import size
 
-    runs = _runs(source, cf, cache_rule, warmup_hours, capacities)
-    if not runs:
+    if not r.policy_hits:
         return ""
-    sc, by_policy = runs
-    lru = curve_of(source, warmup_hours).read_hit_ratio(sc.marks_log)
-    rows = [("LRU, one pass (this page's curve)", lru)] + [
-        (f"{p} (libCacheSim)", h.read_hit_ratio) for p, h in by_policy.items()
+    sc = r.recalls.scale
+    rows = [("LRU, one pass (this page's curve)", r.recalls.marked.read_hit_ratio)] + [
+        (f"{p} (libCacheSim)", h.read_hit_ratio) for p, h in r.policy_hits.items()
     ]
     head = [f"{g:,.0f} GB" for g in sc.marks] if sc.table3 else [size(g) for g in sc.marks]
-    table = numbers_table(["policy", *head], [[html.escape(name)] + [pct(float(x)) for x in r] for name, r in rows],
+    table = numbers_table(["policy", *head], [[html.escape(name)] + [pct(float(x)) for x in row] for name, row in rows],
                           "vtsmodel-policies", label_first=True)  # fmt: skip
     return f"<p><b>Read hits (by count) of other replacement policies at the {sc.mark_name}</b></p>{table}"
 
 
-def view_compared(source: LogSource, cf=3.0, cache_rule="all", warmup_hours=0.0, policies=False, shards=False,
-                  max_volumes=1024, capacities=None) -> View:  # fmt: skip
+def view_compared(r) -> View:
     """The sampled curve's error at the marked capacities; a note where the policies do not run.
 
-    Its traces are drawn in the curve's base (:func:`traces`): no figure of its own.
+    ``r``: a :class:`~.hit_curve.HitsResult`. Its traces are drawn in the curve's base
+    (:func:`traces`): no figure of its own.
     """
-    from vtsmodel.app.lessons.hit_curve import curve_of
-
     readouts, notes = {}, ()
-    if shards:
-        sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
-        s = sampled_curve_of(source, warmup_hours, max_volumes)
-        exact = curve_of(source, warmup_hours).read_hit_ratio(sc.marks_log)
-        err = np.abs(s.read_hit_ratio(sc.marks_log) - exact)
+    if r.sampled is not None:
+        sc, s = r.recalls.scale, r.sampled
+        err = np.abs(s.read_hit_ratio(sc.marks_log) - r.recalls.marked.read_hit_ratio)
         readouts[f"SHARDS error at {'Table 3 sizes' if sc.table3 else 'the chosen capacities'}"] = (
             f"{number(float(np.nanmax(err)), 2)} at most (sampling rate {number(s.sampling_rate)}); expected "
             f"about {number(s.expected_error, 2)} for a sample this size (measured), ± 2 standard errors "
             f"{number(float(np.nanmax(2 * s.read_hit_error(sc.marks_log))), 2)} at most"
         )
-    if policies and len(source.log) > MAX_POLICY_MOUNTS:
+    if r.policies and len(r.source.log) > MAX_POLICY_MOUNTS:
         notes = (f"the other policies run on logs of up to {MAX_POLICY_MOUNTS:,} mounts in the page "
                  "(one simulation per policy and size); for this log use vtsmodel.hits.simulate_policy",)  # fmt: skip
     return View(figures={}, readouts=readouts, notes=notes)

@@ -6,30 +6,37 @@ the example one; sliders for the library (drives, robots, drive model, dismount 
 batching) and the cache in front; three plots: the response-time distribution of the replay
 beside M/D/c and M/G/c (:func:`vtsmodel.replay.analytic_beside`), mounts and drive
 utilisation per hour, and what the dismount delay buys (loads saved against drive time held).
-A replay is computed once per setting and kept (:func:`~vtsmodel.app.figures.slow_value`).
+A replay is computed once per setting and kept (:mod:`vtsmodel.app.cache`): one stage
+(:data:`REPLAY`) evaluates it with the formulas beside it, and every figure and readout reads it.
 """
 
 from __future__ import annotations
 
 import html
 import math
+from dataclasses import dataclass
 
 import ipywidgets as w
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
+import plotly.offline
 
 import vtsmodel.replay as rp
-from vtsmodel._inputs import Input, number
+from vtsmodel import Input, number
+from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
-from vtsmodel.app.figures import COLORS, figure_json, new_figure, slow_value
+from vtsmodel.app.figures import COLORS, figure_json, new_figure
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_controls, read_upload
-from vtsmodel.app.panels import Panel, Plot, View, compute
+from vtsmodel.app.panels import Panel, Plot, Stage, View
 from vtsmodel.catalog import drive_options
+from vtsmodel.files import atomic_write
 from vtsmodel.replay import library as _LIB
 
 __all__ = ["DELAYS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage", "hourly_figure", "replay_of",
-           "replay_page", "response_figure", "scenario_outputs", "scenario_view", "view_replay", "write_report"]  # fmt: skip
+           "replay_page", "response_figure", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
+    "write_report"]  # fmt: skip
 
 LESSON_ID = "09"
 TITLE = "Replay your log: the recall answer from your own requests"
@@ -68,18 +75,38 @@ SCENARIO = (
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
+def _prepared(source: LogSource, cache_gb: float, drive: str) -> rp.PreparedRequests:
+    """The cache pass and the stacking: the same for every drive count, robot, delay and policy."""
+    return rp.prepare_log(
+        source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None
+    )
+
+
 def _run(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
     library = rp.replay_library(dismount_after_s=dismount_after_s, **lib)
-    return rp.replay_log(source.log, library, cache_gb=cache_gb if cache_gb > 0 else None)
+    prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"])
+    return rp.replay_prepared(
+        prepared, library, service="log" if prepared.duration_s is not None else "drive"
+    )
 
 
 def replay_of(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
-    """The replay at one setting, computed once and kept."""
-    return slow_value(_run, source=source, cache_gb=cache_gb, dismount_after_s=dismount_after_s, **lib)
+    """The replay at one setting, computed once and kept (:mod:`vtsmodel.app.cache`)."""
+    return cache.cached(
+        _run, source=source, cache_gb=float(cache_gb), dismount_after_s=float(dismount_after_s), **lib
+    )
 
 
 def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
     return rp.analytic_beside(rep, q, warn=False, simulate=False)  # the formulas only: no 0.2 s simulation
+
+
+def _legend_under_title(fig: go.Figure) -> None:
+    """The title, then the legend in one row, then the plot (as lesson 08's curve lays them out)."""
+    height = fig.layout.height or 420
+    fig.update_layout(margin={"t": 84}, title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                              "y": 1 - 44 / height, "yanchor": "top"})  # fmt: skip
 
 
 def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
@@ -91,31 +118,23 @@ def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
         fig.add_trace(
             go.Scatter(x=t, y=share, mode="lines", name="replay", line={"color": COLORS[0], "width": 3})
         )
-        ready = rep.hold_mean_s - rep.library.rewind_unload_s  # mean time to data with a mount
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
-        for name, wq, color in (("M/D/c", a.mdc_mean_s, COLORS[1]), (f"M/G/c, cv {a.service_cv:.2f}", a.mgc_mean_s, COLORS[2])):  # fmt: skip
-            if not math.isfinite(wq) or wq <= 0:
-                continue
-            c_wait = _prob_wait(a)  # the formulas' exponential tail (vtsmodel.queueing.wait_percentile)
-            tail = np.where(grid < ready, 1.0, c_wait * np.exp(-(grid - ready) * c_wait / wq))
-            fig.add_trace(
-                go.Scatter(x=grid, y=tail, mode="lines", name=name, line={"color": color, "dash": "dash"})
-            )
+        for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
+            label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
+            fig.add_trace(go.Scatter(x=grid, y=a.response_survival(grid, model), mode="lines", name=label,
+                                     line={"color": color, "dash": "dash"}))  # fmt: skip
     fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log", range=[-4, 0.05])
+    ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
+    fig.update_yaxes(
+        type="log", range=[-4, 0.05], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
+    )
+    _legend_under_title(fig)
     return fig
 
 
-def response_base(source: LogSource, cache_gb, dismount_after_s, q, **lib) -> dict:
-    """:func:`response_figure` for one setting."""
-    rep = replay_of(source, cache_gb, dismount_after_s, **lib)
-    return figure_json(response_figure(rep, slow_value(_beside, rep=rep, q=q)))
-
-
-def _prob_wait(a: rp.AnalyticBeside) -> float:
-    from vtsmodel.queueing import prob_wait
-
-    return float(prob_wait(a.arrival_rate, a.service_s, a.drives))
+def response_base(rep: rp.Replay, beside: rp.AnalyticBeside) -> dict:
+    """:func:`response_figure` of a replay and the formulas beside it."""
+    return figure_json(response_figure(rep, beside))
 
 
 def hourly_figure(rep: rp.Replay) -> go.Figure:
@@ -125,21 +144,21 @@ def hourly_figure(rep: rp.Replay) -> go.Figure:
                      yaxis_title="mounts per hour", height=360)  # fmt: skip
     fig.add_trace(go.Bar(x=h, y=rep.hourly["mounts"], name="mounts", marker={"color": COLORS[0]}))
     util = rep.hourly["busy_s"] / (3600.0 * rep.library.drives)
-    fig.add_trace(
-        go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines", line={"color": COLORS[1]})
-    )
-    fig.update_layout(
-        yaxis2={"title": "drive utilisation [-]", "overlaying": "y", "side": "right", "range": [0, 1.05]}
-    )
+    fig.add_trace(go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines",
+                             line={"color": COLORS[1]}))  # fmt: skip
+    fig.update_layout(yaxis2={"title": "drive utilisation", "overlaying": "y", "side": "right", "range": [0, 1.05],
+                              "tickformat": ".0%", "dtick": 0.25, "showgrid": False})  # fmt: skip
+    _legend_under_title(fig)
     return fig
 
 
-def hourly_base(source: LogSource, cache_gb, dismount_after_s, **lib) -> dict:
-    """:func:`hourly_figure` for one setting."""
-    return figure_json(hourly_figure(replay_of(source, cache_gb, dismount_after_s, **lib)))
+def hourly_base(rep: rp.Replay) -> dict:
+    """:func:`hourly_figure` of a replay."""
+    return figure_json(hourly_figure(rep))
 
 
-def _delay_curve(source: LogSource, cache_gb, **lib):
+def delay_curve(source: LogSource, cache_gb, **lib) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Loads, drive hours held and the mean response at each of :data:`DELAYS` (one replay each, kept)."""
     reps = [replay_of(source, cache_gb, d, **lib) for d in DELAYS]
     loads = np.array([r.mounts for r in reps], dtype=float)
     held = np.array([r.drive_held_s / 3600.0 for r in reps])
@@ -147,9 +166,9 @@ def _delay_curve(source: LogSource, cache_gb, **lib):
     return loads, held, mean
 
 
-def delay_base(source: LogSource, cache_gb, **lib) -> dict:
-    """Loads saved and drive hours held, against the dismount delay."""
-    loads, held, mean = slow_value(_delay_curve, source=source, cache_gb=cache_gb, **lib)
+def delay_base(curve: tuple) -> dict:
+    """Loads saved and drive hours held, against the dismount delay (:func:`delay_curve`)."""
+    loads, held, mean = curve
     x = np.asarray(DELAYS)
     fig = new_figure(title="What the dismount delay buys", xaxis_title="dismount delay [s]",
                      yaxis_title="loads saved against no delay", height=360)  # fmt: skip
@@ -175,37 +194,73 @@ def delay_base(source: LogSource, cache_gb, **lib) -> dict:
     return figure_json(fig)
 
 
-def held_base(source: LogSource, cache_gb, dismount_after_s, **lib) -> dict:
-    """Loads (mounts and loads saved) and drive hours (busy and held idle) at one setting."""
-    rep = replay_of(source, cache_gb, dismount_after_s, **lib)
-    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s",
-                     yaxis_title="count or drive hours", height=360)  # fmt: skip
-    x = ["loads (mounts)", "loads saved", "drive hours busy", "drive hours held idle"]
-    y = [rep.mounts, rep.loads_saved, rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0]
-    fig.add_trace(go.Bar(x=x, y=y, marker={"color": [COLORS[0], COLORS[2], COLORS[1], COLORS[3]]},
-                         hovertemplate="%{x}: %{y:,.4g}<extra></extra>", showlegend=False))  # fmt: skip
+def held_base(rep: rp.Replay, dismount_after_s: float) -> dict:
+    """Loads (mounts and loads saved) and drive hours (busy and held idle) of one replay."""
+    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s", height=360)
+    loads = (["mounts", "loads saved"], [rep.mounts, rep.loads_saved], [COLORS[0], COLORS[2]])
+    hours = (
+        ["busy", "held idle"],
+        [rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0],
+        [COLORS[1], COLORS[3]],
+    )
+    for (x, y, color), (xa, ya) in ((loads, ("x", "y")), (hours, ("x2", "y2"))):
+        fig.add_trace(go.Bar(x=x, y=y, marker={"color": color}, xaxis=xa, yaxis=ya, showlegend=False,
+                             hovertemplate="%{x}: %{y:,.4g}<extra></extra>"))  # fmt: skip
+    fig.update_layout(xaxis={"domain": [0, 0.42]}, xaxis2={"domain": [0.58, 1], "anchor": "y2"},
+                      yaxis={"title": "loads [count]"}, yaxis2={"title": "drive time [h]", "anchor": "x2"})  # fmt: skip
     return figure_json(fig)
 
 
-def view_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO9", dismount_after_s=0.0,
-                policy="fifo", batch_requests=1, batch_wait_s=0.0, cache_gb=864.0, q=0.95, delays=False) -> View:  # fmt: skip
-    """The page for one log and one setting."""
+@dataclass(frozen=True, eq=False)
+class ReplayResult:
+    """A log replayed at one setting, the formulas beside it, and (when asked) every dismount delay.
+
+    Attributes
+    ----------
+    source : LogSource
+    dismount_after_s, q
+        The dismount delay [s] and the percentile compared [-].
+    replay : vtsmodel.replay.Replay
+        The replay (kept per setting).
+    beside : vtsmodel.replay.AnalyticBeside
+        M/D/c and M/G/c beside it, at ``q``.
+    delay_curve : tuple of numpy.ndarray or None
+        Loads, drive hours held and mean response at each of :data:`DELAYS`, when asked for.
+    """
+
+    source: LogSource
+    dismount_after_s: float
+    q: float
+    replay: rp.Replay
+    beside: rp.AnalyticBeside
+    delay_curve: tuple | None
+
+
+def evaluate_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO9", dismount_after_s=0.0,
+                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cache_gb=864.0, q=0.95,
+                    delays=False) -> ReplayResult:  # fmt: skip
+    """A log (default the example) replayed through the library and cache of this setting."""
     source = source or example_source()
-    lib = {"drives": drives, "robots": robots, "drive": drive, "policy": policy, "batch_requests": batch_requests,
-           "batch_wait_s": batch_wait_s}  # fmt: skip
+    lib = {"drives": int(drives), "robots": int(robots), "drive": drive, "policy": policy,
+           "batch_requests": int(batch_requests), "batch_wait_s": float(batch_wait_s)}  # fmt: skip
     rep = replay_of(source, cache_gb, dismount_after_s, **lib)
-    a = slow_value(_beside, rep=rep, q=q)
-    args = {"source": source, "cache_gb": cache_gb, **lib}
-    x_line = {"type": "line", "x0": dismount_after_s, "x1": dismount_after_s, "y0": 0, "y1": 1, "yref": "paper",
+    curve = cache.cached(delay_curve, source=source, cache_gb=float(cache_gb), **lib) if delays else None
+    return ReplayResult(source, float(dismount_after_s), float(q), rep, _beside(rep, q), curve)
+
+
+def view_replay(r: ReplayResult) -> View:
+    """The page for one log and one setting: the three plots, the readouts, what binds."""
+    source, rep, a, q = r.source, r.replay, r.beside, r.q
+    x_line = {"type": "line", "x0": r.dismount_after_s, "x1": r.dismount_after_s, "y0": 0, "y1": 1, "yref": "paper",
               "line": {"color": "#333", "dash": "dot"}}  # fmt: skip
     p = rep.percentile(q) if rep.tape_requests else math.nan
     figures = {
-        "response": Plot(response_base, {**args, "dismount_after_s": dismount_after_s, "q": q},
+        "response": Plot(response_base, {"rep": rep, "beside": a},
                          shapes=[{"type": "line", "x0": p, "x1": p, "y0": 0, "y1": 1, "yref": "paper",
                                   "line": {"color": COLORS[0], "dash": "dot"}}] if math.isfinite(p) else []),
-        "hourly": Plot(hourly_base, {**args, "dismount_after_s": dismount_after_s}),
-        "delay": Plot(delay_base, args, shapes=[x_line]) if delays
-        else Plot(held_base, {**args, "dismount_after_s": dismount_after_s}),
+        "hourly": Plot(hourly_base, {"rep": rep}),
+        "delay": Plot(delay_base, {"curve": r.delay_curve}, shapes=[x_line]) if r.delay_curve is not None
+        else Plot(held_base, {"rep": rep, "dismount_after_s": r.dismount_after_s}),
     }  # fmt: skip
     pct = f"p{round(100 * q)}"
     readouts = {
@@ -218,13 +273,17 @@ def view_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO
         "drive / robot utilisation": f"{number(rep.drive_utilisation)} / {number(rep.robot_utilisation)}",
         "service mean, cv": f"{number(a.service_s)} s, {a.service_cv:.2f}",
     }  # fmt: skip
-    u, r = rep.drive_utilisation, rep.robot_utilisation
-    busiest = "robots" if r > u else "drives"
-    binding = (f"Busiest: the {busiest} ({number(100 * max(u, r))}% of the time); the {pct} response is "
+    u, rr = rep.drive_utilisation, rep.robot_utilisation
+    busiest = "robots" if rr > u else "drives"
+    binding = (f"Busiest: the {busiest} ({number(100 * max(u, rr))}% of the time); the {pct} response is "
                f"{number(p)} s, of which {number(a.replay_q_s)} s waiting at the {pct} of waits.")  # fmt: skip
     notes = list(rep.notes) + list(a.notes)
     return View(figures=figures, readouts=readouts, binding=binding, notes=tuple(notes),
                 citations=("drive_catalog", "cern_facts"))  # fmt: skip
+
+
+#: The page's stage: a log (the page's) and the setting replayed, viewed.
+REPLAY = Stage(evaluate_replay, view_replay)
 
 
 # --- the page ------------------------------------------------------------------------------------
@@ -233,7 +292,8 @@ class ReplayPage:
 
     def __init__(self, source: LogSource | None = None, **values) -> None:
         self.source = source or example_source()
-        self.panel = Panel(INPUTS, self._view, values=values, title=TITLE, name="09_replay")
+        self.panel = Panel(INPUTS, REPLAY, state=lambda: {"source": self.source}, values=values, title=TITLE,
+                           name="09_replay")  # fmt: skip
         self.files = f = FileBar("replay")
         f.add(w.HTML("<b>Mount log</b>&nbsp;"))
         self.upload = log_controls(f, self.load_bytes, self.use_example)
@@ -242,9 +302,6 @@ class ReplayPage:
         self.status = f.status
         self.widget = w.VBox([f.widget, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))
         f.say(source_html(self.source))
-
-    def _view(self, **values) -> View:
-        return view_replay(self.source, **values)
 
     def set(self, **values) -> None:
         """Set inputs (checked by their declarations); the panel follows."""
@@ -293,11 +350,6 @@ def example_numbers() -> str:
 
 def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", overwrite: bool = False):
     """Write an offline HTML report of a replay (its figures, the analytic answers, the sources), atomically."""
-    import plotly.io as pio
-    import plotly.offline
-
-    from vtsmodel._files import atomic_write
-
     e = html.escape
     lib = rep.library
     rows = "".join(
@@ -326,8 +378,7 @@ def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", 
 def scenario_outputs(**values) -> dict[str, float]:
     """The example log at one setting: response mean and percentile, mounts per hour, utilisation."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    lib = {k: v[k] for k in _LIBRARY_KEYS}
-    rep = replay_of(example_source(), v["cache_gb"], v["dismount_after_s"], **lib)
+    rep = REPLAY.result(v).replay
     return {
         "mean response [s]": rep.mean_response_s,
         "response at percentile [s]": rep.percentile(v["q"]),
@@ -338,8 +389,7 @@ def scenario_outputs(**values) -> dict[str, float]:
 
 def scenario_view(**values) -> View:
     """Every figure for one scenario, on the example log."""
-    v = scenario_values(INPUTS, SCENARIO, values)
-    return compute(view_replay, {**v, "source": example_source()})
+    return REPLAY.show(scenario_values(INPUTS, SCENARIO, values))
 
 
 def source_html(source: LogSource) -> str:

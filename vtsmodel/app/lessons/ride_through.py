@@ -9,10 +9,10 @@ Handling Behavior Performance.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+from vtsmodel import Input
 from vtsmodel import ds8000 as dc
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
 from vtsmodel.app.figures import (
     COLORS,
     Plot,
@@ -23,8 +23,9 @@ from vtsmodel.app.figures import (
     point_mark,
     source_markers,
 )
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import duration, number, percent
+from vtsmodel.data import load
 
 _FACTS = load("ds8000_facts")
 INPUTS = {
@@ -66,25 +67,62 @@ def ride_base(arrival_per_s, resources, threshold) -> dict:
     return figure_json(fig)
 
 
-def view_ride(arrival_per_s=2000.0, resources=20000, threshold=0.7, pause_s=6.0) -> View:
-    """The ride-through panel: the longest pause survived, the blocks a six-second pause needs."""
-    a, n, th = arrival_per_s, resources, threshold
-    ride = float(dc.ride_through_s(a, n, threshold=th))
+@dataclass(frozen=True)
+class RideResult:
+    """A pause in disk access against the blocks transactions hold.
+
+    Attributes
+    ----------
+    arrival_per_s, resources, threshold, pause_s
+        The inputs.
+    ride_s : float
+        The longest pause survived before shutdown starts. [s]
+    held : float
+        Blocks held at ``pause_s`` (at most all). [-]
+    need_for_measured : float
+        Blocks the measured six seconds need (a fraction: a page rounds it up). [-]
+    """
+
+    arrival_per_s: float
+    resources: int
+    threshold: float
+    pause_s: float
+    ride_s: float
+    held: float
+    need_for_measured: float
+
+
+def evaluate_ride(arrival_per_s=2000.0, resources=20000, threshold=0.7, pause_s=6.0) -> RideResult:
+    """The longest pause survived and the blocks a six-second pause needs (ibm-ds8000-tpf, Error Handling)."""
+    ride = float(dc.ride_through_s(arrival_per_s, resources, threshold=threshold))
     six = _FACTS.value("error_handling_time_max")
-    need = math.ceil(float(dc.resources_for_pause(a, six, threshold=th)) - 1e-9)
-    held = min(a * pause_s, n)
+    need = float(dc.resources_for_pause(arrival_per_s, six, threshold=threshold))
+    return RideResult(float(arrival_per_s), int(resources), float(threshold), float(pause_s), ride,
+                      min(arrival_per_s * pause_s, resources), need)  # fmt: skip
+
+
+def view_ride(r: RideResult) -> View:
+    """The ride-through panel: the pause on the blocks-held line, whether it and the measured six seconds are survived."""
+    a, n, th, ride = r.arrival_per_s, r.resources, r.threshold, r.ride_s
+    six = _FACTS.value("error_handling_time_max")
     readouts = {
         "ride-through (before shutdown)": duration(ride),
-        "blocks held at this pause": f"{number(held)} ({percent(held / n)})",
-        "blocks needed for 6 s": f"{need:,d}",
-        "survives this pause": "yes" if pause_s <= ride else "no: shutdown",
+        "blocks held at this pause": f"{number(r.held)} ({percent(r.held / n)})",
+        "blocks needed for 6 s": f"{math.ceil(r.need_for_measured - 1e-9):,d}",
+        "survives this pause": "yes" if r.pause_s <= ride else "no: shutdown",
         "survives the measured 6 s": "yes" if six <= ride else "no: shutdown",
     }
     binding = (f"Blocks × threshold ÷ arrival rate: {number(n)} × {number(th)} ÷ {number(a)}/s = {duration(ride)}, "
                "the same buffer-over-rate balance as time at peak in lesson 02.")  # fmt: skip
-    mark = point_mark(pause_s, held, color=COLORS[3] if pause_s <= ride else "#B00020", name="this pause")
+    mark = point_mark(
+        r.pause_s, r.held, color=COLORS[3] if r.pause_s <= ride else "#B00020", name="this pause"
+    )
     return View(figures={"ride": Plot(ride_base, {"arrival_per_s": a, "resources": n, "threshold": th}, shapes=[mark])},
                 readouts=readouts, binding=binding, citations=("ds8000_facts", dc.ride_through_s))  # fmt: skip
+
+
+#: The ride-through panel's stage.
+RIDE = Stage(evaluate_ride, view_ride)
 
 
 def ride_numbers(arrival_per_s: float = 2000.0, resources: int = 20000) -> str:

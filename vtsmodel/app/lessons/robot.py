@@ -7,15 +7,16 @@ calibrated to StorageTek's 28 s for one session and 52.15 s on average with seve
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from vtsmodel import Input, robot
 from vtsmodel import quantities as q
-from vtsmodel import robot
-from vtsmodel._inputs import Input
-from vtsmodel._tables import load
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark, source_markers
-from vtsmodel.app.panels import View
+from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import number, percent
+from vtsmodel.data import load
 
 INPUTS = {
     "sessions": q.SESSIONS.but(hi=32),
@@ -28,6 +29,41 @@ INPUTS = {
 }  # fmt: skip
 #: Sessions on the figure's axis. [-]
 ROBOT_SESSIONS = np.arange(1, 33)
+
+
+@dataclass(frozen=True)
+class RobotResult:
+    """Sessions sharing one robot at one setting: the calibration and the mount response time.
+
+    Attributes
+    ----------
+    sessions, think_s, calib_sessions
+        The inputs.
+    robot_s, fixed_s : float
+        The robot's time per mount and the rest of the mount, calibrated to StorageTek's 28 s and 52.15 s. [s]
+    mount_s : float
+        The mount response time with ``sessions`` sessions. [s]
+    robot_utilisation, mounts_per_hour : float
+        The robot's busy share [-] and the mounts it serves per hour [1/h].
+    """
+
+    sessions: int
+    think_s: float
+    calib_sessions: int
+    robot_s: float
+    fixed_s: float
+    mount_s: float
+    robot_utilisation: float
+    mounts_per_hour: float
+
+
+def evaluate_robot(sessions=4, think_s=0.0, calib_sessions=4) -> RobotResult:
+    """Sessions sharing one robot (mean value analysis), calibrated to StorageTek's 28 s and 52.15 s."""
+    cal = robot.calibrate_robot(sessions=calib_sessions, think_s=think_s)
+    here = robot.mva_robot(sessions, think_s=think_s, **cal)
+    t = float(robot.mount_response_s(sessions, think_s=think_s, calib_sessions=calib_sessions))
+    return RobotResult(int(sessions), float(think_s), int(calib_sessions), float(cal["robot_s"]), float(cal["fixed_s"]),
+                       t, float(here["robot_utilisation"]), float(here["mounts_per_hour"]))  # fmt: skip
 
 
 def robot_base(think_s: float, calib_sessions: int) -> dict:
@@ -48,25 +84,26 @@ def robot_base(think_s: float, calib_sessions: int) -> dict:
     return figure_json(fig)
 
 
-def view_robot(sessions=4, think_s=0.0, calib_sessions=4) -> View:
-    """Sessions sharing one robot, calibrated to StorageTek's 28 s and 52.15 s."""
-    cal = robot.calibrate_robot(sessions=calib_sessions, think_s=think_s)
-    here = robot.mva_robot(sessions, think_s=think_s, **cal)
-    t = float(robot.mount_response_s(sessions, think_s=think_s, calib_sessions=calib_sessions))
+def view_robot(r: RobotResult) -> View:
+    """The mount response time of ``r.sessions`` sessions on the robot's curve; what binds."""
     readouts = {
-        "robot time per mount": f"{number(cal['robot_s'])} s",
-        "rest of the mount": f"{number(cal['fixed_s'])} s",
-        f"mount response time, {int(sessions)} sessions": f"{number(t)} s",
-        "robot busy": percent(float(here["robot_utilisation"])),
-        "mounts per hour": number(float(here["mounts_per_hour"])),
+        "robot time per mount": f"{number(r.robot_s)} s",
+        "rest of the mount": f"{number(r.fixed_s)} s",
+        f"mount response time, {r.sessions} sessions": f"{number(r.mount_s)} s",
+        "robot busy": percent(r.robot_utilisation),
+        "mounts per hour": number(r.mounts_per_hour),
     }
-    plot = Plot(robot_base, {"think_s": think_s, "calib_sessions": int(calib_sessions)},
-                shapes=[point_mark(sessions, t, name="these sessions")])  # fmt: skip
+    plot = Plot(robot_base, {"think_s": r.think_s, "calib_sessions": r.calib_sessions},
+                shapes=[point_mark(r.sessions, r.mount_s, name="these sessions")])  # fmt: skip
     binding = (f"The robot: once it is busy nearly all the time, each extra session adds a full robot time "
-               f"({number(cal['robot_s'])} s).")  # fmt: skip
+               f"({number(r.robot_s)} s).")  # fmt: skip
     return View(
         figures={"robot": plot}, readouts=readouts, binding=binding, citations=(robot.mount_response_s,)
     )
+
+
+#: The robot panel's stage.
+ROBOT = Stage(evaluate_robot, view_robot)
 
 
 def robot_numbers(sessions=(1, 2, 4, 8)) -> str:

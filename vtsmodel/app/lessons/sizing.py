@@ -18,9 +18,8 @@ import json
 
 import ipywidgets as w
 
+from vtsmodel import Input
 from vtsmodel import quantities as q
-from vtsmodel._inputs import Input
-from vtsmodel._tables import cite
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
 from vtsmodel.app.grids import Column, GridEditor
@@ -30,17 +29,18 @@ from vtsmodel.app.lessons.drive_counts import (
     DRIVES,
     EXAMPLE,
     MAX_ROWS,
+    SIZING,
     example_table,
     label_of,
     scenarios,
     speed_of,
-    view_sizing,
 )
 from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, parse_scenario_bytes
 from vtsmodel.app.text import number
 from vtsmodel.catalog import drive_spec
-from vtsmodel.sizing import Flow, cern_example_flows, drives_needed
+from vtsmodel.data import cite
+from vtsmodel.sizing import Flow, drives_needed
 
 LESSON_ID = "05"
 TITLE = "Sizing workbench: tape drives for a site's data flows"
@@ -114,7 +114,7 @@ class SizingWorkbench:
     def __init__(self, table=None, drive: str | None = None) -> None:
         self.table = tuple(example_table() if table is None else table)
         scenarios(self.table)
-        self.panel = Panel({"drive": INPUTS["drive"]}, lambda drive: view_sizing(self.table, drive),
+        self.panel = Panel({"drive": INPUTS["drive"]}, SIZING, state=lambda: {"table": self.table},
                            values={"drive": drive}, title="Drives needed", name="05_sizing")  # fmt: skip
         self.panel.controls["drive"].observe(lambda _c: self._show(), names="value")
         self.grid = GridEditor(COLUMNS, self._rows(), on_edit=self._on_edit, height=self._height(),
@@ -159,7 +159,8 @@ class SizingWorkbench:
         return f"{34 + 26 * (len(self.table) + 1)}px"
 
     def _rows(self) -> list[dict]:
-        sized = {sc: drives_needed(fs, drive_speed_mb_s=speed_of(self.drive)) for sc, fs in scenarios(self.table).items()}  # fmt: skip
+        """The table's rows with the columns computed for the chosen drive (the panel's evaluation)."""
+        sized = SIZING.result({"table": self.table, "drive": self.drive}).sized
         out = []
         for sc, f in self.table:
             s = sized[sc]
@@ -170,18 +171,17 @@ class SizingWorkbench:
 
     def _show(self, table=None) -> None:
         """Take ``table`` (checked first) and show it; without one, show the columns the drive changed."""
+        resized = False
         if table is not None:
             scenarios(table := tuple(table))
-        if table is not None and len(table) != len(self.table):
-            self.table = table
+            resized, self.table = len(table) != len(self.table), table
+            self.panel.update()
+        if resized:
             self.grid.set_rows(self._rows())
             self.grid.grid.layout.height = self._height()
         else:
-            self.table = self.table if table is None else table
             for i, r in enumerate(self._rows()):
                 self.grid.set_row(i, r)
-        if table is not None:
-            self.panel.update()
 
     def _on_edit(self, row: int, key: str, value) -> None:
         sc, f = self.table[row]
@@ -262,14 +262,15 @@ def sizing_panel(table=None, drive: str | None = None) -> SizingWorkbench:
 def scenario_outputs(flows=None, **values) -> dict[str, float]:
     """Drives needed (total, to buy, per flow) for ``flows`` (default the worked example's) on a drive."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    s = drives_needed(cern_example_flows() if flows is None else flows, drive_speed_mb_s=speed_of(v["drive"]))
+    table = None if flows is None else tuple((EXAMPLE, f) for f in flows)
+    s = next(iter(SIZING.result({"table": table, **v}).sized.values()))
     out = {"drives needed [-]": s.total, "drives to buy [-]": float(s.whole_drives)}
     return out | {f"{n} [drives]": float(d) for n, d in zip(s.names, s.drives, strict=True)}
 
 
 def scenario_view(table=None, **values) -> View:
     """Both figures of the workbench for a table (default the worked example) on a drive."""
-    return view_sizing(table, **scenario_values(INPUTS, SCENARIO, values))
+    return SIZING.show({"table": table, **scenario_values(INPUTS, SCENARIO, values)})
 
 
 #: The worked example's rows, for the notebook's source table.

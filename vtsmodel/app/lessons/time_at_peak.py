@@ -11,6 +11,7 @@ holds the lesson's contract and the inputs its panels share.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,8 +19,8 @@ from vtsmodel import b18, tvc, tvc_day
 from vtsmodel import quantities as q
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, path_mark, point_mark
 from vtsmodel.app.lessons import cache_day, scenario_values
-from vtsmodel.app.lessons.cache_day import DayPanel, view_day
-from vtsmodel.app.panels import Panel, View, compute, merge_views
+from vtsmodel.app.lessons.cache_day import DAY, DayPanel
+from vtsmodel.app.panels import Panel, Stage, View, merge_views
 from vtsmodel.app.text import number
 
 LESSON_ID = "02"
@@ -93,20 +94,67 @@ def _max_burst(cf: float, kw: dict) -> float:
     return float(tvc.hours_at_peak(top.tvc_gb, cf, tvc_config=top.id, **kw))
 
 
-def view_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=0.1, backlog_gb=0.0,
-                      burst_hours=6.0) -> View:  # fmt: skip
-    """Panel 1: hours at peak at ``cf`` (the bold curve), each Table 3 configuration, the cache a burst needs."""
+@dataclass(frozen=True, eq=False)
+class TimeAtPeakResult:
+    """Hours at peak at one CF: the curve over capacity, each Table 3 configuration, the cache a burst needs.
+
+    Attributes
+    ----------
+    cf, feature, threshold, peak_copy_fraction, backlog_gb, burst_hours
+        The inputs.
+    axis, curve : numpy.ndarray
+        Capacities drawn (:func:`tvc_axis`) [GB] and the hours at peak there [h].
+    configs : tuple
+        Table 3's configurations for the feature.
+    hours : tuple of float
+        Hours at peak of each configuration; infinite where copying keeps up. [h]
+    need_gb : float
+        The cache the burst needs; infinite beyond Table 3's largest. [GB]
+    smallest_gb : float
+        The smallest Table 3 configuration holding it (NaN for none). [GB]
+    """
+
+    cf: float
+    feature: str
+    threshold: float
+    peak_copy_fraction: float
+    backlog_gb: float
+    burst_hours: float
+    axis: np.ndarray
+    curve: np.ndarray
+    configs: tuple
+    hours: tuple
+    need_gb: float
+    smallest_gb: float
+
+    @property
+    def model(self) -> dict:
+        """The cache model's settings, as :mod:`vtsmodel.tvc` takes them."""
+        return {"feature": self.feature, "threshold": self.threshold, "peak_copy_fraction": self.peak_copy_fraction,
+                "backlog_gb": self.backlog_gb}  # fmt: skip
+
+
+def evaluate_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=0.1, backlog_gb=0.0,
+                          burst_hours=6.0) -> TimeAtPeakResult:  # fmt: skip
+    """Panel 1: hours at peak at ``cf`` (ibm-vts-b18-2000, Fig. 10), each Table 3 configuration, the cache a burst needs."""
     kw = dict(
         feature=feature, threshold=threshold, peak_copy_fraction=peak_copy_fraction, backlog_gb=backlog_gb
     )
     axis = tvc_axis(feature)
     curve = np.asarray(tvc.hours_at_peak(axis, cf, **kw))
-    configs = b18.configurations(feature)
-    ch = [float(tvc.hours_at_peak(c.tvc_gb, cf, tvc_config=c.id, **kw)) for c in configs]
+    configs = tuple(b18.configurations(feature))
+    ch = tuple(float(tvc.hours_at_peak(c.tvc_gb, cf, tvc_config=c.id, **kw)) for c in configs)
     need = float(tvc.tvc_needed(burst_hours, cf, **kw)) if burst_hours <= _max_burst(cf, kw) else math.inf
     order = float(tvc.smallest_configuration(need, feature)) if math.isfinite(need) else math.nan
+    return TimeAtPeakResult(float(cf), feature, float(threshold), float(peak_copy_fraction), float(backlog_gb),
+                            float(burst_hours), axis, curve, configs, ch, need, order)  # fmt: skip
+
+
+def view_time_at_peak(r: TimeAtPeakResult) -> View:
+    """Panel 1: the bold curve at this CF, each Table 3 configuration marked, the cache a burst needs."""
+    configs, ch, need, order = r.configs, r.hours, r.need_gb, r.smallest_gb
     shapes = [
-        path_mark(axis, curve, color="black", name="the CF set above")
+        path_mark(r.axis, r.curve, color="black", name="the CF set above")
     ]  # a name that does not change: plotly keeps a shape's first legend text
     shapes += [point_mark(c.tvc_gb, h, color="black", size=12, name="Table 3 configurations" if i == 0 else "",
                           showlegend=i == 0) for i, (c, h) in enumerate(zip(configs, ch, strict=True))]  # fmt: skip
@@ -123,18 +171,22 @@ def view_time_at_peak(cf=3.0, feature="paf", threshold=0.95, peak_copy_fraction=
     if not any(math.isfinite(h) for h in ch):
         binding = "Copying to tape keeps up with the peak input: the cache never reaches its threshold."
     else:
-        binding = (f"The fill threshold ({threshold:.0%} of the usable cache) ends peak write; copying to tape "
-                   f"during peak runs at {peak_copy_fraction:.0%} of the sustained copy rate.")  # fmt: skip
+        binding = (f"The fill threshold ({r.threshold:.0%} of the usable cache) ends peak write; copying to tape "
+                   f"during peak runs at {r.peak_copy_fraction:.0%} of the sustained copy rate.")  # fmt: skip
     return View(
-        figures={"time_at_peak": Plot(peak_base, kw, shapes=shapes, annotations=labels)},
+        figures={"time_at_peak": Plot(peak_base, r.model, shapes=shapes, annotations=labels)},
         readouts=readouts, binding=binding, citations=(tvc.hours_at_peak, tvc.tvc_needed, "vts_tvc_configs"),
     )  # fmt: skip
+
+
+#: Panel 1's stage.
+TIME_AT_PEAK = Stage(evaluate_time_at_peak, view_time_at_peak)
 
 
 def time_at_peak_panel(**values) -> Panel:
     """Panel 1: CF, feature, threshold, copy rate during peak, starting backlog, burst length."""
     names = ("feature", "cf", "threshold", "peak_copy_fraction", "backlog_gb", "burst_hours")
-    return Panel({k: INPUTS[k] for k in names}, view_time_at_peak, values=values,
+    return Panel({k: INPUTS[k] for k in names}, TIME_AT_PEAK, values=values,
                  title="Time at peak write vs TVC capacity", name="02_time_at_peak")  # fmt: skip
 
 
@@ -157,36 +209,24 @@ def day_panel(**values) -> DayPanel:
 
 
 def scenario_outputs(**values) -> dict[str, float]:
-    """The computed columns of one scenario: time at peak, the cache a burst needs, the day."""
+    """The computed columns of one scenario: time at peak, the cache a burst needs, the day (the panels' evaluations)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    kw = dict(feature=v["feature"], threshold=v["threshold"], peak_copy_fraction=v["peak_copy_fraction"],
-              backlog_gb=v["backlog_gb"])  # fmt: skip
-    need = (
-        float(tvc.tvc_needed(v["burst_hours"], v["cf"], **kw))
-        if v["burst_hours"] <= _max_burst(v["cf"], kw)
-        else math.inf
-    )
-    run = tvc_day.simulate_tvc(
-        v["profile"], tvc_config=v["tvc_config"], cf=v["cf"], read_hit=v["read_hit"], **kw
-    )
-    cap = b18.configuration(v["tvc_config"]).tvc_gb
+    peak, day = TIME_AT_PEAK.result(v), DAY.result(v)
+    kw = peak.model
     out = {
-        "time at peak [h]": float(tvc.hours_at_peak(cap, v["cf"], tvc_config=v["tvc_config"], **kw)),
-        "TVC needed for the burst [GB]": need,
-        "smallest configuration [GB]": float(tvc.smallest_configuration(need, v["feature"])) if math.isfinite(need) else math.nan,
+        "time at peak [h]": float(tvc.hours_at_peak(b18.configuration(v["tvc_config"]).tvc_gb, v["cf"],
+                                                    tvc_config=v["tvc_config"], **kw)),
+        "TVC needed for the burst [GB]": peak.need_gb,
+        "smallest configuration [GB]": peak.smallest_gb,
     }  # fmt: skip
-    out.update({f"day: {k}": float(x) for k, x in run.summary().items()})
+    out.update({f"day: {k}": float(x) for k, x in day.run.summary().items()})
     return out
 
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    a = compute(view_time_at_peak, {k: v[k] for k in ("cf", "feature", "threshold", "peak_copy_fraction",
-                                                     "backlog_gb", "burst_hours")})  # fmt: skip
-    b = compute(view_day, {k: v[k] for k in ("profile", "tvc_config", "cf", "feature", "threshold",
-                                            "peak_copy_fraction", "read_hit", "backlog_gb")})  # fmt: skip
-    return merge_views(a, b)
+    return merge_views(TIME_AT_PEAK.show(v), DAY.show(v))
 
 
 #: The vts_facts rows the notebook lists under "What the source says".

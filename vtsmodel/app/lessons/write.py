@@ -11,6 +11,8 @@ share. Source: ibm-vts-b18-2000.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -18,7 +20,6 @@ from vtsmodel import b18
 from vtsmodel import bottleneck as bn
 from vtsmodel import quantities as q
 from vtsmodel import throughput as tp
-from vtsmodel._tables import load
 from vtsmodel.app.figures import (
     COLORS,
     Plot,
@@ -30,11 +31,12 @@ from vtsmodel.app.figures import (
     validated_curve,
 )
 from vtsmodel.app.lessons import import_export, reads, scenario_values
-from vtsmodel.app.lessons.import_export import view_import_export
-from vtsmodel.app.lessons.reads import CF_AXIS, view_reads
+from vtsmodel.app.lessons.import_export import IMPORT_EXPORT
+from vtsmodel.app.lessons.reads import CF_AXIS, READS
 from vtsmodel.app.lessons.reads import FEATURE_NAMES as _FEATURE
-from vtsmodel.app.panels import Panel, View, compute, merge_views
+from vtsmodel.app.panels import Panel, Stage, View, merge_views
 from vtsmodel.app.text import number
+from vtsmodel.data import load
 from vtsmodel.tvc import hours_at_peak
 
 LESSON_ID = "01"
@@ -194,33 +196,67 @@ def _reason(name: str, feature: str, mode: str) -> str:
     return f"the copy to tape at {number(res.drives_mb_s)} compressed MB/s"
 
 
-def write_point(cf, tvc_config, feature, block_kb, escon_km) -> tuple[dict[str, float], float]:
-    """Peak and sustained write at ``cf`` [MB/s] by mode, and the hours of peak the configuration's cache buys [h]."""
+#: The write modes, peak first.
+MODES = ("peak", "sustained")
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """Peak and sustained write at one CF, the resources that bind, the hours of peak the cache buys.
+
+    Attributes
+    ----------
+    cf, tvc_config, feature, block_kb, escon_km
+        The inputs.
+    rate : dict of str to float
+        Host write rate by mode, ``"peak"`` and ``"sustained"``. [MB/s]
+    binds : dict of str to str
+        The binding resource by mode (:func:`vtsmodel.bottleneck.binding_resource`).
+    achieved : dict of str to float
+        The least resource capacity by mode (:func:`vtsmodel.bottleneck.bottleneck_rate`). [MB/s]
+    hours_at_peak : float
+        The hours of peak the configuration's cache buys; infinite where copying keeps up. [h]
+    """
+
+    cf: float
+    tvc_config: str
+    feature: str
+    block_kb: float
+    escon_km: float
+    rate: dict
+    binds: dict
+    achieved: dict
+    hours_at_peak: float
+
+
+def evaluate_write(
+    cf=3.0, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0
+) -> WriteResult:
+    """Peak and sustained write at ``cf`` (ibm-vts-b18-2000), the binding resource, the hours of peak."""
     kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
-    rate = {m: float(tp.write_rate(cf, mode=m, **kw)) for m in ("peak", "sustained")}
+    rate = {m: float(tp.write_rate(cf, mode=m, **kw)) for m in MODES}
     hours = float(hours_at_peak(b18.configuration(tvc_config).tvc_gb, cf, feature=feature, tvc_config=tvc_config,
                                 peak_mb_s=rate["peak"], sustained_mb_s=rate["sustained"]))  # fmt: skip
-    return rate, hours
+    binds = {m: bn.binding_resource(cf, mode=m, **kw) for m in MODES}
+    achieved = {m: float(bn.bottleneck_rate(cf, mode=m, **kw)) for m in MODES}
+    return WriteResult(
+        float(cf), tvc_config, feature, float(block_kb), float(escon_km), rate, binds, achieved, hours
+    )
 
 
-def view_write(
-    cf=3.0, tvc_config="tvc_1728_36gb_paf", feature="paf", block_kb=32.0, escon_km=0.0, view_mode="sustained"
-) -> View:
-    """The write panel: peak and sustained at ``cf``, the binding resource, the hours of peak."""
-    kw = {"feature": feature, "block_kb": block_kb, "escon_km": escon_km, "tvc_config": tvc_config}
-    rate, hours = write_point(cf, **kw)
-    binds = {m: bn.binding_resource(cf, mode=m, **kw) for m in rate}
-    achieved = float(bn.bottleneck_rate(cf, mode=view_mode, **kw))
-    slow = {"feature": feature, "tvc_config": tvc_config, "block_kb": block_kb, "escon_km": escon_km}
+def view_write(r: WriteResult, view_mode="sustained") -> View:
+    """The write panel: peak and sustained at ``r.cf`` on the curves, the resource that binds in ``view_mode``, the hours of peak."""
+    cf, rate, binds, hours = r.cf, r.rate, r.binds, r.hours_at_peak
+    slow = {"feature": r.feature, "tvc_config": r.tvc_config, "block_kb": r.block_kb, "escon_km": r.escon_km}
     figures = {
         "write": Plot(write_base, slow, shapes=[
             point_mark(cf, rate[m], color=_MODE_COLORS[m], name=f"{m} at this CF") for m in ("peak", "sustained")]),
         "resources": Plot(resources_base, {**slow, "mode": view_mode}, shapes=[
-            point_mark(cf, achieved, color=_RESOURCE_COLORS[binds[view_mode]],
+            point_mark(cf, r.achieved[view_mode], color=_RESOURCE_COLORS[binds[view_mode]],
                        name=f"this CF: the {binds[view_mode]} bind")]),
     }  # fmt: skip
     binding = " ".join(
-        f"{m.capitalize()} {number(rate[m])} MB/s: the {binds[m]} ({_reason(binds[m], feature, m)})."
+        f"{m.capitalize()} {number(rate[m])} MB/s: the {binds[m]} ({_reason(binds[m], r.feature, m)})."
         for m in ("sustained", "peak")
     )
     readouts = {"peak write": f"{number(rate['peak'])} MB/s", "sustained write": f"{number(rate['sustained'])} MB/s",
@@ -229,6 +265,10 @@ def view_write(
                 "binds in peak": binds["peak"], "binds in sustained": binds["sustained"]}  # fmt: skip
     return View(figures=figures, readouts=readouts, binding=binding,
                 citations=(tp.write_rate, bn.write_capacities, tp.escon_distance_factor, hours_at_peak))  # fmt: skip
+
+
+#: The write panel's stage (the bottleneck view's mode only changes how the result is shown).
+WRITE = Stage(evaluate_write, view_write)
 
 
 # --- panels --------------------------------------------------------------------------------
@@ -240,7 +280,7 @@ def _inputs(*names: str) -> dict:
 
 def write_panel(**values) -> Panel:
     """Peak and sustained write vs CF, the bottleneck view and the hours of peak."""
-    return Panel(_inputs(*SCENARIO, "view_mode"), view_write, values=values, title="Peak and sustained write",
+    return Panel(_inputs(*SCENARIO, "view_mode"), WRITE, values=values, title="Peak and sustained write",
                  name="01_write")  # fmt: skip
 
 
@@ -248,13 +288,13 @@ def read_panel(**values) -> Panel:
     """Read hit, read recall and the typical 60/40 mix vs CF (starts at Table 1's CF 2.66)."""
     inputs = _inputs(*SCENARIO, "write_fraction", "read_hit_ratio")
     return Panel(
-        inputs, view_reads, values={"cf": 2.66, **values}, title="Reads and the typical mix", name="01_reads"
+        inputs, READS, values={"cf": 2.66, **values}, title="Reads and the typical mix", name="01_reads"
     )
 
 
 def import_export_panel(**values) -> Panel:
     """Import and export task time, Eqs. 1 and 2, with the interference of other work."""
-    return Panel(_inputs("mb", "mounts", "searches", "interference"), view_import_export, values=values,
+    return Panel(_inputs("mb", "mounts", "searches", "interference"), IMPORT_EXPORT, values=values,
                  title="Import/export calculator", name="01_import_export")  # fmt: skip
 
 
@@ -262,23 +302,20 @@ def import_export_panel(**values) -> Panel:
 
 
 def scenario_outputs(**values) -> dict[str, float]:
-    """Peak and sustained write, hours of peak, reads and the typical mix of one scenario."""
+    """Peak and sustained write, hours of peak, reads and the typical mix of one scenario (the panels' evaluations)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    (rate, hours), cf = write_point(**v), v["cf"]
-    kw = {"block_kb": v["block_kb"], "escon_km": v["escon_km"]}
+    w, r = WRITE.result(v), READS.result(v)
     return {
-        "peak write [MB/s]": rate["peak"], "sustained write [MB/s]": rate["sustained"],
-        "peak ÷ sustained [-]": rate["peak"] / rate["sustained"], "hours at peak [h]": hours,
-        "read hit [MB/s]": float(tp.read_rate(cf, kind="hit", **kw)),
-        "read recall [MB/s]": float(tp.read_rate(cf, kind="recall", **kw)),
-        "typical mix [MB/s]": float(tp.typical_mix_rate(cf, feature=v["feature"], tvc_config=v["tvc_config"], **kw)),
+        "peak write [MB/s]": w.rate["peak"], "sustained write [MB/s]": w.rate["sustained"],
+        "peak ÷ sustained [-]": w.rate["peak"] / w.rate["sustained"], "hours at peak [h]": w.hours_at_peak,
+        "read hit [MB/s]": r.hit_mb_s, "read recall [MB/s]": r.recall_mb_s, "typical mix [MB/s]": r.mix_mb_s,
     }  # fmt: skip
 
 
 def scenario_view(**values) -> View:
     """Every figure of the lesson for one scenario (import/export at its defaults)."""
     v = scenario_values(INPUTS, SCENARIO, values)
-    return merge_views(compute(view_write, v), compute(view_reads, v), compute(view_import_export, {}))
+    return merge_views(WRITE.show(v), READS.show(v), IMPORT_EXPORT.show({}))
 
 
 # --- the numbers the notebook prints ----------------------------------------------------------

@@ -1,0 +1,87 @@
+"""The planner page's library over the years (issue 29, item 6): its controls, figure and readouts are the plan's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vtsmodel import number, plan
+from vtsmodel.app import report
+from vtsmodel.app.lessons import planner as P
+
+from .uploads import browser_upload
+
+ARCHIVE = Path(__file__).resolve().parents[2] / "examples" / "archive_plan.json"
+
+
+def page(**values) -> P.PlannerPage:
+    return P.PlannerPage(defer_tornado=False, report=report.report_bytes, **values)
+
+
+def test_growth_and_years_move_the_capacity_figure_and_the_readouts():
+    pg = page()
+    pg.panel.set(years=8, ingest_growth=0.5, stored_now_tb=2000.0, library="TS4300", library_drive="LTO9")
+    lib = plan.library_plan(plan.Plan(P.answers_of(pg.panel.values)))
+    y = lib.over_years
+    fig = pg.panel.figure("capacity")
+    assert fig["data"][0]["x"] == list(range(9))
+    assert fig["data"][0]["y"] == [float(c) for c in y.archive.cartridges_onsite]
+    r = pg.panel.readout_values
+    assert (
+        r["library, cartridges now → last year"]
+        == f"{int(y.archive.cartridges[0]):,} → {int(y.archive.cartridges[-1]):,}"
+    )
+    assert r["library, drives now → last year"] == f"{int(y.years.drives[0])} → {int(y.years.drives[-1])}"
+    assert r["tape library"].startswith(f"{lib.drives} × ")
+    # a TS4300 holds 7 x 40 slots at most: 2,000 TB on 18 TB cartridges (112) growing 50 % a year outgrow it
+    assert r["library, frames"] == "more than one IBM TS4300"
+    assert "more than one IBM TS4300" in (pg.panel.view.headline or "")
+
+
+def test_a_switch_gives_an_answer_that_may_be_left_empty():
+    pg = page()
+    assert P.answers_of(pg.panel.values).price_cartridge is None
+    assert "library, cost so far" not in pg.panel.readout_values  # no price: no cost
+    pg.panel.set(price_cartridge_given=True, price_cartridge=90.0)
+    a = P.answers_of(pg.panel.values)
+    assert a.price_cartridge == 90.0 and a.price_drive is None
+    cost = plan.library_plan(plan.Plan(a)).over_years.cost
+    assert cost["items"] == ("cartridge",)
+    assert pg.panel.readout_values["library, cost so far"].startswith(number(float(cost["cumulative"][-1])))
+    assert (
+        pg.panel.controls["price_cartridge"].disabled is False and pg.panel.controls["price_drive"].disabled
+    )
+
+
+def test_the_librarys_answers_survive_a_save_and_load_through_the_page():
+    pg = page()
+    pg.panel.set(library="Diamondback", years=7, copies=2, offsite_copies=1, robots_given=True, robots=2,
+                 price_drive_given=True, price_drive=12000.0)  # fmt: skip
+    saved = json.loads(plan.plan_to_json(pg.current_plan()))
+    assert (
+        saved["version"] == 2
+        and saved["answers"]["library"] == "Diamondback"
+        and saved["answers"]["robots"] == 2
+    )
+    other = page()
+    browser_upload(other.plan_upload, "mine.json", json.dumps(saved).encode())
+    assert P.answers_of(other.panel.values) == P.answers_of(pg.panel.values)
+
+
+def test_a_plan_of_a_library_alone_is_refused_and_changes_nothing():
+    pg = page(years=3)
+    before = dict(pg.panel.values)
+    browser_upload(pg.plan_upload, "archive_plan.json", ARCHIVE.read_bytes())
+    assert "plans a tape library alone" in pg.status.value and "vtsmodel plan" in pg.status.value
+    assert pg.panel.values == before
+
+
+@pytest.mark.parametrize("drive", ["STK9940B"])
+def test_a_drive_without_a_cartridge_capacity_empties_the_capacity_figure_and_says_why(drive):
+    pg = page()
+    pg.panel.set(library="none", library_drive=drive)
+    fig = pg.panel.figure("capacity")
+    assert not any(t.get("type") == "bar" for t in fig["data"])
+    assert any("no cartridge capacity" in a.get("text", "") for a in fig["layout"].get("annotations", []))

@@ -1,0 +1,283 @@
+"""The planner's figures: every configuration against the targets, one configuration's day, the tornado.
+
+Used by the planner page (:mod:`vtsmodel.app.lessons.planner`) and the report
+(:mod:`vtsmodel.app.report`). Each builder is pure: a plan's results in, figure JSON out,
+written as JSON directly (a plotly ``Figure`` checks every property again: tens of
+milliseconds per figure, more than the rest of a slider's move). Source:
+ibm-vts-b18-2000, Secs. 8.3 and 8.4.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from vtsmodel import number
+from vtsmodel.app.figures.marks import line_mark, point_mark
+from vtsmodel.app.figures.plot import plain_json
+from vtsmodel.app.figures.theme import COLORS
+
+__all__ = [
+    "FIGURE_WIDTH",
+    "configurations_spec",
+    "day_spec",
+    "for_page",
+    "target_marks",
+    "tornado_spec",
+]
+
+#: Figure width in the report, fitting an A4 page's text width. [CSS px]
+FIGURE_WIDTH = 700
+
+
+def _n(x: float) -> str:
+    return "no steady state" if math.isinf(x) and x > 0 else number(x)
+
+
+def _title(text: str, y: float) -> dict:
+    """A subplot's title above its plot, as plotly's ``make_subplots`` places it."""
+    return {"text": text, "x": 0.5, "xanchor": "center", "xref": "paper", "y": y, "yanchor": "bottom",
+            "yref": "paper", "showarrow": False, "font": {"size": 16}}  # fmt: skip
+
+
+def _two_rows(titles: tuple[str, str]) -> dict:
+    """The layout of two plots one above the other, sharing the x axis (``make_subplots(2, 1, shared_xaxes=True)``)."""
+    return {
+        "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
+        "yaxis": {"anchor": "x", "domain": [0.54, 1.0]},
+        "xaxis2": {"anchor": "y2", "domain": [0.0, 1.0]},
+        "yaxis2": {"anchor": "x2", "domain": [0.0, 0.46]},
+        "annotations": [_title(titles[0], 1.0), _title(titles[1], 0.46)],
+        "shapes": [],
+    }
+
+
+def _hline(layout: dict, y: float, row: int, line: dict, text: str = "", where: str = "top left") -> None:
+    """A line across plot ``row`` at data ``y``, labelled at one end (``add_hline``'s shape and annotation)."""
+    x, y_ = ("x domain", "y") if row == 1 else (f"x{row} domain", f"y{row}")
+    layout["shapes"].append(
+        {"type": "line", "x0": 0, "x1": 1, "xref": x, "y0": y, "y1": y, "yref": y_, "line": line}
+    )
+    if text:
+        up, side = where.split()
+        layout["annotations"].append({"text": text, "showarrow": False, "x": 0 if side == "left" else 1,
+                                      "xanchor": side, "xref": x, "y": y, "yanchor": "bottom" if up == "top" else "top",
+                                      "yref": y_})  # fmt: skip
+
+
+def day_spec(result, *, throttle_threshold: bool = True) -> dict:
+    """The day of one configuration, hour by hour: host writes offered and accepted, the copy, and un-copied data.
+
+    Parameters
+    ----------
+    result : vtsmodel.plan.ConfigResult
+        A configuration evaluated (its ``run`` is the day simulated).
+    throttle_threshold : bool
+        Draw the cache's fill threshold.
+    """
+    run = result.run
+    t = np.asarray(run.time_hours, dtype=float)
+    steps_x = np.repeat(t, 2)[1:-1]
+    data = []
+    for name, y, color, dash in (
+        ("host writes offered [MB/s]", run.offered_mb_s, COLORS[1], "dot"),
+        ("host writes accepted [MB/s]", run.accepted_mb_s, COLORS[0], "solid"),
+        ("copy to tape, cache MB/s × CF<sub>cache</sub>", np.asarray(run.copy_mb_s) * run.cache_cf, COLORS[2], "dash"),
+    ):  # fmt: skip
+        data.append({"type": "scatter", "x": steps_x, "y": np.repeat(np.asarray(y, dtype=float), 2), "name": name,
+                     "mode": "lines", "line": {"color": color, "dash": dash}, "xaxis": "x", "yaxis": "y"})  # fmt: skip
+    layout = _two_rows(("Host writes and copy to tape", "Un-copied data in the cache"))
+    _hline(
+        layout,
+        run.peak_mb_s,
+        1,
+        {"color": "#888", "width": 1, "dash": "dot"},
+        f"peak {_n(run.peak_mb_s)} MB/s",
+    )
+    _hline(layout, run.sustained_mb_s, 1, {"color": "#888", "width": 1, "dash": "dash"},
+           f"sustained {_n(run.sustained_mb_s)} MB/s", "bottom left")  # fmt: skip
+    data.append({"type": "scatter", "x": t, "y": run.uncopied_gb, "name": "un-copied [GB]", "mode": "lines",
+                 "line": {"color": COLORS[3]}, "fill": "tozeroy", "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
+    if throttle_threshold:
+        _hline(layout, run.threshold_gb, 2, {"color": COLORS[1], "width": 1, "dash": "dash"},
+               f"fill threshold {_n(run.threshold_gb)} GB")  # fmt: skip
+    thr = np.asarray(run.throttled, dtype=bool)
+    if thr.any():
+        data.append({"type": "scatter", "x": t[:-1][thr], "y": np.full(int(thr.sum()), run.threshold_gb),
+                     "mode": "markers", "name": "throttled", "marker": {"color": COLORS[1], "symbol": "x", "size": 6},
+                     "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
+    layout["xaxis2"].update(title={"text": "hour [h]"}, dtick=2 if t[-1] <= 48 else 12)
+    layout["yaxis"].update(title={"text": "MB/s"}, rangemode="tozero")
+    layout["yaxis2"].update(title={"text": "GB"}, rangemode="tozero")
+    layout.update(title={"text": f"The day with {result.config.label}"}, height=560, width=FIGURE_WIDTH,
+                  legend={"orientation": "h", "y": -0.15}, margin={"t": 70, "b": 40, "l": 60, "r": 20})  # fmt: skip
+    return plain_json({"data": data, "layout": layout})
+
+
+def _caches(vts) -> list[str]:
+    """The cache configurations' labels (without the drive count), smallest first."""
+    return list(dict.fromkeys(r.config.label.rsplit(", ", 1)[0] for r in vts.results))
+
+
+def configurations_spec(vts, *, targets: bool = True) -> dict:
+    """Every cache configuration against the targets: time throttled, longest write delay, recall ready time.
+
+    Parameters
+    ----------
+    vts : vtsmodel.plan.VtsPlan
+    targets : bool
+        Draw the targets' lines (a page draws them as moving marks instead: :func:`target_marks`).
+    """
+    caches, thr, dly = [], [], []
+    by_drives: dict[int, dict[str, float]] = {}
+    for r in vts.results:
+        label = r.config.label.rsplit(", ", 1)[0]
+        if label not in caches:
+            caches.append(label)
+            thr.append(r.hours_throttled)
+            dly.append(r.longest_delay_hours)
+        by_drives.setdefault(r.config.drives, {})[label] = r.worst_recall_ready_s
+    first = vts.results[0]
+    throttle, delay, recall = (first.check(k) for k in ("throttle", "delay", "recall"))
+    layout = _two_rows(("Time throttled and longest write delay [h]",
+                        f"Recall ready, {recall.label.split('(')[-1].rstrip(')')} [s]"))  # fmt: skip
+    data = [
+        {"type": "bar", "x": caches, "y": thr, "name": "throttled [h]", "marker": {"color": COLORS[1]},
+         "xaxis": "x", "yaxis": "y"},
+        {"type": "bar", "x": caches, "y": dly, "name": "longest write delay [h]", "marker": {"color": COLORS[0]},
+         "xaxis": "x", "yaxis": "y"},
+    ]  # fmt: skip
+    if targets:
+        _hline(layout, throttle.limit, 1, {"color": COLORS[1], "dash": "dash", "width": 1},
+               f"throttling allowed {_n(throttle.limit)} h")  # fmt: skip
+        _hline(layout, delay.limit, 1, {"color": COLORS[0], "dash": "dot", "width": 1},
+               f"delay allowed {_n(delay.limit)} h", "top right")  # fmt: skip
+    any_recall = False
+    for i, (drives, vals) in enumerate(sorted(by_drives.items())):
+        ys = [vals.get(c, math.nan) for c in caches]
+        ys = [y if y is not None and math.isfinite(y) else None for y in ys]
+        any_recall = any_recall or any(y is not None for y in ys)
+        data.append({"type": "scatter", "x": caches, "y": ys, "mode": "markers+lines", "name": f"{drives} drives",
+                     "marker": {"color": COLORS[(i + 2) % len(COLORS)], "size": 7}, "line": {"width": 1},
+                     "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
+    if any_recall:
+        if targets:
+            _hline(layout, recall.limit, 2, {"color": "#444", "dash": "dash", "width": 1})
+            # on a log axis an annotation's y is the logarithm
+            layout["annotations"].append({"x": 0, "xref": "x2 domain", "y": math.log10(recall.limit), "yref": "y2",
+                                          "showarrow": False, "xanchor": "left", "yanchor": "bottom",
+                                          "text": f"target {_n(recall.limit)} s"})  # fmt: skip
+        layout["yaxis2"]["type"] = "log"
+    layout.update(
+        title={"text": "Every configuration against the targets"},
+        barmode="group",
+        height=620,
+        width=FIGURE_WIDTH,
+        legend={"orientation": "h", "y": -0.28},
+        margin={"t": 70, "b": 120, "l": 60, "r": 20},
+    )  # fmt: skip  (room for the slanted names)
+    layout["xaxis2"]["tickangle"] = -45
+    return plain_json({"data": data, "layout": layout})
+
+
+def target_marks(vts) -> tuple[list[dict], list[dict]]:
+    """The targets as lines over :func:`configurations_spec` (``targets=False``), and the recommended (or closest) configuration marked.
+
+    Returns the shapes and their labels (annotations): marks a slider moves without a new base.
+    """
+    first, best = vts.results[0], vts.closest
+    shapes, labels = [], []
+    for key, yref, color, dash, text, anchor in (
+        ("throttle", "y", COLORS[1], "dash", "throttling allowed", "left"),
+        ("delay", "y", COLORS[0], "dot", "delay allowed", "right"),
+        ("recall", "y2", "#444", "dash", "target", "left"),
+    ):
+        check = first.check(key)
+        if key == "recall" and math.isnan(best.worst_recall_ready_s):
+            continue
+        shapes.append(
+            line_mark(y=check.limit, yref=yref, color=color, dash=dash, name=f"{text} {number(check.limit)}")
+        )
+        y = (
+            math.log10(check.limit) if key == "recall" else check.limit
+        )  # annotations on a log axis take the log
+        labels.append({"xref": "x domain", "x": 0 if anchor == "left" else 1, "xanchor": anchor, "yref": yref,
+                       "y": y, "yanchor": "bottom", "showarrow": False, "font": {"size": 11, "color": color},
+                       "bgcolor": "rgba(255,255,255,0.85)", "text": f"{text} {number(check.limit)} {check.unit}"})  # fmt: skip
+    i = _caches(vts).index(best.config.label.rsplit(", ", 1)[0])
+    word = "recommended" if vts.recommended is not None else "closest"
+    shapes.append({"type": "rect", "xref": "x", "x0": i - 0.45, "x1": i + 0.45, "yref": "paper", "y0": 0, "y1": 1,
+                   "fillcolor": "rgba(0,158,115,0.12)", "line": {"width": 0}, "layer": "below"})  # fmt: skip
+    shapes.append(point_mark(i, best.worst_recall_ready_s, xref="x2", yref="y2", color=COLORS[2], size=14,
+                             showlegend=False, name=f"{word}: {best.config.label}"))  # fmt: skip
+    labels.append({"xref": "x", "x": i, "yref": "y domain", "y": 0.98, "yanchor": "top", "textangle": -90,
+                   "showarrow": False, "text": f"{word}: {best.config.label}", "font": {"size": 11, "color": "#05704F"},
+                   "bgcolor": "rgba(255,255,255,0.85)"})  # fmt: skip
+    return shapes, labels
+
+
+def tornado_spec(sens, outputs: Sequence[str] | None = None, *, every_label: bool = False) -> dict:
+    """A tornado chart per answer: the move of each input down and up, largest swing on top.
+
+    Parameters
+    ----------
+    sens : vtsmodel.plan.Sensitivity
+    outputs : sequence of str, optional
+        The answers to draw; default every answer that moves.
+    every_label : bool
+        Name every bar on its axis (plotly skips category labels where they crowd, which
+        would leave bars beside other inputs' names).
+    """
+    wanted = list(outputs) if outputs is not None else [o for o in sens.outputs if any(r.swing > 0 for r in sens.tornado(o))]  # fmt: skip
+    wanted = wanted or list(sens.outputs[:1])
+    n = max(len(wanted), 1)
+    gap = 0.5 / n
+    height = (1.0 - gap * (n - 1)) / n
+    pct = f"{sens.fraction * 100:g} %"
+    data, layout = [], {"annotations": [], "shapes": []}
+    for i, out in enumerate(wanted, start=1):
+        top = 1.0 - (i - 1) * (height + gap)
+        ax = "" if i == 1 else str(i)
+        yaxis = {"anchor": f"x{ax}", "domain": [max(top - height, 0.0), top], "type": "category", "dtick": 1}
+        if every_label:
+            yaxis.update(tickmode="linear", tick0=0)
+        layout[f"xaxis{ax}"] = {"anchor": f"y{ax}", "domain": [0.0, 1.0]}
+        layout[f"yaxis{ax}"] = yaxis
+        layout["annotations"].append(_title(out, top))
+        rows = sens.tornado(out)[::-1]  # plotly draws the first category at the bottom
+        names = [r.driver for r in rows]
+        base = rows[0].base if rows else 0.0
+        at = base if math.isfinite(base) else 0
+        for key, label, color in (("low", f"input −{pct}", COLORS[0]), ("high", f"input +{pct}", COLORS[1])):
+            vals = [getattr(r, key) for r in rows]
+            data.append({"type": "bar", "y": names, "base": at, "orientation": "h", "name": label,
+                         "x": [v - base if math.isfinite(v) and math.isfinite(base) else None for v in vals],
+                         "marker": {"color": color}, "showlegend": i == 1, "legendgroup": key, "hoverinfo": "text",
+                         "hovertext": [f"{r.driver}: {number(getattr(r, 'input_' + key))} {r.input_unit} → {_n(v)}"
+                                       for r, v in zip(rows, vals, strict=True)],
+                         "xaxis": f"x{ax}", "yaxis": f"y{ax}"})  # fmt: skip
+        layout["shapes"].append({"type": "line", "x0": at, "x1": at, "xref": f"x{ax}", "y0": 0, "y1": 1,
+                                 "yref": f"y{ax} domain", "line": {"color": "#444", "width": 1}})  # fmt: skip
+    layout.update(title={"text": f"Sensitivity: each input moved by ±{pct} ({sens.configuration})"},
+                  barmode="overlay", height=170 * len(wanted) + 110, width=FIGURE_WIDTH,
+                  legend={"orientation": "h", "y": -0.06}, margin={"t": 80, "b": 40, "l": 170, "r": 20})  # fmt: skip
+    return plain_json({"data": data, "layout": layout})
+
+
+def for_page(spec: dict, *, height: int, legend_rows: int, bottom: int) -> dict:
+    """A report figure laid out for a pane and an export: the title, then the legend, then the plots.
+
+    The legend sits above the plots (an export would move a legend from under them there,
+    over the title), the bottom margin holds the tick labels (an export's caption goes under
+    it), and the width follows the pane. A new dict; ``spec`` is unchanged.
+    """
+    layout = {k: v for k, v in spec["layout"].items() if k != "width"}
+    layout.update(
+        height=height, margin={**layout.get("margin", {}), "t": 44 + 22 * legend_rows + 30, "b": bottom},
+        title={**layout.get("title", {}), "y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 1 - 42 / height,
+                "yanchor": "top"},
+    )  # fmt: skip
+    return {"data": spec["data"], "layout": layout}
