@@ -12,12 +12,13 @@ JUPYTER_ENV := JUPYTER_CONFIG_DIR=$(CURDIR)/$(VENV)/etc/jupyter-config \
 	IPYTHONDIR=$(CURDIR)/$(VENV)/etc/ipython \
 	JUPYTER_PLATFORM_DIRS=1
 
-.PHONY: help setup lab app test test-fast lint format chromium bench clean strip
+.PHONY: help setup lab app hub hub-tools test test-fast lint format chromium bench clean strip
 
 help:
 	@echo "make lab    set up .venv and open the lessons in JupyterLab (127.0.0.1)"
 	@echo "make test   set up .venv and Chromium, then run every test"
 	@echo "make app    serve the lessons as an app on 127.0.0.1 (open the printed URL, with its token)"
+	@echo "make hub    a class on JupyterHub: each student's own server (deploy/jupyterhub; README)"
 	@echo "make lint   ruff check and format check"
 	@echo "make bench  run the benchmarks and write BENCHMARKS.md"
 	@echo "make clean  remove .venv and generated files"
@@ -45,10 +46,25 @@ APP_ARGS ?=
 app: setup
 	$(JUPYTER_ENV) $(BIN)/python -m vtsmodel.app.serve $(CURDIR)/notebooks --port=8866 $(APP_ARGS)
 
+# A class on JupyterHub (deploy/jupyterhub/jupyterhub_config.py; README, "Teaching a class"):
+# JupyterHub from PyPI and its proxy from npm (node 20 or later), installed into .venv.
+HUB_STAMP := $(VENV)/.hub-stamp
+CHP_VERSION := 5.3.0
+$(HUB_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS),hub]"
+	npm install --prefix $(VENV) --no-save --no-audit --no-fund --loglevel=error configurable-http-proxy@$(CHP_VERSION)
+	@touch $(HUB_STAMP)
+
+hub-tools: $(HUB_STAMP)
+
+# VTSMODEL_HUB_MODE=class (accounts, run as root) or tryout (VTSMODEL_HUB_PASSWORD); see the config.
+hub: hub-tools
+	cd deploy/jupyterhub && $(CURDIR)/$(BIN)/jupyterhub -f jupyterhub_config.py
+
 chromium: setup
 	$(BIN)/python -m vtsmodel.app._browser --ensure
 
-test: setup chromium
+test: setup chromium hub-tools
 	$(BIN)/python -m pytest
 
 test-fast: setup

@@ -75,7 +75,8 @@ def test_vtsmodel_plan_writes_the_archive_report(capsys, tmp_path):
     assert code == 0, err
     text = target.read_text(encoding="utf-8")
     assert (
-        "Plan: CERN Tier-1 archive" in text and "A tape library alone: the VTS answers are not used" in text
+        "<h1>CERN Tier-1 archive, five years on LTO-9</h1>" in text
+        and "A tape library alone: the VTS answers are not used" in text
     )
     assert "The library over the years" in text and "What binds in year 5: cartridge slots" in text
     assert 'id="fig-capacity"' in text and "Margins in year 5" in text

@@ -208,7 +208,7 @@ def test_import_vtsmodel_cli_does_not_import_plotly():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_progress_shows_on_a_terminal_only():
+def test_progress_is_a_bar_on_a_terminal_and_a_line_per_step_elsewhere():
     import io
 
     class Tty(io.StringIO):
@@ -222,7 +222,24 @@ def test_progress_shows_on_a_terminal_only():
     assert (
         "1/4" in tty.getvalue() and tty.getvalue().endswith("\n") and "[" + "#" * 30 + "]" in tty.getvalue()
     )
-    assert pipe.getvalue() == ""
+    assert pipe.getvalue() == "1/4 a.png\n4/4 d.png\n"  # a log or a pipe reads one line per step
+
+
+@pytest.mark.slow
+def test_figures_say_which_figure_a_validated_range_note_belongs_to(capsys, tmp_path):
+    # Lesson 01 at CF 3: the write figures lie inside Eq. 3's validated CF 1-4, the read-hit and mix
+    # figures outside Table 1's CF 1-2.66; only these carry the note, in their captions and in the summary.
+    view = lesson_module("01").scenario_view()
+    noted = {k for k in view.figures if view.notes_of(k)}
+    assert noted and noted != set(view.figures)
+    code, out, err = run(capsys, "figures", str(tmp_path), "--format", "svg", "--lessons", "01")
+    assert code == 0, err
+    assert f"1/{len(view.figures)} 01_" in err  # progress, one line per figure written
+    note = next(line for line in out.splitlines() if line.startswith("  01_"))
+    assert note.strip().split(": ", 1)[0] == ", ".join(f"01_{k}" for k in view.figures if k in noted)
+    for k in view.figures:
+        svg = (tmp_path / f"01_{k}.svg").read_text(encoding="utf-8")
+        assert ("Note: " in svg) == (k in noted), k
 
 
 # --- plan ------------------------------------------------------------------------------------------
@@ -258,10 +275,15 @@ def test_plan_with_a_workload_file_writes_the_html_report(capsys, tmp_path):
     assert code == 0, err
     assert f"report: {target}" in out
     text = target.read_text(encoding="utf-8")
-    assert "Plan: from a file" in text and "example_hourly_workload" in text
+    assert "<h1>from a file</h1>" in text and "example_hourly_workload" in text
     code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target))
     assert code == 1 and "exists" in err and len(err.strip().splitlines()) == 1
+    # Issue 27: the command names its flag, not the library's keyword (was "overwrite=True").
+    assert "pass --overwrite to replace it" in err and "=True" not in err
     assert run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")[0] == 0
+    target.chmod(0o444)  # a read-only report is not replaced, and the message says what to do
+    code, _out, err = run(capsys, "plan", str(tmp_path / "plan.json"), "--report", str(target), "--overwrite")
+    assert code == 1 and "is read-only; make it writable to replace it" in err and "force" not in err
 
 
 def test_plan_from_a_workload_file_alone_names_the_defaults_it_used(capsys):

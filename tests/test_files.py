@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -111,12 +112,77 @@ def test_the_next_save_removes_what_a_killed_save_left(tmp_path, monkeypatch):
     left = _killed_save(target)
     assert len(left) == 1 and left[0].startswith(".s.json.")
     assert target.read_text() == "good"  # the kill did not touch the target
-    other = tmp_path / ".t.json.abcdefgh.tmp"  # another target's: never touched
-    other.write_text("x")
     monkeypatch.setattr(_files, "STALE_AFTER_S", 0.0)
     atomic_write(target, "new", overwrite=True)
     assert target.read_text() == "new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".t.json.abcdefgh.tmp", "s.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+@pytest.mark.slow
+def test_the_next_save_of_any_name_cleans_the_folder(tmp_path, monkeypatch):
+    """Issue 27: a killed save of a 145 MB report stayed until that same report was saved
+    again. Now the next save of any file in the folder removes it; nothing that is not
+    one of these temporary files is touched."""
+    big = tmp_path / "report.pdf"
+    left = _killed_save(big)
+    assert len(left) == 1
+    keep = [".notes.tmp", "plain.abcdefgh.tmp", ".x.ABCDEFGH.tmp", ".x.abcdefgh.tmp.bak"]
+    for name in keep:
+        (tmp_path / name).write_text("not ours")
+    (tmp_path / ".d.abcdefgh.tmp").mkdir()  # a folder of that name: not a file we wrote
+    (tmp_path / ".l.abcdefgh.tmp").symlink_to(tmp_path / "plain.abcdefgh.tmp")
+    fresh = tmp_path / ".s.json.abcdefgh.tmp"  # a save that has just begun
+    fresh.write_text("in progress")
+    old = time.time() - 3600
+    os.utime(tmp_path / left[0], (old, old))
+    atomic_write(tmp_path / "plan.json", "{}")  # another name, same folder
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert left[0] not in names, "the killed save's temporary file is still there"
+    assert set(keep) | {".d.abcdefgh.tmp", ".l.abcdefgh.tmp", fresh.name, "plan.json"} == set(names)
+
+
+def test_a_read_only_file_is_replaced_only_with_force(tmp_path):
+    """Issue 27: ``overwrite=True`` (every ``--overwrite``) silently replaced a 0444 file."""
+    path = tmp_path / "report.html"
+    path.write_text("kept")
+    path.chmod(0o444)
+    with pytest.raises(PermissionError, match=r"report.html is read-only; make it writable .*force=True"):
+        atomic_write(path, "new", overwrite=True)
+    assert path.read_text() == "kept"
+    with pytest.raises(FileExistsError):  # without overwrite, the usual refusal comes first
+        atomic_write(path, "new", force=True)
+    atomic_write(path, "new", overwrite=True, force=True)
+    assert path.read_text() == "new" and _mode(path) == 0o444, "replaced, still read-only"
+    writable = tmp_path / "w.html"
+    writable.write_text("old")
+    writable.chmod(0o644)
+    atomic_write(writable, "new", overwrite=True)
+    assert writable.read_text() == "new"
+
+
+def test_a_read_only_file_behind_a_symbolic_link_is_refused_too(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("kept")
+    real.chmod(0o400)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    with pytest.raises(PermissionError, match="read-only"):
+        atomic_write(link, "new", overwrite=True)
+    assert real.read_text() == "kept"
+
+
+def test_saving_over_a_hard_link_splits_it_as_documented(tmp_path):
+    """The new content is a new file in the target's place: the target's other names keep
+    the old content (the module docstring says so, and says to use a symbolic link to
+    change every name)."""
+    target = tmp_path / "plan.json"
+    target.write_text("old")
+    other = tmp_path / "copy-of-plan.json"
+    os.link(target, other)
+    atomic_write(target, "new", overwrite=True)
+    assert target.read_text() == "new" and other.read_text() == "old"
+    assert os.stat(target).st_nlink == 1 and os.stat(other).st_nlink == 1
+    assert "Hard links are split" in _files.__doc__
 
 
 def test_a_live_writers_temporary_file_is_left_alone(tmp_path, monkeypatch):
@@ -182,3 +248,91 @@ def test_a_path_that_is_not_one_is_a_value_error():
     for path in (None, 3):
         with pytest.raises(ValueError, match=rf"path={path!r} is not a file name"):
             atomic_write(path, "{}")
+
+
+# --- text a person gave that is not UTF-8: the line and the byte offset ----------------------
+def test_decode_utf8_names_the_line_and_byte_offset():
+    raw = b"a,b\nc,d\nok,\xe9t\xe9\n"  # Latin-1 "ete" on line 3
+    with pytest.raises(ValueError) as exc:
+        _files.decode_utf8(raw, "day.csv", what="workload file")
+    assert str(exc.value) == (
+        "day.csv: line 3 is not UTF-8 text (byte 0xe9 at byte offset 11); save the workload file as UTF-8"
+    )
+    # A byte-order mark is dropped, and counted in the offset.
+    assert _files.decode_utf8(b"\xef\xbb\xbfa\n", "f", what="file") == "a\n"
+    with pytest.raises(ValueError, match=r"line 1 .*byte 0xff at byte offset 4\)"):
+        _files.decode_utf8(b"\xef\xbb\xbfa\xff\n", "f", what="file")
+    # A part read on its own: its first line and offset in the file given.
+    with pytest.raises(ValueError, match=r"line 7 .*byte 0xff at byte offset 102\)"):
+        _files.decode_utf8(b"ab\xff", "f", what="file", line=7, offset=100)
+
+
+#: Text with a byte that is never UTF-8 on line 3, at byte offset 20 of the file.
+BAD_HOURLY = b"# made up\n#  a  day\n\xff0,1,1\n"
+BAD_JSON = b'{\n"version": 1,    \n\xff}'
+BAD_PROFILE = b"start_hours,rate_m\n\n\xff,1\n"
+
+
+def _on_disk(tmp_path, name: str, raw: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(raw)
+    return path
+
+
+def _from_text_file(tmp_path, name: str, raw: bytes, read):
+    with open(_on_disk(tmp_path, name, raw), encoding="utf-8") as fh:  # as a caller opens it
+        return read(fh)
+
+
+def _readers():
+    """Every reader of a file a person gives (the mount-log reader has its own): what it is
+    called with, and the name its message gives the file."""
+    from vtsmodel import load_plan, read_hourly_workload
+    from vtsmodel.app.scenarios import parse_scenario_bytes, read_scenario_file
+    from vtsmodel.plan import plan_from_bytes
+    from vtsmodel.workload import read_profile_csv
+
+    return {
+        "hourly workload, a path": (lambda t: read_hourly_workload(_on_disk(t, "day.csv", BAD_HOURLY)), "day.csv"),
+        "hourly workload, uploaded bytes": (lambda t: read_hourly_workload(BAD_HOURLY), "the workload"),
+        "hourly workload, a text file": (lambda t: _from_text_file(t, "t.csv", BAD_HOURLY, read_hourly_workload), "t.csv"),
+        "plan file": (lambda t: load_plan(_on_disk(t, "p.json", BAD_JSON)), "p.json"),
+        "plan file, uploaded": (lambda t: plan_from_bytes(BAD_JSON, where="up.json"), "up.json"),
+        "scenario file": (lambda t: read_scenario_file(_on_disk(t, "s.json", BAD_JSON)), "s.json"),
+        "scenario file, uploaded": (lambda t: parse_scenario_bytes(BAD_JSON, "up.json"), "up.json"),
+        "profile CSV": (lambda t: read_profile_csv(_on_disk(t, "prof.csv", BAD_PROFILE)), "prof.csv"),
+        "profile CSV, a text file": (lambda t: _from_text_file(t, "q.csv", BAD_PROFILE, read_profile_csv), "profile"),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("reader", list(_readers()))
+def test_every_reader_names_the_line_and_byte_offset_of_a_byte_not_utf8(tmp_path, reader):
+    """Issue 27: a non-UTF-8 byte in an uploaded file was reported without its line."""
+    for raw in (BAD_HOURLY, BAD_JSON, BAD_PROFILE):
+        assert raw.index(b"\xff") == 20 and raw[:20].count(b"\n") == 2
+    call, where = _readers()[reader]
+    with pytest.raises(ValueError) as exc:
+        call(tmp_path)
+    message = str(exc.value)
+    assert where in message and "line 3 is not UTF-8 text (byte 0xff at byte offset 20)" in message, message
+
+
+def test_a_data_table_not_utf8_names_the_line_and_byte_offset(tmp_path, monkeypatch):
+    """The project's own data files too (an edited catalog row, say)."""
+    import shutil
+
+    from vtsmodel import _tables, data
+
+    copy = tmp_path / "data"
+    shutil.copytree(data.data_dir(), copy)
+    path = copy / "vts_read_rates.csv"
+    raw = path.read_bytes()
+    second = raw.index(b"\n", raw.index(b"\n") + 1) + 1  # line 3 starts here
+    path.write_bytes(raw[:second] + b"\xe9" + raw[second:])
+    monkeypatch.setattr(_tables, "data_dir", lambda: copy)
+    _tables.load.cache_clear()
+    try:
+        with pytest.raises(data.DataError, match=rf"vts_read_rates.csv: line 3 .*byte offset {second}\)"):
+            data.load("vts_read_rates")
+    finally:
+        _tables.load.cache_clear()

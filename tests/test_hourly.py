@@ -120,7 +120,8 @@ def test_bytes_file_objects_paths_and_text_read_the_same(tmp_path):
     assert read_hourly_workload(text.encode()).rows() == expected
     assert read_hourly_workload(io.StringIO(text)).rows() == expected
     assert read_hourly_workload(io.BytesIO(text.encode())).rows() == expected  # an upload
-    with pytest.raises(ValueError, match="line 34: not UTF-8"):
+    offset = len(text.encode())  # the bad byte is the first after the example's 33 lines
+    with pytest.raises(ValueError, match=rf"line 34 is not UTF-8 text \(byte 0xff at byte offset {offset}\)"):
         read_hourly_workload(io.BytesIO(text.encode() + b"\xff\xfe,1\n"))
     with open(path, encoding="utf-8") as fh:
         assert read_hourly_workload(fh).name == "day"

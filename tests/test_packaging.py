@@ -17,6 +17,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 #: conda-forge names that differ from the PyPI names.
 CONDA_TO_PYPI = {"python-kaleido": "kaleido"}
+#: conda-forge packages that are no Python package: pip's side installs them from npm
+#: (make hub-tools: the JupyterHub proxy).
+CONDA_ONLY = {"configurable-http-proxy"}
 
 
 def _split(req: str) -> tuple[str, str]:
@@ -44,7 +47,7 @@ def _environment_requirements() -> dict[str, str]:
                     out[name] = spec
             continue
         name, spec = _split(dep)
-        if name in ("python", "pip"):
+        if name in ("python", "pip") or name in CONDA_ONLY:
             continue
         out[CONDA_TO_PYPI.get(name, name)] = spec
     return out

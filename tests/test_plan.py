@@ -649,7 +649,22 @@ def test_a_plan_file_references_its_mount_log(tmp_path):
     assert "mount_log" not in doc  # plans without a log are written as before
     bad = {**json.loads(path.read_text()), "mount_log": {"file": "missing.csv"}}
     (tmp_path / "bad.json").write_text(json.dumps(bad))
-    with pytest.raises(ValueError, match="mount log missing.csv"):
+    with pytest.raises(ValueError, match="mount log file missing.csv: no such file"):
         load_plan(tmp_path / "bad.json")
     with pytest.raises(ValueError, match="hits=.* must be a HitCurve"):
         Plan(Answers(), hits={"864": 0.7})
+
+
+@pytest.mark.parametrize(
+    "bad", [np.array([]), np.array([1.0, 2.0]), np.zeros((2, 2))], ids=["empty", "two", "2x2"]
+)
+def test_every_answer_given_an_array_names_itself(bad):
+    """Issue 27: ``Answers(cf=np.array([]))`` said "can only convert an array of size 1"."""
+    for f in dataclasses.fields(Answers):
+        with pytest.raises(
+            ValueError, match=rf"^{f.name} is an (empty array|array of {bad.size} values); .* takes one value"
+        ):
+            Answers(**{f.name: bad})
+    assert (
+        Answers(cf=np.array([2.5])).cf == 2.5 and Answers(cf=np.float64(2.5)).cf == 2.5
+    )  # one value is one value

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +34,8 @@ from vtsmodel.replay import (
     replay_requests,
 )
 from vtsmodel.replay import run as replay_run
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # A library with round timings, so that every time below is worked out by hand:
 # robot move 10 s, load 20 s, locate 30 s, read 1000 MB at 100 MB/s = 10 s, rewind+unload 40 s.
@@ -377,6 +383,38 @@ def test_reproducible_with_a_seed():
     assert not np.array_equal(a.response_s, c.response_s)
 
 
+def _mixed_log(n=400):
+    """A small log that takes every path of the event loop: clusters, a batch, idle drives, two robots."""
+    rng = np.random.default_rng(21)
+    return {"time_s": bursty_arrivals(rng, n, 1 / 60.0), "cartridge": clustered_cartridges(rng, n, 40),
+            "size_mb": lognormal_service(rng, n, 2000.0, 2.0)}  # fmt: skip
+
+
+_MIXED_LIBRARY = {"drives": 3, "robots": 2, "dismount_after_s": 120, "policy": "fifo", "batch_requests": 2,
+                  "batch_wait_s": 90}  # fmt: skip
+
+
+@pytest.mark.slow
+def test_without_numba_the_same_replay_in_plain_python():
+    """The event loop run as plain Python (numba absent) gives the compiled loop's numbers."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from test_replay import _mixed_log, _MIXED_LIBRARY\n"
+        "from vtsmodel.replay import _kernel, replay_library, replay_requests\n"
+        "assert not _kernel.COMPILED\n"
+        "r = replay_requests(**_mixed_log(), library=replay_library(**_MIXED_LIBRARY))\n"
+        "print(repr(r.response_s.tolist())); print(repr([r.mounts, r.moves, r.drive_busy_s, r.drive_held_s]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    plain_resp, plain_totals = (eval(line) for line in out.stdout.splitlines())  # noqa: S307 - our own output
+    r = replay_requests(**_mixed_log(), library=replay_library(**_MIXED_LIBRARY))
+    assert r.mounts < r.tape_requests and r.drive_held_s > 0  # mounts shared, drives held idle
+    assert plain_resp == r.response_s.tolist()
+    assert plain_totals == [r.mounts, r.moves, r.drive_busy_s, r.drive_held_s]
+
+
 # --- streaming ---------------------------------------------------------------------------------------
 def test_streamed_in_chunks_equals_in_memory(monkeypatch):
     monkeypatch.setattr(replay_run, "RING", 64)  # a small ring, grown as the queue builds up
@@ -407,6 +445,58 @@ def test_volumes_stacked_on_cartridges_by_first_use():
     # volumes 5 and 9 share cartridge 0: 9 is served on 5's mount; 7 needs cartridge 1
     assert r.mounted.tolist() == [True, False, True]
     assert any("2 of 1,000 MB" in note for note in r.notes)
+
+
+def test_the_log_s_share_of_a_cartridge_spreads_its_volumes_by_hand():
+    lib = replay_library(1, drive=None, **{**HAND, "cartridge_gb": 2.0}).but(policy="group")
+    r = replay_requests([0.0, 1.0, 2.0], [5, 9, 7], library=lib, size_mb=[1000.0] * 3, cartridge_share=0.5)
+    # half of a 2 GB cartridge holds one 1000 MB volume: three cartridges, three mounts. A 30-70;
+    # unload A 70-110, back 110-120; B moved 120-130, loaded -150, read -190; C the same 120 s later
+    np.testing.assert_allclose(r.response_s, [70.0, 189.0, 308.0])
+    assert r.mounted.tolist() == [True, True, True]
+    assert (r.cartridges, r.volumes_per_cartridge) == (3, 1)
+    assert any("1 of 1,000 MB" in note and "taking 0.5 of each" in note for note in r.notes)
+    full = replay_requests([0.0, 1.0, 2.0], [5, 9, 7], library=lib, size_mb=[1000.0] * 3)
+    assert (full.cartridges, full.volumes_per_cartridge) == (2, 2)
+
+
+def _small_log(n=600, volumes=300, seed=4):
+    rng = np.random.default_rng(seed)
+    return {"time_s": np.cumsum(rng.exponential(300.0, n)), "obj": rng.integers(0, volumes, n),
+            "size_mb": lognormal_service(rng, n, 800.0, 1.0)}  # fmt: skip
+
+
+def test_a_log_on_fewer_cartridges_than_drives_is_noted_with_the_share_that_spreads_it():
+    log = _small_log()
+    lib = replay_library(8)  # LTO-9, 18 TB: about 22,000 volumes of 800 MB a cartridge
+    r = replay_requests(**log, library=lib)
+    assert r.cartridges == 1 and r.volumes_per_cartridge > 300
+    few = [note for note in r.notes if "fewer than the 8 drives" in note]
+    assert len(few) == 1 and "at most 1 drive serves at once" in few[0]
+    # the share the note names spreads the log's volumes over 8 cartridges or more
+    share = float(re.search(r"cartridge_share\) to ([0-9.e-]+) or less", few[0]).group(1))
+    spread = replay_requests(**log, library=lib, cartridge_share=share)
+    assert spread.cartridges >= 8 and not any("fewer than the 8 drives" in note for note in spread.notes)
+    # streamed, the same count and the same note
+    chunks = ({k: v[i : i + 250] for k, v in log.items()} for i in range(0, 600, 250))
+    streamed = replay_chunks(chunks, lib, volume_mb=float(log["size_mb"].mean()))
+    assert streamed.cartridges == 1 and any("fewer than the 8 drives" in note for note in streamed.notes)
+
+
+def test_a_log_naming_fewer_cartridges_than_drives_is_noted_without_stacking_advice():
+    log = _small_log()
+    r = replay_requests(
+        log["time_s"], library=replay_library(8), cartridge=log["obj"] % 3, size_mb=log["size_mb"]
+    )
+    (few,) = [note for note in r.notes if "fewer than the 8 drives" in note]
+    assert few.startswith("the tape requests use 3 cartridges") and "cartridge_share" not in few
+    assert r.volumes_per_cartridge is None
+
+
+@pytest.mark.parametrize("share", [0.0, -0.5, 1.5, math.nan])
+def test_a_share_of_a_cartridge_outside_0_1_names_the_parameter(share):
+    with pytest.raises(ValueError, match="cartridge_share"):
+        replay_requests(**_small_log(), library=replay_library(8), cartridge_share=share)
 
 
 # --- the cache in front ------------------------------------------------------------------------------

@@ -32,12 +32,25 @@ def test_replay_prints_the_streamed_answer_of_the_in_memory_replay(log_file, cap
 
 
 @pytest.mark.parametrize(("args", "said"), [(["--drives", "0"], "drives=0"), (["--drive", "LTO-99"], "LTO-99"),
-                                            (["--dismount-after", "-1"], "dismount_after_s")])  # fmt: skip
+                                            (["--dismount-after", "-1"], "dismount_after_s"),
+                                            (["--cartridge-share", "0"], "cartridge_share")])  # fmt: skip
 def test_bad_library_is_one_line_naming_the_parameter(log_file, capsys, args, said):
     _, path = log_file
     assert main(["replay", str(path), *args]) == 1
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
+
+
+def test_the_log_s_share_of_a_cartridge_spreads_its_volumes_and_the_note_says_when_too_few(log_file, capsys):
+    log, path = log_file
+    assert main(["replay", str(path), "--drives", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "note: the tape requests use 1 cartridge, fewer than the 4 drives" in out
+    assert main(["replay", str(path), "--drives", "4", "--cartridge-share", "0.0001"]) == 0
+    out = capsys.readouterr().out
+    rep = replay_log(log, replay_library(4, drive="LTO9"), cartridge_share=1e-4)
+    assert rep.cartridges >= 4 and "fewer than the 4 drives" not in out
+    assert f"loads saved {rep.loads_saved:,}" in out
 
 
 def test_a_report_is_not_overwritten_unless_asked(log_file, tmp_path, capsys):

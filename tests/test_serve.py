@@ -24,36 +24,43 @@ def test_defaults_serve_on_loopback_with_no_save_folder(tmp_path):
     assert opts.save_dir is None, "a server-side folder must be chosen, never a default"
     assert opts.pool_size == 1 and opts.cull_idle_s == serve.CULL_IDLE_S
     assert opts.show_tracebacks is False
+    assert opts.max_kernels is None, "sized from the machine's memory at start"
+    assert opts.session_kernels == 5 and opts.connect_grace_s == 60
 
 
 def test_save_dir_must_be_an_existing_folder(tmp_path):
     assert serve.parse_args([str(tmp_path), "--save-dir", str(tmp_path)]).save_dir == tmp_path.resolve()
-    with pytest.raises(ValueError, match="save_dir=.*not an existing folder"):
+    with pytest.raises(ValueError, match="--save-dir=.*not an existing folder"):
         serve.parse_args([str(tmp_path), "--save-dir", str(tmp_path / "missing")])
     (tmp_path / "file").write_text("x")
-    with pytest.raises(ValueError, match="save_dir="):
+    with pytest.raises(ValueError, match="--save-dir="):
         serve.parse_args([str(tmp_path), "--save-dir", str(tmp_path / "file")])
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--port", "0"], "port=0"),
-        (["--port", "70000"], "port=70000"),
-        (["--pool-size", "-1"], "pool_size=-1"),
-        (["--pool-size", "9"], "pool_size=9"),
-        (["--ip", "example.org"], "ip='example.org'"),
-        (["--cull-idle-timeout", "0"], "cull_idle_timeout=0"),
-        (["--allow-host", "evil/x"], "allow_host='evil/x'"),
+        (["--port", "0"], "--port=0"),
+        (["--port", "70000"], "--port=70000"),
+        (["--pool-size", "-1"], "--pool-size=-1"),
+        (["--pool-size", "9"], "--pool-size=9"),
+        (["--ip", "example.org"], "--ip='example.org'"),
+        (["--cull-idle-timeout", "0"], "--cull-idle-timeout=0"),
+        (["--allow-host", "evil/x"], "--allow-host='evil/x'"),
+        (["--max-kernels", "0"], "--max-kernels=0"),
+        (["--session-kernels", "0"], "--session-kernels=0"),
+        (["--connect-grace", "0"], "--connect-grace=0.0"),
+        (["--connect-grace", "nan"], "--connect-grace=nan"),
     ],
 )
-def test_bad_options_are_named(tmp_path, args, message):
+def test_bad_options_are_named_as_typed(tmp_path, args, message):
+    """The launcher is a command: its messages name its flags, not Python names."""
     with pytest.raises(ValueError, match=re.escape(message)):
         serve.parse_args([str(tmp_path), *args])
 
 
 def test_missing_notebooks_folder_is_named(tmp_path):
-    with pytest.raises(ValueError, match="notebooks=.*not a folder"):
+    with pytest.raises(ValueError, match="NOTEBOOKS .*not a folder"):
         serve.parse_args([str(tmp_path / "nope")])
 
 
@@ -115,7 +122,7 @@ def test_voila_config_requires_the_token_and_checks_hosts_and_xsrf(tmp_path):
     opts = serve.parse_args([str(tmp_path)])
     c = serve.voila_config(opts, "T" * 43)
     assert c.Voila.token == "T" * 43
-    assert c.Voila.ip == "127.0.0.1" and c.Voila.port == 8866 and c.Voila.port_retries == 0
+    assert c.Voila.ip == "127.0.0.1" and c.Voila.port == 8866 and c.Voila.port_retries == serve.PORT_TRIES
     assert c.Voila.config_file_paths == [], "a voila.json in the working folder could loosen this"
     settings = c.Voila.tornado_settings
     assert settings["allow_remote_access"] is False
@@ -207,3 +214,80 @@ def test_login_html_sends_the_token_back_to_the_page_asked_for():
     assert "That is not this app's token" in serve.login_html("/", "", failed=True)
     hostile = serve.login_html("'><script>alert(1)</script>", "")
     assert "<script>" not in hostile
+
+
+# --- sessions, caps and the full page ----------------------------------------------------
+def test_cap_options_are_taken(tmp_path):
+    opts = serve.parse_args(
+        [str(tmp_path), "--max-kernels", "12", "--session-kernels", "3", "--connect-grace", "20"]
+    )
+    assert (opts.max_kernels, opts.session_kernels, opts.connect_grace_s) == (12, 3, 20.0)
+
+
+def test_full_page_says_what_happened_and_what_to_do():
+    app = serve.full_html("app", 40, "/voila/render/01_a.ipynb", "/")
+    assert "The app is full, try again" in app and "40 lesson pages are open" in app
+    assert 'href="/voila/render/01_a.ipynb"' in app and 'href="/"' in app
+    mine = serve.full_html("session", 5, "/voila/render/01_a.ipynb")
+    assert "This browser already has 5 lesson pages open" in mine and "Close a lesson tab" in mine
+    hostile = serve.full_html("app", 1, '/x"><script>alert(1)</script>')
+    assert "<script>" not in hostile
+    assert "<script" not in app.lower() and "http" not in app, "nothing to fetch, nothing to fail"
+
+
+def test_a_taken_port_gives_the_next_free_one():
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        got = serve.free_port_from("127.0.0.1", port, tries=20)
+        assert port < got < port + 20
+
+
+def test_no_free_port_is_a_message_that_says_what_to_do(monkeypatch, tmp_path, capsys):
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        with pytest.raises(ValueError, match=rf"ports {port} to {port} on 127.0.0.1 are all in use.*--port"):
+            serve.free_port_from("127.0.0.1", port, tries=1)
+        monkeypatch.setattr(serve, "PORT_TRIES", 1)
+        assert serve.main([str(tmp_path), f"--port={port}"]) == 2
+        assert "are all in use" in capsys.readouterr().err
+
+
+def test_kernels_are_reached_over_private_unix_sockets(tmp_path):
+    """Not TCP ports any local user could reach: and no "running over TCP without
+    encryption" warning for each kernel (nine at each start)."""
+    c = serve.voila_config(serve.parse_args([str(tmp_path)]), "T" * 43)
+    assert c.KernelManager.transport == "ipc"
+    assert serve.ipc_fits(c.Voila.connection_dir_root)
+
+
+def test_unix_sockets_only_where_their_paths_fit(monkeypatch):
+    """ZeroMQ refuses a socket path over 107 characters (Linux): a long temporary folder
+    (macOS's /var/folders/...) would leave every kernel unable to start."""
+    assert serve.ipc_fits("/tmp") and serve.ipc_fits("/home/alice/.local/share/jupyter/runtime", prefix=0)
+    assert not serve.ipc_fits("/var/folders/" + "x" * 40 + "/T")
+    monkeypatch.setattr("tempfile.gettempdir", lambda: "/var/folders/" + "x" * 40 + "/T")
+    assert serve.connection_root() == "/tmp", "a short folder instead of the long one"
+    monkeypatch.setattr(serve, "ipc_fits", lambda folder, **kw: False)
+    c = serve.voila_config(serve.parse_args(["/tmp"]), "T" * 43)
+    assert "transport" not in c.KernelManager, "TCP on 127.0.0.1 where no socket path fits"
+
+
+def test_expected_log_lines_are_quiet_and_the_rest_kept():
+    import logging
+
+    quiet = serve._Quiet()
+
+    def record(msg, *args, level=logging.WARNING):
+        return logging.LogRecord("SecuredVoila", level, __file__, 1, msg, args, None)
+
+    assert not quiet.filter(record("Notebook %s is not trusted", "01_a.ipynb"))
+    assert quiet.filter(record("Culling '%s' kernel '%s' (%s)", "idle", "python3", "x"))
+    assert quiet.filter(record("Refused %s: %s", "/voila/render/01_a.ipynb", "app cap"))

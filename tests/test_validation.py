@@ -18,15 +18,15 @@ def test_valid_input_becomes_a_float_array():
 @pytest.mark.parametrize(
     ("value", "kwargs", "pattern"),
     [
-        (-1.0, {"lo": 0}, r"tvc_gb=-1.0 is outside the valid range \[0, inf\)"),
-        (0.0, {"lo": 0, "lo_open": True}, r"tvc_gb=0.0 is outside the valid range \(0, inf\)"),
+        (-1.0, {"lo": 0}, r"tvc_gb=-1.0 is outside the valid range \[0, ∞\)"),
+        (0.0, {"lo": 0, "lo_open": True}, r"tvc_gb=0.0 is outside the valid range \(0, ∞\)"),
         (math.nan, {"lo": 0}, r"tvc_gb=nan must be finite"),
         (np.inf, {}, r"tvc_gb=inf must be finite"),
         ("abc", {}, r"tvc_gb='abc' is text; model functions take numbers"),
         (True, {}, r"tvc_gb=True must be a number, not a boolean"),
         ([], {}, r"tvc_gb is empty"),
-        (2.5, {"integer": True, "lo": 1}, r"tvc_gb=2.5 must be a whole number in \[1, inf\)"),
-        ([1.0, 5.0], {"hi": 4}, r"tvc_gb=array with values \[1. 5.\] is outside the valid range \(-inf, 4\]"),
+        (2.5, {"integer": True, "lo": 1}, r"tvc_gb=2.5 must be a whole number in \[1, ∞\)"),
+        ([1.0, 5.0], {"hi": 4}, r"tvc_gb=array with values \[1. 5.\] is outside the valid range \(−∞, 4\]"),
     ],
 )
 def test_invalid_input_names_parameter_value_and_range(value, kwargs, pattern):
@@ -67,10 +67,10 @@ def test_result_unwraps_scalars_only():
         (["1", 2.0], r"is text"),
         (np.array([True, False]), r"must hold numbers, not booleans"),
         (1 + 2j, r"must hold real numbers"),
-        (None, r"tvc_gb=None must be a number in \[0, inf\)"),
+        (None, r"tvc_gb=None must be a number in \[0, ∞\)"),
         (object(), r"must be a number or an array of numbers"),
         ([[1.0, 2.0], [3.0]], r"must be a number or an array of numbers"),
-        (10**400, r"tvc_gb=1000.* is outside the valid range \[0, inf\)"),
+        (10**400, r"tvc_gb=1000.* is outside the valid range \[0, ∞\)"),
     ],
 )
 def test_text_and_non_numbers_are_refused_with_the_name_and_range(value, pattern):

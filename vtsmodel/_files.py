@@ -9,6 +9,14 @@ The rules :func:`atomic_write` keeps:
   leaves a half-written target or destroys the previous one.
 - **Permissions as any other file.** A new file gets ``0o666`` less the umask, as
   ``open(path, "w")`` gives; a replaced file keeps its mode.
+- **A read-only file is not replaced** unless ``force=True``: with ``overwrite=True``
+  alone, a file whose mode gives no one write permission (``0o444``), or that this
+  process may not write, is refused with ``PermissionError``. (Replacing it needs only
+  write permission on the folder, so the file's own mode would be ignored silently.)
+- **Hard links are split.** The new content is a new file put in the target's place:
+  the target's other names (hard links made with ``ln``) keep the old content. This is
+  what makes the save atomic, and what most editors do; to change every name at once,
+  write through a symbolic link instead.
 - **Symbolic links are written through**, as ``open(path, "w")`` does: with
   ``overwrite=True`` the file the link points at is replaced (atomically, in its own
   folder) and the link stays a link. Replacing the link by a plain file would silently
@@ -19,14 +27,16 @@ The rules :func:`atomic_write` keeps:
 - **Reading never blocks**: :func:`read_file` refuses anything but a regular file (a
   FIFO, a device, a socket, a folder) before it reads, and reads at most a given size.
 - **Temporary files a killed save left** (``SIGKILL`` cannot be caught) are removed by
-  the next save of the same target: only files of exactly that name pattern, regular,
-  at least :data:`STALE_AFTER_S` old, and not locked by a live writer (each writer holds
-  an ``flock`` on its temporary file while it writes; the kernel drops it when the
-  writer dies).
+  the next save of any file in the same folder: only files of exactly the temporary
+  name pattern (``.NAME.XXXXXXXX.tmp``), regular, owned by this user, at least
+  :data:`STALE_AFTER_S` old, and not locked by a live writer (each writer holds an
+  ``flock`` on its temporary file while it writes; the kernel drops it when the writer
+  dies).
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -46,7 +56,9 @@ __all__ = [
     "STALE_AFTER_S",
     "atomic_write",
     "check_regular_file",
+    "decode_utf8",
     "example_file",
+    "not_utf8",
     "open_regular",
     "parse_json_bytes",
     "read_file",
@@ -69,14 +81,14 @@ def _umask() -> int:
     return mask
 
 
-def _stale_pattern(name: str) -> re.Pattern:
-    # tempfile.mkstemp names: prefix + 8 characters of [a-z0-9_] + suffix
-    return re.compile(re.escape(f".{name}.") + r"[a-z0-9_]{8}" + re.escape(".tmp"))
+#: The temporary files of :func:`atomic_write` (tempfile.mkstemp: prefix ``.NAME.``, 8
+#: characters of ``[a-z0-9_]``, suffix ``.tmp``), whatever the target's name.
+_STALE = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
-def _remove_stale(folder: Path, name: str) -> list[Path]:
-    """Remove the temporary files killed saves of ``folder / name`` left; return them."""
-    pattern = _stale_pattern(name)
+def _remove_stale(folder: Path) -> list[Path]:
+    """Remove the temporary files killed saves left in ``folder``; return them."""
+    pattern = _STALE
     removed = []
     now = time.time()
     try:
@@ -119,11 +131,12 @@ def atomic_write(
     *,
     overwrite: bool = False,
     parents: bool = False,
+    force: bool = False,
 ) -> Path:
     """Write ``data`` to ``path`` atomically; refuse to replace a file unless asked.
 
-    See the module docstring for the rules (permissions, symbolic links, folders,
-    temporary files left by a killed save).
+    See the module docstring for the rules (permissions, read-only files, hard and
+    symbolic links, folders, temporary files left by a killed save).
 
     Parameters
     ----------
@@ -136,6 +149,8 @@ def atomic_write(
         Replace an existing file.
     parents : bool
         Create missing folders; otherwise a missing folder is an error.
+    force : bool
+        With ``overwrite``, replace a read-only file too (it keeps its read-only mode).
 
     Returns
     -------
@@ -148,6 +163,8 @@ def atomic_write(
         When ``path`` exists and ``overwrite`` is false.
     FileNotFoundError
         When the folder does not exist and ``parents`` is false.
+    PermissionError
+        When ``path`` is read-only (or not writable by this process) and ``force`` is false.
     IsADirectoryError
         When ``path`` is a folder.
     """
@@ -159,6 +176,10 @@ def atomic_write(
         raise IsADirectoryError(f"{given} is a folder; give a file name")
     if not overwrite and (target.exists() or given.is_symlink()):
         raise FileExistsError(f"{given} exists; pass overwrite=True to replace it")
+    if overwrite and not force and _read_only(target):
+        raise PermissionError(
+            f"{given} is read-only; make it writable to replace it (or pass force=True to replace it anyway)"
+        )
     folder = target.parent
     if not folder.is_dir():
         if not parents:
@@ -166,7 +187,7 @@ def atomic_write(
                 f"folder {folder} does not exist; create it first (or pass parents=True) to write {given.name}"
             )
         folder.mkdir(parents=True, exist_ok=True)
-    _remove_stale(folder, target.name)
+    _remove_stale(folder)
     pieces = (data,) if isinstance(data, str | bytes | bytearray | memoryview) else data
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode) if overwrite else None
@@ -201,6 +222,15 @@ def atomic_write(
         if os.path.exists(tmp):
             os.unlink(tmp)
     return given
+
+
+def _read_only(path: Path) -> bool:
+    """Whether existing ``path`` gives no one write permission, or this process none."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # missing: nothing to protect
+    return not mode & 0o222 or not os.access(path, os.W_OK)
 
 
 def _sync_folder(folder: Path) -> None:
@@ -303,6 +333,43 @@ def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") ->
     return b"".join(chunks)
 
 
+def decode_utf8(raw: bytes, where: str, *, what: str, line: int = 1, offset: int = 0) -> str:
+    """The text of UTF-8 bytes a person gave; ``ValueError`` naming where they are not UTF-8.
+
+    ``raw`` is a whole file, or its part that starts at ``line`` and byte ``offset`` (a
+    line read on its own). A byte-order mark at the start of a file is dropped. The
+    message names ``where``, the line, the byte and its offset in the file (counted from
+    0), and says to save the ``what`` as UTF-8.
+    """
+    raw = bytes(raw)
+    skip = len(codecs.BOM_UTF8) if offset == 0 and raw.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return raw[skip:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = skip + exc.start
+        n = line + raw.count(b"\n", 0, at)
+        raise ValueError(
+            f"{where}: line {n} is not UTF-8 text (byte 0x{raw[at]:02x} at byte offset {offset + at}); "
+            f"save the {what} as UTF-8"
+        ) from None
+
+
+def not_utf8(handle, where: str, *, what: str, max_bytes: int) -> ValueError:
+    """The ``ValueError`` for a text file object whose bytes are not UTF-8.
+
+    A text file object's decoder knows neither the line nor the offset in the file: where
+    the object has a file name, the file is read again as bytes (at most ``max_bytes``)
+    to name them (:func:`decode_utf8`).
+    """
+    name = getattr(handle, "name", None)
+    if isinstance(name, str | os.PathLike) and os.path.isfile(name):
+        try:
+            decode_utf8(read_file(name, max_bytes=max_bytes, what=what), where, what=what)
+        except ValueError as exc:
+            return exc
+    return ValueError(f"{where} is not UTF-8 text; save the {what} as UTF-8")
+
+
 def parse_json_bytes(raw: bytes, where: str, *, max_bytes: int, what: str):
     """Strict JSON from the bytes of a file a person gave: size-limited, UTF-8, no NaN or infinities.
 
@@ -313,10 +380,7 @@ def parse_json_bytes(raw: bytes, where: str, *, max_bytes: int, what: str):
     """
     if len(raw) > max_bytes:
         raise ValueError(f"{where} is larger than {max_bytes} bytes; not a {what}")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{where} is not UTF-8 text; not a {what}") from None
+    text = decode_utf8(raw, where, what=what)
 
     def reject(token: str):
         raise ValueError(f"{token} is not allowed in a {what} (values must be finite numbers)")

@@ -214,8 +214,8 @@ class Input:
         left = "(" if self.lo_open or self.lo is None else "["
         right = ")" if self.hi_open or self.hi is None else "]"
         # digits without thousands separators: the comma separates the bounds
-        lo = "-inf" if self.lo is None else number(self.lo, 6).replace(",", "")
-        hi = "inf" if self.hi is None else number(self.hi, 6).replace(",", "")
+        lo = "−∞" if self.lo is None else number(self.lo, 6).replace(",", "")
+        hi = "∞" if self.hi is None else number(self.hi, 6).replace(",", "")
         text = f"{left}{lo}, {hi}{right}"
         text = f"whole numbers in {text}" if self.integer else text
         return f"{text} or empty" if self.optional else text
@@ -300,6 +300,10 @@ class Input:
             return None
         rng = self.range_text()
         if hasattr(value, "item") and not isinstance(value, list | tuple | dict):
+            size = getattr(value, "size", 1)
+            if size != 1:  # numpy's own message named no input
+                held = "an empty array" if size == 0 else f"an array of {size} values"
+                raise ValueError(f"{name} is {held}; {self.header} takes one value: {rng}")
             value = value.item()  # numpy scalars (a grid sends them)
         if isinstance(value, str):
             text = value.strip()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import datetime
 import functools
+import io
 import json
 import math
 import re
@@ -236,12 +237,21 @@ def _readonly(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
+def _text(path: Path, what: str) -> io.StringIO:
+    """A data file's text; ``DataError`` naming the line and byte offset of a byte not UTF-8."""
+    from vtsmodel._files import decode_utf8
+
+    try:
+        return io.StringIO(decode_utf8(path.read_bytes(), str(path), what=what), newline="")
+    except ValueError as exc:
+        raise DataError(str(exc)) from None
+
+
 @functools.lru_cache(maxsize=1)
 def _package() -> dict:
     path = data_dir() / "datapackage.json"
     try:
-        with path.open(encoding="utf-8") as fh:
-            pkg = json.load(fh)
+        pkg = json.load(_text(path, "data package"))
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
     if not isinstance(pkg, dict) or not isinstance(pkg.get("resources"), list):
@@ -453,7 +463,7 @@ def load(name: str) -> Table:
     names = [f.name for f in fields]
     values: dict[str, list] = {n: [] for n in names}
     try:
-        fh = path.open(encoding="utf-8", newline="")
+        fh = _text(path, "data table")
     except FileNotFoundError:
         raise DataError(f"{path}: file not found (table {name!r} in datapackage.json)") from None
     with fh:
@@ -697,7 +707,7 @@ def _ledger() -> tuple[dict, ...]:
     known_sources = set(sources("founding"))  # the ledger covers the five founding documents
     rows, seen = [], set()
     try:
-        fh = path.open(encoding="utf-8", newline="")
+        fh = _text(path, "statement ledger")
     except FileNotFoundError:
         raise DataError(f"{path}: file not found (the statement ledger in datapackage.json)") from None
     with fh:

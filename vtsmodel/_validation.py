@@ -59,11 +59,12 @@ class CompressionWarning(ExtrapolationWarning):
     """
 
 
-def _fmt_range(lo, hi, lo_open, hi_open) -> str:
+def _fmt_range(lo, hi, lo_open=False, hi_open=False) -> str:
+    """A range as every message writes it: ``[0.001, 1]``, ``(0, 1]``, ``[0, ∞)``; an unbounded end is open."""
     left = "(" if lo_open or lo is None else "["
     right = ")" if hi_open or hi is None else "]"
-    lo_s = "-inf" if lo is None else f"{lo:g}"
-    hi_s = "inf" if hi is None else f"{hi:g}"
+    lo_s = "−∞" if lo is None else f"{lo:g}"
+    hi_s = "∞" if hi is None else f"{hi:g}"
     return f"{left}{lo_s}, {hi_s}{right}"
 
 
@@ -170,7 +171,7 @@ def as_float_array(
     if arr.size == 0:
         raise ValueError(f"{name} is empty; it must hold at least one number in {rng}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name}={_describe(value)} must be finite (no NaN or inf); valid range {rng}")
+        raise ValueError(f"{name}={_describe(value)} must be finite (no NaN or infinity); valid range {rng}")
     bad = np.zeros(arr.shape, dtype=bool)
     if lo is not None:
         bad |= (arr <= lo) if lo_open else (arr < lo)
@@ -255,10 +256,8 @@ def warn_outside(
         out |= arr > hi + 1e-12 * max(1.0, abs(hi))
     if out.any():
         first = arr[out].ravel()[0]
-        lo_s = "-inf" if lo is None else f"{lo:g}"
-        hi_s = "inf" if hi is None else f"{hi:g}"
         warnings.warn(
-            f"{name}={first:g} is outside the range the source validated, [{lo_s}, {hi_s}] "
+            f"{name}={first:g} is outside the range the source validated, {_fmt_range(lo, hi)} "
             f"({source}); the result is an extrapolation",
             ExtrapolationWarning,
             stacklevel=stacklevel,

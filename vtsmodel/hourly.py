@@ -321,47 +321,43 @@ def _check_rows(items: Iterable[tuple[int, Mapping]], *, what: str) -> Iterator[
 
 def _lines(source) -> tuple[Iterator[tuple[int, str]], str, callable]:
     """Numbered lines of ``source`` (path, file-like or CSV text), its label, and a closer."""
+    from vtsmodel._files import check_regular_file, decode_utf8, not_utf8
+
     if not isinstance(source, str | bytes | bytearray | os.PathLike) and not hasattr(source, "read"):
         raise ValueError(f"source={source!r} must be a path, an open file or the workload's text"[:300])
     if isinstance(source, bytes | bytearray):
         if len(source) > MAX_FILE_BYTES:
             raise ValueError(f"the workload is larger than {MAX_FILE_BYTES} bytes; it holds at most a week")
-        try:
-            source = bytes(source).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValueError("the workload is not UTF-8 text") from None
+        source = decode_utf8(source, "the workload", what="workload file")
         fh, label, close = io.StringIO(source), "workload", (lambda: None)
     elif hasattr(source, "read"):
-        fh, label, close = source, Path(str(getattr(source, "name", "workload"))).stem, (lambda: None)
+        fh, label, close = source, Path(str(getattr(source, "name", "workload"))).name, (lambda: None)
     elif isinstance(source, str) and "\n" in source:
         fh, label, close = io.StringIO(source), "workload", (lambda: None)
     else:
-        from vtsmodel._files import check_regular_file
-
         path = Path(os.fspath(source))
         size = check_regular_file(path, what="workload file").st_size  # a FIFO would block for ever
         if size > MAX_FILE_BYTES:
             raise ValueError(f"{path} is larger than {MAX_FILE_BYTES} bytes; a workload holds at most a week")
-        fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed by the caller
-        label, close = path.stem, fh.close
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the caller; lines decoded one by one
+        label, close = path.name, fh.close
 
     def gen():
-        total = 0
+        total = offset = 0
         try:
             for n, line in enumerate(fh, start=1):
-                if isinstance(line, bytes):
-                    try:
-                        line = line.decode("utf-8-sig" if n == 1 else "utf-8")
-                    except UnicodeDecodeError:
-                        raise ValueError(f"line {n}: not UTF-8 text") from None
+                if isinstance(line, bytes):  # a file: the message names the line and byte offset
+                    raw = line
+                    line = decode_utf8(raw, label, what="workload file", line=n, offset=offset)
+                    offset += len(raw)
                 total += len(line)
                 if total > MAX_FILE_BYTES:
                     raise ValueError(f"line {n}: the workload is larger than {MAX_FILE_BYTES} bytes")
                 if len(line) > _MAX_LINE:
                     raise ValueError(f"line {n}: longer than {_MAX_LINE} characters; not a workload row")
                 yield n, line
-        except UnicodeDecodeError:
-            raise ValueError(f"{label}: not UTF-8 text") from None
+        except UnicodeDecodeError:  # a text file the caller opened
+            raise not_utf8(fh, label, what="workload file", max_bytes=MAX_FILE_BYTES) from None
 
     return gen(), str(label), close
 

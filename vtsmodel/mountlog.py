@@ -533,7 +533,7 @@ def mount_log(
 
     bad = ~np.isfinite(t) | (t < 0)
     if bad.any():
-        first_bad("time_s", bad, t, "[0, inf) s")
+        first_bad("time_s", bad, t, "[0, ∞) s")
     back = np.flatnonzero(np.diff(t) < 0)
     if back.size:
         i = int(back[0]) + 1

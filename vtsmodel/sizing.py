@@ -89,9 +89,9 @@ class Flow:
             as_scalar(f"{n}: efficiency", EFFICIENCY.check(f"{n}: efficiency", self.efficiency))
         elif self.file_mb is None or self.files_per_mount is None:
             raise ValueError(
-                f"flow {self.name!r} needs an efficiency in (0, 1] or an access pattern "
-                f"(file_mb > 0 and files_per_mount >= 1); got efficiency=None, "
-                f"file_mb={self.file_mb!r}, files_per_mount={self.files_per_mount!r}"
+                f"flow {self.name!r} needs an efficiency in {EFFICIENCY.range_text()} or an access pattern "
+                f"(file_mb in {FILE_MB.range_text()} and files_per_mount in {FILES_PER_MOUNT.range_text()}); "
+                f"it has neither an efficiency nor {'a file size' if self.file_mb is None else 'files per mount'}"
             )
         else:
             as_scalar(f"{n}: file_mb", FILE_MB.check(f"{n}: file_mb", self.file_mb))

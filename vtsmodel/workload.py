@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vtsmodel._files import read_file
+from vtsmodel._files import decode_utf8, not_utf8, read_file
 from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.quantities import BIG_COUNT, DURATION_HOURS
@@ -120,11 +120,11 @@ def make_profile(
             try:
                 v = float(raw)
             except OverflowError:
-                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, inf)") from None
+                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, ∞)") from None
             except (TypeError, ValueError):
                 raise ValueError(f"row {n}: {key}={raw!r} is not a number") from None
             if not math.isfinite(v) or v < 0:
-                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, inf)")
+                raise ValueError(f"row {n}: {key}={raw!r} is outside the valid range [0, ∞)")
             vals.append(v)
         s, wr, rd = vals
         if i == 0 and s != 0:
@@ -171,7 +171,11 @@ def read_profile_csv(source, *, duration_hours: float = 24.0, name: str | None =
         The profile's name; default the file's stem.
     """
     if hasattr(source, "read"):
-        text, label = source.read(MAX_CSV_BYTES + 1), name or "profile"
+        label = name or "profile"
+        try:
+            text = source.read(MAX_CSV_BYTES + 1)
+        except UnicodeDecodeError:
+            raise not_utf8(source, label, what="profile CSV file", max_bytes=MAX_CSV_BYTES) from None
         if not isinstance(text, str):
             raise ValueError("source must be opened as text (open(path, encoding='utf-8')), not bytes")
         if len(text) > MAX_CSV_BYTES:
@@ -181,10 +185,7 @@ def read_profile_csv(source, *, duration_hours: float = 24.0, name: str | None =
     elif isinstance(source, str | os.PathLike):
         path = Path(os.fspath(source))
         raw = read_file(path, max_bytes=MAX_CSV_BYTES, what="profile CSV file")
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValueError(f"{path} is not UTF-8 text; not a profile CSV file") from None
+        text = decode_utf8(raw, str(path), what="profile CSV file")
         label = name or path.stem
     else:
         raise ValueError(f"source={source!r} must be a path, an open text file or CSV text")

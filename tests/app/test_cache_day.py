@@ -47,6 +47,17 @@ def test_profile_choice_fills_the_grid():
     assert d.panel.readout_values["time throttled"] == f"{number(run.hours_throttled)} h"
 
 
+def test_an_accepted_edit_survives_switching_the_profile_away_and_back():
+    d = L.day_panel()
+    assert d.set_cell(1, "write_mb_s", "60") is True
+    edited = d.panel.readout_values
+    d.panel.set(profile="steady day")
+    assert d.grid.cell_text(0, "write_mb_s") == number(workload.PROFILES["steady day"].rows()[0][1], 4)
+    d.panel.set(profile="nightly batch window")
+    assert d.grid.cell_text(1, "write_mb_s") == "60"  # the edit, as the status line said
+    assert d.panel.readout_values == edited
+
+
 def test_grid_edit_updates_the_day():
     d = L.day_panel()
     before = d.panel.readout_values
@@ -64,11 +75,18 @@ def test_grid_edit_updates_the_day():
 @pytest.mark.parametrize(
     ("row", "column", "value", "match"),
     [
-        (1, "write_mb_s", "abc", "write='abc' is not a number; write [MB/s] must be in [0, inf)"),
-        (1, "read_mb_s", -5, "read=-5 is outside the valid range [0, inf)"),
-        (1, "start_hours", "9", "is not after the previous row"),
-        (0, "start_hours", "1", "must be 0 for the first interval"),
-        (2, "start_hours", "30", "is not before the end"),
+        (1, "write_mb_s", "abc", "write='abc' is not a number; write [MB/s] must be in [0, ∞)"),
+        (1, "read_mb_s", -5, "read=-5 is outside the valid range [0, ∞)"),
+        # in the grid's words and numbers: the column's label and unit, rows as the grid numbers them
+        (
+            1,
+            "start_hours",
+            "9",
+            "row 2: rejected: start [h] = 9 is not before row 3's 8 h: the starts must increase",
+        ),
+        (2, "start_hours", "1", "row 3: rejected: start [h] = 1 is not after row 2's 2 h"),
+        (0, "start_hours", "1", "start [h] = 1: the first row starts the day, at 0 h"),
+        (2, "start_hours", "30", "start [h] = 30 is not before the end of the day, 24 h"),
     ],
 )
 def test_bad_cell_rejected_with_its_reason_and_the_old_value_kept(row, column, value, match):

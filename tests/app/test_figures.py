@@ -90,3 +90,24 @@ def test_inputs_table_lists_each_input_with_its_range_and_source():
         ">compressibility CF</td>" in t and ">[1, 6]</td>" in t and ">ibm-vts-b18-2000, Appendix B</td>" in t
     )
     assert ">one of 5 (the list on the page)</td>" in t
+
+
+# --- legends show what the plot draws ---------------------------------------------------------------
+def test_every_marks_legend_item_has_the_marks_symbol():
+    # plotly draws a path shape's legend item as a hexagon: a named mark is in the legend as a
+    # legend-only trace with the symbol (or line) the plot draws.
+    from vtsmodel.app.figures import Plot, point_mark
+    from vtsmodel.app.lessons import LESSONS, lesson_module
+
+    for symbol in ("diamond", "square", "circle", "triangle"):
+        mark = point_mark(1.0, 2.0, symbol=symbol, name="here")
+        spec = Plot(lambda: {"data": [], "layout": {}}, shapes=[mark]).spec()
+        assert [t["name"] for t in spec["data"]] == ["here"]
+        assert spec["data"][0]["marker"]["symbol"] == ("triangle-up" if symbol == "triangle" else symbol)
+        assert spec["data"][0]["marker"]["color"] == mark["fillcolor"]
+        assert spec["layout"]["shapes"][0]["showlegend"] is False
+    for k in LESSONS:
+        for name, plot in lesson_module(k).scenario_view().figures.items():
+            shapes = plot.spec()["layout"].get("shapes", [])
+            in_legend = [s for s in shapes if s.get("type") == "path" and s.get("showlegend")]
+            assert in_legend == [], f"lesson {k} {name}: a mark in the legend as a hexagon"

@@ -196,6 +196,11 @@ def test_a_bad_log_is_shown_with_its_line_field_value_and_range_and_changes_noth
     assert page.source is C.example_source() and page.panel.figure("curve") == before
     browser_upload(page.upload, "late.csv", b"time_s,volume,compressed_mb,access\n60,A,1,read\n0,B,1,read\n")
     assert "line 3" in page.status.value and "earlier" in page.status.value
+    # the page says what to do on the page, not a Python call it has no option for
+    assert (
+        "read_mount_log(" not in page.status.value
+        and "sort the file by time and upload it again" in page.status.value
+    )
     browser_upload(page.upload, "cols.csv", b"time_s,volume,sise_mb,access\n0,A,1,read\n")
     assert "sise_mb" in page.status.value and "did you mean" in page.status.value
 

@@ -171,8 +171,11 @@ def test_pane_spec_is_the_composed_figure():
                 layout={"yaxis": {"range": [0, 9]}})  # fmt: skip
     pane = PlotPane(plot)
     spec = pane.spec
-    assert [t["name"] for t in spec["data"]] == ["curve", "extra"]
+    assert [t["name"] for t in spec["data"]] == ["curve", "extra", "here"]
     assert spec["layout"]["shapes"][-1]["name"] == "here" and spec["layout"]["annotations"][-1]["text"] == "a"
+    # the mark's legend item is a legend-only trace of its own symbol (plotly draws a path shape's as a hexagon)
+    assert spec["layout"]["shapes"][-1]["showlegend"] is False
+    assert spec["data"][-1]["marker"]["symbol"] == "diamond" and spec["data"][-1]["x"] == [None]
     assert spec["layout"]["yaxis"]["range"] == [0, 9] and spec["layout"]["xaxis"]["range"] == [0, 10]
     assert spec == plot.spec()
     assert isinstance(plot.figure(), go.Figure)  # the composition is a valid plotly figure

@@ -60,7 +60,7 @@ def shows(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     assert r["tape library"] == f"{lib.drives} × {P.INPUTS['library_drive'].label_of(lib.drive)}"
     assert r["tape library, governs"] == lib.governs
     assert pg.panel.view.binding == cfg.binding_sentence(vts)
-    same_data(pg.panel.figure("configurations"), plan_figures.configurations_spec(vts))
+    same_data(pg.panel.figure("configurations"), plan_figures.configurations_spec(vts, targets=False))
     same_data(pg.panel.figure("day"), plan_figures.day_spec(best))
     same_data(pg.panel.figure("tornado"), plan_figures.tornado_spec(sensitivity.moving_rows(sens)))
 
@@ -227,6 +227,39 @@ def test_plan_save_and_load_round_trip_through_the_page(monkeypatch):
     assert other.panel.values == pg.panel.values
     assert other.panel.readout_values == pg.panel.readout_values
     shows(other, P.answers_of(pg.panel.values), read_hourly_workload(EXAMPLE))
+
+
+def test_the_typed_name_names_the_plan_file_the_report_and_its_title(monkeypatch):
+    pg = page()
+    pg.name_box.value = "  Nightly   batch, site A "
+    sent = {}
+    monkeypatch.setattr(
+        pg.files.downloader, "send_file", lambda name, data, fmt: sent.update({name: data}) or name
+    )
+    saved = pg.save()
+    assert json.loads(sent[saved])["name"] == "Nightly batch, site A"
+    report_name = pg.download_report("html")
+    assert (
+        saved.startswith("Nightly")
+        and report_name.startswith("Nightly")
+        and report_name.endswith("_report.html")
+    )
+    assert "<h1>Nightly batch, site A</h1>" in sent[report_name].decode("utf-8")
+    other = page()
+    browser_upload(other.plan_upload, saved, sent[saved])
+    assert other.name_box.value == "Nightly batch, site A"
+    other.name_box.value = "   "
+    assert other.name == "plan"  # an empty box names the plan "plan"
+
+
+def test_a_saved_plan_holds_the_answers_without_float_noise(monkeypatch):
+    pg = page()
+    pg.panel.set(volume_mb=800.0000000000001, cf=2.4000000000000004)  # what a slider's steps leave
+    sent = {}
+    monkeypatch.setattr(pg.files.downloader, "send_file", lambda name, data, fmt: sent.update(d=data) or name)
+    pg.save()
+    text = sent["d"].decode("utf-8") if isinstance(sent["d"], bytes) else sent["d"]
+    assert '"volume_mb": 800.0,' in text and '"cf": 2.4,' in text and "0000000" not in text
 
 
 def test_a_plan_the_page_cannot_show_changes_nothing():

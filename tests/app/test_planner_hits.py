@@ -57,7 +57,7 @@ def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     for c in best.checks:
         assert r[c.label] == cfg.check_readout(c)
     assert r["recalls in the busiest hour"] == f"{number(vts.day['busiest recall hour [1/h]'])} per hour"
-    same_data(pg.panel.figure("configurations"), plan_figures.configurations_spec(vts))
+    same_data(pg.panel.figure("configurations"), plan_figures.configurations_spec(vts, targets=False))
     same_data(pg.panel.figure("day"), plan_figures.day_spec(best))
     same_data(pg.panel.figure("tornado"), plan_figures.tornado_spec(sensitivity.moving_rows(sens)))
 

@@ -85,3 +85,17 @@ def test_a_drive_without_a_cartridge_capacity_empties_the_capacity_figure_and_sa
     fig = pg.panel.figure("capacity")
     assert not any(t.get("type") == "bar" for t in fig["data"])
     assert any("no cartridge capacity" in a.get("text", "") for a in fig["layout"].get("annotations", []))
+
+
+def test_with_a_mount_log_the_page_shows_the_recall_target_by_replay():
+    from vtsmodel.app.lessons.hit_curve import example_source
+
+    # the 3592A's 300 GB cartridges: the example log's 2,280 volumes on several cartridges (on LTO-10's 30 TB
+    # they share one, and no number of drives serves its bursts within the target: the plan says so)
+    pg = page(library="none", library_drive="IBM3592A")
+    pg.logs.use_example()
+    lib = plan.library_plan(pg.current_plan())
+    shown = pg.panel.readout_values["library, recall target by replay"]
+    assert lib.replay is not None and shown.startswith(f"{lib.replay.drives} drive")
+    assert f"analytic M/G/c count: {lib.replay.analytic_drives}" in shown
+    assert pg.log is example_source()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -15,12 +17,12 @@ from vtsmodel.app.text import number
 from .uploads import browser_upload
 
 
-def core(source=None, cache_gb=864.0, **kw):
+def core(source=None, cache_gb=864.0, cartridge_share=1.0, **kw):
     src = source or example_source()
     lib = {k: L.INPUTS[k].default for k in L._LIBRARY_KEYS}
     lib.update({k: v for k, v in kw.items() if k in lib})
     library = replay_library(dismount_after_s=kw.get("dismount_after_s", 0.0), **lib)
-    return replay_log(src.log, library, cache_gb=cache_gb or None)
+    return replay_log(src.log, library, cache_gb=cache_gb or None, cartridge_share=cartridge_share)
 
 
 def test_contract():
@@ -44,8 +46,10 @@ def test_every_default_lies_on_its_sliders_grid():
     for key, inp in L.INPUTS.items():
         ctl = page.panel.controls[key]
         if inp.kind in ("number", "int"):
-            assert (ctl.min, ctl.max) == (inp.lo, inp.hi), key
-            pos = (inp.default - inp.lo) / ctl.step
+            log = inp.scale == "log"  # a log slider's ends and steps are exponents
+            at = math.log10 if log else float
+            assert (ctl.min, ctl.max) == pytest.approx((at(inp.lo), at(inp.hi))), key
+            pos = (at(inp.default) - at(inp.lo)) / ctl.step
             assert pos == pytest.approx(round(pos), abs=1e-9), key
 
 
@@ -70,6 +74,24 @@ def test_sliders_move_the_readouts_and_plots_as_the_core_says():
     assert delay["layout"]["shapes"][-1]["x0"] == 300.0
     resp = page.panel.figure("response")
     assert resp["data"][0]["name"] == "replay" and len(resp["data"]) == 3
+
+
+def test_the_cartridge_share_slider_spreads_the_example_log_and_the_note_follows():
+    page = L.ReplayPage()
+    rep = core()  # the example's 2,280 volumes fill a fraction of one 18 TB cartridge
+    assert rep.cartridges == 1
+    few = [n for n in page.panel.view.notes if "fewer than the 16 drives" in n]
+    assert (
+        few
+        and page.panel.readout_values["cartridges used"]
+        == f"1 ({rep.volumes_per_cartridge:,} volumes a cartridge)"
+    )
+    page.set(cartridge_share=0.001)
+    spread = core(cartridge_share=0.001)
+    assert spread.cartridges >= 16 and spread.volumes_per_cartridge < rep.volumes_per_cartridge
+    assert page.panel.readout_values["cartridges used"].startswith(f"{spread.cartridges:,} (")
+    assert page.panel.readout_values["mounts per hour"] == number(spread.mounts_per_hour)
+    assert not any("fewer than the 16 drives" in n for n in page.panel.view.notes)
 
 
 def test_an_uploaded_log_is_replayed_and_a_bad_one_changes_nothing():

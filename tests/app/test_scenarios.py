@@ -56,7 +56,7 @@ def sheet():
 
 
 def test_default_sheet_has_one_base_scenario_with_computed_columns(sheet):
-    assert sheet.names == ["base"]
+    assert sheet.names == ["scenario 1"]
     assert sheet.lesson_id == "99"
     assert sheet.columns == [
         "Scenario",
@@ -73,7 +73,7 @@ def test_set_cell_parses_text_and_recomputes(sheet):
     out = sheet.set_cell(0, "rate [MB/s]", " 2e2 ")
     assert sheet.values(0)["rate_mb_s"] == 200.0
     assert out["per drive [MB/s]"] == 50.0
-    sheet.set_cell("base", "drives", 5.0)  # a float arriving for an int column is cast
+    sheet.set_cell("scenario 1", "drives", 5.0)  # a float arriving for an int column is cast
     assert sheet.values(0)["drives"] == 5 and isinstance(sheet.values(0)["drives"], int)
     assert sheet.cell(0, "per drive [MB/s]") == 40.0
 
@@ -106,12 +106,12 @@ def test_bad_cell_is_rejected_and_the_previous_value_stays(sheet, column, value,
 def test_add_duplicate_rename_delete_keep_names_unique(sheet):
     assert sheet.add() == "scenario 2"
     sheet.set_cell(0, "rate_mb_s", 300)
-    assert sheet.duplicate(0) == "base copy"
-    assert sheet.names == ["base", "base copy", "scenario 2"]
-    assert sheet.values("base copy") == sheet.values("base")
-    assert sheet.duplicate(0) == "base copy 2"
+    assert sheet.duplicate(0) == "scenario 1 copy"
+    assert sheet.names == ["scenario 1", "scenario 1 copy", "scenario 2"]
+    assert sheet.values("scenario 1 copy") == sheet.values("scenario 1")
+    assert sheet.duplicate(0) == "scenario 1 copy 2"
     with pytest.raises(ValueError, match="already used"):
-        sheet.rename(1, "base")
+        sheet.rename(1, "scenario 1")
     with pytest.raises(ValueError, match="empty"):
         sheet.rename(1, "  ")
     with pytest.raises(ValueError, match="text"):
@@ -133,7 +133,7 @@ def test_add_rejects_unknown_inputs_and_bad_values(sheet):
         sheet.add("x", speed=3)
     with pytest.raises(ValueError, match="rate_mb_s"):
         sheet.add("x", rate_mb_s=-5)
-    assert sheet.names == ["base"]
+    assert sheet.names == ["scenario 1"]
 
 
 def test_set_values_is_all_or_nothing(sheet):
@@ -281,8 +281,8 @@ def test_export_csv_has_a_row_per_scenario_with_its_outputs(sheet, tmp_path):
     lines = path.read_text().splitlines()
     data = [ln for ln in lines if not ln.startswith("#")]
     rows = list(csv.DictReader(data))
-    assert [r["Scenario"] for r in rows] == ["base", "twin"]
-    assert float(rows[0]["per drive [MB/s]"]) == sheet.outputs(0)["per drive [MB/s]"]
+    assert [r["Scenario"] for r in rows] == ["scenario 1", "twin"]
+    assert float(rows[0]["per drive [MB/s]"]) == pytest.approx(sheet.outputs(0)["per drive [MB/s]"], rel=1e-3)
     assert any(ln.startswith("# Scenarios of lesson 99") for ln in lines)
     with pytest.raises(FileExistsError):
         sheet.export_csv(path)
@@ -365,3 +365,28 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ValueError, match=r"is a FIFO \(named pipe\), not a scenario file"):
         read_scenario_file(fifo)
+
+
+def test_lesson_01_csv_reads_as_a_proposal():
+    # labels, not internal ids; four significant digits, not 86.52154320597057; the sources and the maker
+    import csv
+
+    from vtsmodel import REFERENCE, cite
+    from vtsmodel.app.lessons import write
+
+    sheet = ScenarioSheet(write)
+    text = sheet.to_csv()
+    row = next(csv.DictReader(ln for ln in text.splitlines() if not ln.startswith("#")))
+    config = write.INPUTS["tvc_config"]
+    assert row[config.header] == config.format(config.default) and "tvc_" not in text
+    assert row["feature"] == write.INPUTS["feature"].format("paf") and ",paf," not in text
+    peak = sheet.outputs(0)["peak write [MB/s]"]
+    assert row["peak write [MB/s]"] == f"{peak:.4g}" and float(row["peak write [MB/s]"]) == pytest.approx(
+        peak, rel=1e-3
+    )
+    comments = [ln[2:] for ln in text.splitlines() if ln.startswith("# ")]
+    assert (
+        "Sources:" in comments
+        and cite("ibm-vts-b18-2000") in comments
+        and f"Made with {REFERENCE}" in comments
+    )

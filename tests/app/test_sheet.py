@@ -18,7 +18,7 @@ from vtsmodel import Input
 from vtsmodel.app.figures import Plot, figure_json, point_mark
 from vtsmodel.app.grids import Column, GridEditor, header_widths
 from vtsmodel.app.panels import Panel, Stage, View
-from vtsmodel.app.sheet import ScenarioSheetWidget, overlay_traces
+from vtsmodel.app.sheet import OVERLAY_POINT, ScenarioSheetWidget, overlay_traces
 
 from .uploads import browser_upload
 
@@ -151,26 +151,26 @@ def test_the_summary_and_the_sliders_follow_the_selected_row(bound):
     )
     sheet.add("more")
     assert "vtsmodel-sheet-selected'>more<" in sheet.summary.value
-    sheet.select("base")
+    sheet.select("scenario 1")
     assert panel.controls["rate"].value == 150.0
 
 
 def test_add_duplicate_rename_delete_and_selection(bound):
     sheet, panel = bound
     panel.controls["rate"].value = 300.0
-    assert sheet.duplicate() == "base copy" and sheet.selected == 1
+    assert sheet.duplicate() == "scenario 1 copy" and sheet.selected == 1
     sheet.rename("fast one")
-    assert sheet.sheet.names == ["base", "fast one"] and cell(sheet, 1, "Scenario") == "fast one"
-    browser_edit(sheet, 1, "Scenario", "base")  # a name in use: refused
+    assert sheet.sheet.names == ["scenario 1", "fast one"] and cell(sheet, 1, "Scenario") == "fast one"
+    browser_edit(sheet, 1, "Scenario", "scenario 1")  # a name in use: refused
     assert "already used" in sheet.message.value and cell(sheet, 1, "Scenario") == "fast one"
     sheet.add()
     assert sheet.selected == 2 and panel.controls["rate"].value == 100.0  # defaults
     sheet.select("fast one")
     assert panel.controls["rate"].value == 300.0
     sheet.delete()
-    assert sheet.sheet.names == ["base", "scenario 3"]
+    assert sheet.sheet.names == ["scenario 1", "scenario 3"]
     sheet.grid.grid.selections = [{"r1": 0, "r2": 0, "c1": 1, "c2": 1}]
-    assert sheet.selected == 0 and sheet._choice.value == "base"
+    assert sheet.selected == 0 and sheet._choice.value == "scenario 1"
 
 
 def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
@@ -178,21 +178,25 @@ def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
     sheet.duplicate()
     browser_edit(sheet, 1, "rate [MB/s]", 500.0)
     data = panel.figure("main")["data"]
-    assert [t["name"] for t in data] == ["curve", "source data", "base", "base"]
+    names = ["curve", "source data", "scenario 1", "scenario 1: its setting", "this setting"]
+    assert [t["name"] for t in data] == names
     line, point = data[2], data[3]
-    assert line["line"]["dash"] == "dash" and line["showlegend"] and not point["showlegend"]
+    # the other scenario's line and its setting each once in the legend; its point a cross, which no
+    # cited source point uses (lesson 01's stated peak points are open diamonds)
+    assert line["line"]["dash"] == "dash" and line["showlegend"] and point["showlegend"]
+    assert point["marker"]["symbol"] == OVERLAY_POINT
     assert point["y"] == [100.0 / 4] and line["y"] == data[0]["y"]
     browser_edit(sheet, 0, "rate [MB/s]", 50.0)  # an edit of the other row redraws its overlay
     assert panel.figure("main")["data"][3]["y"] == [50.0 / 4]
-    assert "Also shown = base" in panel.caption() and "Scenario = base copy" in panel.caption()
+    assert "Also shown = scenario 1" in panel.caption() and "Scenario = scenario 1 copy" in panel.caption()
     sheet.delete()
-    assert [t["name"] for t in panel.figure("main")["data"]] == ["curve", "source data"]
+    assert [t["name"] for t in panel.figure("main")["data"]] == ["curve", "source data", "this setting"]
 
 
 def test_overlay_traces_skip_source_markers_and_turn_marks_into_points():
     spec = view(evaluate()).figures["main"].spec()
     out = overlay_traces(spec, "s", "dot")
-    assert [t["name"] for t in out] == ["s", "s"] and out[0]["line"]["dash"] == "dot"
+    assert [t["name"] for t in out] == ["s", "s: its setting"] and out[0]["line"]["dash"] == "dot"
     assert out[1]["mode"] == "markers" and out[1]["x"] == [5.0]
 
 
@@ -214,11 +218,11 @@ def test_save_and_csv_are_downloads_and_load_is_an_upload(bound):
     )
     sheet.delete()
     browser_upload(sheet.files.controls["Load…"], "s.json", bytes(buffers[0]))
-    assert sheet.sheet.names == ["base", "base copy"]
+    assert sheet.sheet.names == ["scenario 1", "scenario 1 copy"]
     assert "loaded 2 scenarios from <b>s.json</b>" in sheet.files.status.value
     browser_upload(sheet.files.controls["Load…"], "bad.json", b'{"schema": "vtsmodel-sc')
     assert "<b>bad.json</b> not loaded: bad.json is not valid JSON" in sheet.files.status.value
-    assert sheet.sheet.names == ["base", "base copy"]
+    assert sheet.sheet.names == ["scenario 1", "scenario 1 copy"]
 
 
 def test_binding_a_panel_without_matching_inputs_is_an_error():
@@ -237,7 +241,7 @@ def test_lesson_01_write_panel_binds():
     assert panel.controls["cf"].value == 2.0
     browser_edit(sheet, 1, lesson01.INPUTS["feature"].header, "EHPO")
     assert panel.controls["feature"].value == "ehpo"
-    assert {t.get("name") for t in panel.figure("write")["data"]} >= {"base"}
+    assert {t.get("name") for t in panel.figure("write")["data"]} >= {"scenario 1"}
 
 
 # --- the grid editor alone ------------------------------------------------------------------
@@ -295,5 +299,51 @@ def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():
     sheet.duplicate()
     a.set(cf=2.0)
     assert b.values["cf"] == 2.0 and sheet.sheet.values(1)["cf"] == 2.0
-    lines = [t for t in a.figure()["data"] if t.get("name") == "base" and t.get("mode") == "lines"]
+    lines = [t for t in a.figure()["data"] if t.get("name") == "scenario 1" and t.get("mode") == "lines"]
     assert lines and lines[0]["line"]["dash"] == "dash" and None not in lines[0]["x"][:2]
+
+
+def test_add_and_duplicate_take_the_typed_name(bound):
+    sheet, _panel = bound
+    sheet._name.value = "  night shift "
+    sheet._buttons.children[2].click()  # Add
+    assert sheet.sheet.names[-1] == "night shift" and sheet._name.value == ""
+    sheet._name.value = "day shift"
+    sheet._buttons.children[3].click()  # Duplicate
+    assert "day shift" in sheet.sheet.names and sheet.sheet.name(sheet.selected) == "day shift"
+    sheet._buttons.children[3].click()  # no name typed: one is made up
+    assert "day shift copy" in sheet.sheet.names
+    sheet._name.value = "day shift"  # a name in use: refused, said, kept in the box
+    sheet._buttons.children[3].click()
+    assert "failed" in sheet.grid.message.value and sheet._name.value == "day shift"
+
+
+def test_the_first_scenario_is_not_named_like_a_vts_model():
+    from vtsmodel.app.lessons import write
+
+    assert ScenarioSheetWidget(write).sheet.names == ["scenario 1"]  # "base" is the base VTS
+
+
+def test_a_plan_file_loaded_as_scenarios_is_named_and_sent_to_lesson_07(bound):
+    from vtsmodel import plan
+
+    sheet, _panel = bound
+    before = sheet.sheet.names
+    browser_upload(sheet.files.controls["Load…"], "my_plan.json", plan.plan_to_json(plan.Plan()).encode())
+    status = sheet.files.status.value
+    assert (
+        "this is a plan file, not a scenario file: open it in lesson 07" in status
+        and "unknown key" not in status
+    )
+    assert sheet.sheet.names == before  # nothing changed
+
+
+def test_files_of_another_kind_are_named_where_they_open():
+    from vtsmodel.app.filekinds import wrong_kind
+
+    assert wrong_kind({"schema": "vtsmodel-scenarios", "lesson": "04"}, "vtsmodel-scenarios", "01") == (
+        "this is a file of lesson 04, not of lesson 01: open it in lesson 04"
+    )
+    assert "open it in lesson 05" in wrong_kind({"schema": "vtsmodel-flows"}, "vtsmodel-plan")
+    assert wrong_kind({"schema": "vtsmodel-plan"}, "vtsmodel-plan") is None
+    assert wrong_kind({"anything": 1}, "vtsmodel-plan") is None  # left to the reader's own checks

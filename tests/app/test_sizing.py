@@ -112,8 +112,10 @@ def test_empty_name_is_rejected():
 
 def test_empty_efficiency_needs_an_access_pattern_then_uses_it():
     wb = L.sizing_panel()
-    assert not wb.edit(2, "efficiency", "")  # no access pattern yet: Flow refuses
-    assert "access pattern" in wb.grid.message.value
+    assert not wb.edit(2, "efficiency", "")  # no access pattern yet: refused in the grid's words
+    msg = wb.grid.message.value
+    assert "row 3: rejected: T2, analysis needs an efficiency [-] in [0.001, 1], or an access pattern" in msg
+    assert "file size [MB] and files per mount [-]" in msg and "None" not in msg and "file_mb" not in msg
     assert wb.grid.cell_text(2, "file_mb") == "" and wb.grid.cell_text(2, "efficiency") == "0.1"
     assert wb.edit(2, "file_mb", "1000") and wb.edit(2, "files_per_mount", "10")
     assert wb.edit(2, "efficiency", "")
@@ -201,7 +203,11 @@ def test_save_and_load_round_trip():
 @pytest.mark.parametrize(
     "edit, match",
     [
-        (lambda d: d.update(schema="vtsmodel-scenarios"), "not a lesson 05 flows file"),
+        (
+            lambda d: d.update(schema="vtsmodel-scenarios"),
+            "this is a scenario file, not a flows file: open it in",
+        ),
+        (lambda d: d.update(schema="vtsmodel-other"), "not a lesson 05 flows file"),
         (lambda d: d["flows"][1].update(rate_mb_s=-1), "flow 2: rate_mb_s=-1"),
         (lambda d: d["flows"][0].update(colour="red"), "flow 1: an object"),
         (lambda d: d.update(drive="LTO99"), "drive='LTO99'"),

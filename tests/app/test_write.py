@@ -198,8 +198,10 @@ def test_extrapolation_becomes_a_note_and_a_caption_line():
     p = L.write_panel()
     p.set(cf=4.75, feature="ehpo")
     assert not p.last_error
-    assert any("cf=4.75 is outside the range the source validated" in n for n in p.view.notes)
-    assert "Note: cf=4.75 is outside the range the source validated, [1, 4]" in p.caption()
+    assert any(
+        "compressibility CF = 4.75 is outside the range the source validated" in n for n in p.view.notes
+    )
+    assert "Note: compressibility CF = 4.75 is outside the range the source validated, [1, 4]" in p.caption()
     p.set(cf=3.0, feature="ehpo", tvc_config=P1728)  # offered only with PAF (Table 3): a note says so
     assert any("offered only with PAF" in n for n in p.view.notes)
     p.set(tvc_config=E1152)

@@ -287,6 +287,11 @@ def open_lesson(browser, voila_url, request, artifacts_dir):
         except Exception as exc:  # noqa: BLE001 - a failed screenshot must not hide the real result
             problems.append(f"screenshot failed: {exc}")
         problems += [f"{notebook}: {p}" for p in watch.problems()]
+        # Closed as a person closes the tab: the page's beacon stops its kernel (the app
+        # caps the kernels of open pages; a context closed outright leaves them to the cull).
+        with contextlib.suppress(Exception):
+            with page.expect_event("close", timeout=10_000):
+                page.close(run_before_unload=True)
         context.close()
     if problems:
         pytest.fail("\n".join(problems))

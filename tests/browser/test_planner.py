@@ -88,16 +88,19 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     assert cf_row.input_base == pytest.approx(cf)
     assert page.locator(".vtsmodel-headline").inner_text().startswith(vts.headline()[:40])
 
-    # The report, downloaded: the plan shown, offline.
+    # The report, downloaded: the plan shown, offline, named and titled as typed.
+    page.locator(".vtsmodel-plan-name input").fill("Site A nightly")
+    page.locator(".vtsmodel-plan-name input").press("Enter")
     with page.expect_download(timeout=120_000) as info:
         page.locator("button.jupyter-button", has_text="Report (HTML)").click()
     download = info.value
-    assert download.suggested_filename == "plan_report.html"
+    assert download.suggested_filename == "Site A nightly_report.html"
     target = tmp_path / download.suggested_filename
     download.save_as(target)
-    _status(page, "done", "downloaded plan_report.html")
+    _status(page, "done", "downloaded Site A nightly_report.html")
     report = target.read_text(encoding="utf-8")
     assert report.startswith("<!DOCTYPE html>") and "<script src=" not in report
+    assert "<h1>Site A nightly</h1>" in report
     assert vts.recommended.config.label in report and "example_hourly_workload" in report
 
     # The example mount log, uploaded: each configuration its own read hits, the slider greyed out.

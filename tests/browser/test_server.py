@@ -14,6 +14,9 @@ from __future__ import annotations
 import datetime
 import http.client
 import json
+import os
+import shutil
+import signal
 import time
 import urllib.parse
 import uuid
@@ -56,8 +59,21 @@ def _request(base: str, path: str, *, method="GET", host=None, headers=None, bod
         conn.close()
 
 
-def _kernels(base: str, token: str = APP_TOKEN) -> list[dict]:
-    status, _, body = _request(base, f"/api/kernels?token={token}")
+def _status(base: str) -> dict:
+    """How full the app is: live kernels, page kernels, the caps (counts only)."""
+    status, _, body = _request(base, f"/api/vtsmodel/status?token={APP_TOKEN}")
+    assert status == 200, (status, body[:200])
+    return json.loads(body)
+
+
+def _cookie(context) -> str:
+    """The Cookie header a browser context sends (its login and ``_xsrf`` cookies)."""
+    return "; ".join(f"{c['name']}={c['value']}" for c in context.cookies())
+
+
+def _kernels(base: str, cookie: str) -> list[dict]:
+    """The page kernels of the session that ``cookie`` logs in."""
+    status, _, body = _request(base, "/api/kernels", headers={"Cookie": cookie})
     assert status == 200, (status, body[:200])
     return json.loads(body)
 
@@ -68,10 +84,11 @@ def _kernel_id(page) -> str:
     )
 
 
-def _wait_kernels(base: str, predicate, timeout_s: float, what: str) -> list[dict]:
+def _wait_kernels(base: str, cookie: str, predicate, timeout_s: float, what: str) -> list[dict]:
+    """Poll a session's page kernels until ``predicate`` holds."""
     deadline = time.monotonic() + timeout_s
     while True:
-        ks = _kernels(base)
+        ks = _kernels(base, cookie)
         if predicate(ks):
             return ks
         if time.monotonic() > deadline:
@@ -79,10 +96,21 @@ def _wait_kernels(base: str, predicate, timeout_s: float, what: str) -> list[dic
         time.sleep(0.5)
 
 
+def _wait_status(base: str, predicate, timeout_s: float, what: str) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        st = _status(base)
+        if predicate(st):
+            return st
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {timeout_s:.0f} s; status: {st}")
+        time.sleep(0.5)
+
+
 # --- token ---------------------------------------------------------------------------
 def test_requests_without_the_token_are_refused(voila_url):
     port = urllib.parse.urlparse(voila_url).port
-    before = {k["id"] for k in _kernels(voila_url)}
+    before = _status(voila_url)["kernels"]
     fake = str(uuid.uuid4())
     for token in (None, "wrong-" + APP_TOKEN[6:], APP_TOKEN[:-1]):
         q = f"?token={token}" if token else ""
@@ -94,6 +122,7 @@ def test_requests_without_the_token_are_refused(voila_url):
         # APIs and the kernel channels: 403.
         for method, path in (
             ("GET", "/api/kernels"),
+            ("GET", "/api/vtsmodel/status"),
             ("GET", f"/api/kernels/{fake}"),
             ("DELETE", f"/api/kernels/{fake}"),
             ("POST", f"/voila/api/shutdown/{fake}"),
@@ -103,7 +132,7 @@ def test_requests_without_the_token_are_refused(voila_url):
             assert status == 403, (method, path, token, status, body[:200])
     status, _, body = _request(voila_url, "/login", host=f"127.0.0.1:{port}")
     assert status == 200 and b"needs its token" in body and b"Lesson" not in body
-    assert {k["id"] for k in _kernels(voila_url)} == before, "a request without the token started a kernel"
+    assert _status(voila_url)["kernels"] == before, "a request without the token started a kernel"
 
 
 def test_login_page_takes_the_token_and_nothing_else(browser, voila_url):
@@ -148,7 +177,7 @@ def test_requests_with_a_foreign_host_are_refused(voila_url):
         f"[::1]:{port}",
         "",
     ]
-    before = {k["id"] for k in _kernels(voila_url)}
+    before = _status(voila_url)["kernels"]
     for host in foreign:
         for method, path in paths:
             status, _, body = _request(voila_url, path, method=method, host=host)
@@ -161,7 +190,7 @@ def test_requests_with_a_foreign_host_are_refused(voila_url):
         voila_url, f"/api/kernels/{uuid.uuid4()}/channels?token={APP_TOKEN}", host=foreign[0], headers=ws
     )
     assert status == 403
-    assert {k["id"] for k in _kernels(voila_url)} == before, "a foreign-Host request started a kernel"
+    assert _status(voila_url)["kernels"] == before, "a foreign-Host request started a kernel"
 
 
 # --- XSRF and the page's kernel --------------------------------------------------------
@@ -193,15 +222,15 @@ def test_page_kernel_shutdown_needs_the_xsrf_token(voila_url):
     port = urllib.parse.urlparse(voila_url).port
     jar = _login_cookies(voila_url)
     kernel = jar.pop("kernel")
-    assert kernel in {k["id"] for k in _kernels(voila_url)}
     cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
+    assert kernel in {k["id"] for k in _kernels(voila_url, cookie)}
     form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded", "Origin": voila_url}
     for body in ("", "_xsrf=", "_xsrf=2|00000000|00000000000000000000000000000000|0"):
         status, _, reply = _request(
             voila_url, f"/voila/api/shutdown/{kernel}", method="POST", headers=form, body=body
         )
         assert status == 403, (body, status, reply[:200])
-    assert kernel in {k["id"] for k in _kernels(voila_url)}
+    assert kernel in {k["id"] for k in _kernels(voila_url, cookie)}
     # Cross-origin, even with the right token in the form: refused.
     xsrf = urllib.parse.unquote(jar["_xsrf"].strip('"'))
     good = urllib.parse.urlencode({"_xsrf": xsrf})
@@ -218,7 +247,7 @@ def test_page_kernel_shutdown_needs_the_xsrf_token(voila_url):
         voila_url, f"/voila/api/shutdown/{kernel}", method="POST", headers=form, body=good
     )
     assert status == 204, reply[:200]
-    _wait_kernels(voila_url, lambda ks: kernel not in {k["id"] for k in ks}, 30, "the kernel stops")
+    assert kernel not in {k["id"] for k in _kernels(voila_url, cookie)}, "the kernel did not stop"
 
 
 #: The page is loaded and Voila's widget manager is active: it registers, in the same
@@ -248,8 +277,8 @@ def test_twenty_visits_leave_only_the_preheated_pool(browser, tmp_path, artifact
     base = f"http://127.0.0.1:{port}"
     cmd = app_command(port, preheat=True)
     with served("app-preheated", cmd, ready_url(base), env=app_env()):
-        pool = _wait_kernels(base, lambda ks: len(ks) >= len(notebooks), 600, "the pool fills")
-        assert len(pool) == len(notebooks)
+        pool = _wait_status(base, lambda st: st["ready"] >= len(notebooks), 600, "the pool fills")
+        assert pool["kernels"] == pool["ready"] == len(notebooks) and pool["page_kernels"] == 0
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.new_page().goto(with_token(f"{base}/"))  # logs in, as the printed URL does
         visited, counts = [], []
@@ -261,16 +290,17 @@ def test_twenty_visits_leave_only_the_preheated_pool(browser, tmp_path, artifact
             else:
                 page.goto(f"{base}/")  # the reader goes back to the start page
                 page.close(run_before_unload=True)
-            counts.append(len(_kernels(base)))
-        final = _wait_kernels(
+            counts.append(_status(base)["kernels"])
+        final = _wait_status(
             base,
-            lambda ks: len(ks) == len(notebooks) and not {k["id"] for k in ks} & set(visited),
+            lambda st: st["page_kernels"] == 0 and st["kernels"] == len(notebooks),
             300,
             "the visits' kernels stop and the pool refills",
         )
+        assert not _kernels(base, _cookie(context)), "a visit's kernel is still the session's"
         context.close()
     (artifacts_dir / "server-kernels-20-visits.txt").write_text(
-        f"pool {len(pool)}; live kernels after each visit closed: {counts}; at the end: {len(final)}\n"
+        f"pool {pool['ready']}; live kernels after each visit closed: {counts}; at the end: {final['kernels']}\n"
     )
     assert len(set(visited)) == 20, "two visits shared a kernel"
 
@@ -292,9 +322,11 @@ def test_idle_kernels_without_a_page_are_culled_and_open_pages_kept(browser):
         lost_page = lost.new_page()
         lost_page.goto(with_token(f"{base}/"))
         orphan = _visit(lost_page, base, START)
+        lost_cookie = _cookie(lost)
         lost.close()  # like a browser that crashed: no beforeunload, no shutdown beacon
         # the orphan is culled, and not before it had been idle for the timeout: its last
-        # activity as the server last reported it, against the first poll that finds it gone
+        # activity as the server last reported it (to its own session), against the first
+        # poll that finds it gone
         last = {}
 
         def orphan_gone(ks):
@@ -303,7 +335,7 @@ def test_idle_kernels_without_a_page_are_culled_and_open_pages_kept(browser):
                 last["activity"] = _utc(k["last_activity"])
             return k is None
 
-        _wait_kernels(base, orphan_gone, 120, "the orphaned kernel is culled")
+        _wait_kernels(base, lost_cookie, orphan_gone, 120, "the orphaned kernel is culled")
         idle_for = (_now() - last["activity"]).total_seconds()
         assert idle_for >= idle_s - 0.5, f"culled after {idle_for:.1f} s idle (timeout {idle_s} s)"
 
@@ -314,7 +346,9 @@ def test_idle_kernels_without_a_page_are_culled_and_open_pages_kept(browser):
             assert k["connections"] >= 1, k
             return (_now() - _utc(k["last_activity"])).total_seconds() >= 3 * idle_s
 
-        _wait_kernels(base, open_kept_while_idle, 180, "the open page's kernel idle for 3 timeouts")
+        _wait_kernels(
+            base, _cookie(kept), open_kept_while_idle, 180, "the open page's kernel idle for 3 timeouts"
+        )
         kept.close()
 
 
@@ -325,6 +359,264 @@ def _utc(text: str) -> datetime.datetime:
 
 def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
+
+
+def _page_answers(page) -> None:
+    """The page's kernel answers: a slider of its first panel moved, a readout follows."""
+    panel = page.locator(".vtsmodel-panel").first
+    before = panel.locator("td.vtsmodel-readout[data-label]").evaluate_all("els => els.map(e => e.innerText)")
+    handle = panel.locator(".widget-slider .noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(3):
+        handle.press("ArrowLeft")
+    panel.locator("td.vtsmodel-readout[data-label]").first.wait_for()
+    page.wait_for_function(
+        "([before]) => { const p = document.querySelector('.vtsmodel-panel');"
+        " const now = [...p.querySelectorAll('td.vtsmodel-readout[data-label]')].map(e => e.innerText);"
+        " return JSON.stringify(now) !== before; }",
+        arg=[json.dumps(before)],
+        timeout=30_000,
+    )
+
+
+# --- per-person sessions ------------------------------------------------------------------
+#: What a second browser tries against a first browser's kernel, from its own page.
+_TRY_OTHERS_KERNEL = """
+async (id) => {
+  const xsrf = decodeURIComponent((document.cookie.match(/(?:^|; )_xsrf=([^;]*)/) || [])[1] || '');
+  const h = {'X-XSRFToken': xsrf};
+  const list = await (await fetch('/api/kernels')).json();
+  const model = (await fetch(`/api/kernels/${id}`)).status;
+  const del = (await fetch(`/api/kernels/${id}`, {method: 'DELETE', headers: h})).status;
+  const body = new URLSearchParams({_xsrf: xsrf});
+  const shutdown = (await fetch(`/voila/api/shutdown/${id}`, {method: 'POST', body})).status;
+  const channels = await new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${location.host}/api/kernels/${id}/channels?session_id=intruder`);
+    ws.onopen = () => { resolve('open'); ws.close(); };
+    ws.onclose = (e) => resolve(`closed ${e.code}`);
+    setTimeout(() => resolve('no answer'), 20000);
+  });
+  return {listed: list.map(k => k.id), model, del, shutdown, channels};
+}
+"""
+
+
+def test_each_browser_reaches_only_its_own_kernel(browser, voila_url, artifacts_dir):
+    """Two browsers hold the one token, each logged in with its own cookie. The second
+    cannot list the first's kernel, read its model, connect to its channels (where the
+    widgets' states are read and set), delete it or shut it down: 404 each, as for a kernel
+    that does not exist; the first page goes on answering. Each sees its own kernel."""
+    first, second = browser.new_context(), browser.new_context()
+    try:
+        a, b = first.new_page(), second.new_page()
+        timing = {}
+        a.on(
+            "requestfinished",
+            lambda r: (
+                timing.setdefault("sent", time.monotonic())
+                if r.resource_type == "document" and "/voila/render/" in r.url
+                else None
+            ),
+        )
+        a.on(
+            "websocket",
+            lambda ws: timing.setdefault("connected", time.monotonic()) if "/channels" in ws.url else None,
+        )
+        a.goto(with_token(f"{voila_url}/voila/render/{LESSON}"), timeout=RENDER_TIMEOUT_MS)
+        wait_rendered(a)
+        mine = _kernel_id(a)
+        b.goto(with_token(f"{voila_url}/voila/render/{START}"), timeout=RENDER_TIMEOUT_MS)
+        wait_rendered(b, plots=False)
+        theirs = _kernel_id(b)
+        assert mine != theirs
+        assert [k["id"] for k in _kernels(voila_url, _cookie(first))] == [mine]
+        assert [k["id"] for k in _kernels(voila_url, _cookie(second))] == [theirs]
+
+        tried = b.evaluate(_TRY_OTHERS_KERNEL, mine)
+        assert mine not in tried["listed"] and tried["listed"] == [theirs], tried
+        assert tried["model"] == 404 and tried["del"] == 404 and tried["shutdown"] == 404, tried
+        assert tried["channels"] != "open", tried
+        # The handshake itself, raw, with the second browser's cookies: 404.
+        port = urllib.parse.urlparse(voila_url).port
+        ws = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+              "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": voila_url,
+              "Cookie": _cookie(second)}  # fmt: skip
+        status, _, _ = _request(
+            voila_url, f"/api/kernels/{mine}/channels", host=f"127.0.0.1:{port}", headers=ws
+        )
+        assert status == 404
+        # The first page still has its kernel, connected, and it still answers.
+        own = {k["id"]: k for k in _kernels(voila_url, _cookie(first))}
+        assert own[mine]["connections"] >= 1
+        _page_answers(a)
+        # Its own kernel the second browser reaches as the page does.
+        assert b.evaluate("async (id) => (await fetch(`/api/kernels/${id}`)).status", theirs) == 200
+        (artifacts_dir / "server-connect-delay.txt").write_text(
+            f"{LESSON}: the page connected to its kernel {timing['connected'] - timing['sent']:.2f} s "
+            "after its last byte\n"
+        )
+    finally:
+        first.close()
+        second.close()
+
+
+def _plain_get(base: str, notebook: str) -> tuple[int, bytes, float]:
+    """A page request as a script sends it: the token in a header, no cookie, no browser."""
+    status, _, body = _request(
+        base, f"/voila/render/{notebook}", headers={"Authorization": f"token {APP_TOKEN}"}
+    )
+    return status, body, time.monotonic()
+
+
+def _kernel_pid(kernel_id: str) -> int:
+    """The process of a kernel (its command line names its connection file)."""
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and f"kernel-{kernel_id}.json" in (proc / "cmdline").read_text():
+                return int(proc.name)
+        except OSError:
+            continue
+    pytest.fail(f"no process for kernel {kernel_id}")
+
+
+def _capped(port: int, cap: int, share: int, grace: float) -> list[str]:
+    extra = [f"--max-kernels={cap}", f"--session-kernels={share}", f"--connect-grace={grace:g}"]
+    return app_command(port, extra=extra)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_flood_of_page_requests_leaves_at_most_the_cap(browser, artifacts_dir):
+    """12 plain GETs of a lesson at once (no browser: nothing ever connects) on an app capped
+    at 3 page kernels: at most 3 get the page, the others "the app is full" at once; live
+    kernels never exceed the cap; the served pages' kernels stop once the connect grace has
+    passed. A browser whose page connects after the grace finds its kernel stopped, and
+    the page says so rather than hanging without its panels."""
+    cap, grace = 3, 3
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with served("app-flood", _capped(port, cap, 2, grace), ready_url(base), env=app_env()):
+        from concurrent.futures import ThreadPoolExecutor
+
+        peak = 0
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            replies = [pool.submit(_plain_get, base, START) for _ in range(12)]
+            while not all(r.done() for r in replies):
+                peak = max(peak, _status(base)["kernels"])
+                time.sleep(0.2)
+        replies = [r.result() for r in replies]
+        served_pages = [t for status, _, t in replies if status == 200]
+        refused = [body for status, body, _ in replies if status != 200]
+        assert 1 <= len(served_pages) <= cap and len(served_pages) + len(refused) == 12
+        assert {status for status, _, _ in replies} <= {200, 503}
+        assert all(b"The app is full, try again" in body for body in refused)
+        assert peak <= cap
+        _wait_status(base, lambda st: st["kernels"] == 0, grace + 30, "the unconnected pages' kernels stop")
+        stopped_after = time.monotonic() - max(served_pages)
+        assert stopped_after >= grace - 0.5, "stopped before the grace was over"
+
+        context = browser.new_context()
+        try:
+            slow = context.new_page()
+
+            def held(route):  # the page's scripts arrive after the grace
+                time.sleep(grace + 3)
+                route.continue_()
+
+            slow.route("**/voila/static/voila.js", held)
+            slow.goto(with_token(f"{base}/voila/render/{START}"), timeout=RENDER_TIMEOUT_MS)
+            slow.locator(".vtsmodel-kernel-gone").wait_for(timeout=90_000)
+            assert "Reload the page" in slow.inner_text(".vtsmodel-kernel-gone")
+            slow.screenshot(path=str(artifacts_dir / "server-kernel-gone.png"))
+        finally:
+            context.close()
+    (artifacts_dir / "server-flood.txt").write_text(
+        f"12 plain GETs, cap {cap}: {len(served_pages)} served, {len(refused)} refused; "
+        f"peak live kernels {peak}; all stopped {stopped_after:.1f} s after the last page was "
+        f"sent (grace {grace} s)\n"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_browser_is_held_to_its_share_and_a_full_app_says_so(browser, artifacts_dir):
+    """Cap 3, two per browser: one browser's third lesson is refused (429, and the page says
+    why); a second browser gets the last place; a third finds the app full (503 with
+    Retry-After, and a page that says so); when a lesson closes, its try again succeeds."""
+    cap, share = 3, 2
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    grace = 120  # browsers on a loaded machine: the pages must connect in time
+    with served("app-capped", _capped(port, cap, share, grace), ready_url(base), env=app_env()):
+        one, other, late = browser.new_context(), browser.new_context(), browser.new_context()
+        try:
+            for notebook in (START, LESSON):
+                page = one.new_page()
+                page.goto(with_token(f"{base}/voila/render/{notebook}"), timeout=RENDER_TIMEOUT_MS)
+                wait_rendered(page, plots=False)
+            third = one.new_page()
+            reply = third.goto(f"{base}/voila/render/{START}")
+            assert reply.status == 429
+            assert "most lessons open" in third.inner_text("h1")
+            page = other.new_page()
+            page.goto(with_token(f"{base}/voila/render/{START}"), timeout=RENDER_TIMEOUT_MS)
+            wait_rendered(page, plots=False)
+            full = late.new_page()
+            reply = full.goto(with_token(f"{base}/voila/render/{START}"))
+            assert reply.status == 503 and reply.headers.get("retry-after")
+            assert full.inner_text("h1") == "The app is full, try again"
+            full.screenshot(path=str(artifacts_dir / "server-app-full.png"))
+            assert _status(base)["page_kernels"] == cap
+            # A lesson whose kernel dies (killed for memory, say) says so.
+            os.kill(_kernel_pid(_kernel_id(page)), signal.SIGKILL)
+            page.locator(".vtsmodel-kernel-gone").wait_for(timeout=60_000)
+            assert "Reload the page" in page.inner_text(".vtsmodel-kernel-gone")
+            # A place frees when a lesson closes: the next try gets the page.
+            page.close(run_before_unload=True)
+            _wait_status(base, lambda st: st["page_kernels"] < cap, 30, "the closed page's kernel stops")
+            full.goto(f"{base}/voila/render/{START}", timeout=RENDER_TIMEOUT_MS)
+            wait_rendered(full, plots=False)
+        finally:
+            for c in (one, other, late):
+                c.close()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_pool_kernel_idle_past_the_cull_timeout_serves_its_page(browser, tmp_path, artifacts_dir):
+    """Issue 28: after the app sat idle longer than the cull timeout, the preheated kernel
+    handed to a page was culled seconds later and the page never drew its panels. Here the
+    pool kernel is idle three times the timeout when the page gets it: the page draws, its
+    kernel answers, and it is still there, connected, three timeouts later."""
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    shutil.copy(NOTEBOOKS / LESSON, folder / LESSON)
+    idle_s = 4
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = app_command(port, preheat=True, extra=[f"--cull-idle-timeout={idle_s}"])
+    cmd[cmd.index(str(NOTEBOOKS))] = str(folder)
+    with served("app-idle-pool", cmd, ready_url(base), env=app_env(), cwd=folder):
+        _wait_status(base, lambda st: st["ready"] == 1, 300, "the pool kernel starts")
+        time.sleep(3 * idle_s + 2)  # the pool kernel has finished its preheat and sits idle
+        assert _status(base)["ready"] == 1, "the pool kernel was culled while waiting"
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        try:
+            page = context.new_page()
+            watch = PageWatch(page)
+            page.goto(with_token(f"{base}/voila/render/{LESSON}"), timeout=RENDER_TIMEOUT_MS)
+            wait_rendered(page)
+            kernel = _kernel_id(page)
+            _page_answers(page)
+            time.sleep(3 * idle_s)
+            own = {k["id"]: k for k in _kernels(base, _cookie(context))}
+            assert kernel in own and own[kernel]["connections"] >= 1, "the page's kernel was culled"
+            _page_answers(page)
+            page.screenshot(path=str(artifacts_dir / "server-idle-pool-page.png"))
+            assert not watch.page_errors, watch.page_errors
+        finally:
+            context.close()
 
 
 # --- no path from the page -------------------------------------------------------------

@@ -62,7 +62,7 @@ def test_edit_reject_add_and_save(open_lesson, artifacts_dir, tmp_path):
     container = page.locator(".vtsmodel-sheet").first.locator(".datagrid-container").first
     _wait_summary(page, model.sheet.outputs(0))
 
-    # (1) CF of the selected scenario ("base") to 2: computed columns, readouts and plot follow.
+    # (1) CF of the selected scenario ("scenario 1") to 2: computed columns, readouts and plot follow.
     edit_grid_cell(page, container, grid, 0, CF.header, "2")
     assert model.set_cell(0, CF.header, "2")
     _wait_summary(page, model.sheet.outputs(0))
@@ -86,17 +86,19 @@ def test_edit_reject_add_and_save(open_lesson, artifacts_dir, tmp_path):
     _wait_summary(page, model.sheet.outputs(0))
     wait_for_panel(page, WRITE, panel.view)
 
-    # (4) Add: a new scenario at the defaults, selected; the plot overlays "base" by name.
+    # (4) Add: a new scenario at the defaults, selected; the plot overlays "scenario 1" by name: its
+    #     lines and its setting (a cross, no cited point's symbol), each once in the legend.
     new_name = model.add()
     page.get_by_role("button", name="Add", exact=True).click()
     _message(page, "added", new_name)
     assert page.locator(".vtsmodel-sheet-selected").first.inner_text() == new_name
     wait_for_panel(page, WRITE, panel.view)
     names = [t["name"] for t in plot_traces(page, WRITE_PLOT)]
-    assert names.count("base") >= 2  # its curves and its point, one legend entry
+    assert names.count("scenario 1") >= 1 and names.count("scenario 1: its setting") >= 1
     legend = page.locator(".vtsmodel-plot .js-plotly-plot").nth(WRITE_PLOT).locator(".legend .legendtext")
-    legend.filter(has_text="base").first.wait_for()
-    assert legend.evaluate_all("els => els.map(e => e.textContent)").count("base") == 1
+    legend.filter(has_text="scenario 1").first.wait_for()
+    texts = legend.evaluate_all("els => els.map(e => e.textContent)")
+    assert texts.count("scenario 1") == 1 and texts.count("scenario 1: its setting") == 1
 
     # (5) Save: the browser downloads the scenarios as JSON.
     with page.expect_download() as info:
@@ -105,7 +107,7 @@ def test_edit_reject_add_and_save(open_lesson, artifacts_dir, tmp_path):
     assert download.suggested_filename == "scenarios_01.json"
     download.save_as(tmp_path / "s.json")
     doc = json.loads((tmp_path / "s.json").read_text())
-    assert [s["name"] for s in doc["scenarios"]] == ["base", new_name]
+    assert [s["name"] for s in doc["scenarios"]] == ["scenario 1", new_name]
     assert doc["scenarios"][0]["values"]["cf"] == 2.0 and doc["scenarios"][0]["values"]["feature"] == "ehpo"
 
     sheet = page.locator(".vtsmodel-sheet").first

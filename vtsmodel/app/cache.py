@@ -117,7 +117,8 @@ def is_cached(fn: Callable, /, **kwargs) -> bool:
 def kept(fn: Callable | None = None, *, keep: int | None = None):
     """Decorate ``fn`` so that its calls go through :func:`cached`; at most ``keep`` of its values kept.
 
-    Positional and keyword calls of the same arguments share an entry (defaults filled in).
+    Positional and keyword calls of the same arguments share an entry (defaults filled in);
+    ``fn`` takes named parameters only (no ``*args``, ``**kwargs``).
     """
 
     def wrap(f: Callable) -> Callable:

@@ -35,6 +35,20 @@ class _Usage(Exception):
     """A usage error: one line, exit code 2."""
 
 
+#: The library's messages name its keywords; a command's name its flags.
+_FLAG_WORDS = (
+    ("pass overwrite=True to replace it", "pass --overwrite to replace it"),
+    (" (or pass force=True to replace it anyway)", ""),
+)
+
+
+def _in_flags(message: str) -> str:
+    """``message`` with the library's keywords replaced by the command's flags."""
+    for library, command in _FLAG_WORDS:
+        message = message.replace(library, command)
+    return message
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line instead of argparse's usage block
         raise _Usage(f"{self.prog}: {message} (see {self.prog} --help)")
@@ -47,9 +61,12 @@ def _slug(text: str) -> str:
 
 
 def _progress(done: int, total: int, label: str, *, width: int = 30, stream=None) -> None:
-    """A progress bar on a terminal (stderr); nothing when the output goes to a file or a pipe."""
+    """A progress bar on a terminal (stderr); to a file or a pipe, one line per step done."""
     stream = stream or sys.stderr
     if not (hasattr(stream, "isatty") and stream.isatty()):
+        if done:
+            stream.write(f"{done}/{total} {label}\n")
+            stream.flush()
         return
     filled = int(width * done / total) if total else width
     bar = "#" * filled + "." * (width - filled)
@@ -130,12 +147,14 @@ def _cmd_figures(args) -> int:
     notes: list[str] = []
     # Build every figure first (fast), then export them all with one browser.
     items: list[tuple[object, Path, str]] = []
-    warned = 0
+    warned: list[str] = []  # which figures show a setting outside what a source validated, and why
     lessons_done: list[str] = []
     used: set[str] = set()
     jobs = list(_jobs(args, notes))
-    for n, (number, module, scenario, values) in enumerate(jobs):
-        _progress(n, len(jobs), f"preparing lesson {number}" + (f", {scenario}" if scenario else ""))
+    for n, (number, module, scenario, values) in enumerate(jobs, start=1):
+        _progress(
+            n, len(jobs), f"building the figures of lesson {number}" + (f", {scenario}" if scenario else "")
+        )
         from vtsmodel.app.figures import caption_text
         from vtsmodel.app.lessons import scenario_values
         from vtsmodel.app.panels import caption_values
@@ -148,7 +167,6 @@ def _cmd_figures(args) -> int:
                 f"lesson {number}{f' {scenario!r}' if scenario else ''} skipped: {type(exc).__name__}: {exc}"
             )
             continue
-        warned += bool(view.notes)
         title = getattr(module, "TITLE", f"Lesson {number}")
         if scenario is not None:
             title = f"{title} (scenario: {scenario})"
@@ -156,7 +174,7 @@ def _cmd_figures(args) -> int:
             **caption_values({k: module.INPUTS[k] for k in module.SCENARIO}, full),
             **view.caption_values,
         }
-        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes)
+        captions = {k: caption_text(labelled, plot.citations or view.citations, title=title, notes=view.notes_of(k))
                     for k, plot in view.figures.items()}  # fmt: skip
         stem = number if scenario is None else f"{number}_{_slug(scenario)}"
         while stem in used:
@@ -167,6 +185,11 @@ def _cmd_figures(args) -> int:
         for key, plot in view.figures.items():
             for fmt in formats:
                 items.append((plot.spec(), outdir / f"{stem}_{_slug(key)}.{fmt}", captions[key]))
+        by_note: dict[str, list[str]] = {}
+        for key in view.figures:
+            for note in view.notes_of(key):
+                by_note.setdefault(note, []).append(f"{stem}_{_slug(key)}")
+        warned += [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
     if not items:
         for n in notes:
             print(f"note: {n}", file=sys.stderr)
@@ -193,7 +216,7 @@ def _cmd_figures(args) -> int:
         if isinstance(res, FileExistsError):
             skipped.append(path)
         elif isinstance(res, Exception):
-            failed.append(f"{path.name}: {type(res).__name__}: {res}")
+            failed.append(f"{path.name}: {type(res).__name__}: {_in_flags(str(res))}")
         else:
             written.append(path)
     elapsed = time.perf_counter() - start
@@ -210,7 +233,10 @@ def _cmd_figures(args) -> int:
     if skipped:
         print(f"kept {len(skipped)} existing file(s) (use --overwrite to replace them)", file=out)
     if warned:
-        print(f"note: {warned} setting(s) are outside what a source validated (extrapolated)", file=out)
+        print(f"note: {len(warned)} setting(s) outside what a source validated (extrapolated; the captions say so):",
+              file=out)  # fmt: skip
+        for w in warned:
+            print(f"  {w}", file=out)
     for n in notes:
         print(f"note: {n}", file=out)
     for f in failed:
@@ -348,8 +374,9 @@ def _cmd_plan(args) -> int:
             f"{PROG} plan: give a plan file, --workload CSV (the default answers for the rest), "
             "or --init FILE (write a commented plan file to start from)"
         )
-    if args.plan_file is not None:
-        plan = load_plan(args.plan_file)
+    if args.plan_file is not None:  # a file given here replaces the plan's own reference, unread
+        given = ("workload",) * bool(args.workload) + ("mount_log",) * bool(args.mount_log)
+        plan = load_plan(args.plan_file, without=given)
     else:
         plan = Plan(Answers(), name=Path(args.workload).stem)
     if args.workload:
@@ -546,6 +573,7 @@ def _cmd_replay(args) -> int:
     service = args.service or ("log" if first["duration_s"] is not None else "drive")
     rep = replay_chunks(
         itertools.chain([first], chunks), lib, cache_gb=args.cache_gb, volume_mb=args.volume_mb, service=service,
+        cartridge_share=args.cartridge_share,
         progress=lambda done: _progress(min(done, total), total, "requests replayed") if total else None,
     )  # fmt: skip
     if total:
@@ -745,6 +773,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a request's drive time: the drive's locate and read ('drive'), or the log's duration "
                         "('log'); default: 'log' when the log gives durations")  # fmt: skip
     r.add_argument("--volume-mb", type=float, default=None, metavar="MB", help="volume size for stacking")
+    r.add_argument("--cartridge-share", type=float, default=1.0, metavar="S",
+                   help="share of each cartridge holding the log's volumes, for stacking (default 1: they fill "
+                        "their cartridges)")  # fmt: skip
     r.add_argument(
         "--percentile", type=float, default=0.95, metavar="Q", help="quantile compared (default 0.95)"
     )
@@ -776,7 +807,7 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("VTSMODEL_DEBUG"):
             raise
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        print(f"{PROG}: error: {_in_flags(msg)}", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback, for the user
         if os.environ.get("VTSMODEL_DEBUG"):

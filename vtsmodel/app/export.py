@@ -276,6 +276,41 @@ def _wrap_caption(caption: str, width_px: float) -> list[str]:
     return out
 
 
+#: Room a subplot's title takes above its plot area. [CSS px]
+_SUBPLOT_TITLE_PX = 26
+
+
+def _category_margin(data, layout: Mapping) -> int:
+    """The left margin [px] the y axis's category labels (and its title) take, as plotly's automargin gives it.
+
+    Estimated at 0.6 of the font size a character; one level per row of a multi-level axis.
+    """
+    axis = layout.get("yaxis") or {}
+    levels: list[list[str]] = []
+    for ys in (t["y"] for t in data if t.get("y") and isinstance(t["y"][0], str | list)):
+        if all(isinstance(v, list) for v in ys):  # a multi-level axis: a list of labels per level
+            for i, level in enumerate(ys):
+                levels += [[] for _ in range(i + 1 - len(levels))]
+                levels[i] += [str(v) for v in level]
+        elif all(isinstance(v, str) for v in ys):
+            levels = levels or [[]]
+            levels[-1] += list(ys)
+    if not levels:
+        return 0
+    size = (axis.get("tickfont") or {}).get("size") or (layout.get("font") or {}).get("size") or 14
+    width = sum(max((len(v) for v in level), default=0) for level in levels) * 0.6 * size + 12 * len(levels)
+    title = axis.get("title") or {}
+    if title.get("text") if isinstance(title, Mapping) else title:
+        width += 1.8 * size
+    return int(width) + 16
+
+
+def _on_top_edge(annotation: Mapping) -> bool:
+    """Whether an annotation sits on the plot area's top edge, above it (a subplot's title)."""
+    return (annotation.get("yref") == "paper" and annotation.get("yanchor") == "bottom"
+            and (annotation.get("y") or 0) >= 0.98 and not annotation.get("showarrow", True))  # fmt: skip
+
+
 def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, style: str | None = "light"):
     """The figure JSON an export draws: ``fig`` styled, sized and captioned, nothing overlapping.
 
@@ -326,12 +361,18 @@ def export_spec(fig, caption: str = "", *, size: tuple[int, int] | None = None, 
         margin["t"] = max(margin.get("t", 50), 50)
     legend = layout.setdefault("legend", {})
     if legend.get("orientation") == "h" and (legend.get("y", 1.02) or 0) < 0.5:
-        # above the plot, under the title (two rows of entries fit between them)
-        legend.update(y=1.02, yanchor="bottom", x=0, xanchor="left")
-        margin["t"] = max(margin.get("t", 50), 120)
+        # above the plot, under the title (two rows of entries fit between them), and above the
+        # top subplot's title where there is one (an annotation on the plot area's top edge)
+        lift = _SUBPLOT_TITLE_PX if any(_on_top_edge(a) for a in layout.get("annotations", ())) else 0
+        has_title = isinstance(title, dict) and bool(title.get("text"))
+        margin["t"] = max(margin.get("t", 50), 120 if has_title else 70) + lift
+        plot_h = max(height - margin["t"] - bottom, 1)
+        legend.update(y=1.02 + lift / plot_h, yanchor="bottom", x=0, xanchor="left")
         if isinstance(title, dict):
             title.update(y=0.99, yref="container", yanchor="top")
     if caption:
+        # the caption starts at the plot area's left edge: where long category labels push it
+        left = max(left, _category_margin(spec["data"], layout))
         lines = _wrap_caption(caption, width - left - right)
         extra = _CAPTION_LINE_PX * len(lines) + 20
         margin.update(l=left, r=right, b=bottom + extra)

@@ -28,7 +28,10 @@ import ipywidgets as w
 
 from vtsmodel import Input, number
 
-__all__ = ["Column", "GridEditor", "header_widths"]
+__all__ = ["ROW_HEADER", "Column", "GridEditor", "header_widths"]
+
+#: The head of the rows' numbers (1, 2, ...), which messages use: "row 2: ...".
+ROW_HEADER = "row"
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ class GridEditor:
         }
         self.grid = DataGrid(
             self._frame(), editable=True, selection_mode="cell", renderers=renderers, base_column_size=110,
-            column_widths=header_widths(c.header for c in self.columns), base_row_header_size=40,
+            column_widths=header_widths(c.header for c in self.columns), base_row_header_size=48,
             layout={"height": height, "width": width},
         )  # fmt: skip
         self.grid.on_cell_change(self._on_cell)
@@ -153,7 +156,9 @@ class GridEditor:
         import pandas as pd
 
         data = {c.header: [c.text(r.get(c.key)) for r in self._rows] for c in self.columns}
-        return pd.DataFrame(data, columns=[c.header for c in self.columns], dtype=object)
+        # rows numbered from 1 under the head "row", as every message numbers them
+        index = pd.RangeIndex(1, len(self._rows) + 1, name=ROW_HEADER)
+        return pd.DataFrame(data, columns=[c.header for c in self.columns], index=index, dtype=object)
 
     @property
     def rows(self) -> list[dict]:
@@ -192,7 +197,7 @@ class GridEditor:
         elif changed:
             self._writing = True
             try:
-                self.grid.set_row_value(i, texts)
+                self.grid.set_row_value(i + 1, texts)  # by the row's number (the frame's index)
             finally:
                 self._writing = False
 

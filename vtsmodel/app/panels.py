@@ -39,6 +39,7 @@ from vtsmodel.app import export as _export
 from vtsmodel.app.controls import control
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
+from vtsmodel.app.text import in_words
 
 __all__ = ["Panel", "PlotPane", "Stage", "View", "caption_values", "merge_views"]
 
@@ -63,6 +64,9 @@ class View:
         (a scenario's name, the other scenarios shown).
     citations : tuple
         Table names, source ids or model functions the plots draw on.
+    figure_notes : dict of str to tuple of str
+        Where several panels' views are merged (:func:`merge_views`): each figure's own
+        notes; a figure not named here takes :attr:`notes`.
     headline : str
         The answer in a sentence or two, shown above the panel (a plan's recommendation), or empty.
     tables : dict of str to str
@@ -75,6 +79,12 @@ class View:
     notes: tuple[str, ...] = ()
     caption_values: dict[str, object] = field(default_factory=dict)
     citations: tuple = ()
+    figure_notes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def notes_of(self, figure: str) -> tuple[str, ...]:
+        """The notes of figure ``figure``: those of the panel that drew it."""
+        return self.figure_notes.get(figure, self.notes)
+
     headline: str = ""
     tables: dict[str, str] = field(default_factory=dict)
 
@@ -82,7 +92,8 @@ class View:
 def merge_views(*views: View) -> View:
     """One view of several panels' views (a lesson's ``scenario_view``): every figure and readout.
 
-    The binding sentences are joined; notes and citations kept once each, in order.
+    The binding sentences are joined; notes and citations kept once each, in order; each
+    figure keeps the notes of its own view (:meth:`View.notes_of`).
     """
     return View(
         figures={k: f for v in views for k, f in v.figures.items()},
@@ -91,6 +102,7 @@ def merge_views(*views: View) -> View:
         notes=tuple(dict.fromkeys(n for v in views for n in v.notes)),
         caption_values={k: x for v in views for k, x in v.caption_values.items()},
         citations=tuple(dict.fromkeys(c for v in views for c in v.citations)),
+        figure_notes={k: v.notes_of(k) for v in views for k in v.figures},
         headline=" ".join(v.headline for v in views if v.headline),
         tables={k: t for v in views for k, t in v.tables.items()},
     )
@@ -109,7 +121,7 @@ def _with_notes(make: Callable[[], View]) -> View:
     notes = list(result.notes)
     for wm in caught:
         if issubclass(wm.category, VtsModelWarning):
-            text = str(wm.message)
+            text = in_words(str(wm.message))  # "compressibility CF = 3 is outside ...", not "cf=3"
             if text not in notes:
                 notes.append(text)
         else:

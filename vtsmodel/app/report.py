@@ -22,6 +22,7 @@ import html
 import importlib
 import math
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -37,6 +38,7 @@ from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 from vtsmodel.app.export import export_spec
 from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.figures.plan import FIGURE_WIDTH, configurations_spec, day_spec, tornado_spec
+from vtsmodel.app.text import plain_math
 from vtsmodel.data import cite, load, statements, statements_for
 from vtsmodel.files import atomic_write
 from vtsmodel.hourly import COLUMNS
@@ -44,6 +46,7 @@ from vtsmodel.plan import Plan, PlanResult, answer_inputs, assumptions, evaluate
 
 __all__ = [
     "FORMATS",
+    "answers_used",
     "html_to_pdf",
     "ledger_rows",
     "plan_figures",
@@ -60,6 +63,19 @@ PDF_TIMEOUT_S = 120
 
 def _e(text) -> str:
     return html.escape(str(text), quote=True)
+
+
+_IDENTIFIER = re.compile(r"\b[A-Za-z]\w+(?:[._]\w{2,})+\b")
+
+
+def _cell(text) -> str:
+    """Table cell text as HTML: the sources' LaTeX as Unicode; a code name may break after a dot or underscore.
+
+    ``tvc_day.simulate_tvc`` may wrap at its dots and underscores, so that no word is broken
+    inside a narrow cell.
+    """
+    out = _e(plain_math(str(text)))
+    return _IDENTIFIER.sub(lambda m: m.group(0).replace(".", ".<wbr>").replace("_", "_<wbr>"), out)
 
 
 def _n(x, digits: int = 3) -> str:
@@ -100,8 +116,9 @@ body { font-family: Arial, Helvetica, sans-serif; font-size: 13px; color: #222; 
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px;
      border-bottom: 1px solid #ccc; } h3 { font-size: 14px; }
 table { border-collapse: collapse; margin: 8px 0; width: 100%; }
-th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top;
-         overflow-wrap: anywhere; }
+th, td { border: 1px solid #ccc; padding: 3px 5px; text-align: left; vertical-align: top;
+         overflow-wrap: break-word; word-break: normal; hyphens: manual; }
+th { font-size: 12px; } td { font-size: 12px; }
 th { background: #f2f2f2; } td.num { text-align: right; white-space: nowrap; }
 tr { page-break-inside: avoid; } .ok { color: #096b2e; } .fail { color: #b00020; font-weight: bold; }
 .lead { font-size: 15px; background: #f5f8fc; border-left: 4px solid #0072B2; padding: 8px 12px; }
@@ -133,7 +150,7 @@ def _table(
             if isinstance(cell, tuple):  # (html, css class): already escaped
                 cells.append(f"<td class='{cell[1]}'>{cell[0]}</td>")
             else:
-                cells.append(f"<td{' class=num' if isnum else ''}>{_e(cell)}</td>")
+                cells.append(f"<td{' class=num' if isnum else ''}>{_cell(cell)}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
@@ -151,17 +168,69 @@ def _fig_html(fig: dict, div_id: str, caption: str, plotly_config: Mapping) -> s
     return f"<figure>{body}<figcaption>{_e(caption)}</figcaption></figure>"
 
 
+def answers_used(plan, vts) -> dict[str, tuple[float | None, str]]:
+    """The answers the plan did not take as answered: key to (the value used, or None, and what gave it).
+
+    An hourly workload replaces the data written and read per day and their windows (its own
+    hours), its recall mounts the recalls per hour, its read-hit and recall mounts the read-hit
+    ratio, and raises the virtual drives needed to its busiest hour's; a mount log gives each
+    configuration its own read-hit ratio (the recommended or closest one's is shown).
+
+    Parameters
+    ----------
+    plan : vtsmodel.plan.Plan
+    vts : vtsmodel.plan.VtsPlan or None
+        The plan evaluated (its ``day`` holds the read-hit and recall bases); None for a
+        library alone, which uses the day's writes only.
+    """
+    out: dict[str, tuple[float | None, str]] = {}
+    day, info = plan.day(), (vts.day if vts is not None else None)
+    if plan.workload is not None:
+        s = day.summary()
+        per_day, wl = 24.0 / s["hours [h]"], f"the hourly workload {day.name}"
+        for key, total in (("write_gb_per_day", "host writes [GB]"), ("read_gb_per_day", "host reads [GB]")):
+            out[key] = (s[total] * per_day, f"{wl}: {_n(s[total], 4)} GB in {_n(s['hours [h]'])} h")
+        for key in ("write_window_hours", "write_start_hour", "read_window_hours", "read_start_hour"):
+            out[key] = (None, f"{wl}: its hours")
+        if info is not None and "workload" in info["recall basis"]:
+            out["recalls_per_hour"] = (
+                info["busiest recall hour [1/h]"],
+                f"{wl}: its recall mounts (the busiest hour)",
+            )
+        vd = day.column("max_virtual_drives")
+        if vd is not None and vd.size and vd.max() > plan.answers.virtual_drives_needed:
+            out["virtual_drives_needed"] = (float(vd.max()), f"{wl}: its busiest hour")
+    if info is None:
+        return out
+    if info["read hit basis"] != "answer":
+        out["read_hit"] = (info["read hit ratio [-]"], info["read hit basis"])
+    if plan.hits is not None:
+        out["recalls_per_hour"] = (
+            info["busiest recall hour [1/h]"],
+            f"{info['recall basis']} (the busiest hour)",
+        )
+    return out
+
+
 def _answers_section(plan, vts) -> str:
 
     inputs = answer_inputs()
+    used = answers_used(plan, vts)
     rows = []
     for key, value in plan.answers.to_dict().items():
         inp = inputs[key]
         shown = "derived" if value is None else (inp.format(value) if inp.choices else _n(value, 4))
         note = inp.outside_valid(value) if value is not None else ""
-        rows.append((inp.label, shown, inp.unit, inp.source + (f" — {note}" if note else "")))
+        source = inp.source + (f" — {note}" if note else "")
+        if key in used:
+            value_used, by = used[key]
+            source = f"from {by} (answered: {shown})"
+            shown = "—" if value_used is None else _n(value_used, 4)
+        rows.append((inp.label, shown, inp.unit, source))
     parts = ["<h2>Inputs</h2>", "<h3>The answers</h3>",
-             _table(rows, ["answer", "value", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
+             "<p class=small>The values the plan used: where an hourly workload or a mount log replaced an "
+             "answer, the value it gave, and the answer beside its source.</p>",
+             _table(rows, ["answer", "value used", "unit", "source"], num=[False, True, False, False])]  # fmt: skip
     day = plan.day()
     if vts is None:
         parts.append("<p>A tape library alone: the VTS answers are not used.</p>")
@@ -438,6 +507,7 @@ def report_html(result, *, generated: str | None = None) -> str:
         The date line; default now (UTC).
     """
     plan = result.plan
+    title = "Plan" if plan.name == "plan" else plan.name  # "plan" is the name a plan has until one is given
     when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     cfg = {"displaylogo": False, "displayModeBar": False, "responsive": False}
     figs = plan_figures(result)
@@ -453,9 +523,9 @@ def report_html(result, *, generated: str | None = None) -> str:
                     "configuration held fixed; inputs clipped to their valid ranges."),
     }  # fmt: skip
     body = [
-        f"<h1>Plan: {_e(plan.name)}</h1>",
-        f"<p class=small>Made with vtsmodel {_e(vtsmodel.__version__)} on {_e(when)}. Every number comes from the "
-        "project's models and cited data; the sections below list them.</p>",
+        f"<h1>{_e(title)}</h1>",
+        f"<p class=small>A VTS and tape-library plan made with vtsmodel {_e(vtsmodel.__version__)} on {_e(when)}. "
+        "Every number comes from the project's models and cited data; the sections below list them.</p>",
         _recommendation_section(result),
         "<h2>Figures</h2>",
         *(_fig_html(fig, f"fig-{key}", captions[key], cfg) for key, fig in figs.items()),
@@ -470,7 +540,7 @@ def report_html(result, *, generated: str | None = None) -> str:
         body.append("<h2>Extrapolations</h2>" + "".join(f"<p class=small>{_e(n)}</p>" for n in notes))
     refs = cite(*result.sources).splitlines()
     body.append("<h2>References</h2><ul>" + "".join(f"<li>{_e(r)}</li>" for r in refs) + "</ul>")
-    head = (f"<meta charset='utf-8'><title>Plan: {_e(plan.name)}</title><style>{_CSS}</style>"
+    head = (f"<meta charset='utf-8'><title>{_e(title)} (vtsmodel plan report)</title><style>{_CSS}</style>"
             f"<script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script>")  # fmt: skip
     return (
         f"<!DOCTYPE html>\n<html lang='en'><head>{head}</head><body>\n"

@@ -30,6 +30,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from vtsmodel import cite, number
 from vtsmodel.app.export import csv_text
 from vtsmodel.files import atomic_write, parse_json_bytes, read_file
 
@@ -107,7 +108,7 @@ class ScenarioSheet:
         ``LESSON_ID``, ``INPUTS``, ``SCENARIO`` and ``scenario_outputs``.
     scenarios : mapping of str to dict, optional
         Initial scenarios, name to inputs (missing inputs take their defaults). Default:
-        one scenario, ``"base"``, at the lesson's defaults.
+        one scenario, ``"scenario 1"``, at the lesson's defaults (not "base": that is a VTS model).
 
     Notes
     -----
@@ -123,7 +124,7 @@ class ScenarioSheet:
         self._outputs: list[dict] = []
         self.notes: dict[str, list[str]] = {}
         if scenarios is None:
-            scenarios = {"base": {}}
+            scenarios = {"scenario 1": {}}
         if not scenarios:
             raise ValueError("scenarios is empty; a sheet holds at least one scenario")
         for name, values in scenarios.items():
@@ -359,8 +360,13 @@ class ScenarioSheet:
         self._names, self._values, self._outputs, self.notes = names, values, outputs, notes
 
     def _check_document(self, doc):
+        from vtsmodel.app.filekinds import wrong_kind
+
         if not isinstance(doc, dict):
             raise ValueError(f"a scenario file holds a JSON object, not {type(doc).__name__}")
+        other = wrong_kind(doc, SCHEMA, self.lesson_id)
+        if other:
+            raise ValueError(other)
         unknown = set(doc) - _FILE_KEYS
         missing = _FILE_KEYS - set(doc)
         if unknown:
@@ -428,13 +434,44 @@ class ScenarioSheet:
         sheet.load_dict(doc)
         return sheet
 
+    def proposal_rows(self) -> list[dict]:
+        """The rows as a proposal reads them: a choice by its label, numbers to four significant digits."""
+        out = []
+        for row, vals in zip(self.rows(), self._values, strict=True):
+            shown = dict(row)
+            for k, v in vals.items():  # digits without thousands separators (a comma separates CSV cells)
+                p = self.params[k]
+                shown[p.header] = p.format(v).replace(",", "") if p.kind in ("number", "int") else p.format(v)
+            for key in self.output_columns:
+                v = row[key]
+                shown[key] = "" if v is None or v != v else number(v, 4).replace(",", "")  # NaN: empty
+            out.append(shown)
+        return out
+
+    def sources(self) -> str:
+        """The references of what the lesson's figures cite (its first scenario's), one a line; empty if none."""
+        view = getattr(self.lesson, "scenario_view", None)
+        if view is None:
+            return ""
+        try:
+            return cite(*view(**self._values[0]).citations)
+        except (ValueError, KeyError):  # a lesson without citations for this scenario
+            return ""
+
     def to_csv(self, caption: str = "") -> str:
-        """The sheet as CSV text (names, inputs with units, computed columns, a caption)."""
+        """The sheet as CSV for a proposal, with the title, the sources and how it was made (``#`` lines).
+
+        Names, inputs by their labels with units, computed columns to four significant digits.
+        """
+        from vtsmodel import REFERENCE
+
         title = (
             caption
             or f"Scenarios of lesson {self.lesson_id}: {getattr(self.lesson, 'TITLE', '')}".rstrip(": ")
         )
-        return csv_text(self.rows(), columns=self.columns, caption=title)
+        refs = self.sources()
+        notes = "\n".join([title, *(["Sources:", refs] if refs else []), f"Made with {REFERENCE}"])
+        return csv_text(self.proposal_rows(), columns=self.columns, caption=notes)
 
     def export_csv(self, path: str | os.PathLike, *, overwrite: bool = False, caption: str = "") -> Path:
         """Write the sheet as CSV (:meth:`to_csv`), atomically."""

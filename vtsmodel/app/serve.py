@@ -20,24 +20,40 @@ this process (the token never appears on a command line) with:
   idle kernels with no page connected culled as a backstop (:data:`CULL_IDLE_S`);
 - the app's own start page: the lessons in order with their questions, linking to each;
 - no path from the page: the one server-side folder is ``--save-dir`` (default none),
-  handed to the kernels as ``$VTSMODEL_SAVE_DIR`` (see :mod:`vtsmodel.app.savedir`).
+  handed to the kernels as ``$VTSMODEL_SAVE_DIR`` (see :mod:`vtsmodel.app.savedir`);
+- per-person sessions (:mod:`vtsmodel.app.sessions`): a page's kernel belongs to the
+  browser that opened it; the kernels API, the kernel channels and the shutdown call
+  answer only for the caller's own kernels (404 otherwise). Page kernels are capped
+  (``--max-kernels``, default from the machine's memory; ``--session-kernels`` per
+  browser): beyond the cap a page says the app is full. A page whose browser never
+  connects to its kernel has it stopped after ``--connect-grace`` seconds;
+- a kernel handed to a page is never culled before its page could connect (a preheated
+  kernel idle longer than the cull timeout was culled seconds after a page got it, and
+  the page hung without its panels);
+- kernels reached over local sockets in a private folder (ZeroMQ's ``ipc`` transport),
+  not TCP ports any local user could connect to; the log keeps what matters (not nine
+  "not trusted" lines, which say nothing for an app that runs only its own lessons);
+- the port asked for, or the next free one when another app holds it.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import html
 import ipaddress
 import json
+import logging
 import os
 import re
 import secrets
+import socket
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlencode
 
-from vtsmodel.app import savedir
+from vtsmodel.app import savedir, sessions
 
 __all__ = [
     "CULL_IDLE_S",
@@ -45,10 +61,15 @@ __all__ = [
     "TOKEN_ENV",
     "Lesson",
     "Options",
+    "PORT_TRIES",
     "allowed_hosts",
+    "connection_root",
     "cull_interval",
+    "free_port_from",
+    "full_html",
     "host_allowed",
     "index_html",
+    "ipc_fits",
     "login_html",
     "lessons",
     "main",
@@ -70,6 +91,12 @@ TOKEN_ENV = "VTSMODEL_APP_TOKEN"
 CULL_IDLE_S = 600
 #: How often idle kernels are looked for, at most [s] (see :func:`cull_interval`).
 CULL_INTERVAL_S = 60
+#: Ports tried from the one asked for when it is taken (another ``make app``).
+PORT_TRIES = 20
+#: How long a page refused for a full app asks the browser to wait [s].
+RETRY_AFTER_S = 30
+#: Log lines that are expected and say nothing to the person running the app.
+_QUIET = ("Notebook %s is not trusted",)
 _CSS = (
     "body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}"
     "ul{list-style:none;padding:0}li{margin:0 0 1.1rem}li p{margin:.2rem 0 0;color:#444}"
@@ -92,6 +119,9 @@ class Options:
     cull_idle_s: int = CULL_IDLE_S
     show_tracebacks: bool = False
     log_level: str = "INFO"
+    max_kernels: int | None = None
+    session_kernels: int = sessions.SESSION_KERNELS
+    connect_grace_s: float = sessions.CONNECT_GRACE_S
 
 
 def cull_interval(idle_s: int) -> int:
@@ -148,31 +178,62 @@ def parse_args(argv: list[str] | None = None) -> Options:
         metavar="S",
         help=f"stop a kernel with no page connected after S seconds idle (default {CULL_IDLE_S})",
     )
+    p.add_argument(
+        "--max-kernels",
+        type=int,
+        default=None,
+        metavar="N",
+        help="most lesson pages open at once, all browsers together (default: from the memory "
+        f"available at start, {sessions.KERNEL_MB} MB a page; kernels kept ready not counted)",
+    )
+    p.add_argument(
+        "--session-kernels",
+        type=int,
+        default=sessions.SESSION_KERNELS,
+        metavar="N",
+        help=f"most lesson pages one browser may have open at once (default {sessions.SESSION_KERNELS})",
+    )
+    p.add_argument(
+        "--connect-grace",
+        type=float,
+        default=sessions.CONNECT_GRACE_S,
+        metavar="S",
+        help="stop a page's kernel when its browser has not connected S seconds after the page "
+        f"was sent (default {sessions.CONNECT_GRACE_S:g})",
+    )
     p.add_argument("--show-tracebacks", action="store_true", help="show errors' tracebacks in the pages")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARN", "ERROR"])
     a = p.parse_args(argv)
     notebooks = Path(a.notebooks).resolve()
     if not notebooks.is_dir():
-        raise ValueError(f"notebooks={a.notebooks!r} is not a folder")
+        raise ValueError(
+            f"NOTEBOOKS {a.notebooks!r} is not a folder; give the folder of the lesson notebooks"
+        )
     if not 0 < a.port < 65536:
-        raise ValueError(f"port={a.port} is outside [1, 65535]")
+        raise ValueError(f"--port={a.port} is outside [1, 65535]")
     if not 0 <= a.pool_size <= 8:
-        raise ValueError(f"pool_size={a.pool_size} is outside [0, 8]")
+        raise ValueError(f"--pool-size={a.pool_size} is outside [0, 8]")
     if not 1 <= a.cull_idle_timeout <= 86_400:
-        raise ValueError(f"cull_idle_timeout={a.cull_idle_timeout} is outside [1, 86400] s")
+        raise ValueError(f"--cull-idle-timeout={a.cull_idle_timeout} is outside [1, 86400] s")
+    if a.max_kernels is not None and not 1 <= a.max_kernels <= 10_000:
+        raise ValueError(f"--max-kernels={a.max_kernels} is outside [1, 10000]")
+    if not 1 <= a.session_kernels <= 1_000:
+        raise ValueError(f"--session-kernels={a.session_kernels} is outside [1, 1000]")
+    if not 1 <= a.connect_grace <= 3_600:  # also refuses NaN
+        raise ValueError(f"--connect-grace={a.connect_grace} is outside [1, 3600] s")
     try:
         ipaddress.ip_address(a.ip)
     except ValueError:
-        raise ValueError(f"ip={a.ip!r} is not an IP address") from None
+        raise ValueError(f"--ip={a.ip!r} is not an IP address (such as 127.0.0.1)") from None
     save = None
     if a.save_dir is not None:
         save = Path(a.save_dir).expanduser()
         if not save.is_dir():
-            raise ValueError(f"save_dir={a.save_dir!r} is not an existing folder; create it first")
+            raise ValueError(f"--save-dir={a.save_dir!r} is not an existing folder; create it first")
         save = save.resolve()
     for name in a.allow_host:
         if not re.fullmatch(r"[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]", name):
-            raise ValueError(f"allow_host={name!r} is not a host name")
+            raise ValueError(f"--allow-host={name!r} is not a host name")
     return Options(
         notebooks=notebooks,
         ip=a.ip,
@@ -183,6 +244,9 @@ def parse_args(argv: list[str] | None = None) -> Options:
         cull_idle_s=a.cull_idle_timeout,
         show_tracebacks=a.show_tracebacks,
         log_level=a.log_level,
+        max_kernels=a.max_kernels,
+        session_kernels=a.session_kernels,
+        connect_grace_s=a.connect_grace,
     )
 
 
@@ -291,6 +355,91 @@ def login_html(next_url: str, xsrf_form_html: str, *, failed: bool = False) -> s
     )
 
 
+def full_html(scope: str, limit: int, page_url: str, base_url: str = "/") -> str:
+    """The page a lesson request gets beyond a cap: what happened and what to do.
+
+    ``scope`` is ``"app"`` (all browsers together hold ``limit`` pages) or ``"session"``
+    (the asking browser does).
+    """
+    if scope == "session":
+        title = "You have the most lessons open that one browser may"
+        what = (
+            f"This browser already has {limit} lesson pages open, the most this app gives one "
+            "person at once. Close a lesson tab you no longer read, then try again."
+        )
+    else:
+        title = "The app is full, try again"
+        what = (
+            f"{limit} lesson pages are open, the most this app serves at once on its machine. "
+            "A place frees when someone closes a lesson; try again in a minute."
+        )
+    again = html.escape(page_url, quote=True)
+    start = html.escape(base_url, quote=True)
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<link rel='icon' href='data:,'><title>vtsmodel: {html.escape(title)}</title><style>{_CSS}</style>"
+        f"</head><body class='vtsmodel-full'><h1>{html.escape(title)}</h1><p>{html.escape(what)}</p>"
+        f'<p><a href="{again}">Try again</a> &middot; <a href="{start}">The lessons</a></p></body></html>'
+    )
+
+
+def free_port_from(ip: str, port: int, tries: int = PORT_TRIES) -> int:
+    """The first port from ``port`` on that ``ip`` can listen on (``port`` itself when free).
+
+    ``ValueError`` when the ``tries`` ports from ``port`` are all taken: it names them and
+    says what to do.
+    """
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    last = min(port + tries - 1, 65535)
+    for candidate in range(port, last + 1):
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado listens
+            try:
+                s.bind((ip, candidate))
+            except OSError as exc:
+                if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                    continue
+                raise ValueError(f"--ip={ip!r} cannot be listened on: {exc.strerror or exc}") from None
+            return candidate
+    raise ValueError(
+        f"ports {port} to {last} on {ip} are all in use (other apps running?); stop one "
+        "(Ctrl+C where it was started) or pass --port with another number"
+    )
+
+
+#: What a kernel's Unix socket adds to its connection folder: ``/kernel-<uuid>-ipc-NN``
+#: (jupyter_client names each socket after the kernel's connection file) [characters].
+_IPC_NAME = len("/kernel-") + 36 + len("-ipc-") + 2
+
+
+def ipc_fits(folder: str, *, prefix: int = len("/voila_xxxxxxxx")) -> bool:
+    """Whether kernels' Unix sockets fit under ``folder`` (ZeroMQ's path limit, 107 on Linux).
+
+    ``prefix`` is what the server adds to ``folder`` before the kernels' names (Voila's
+    private ``voila_XXXXXXXX`` folder). Where they do not fit (a long temporary folder, a
+    long home), kernels are reached over TCP on 127.0.0.1 instead.
+    """
+    try:
+        import zmq
+
+        limit = zmq.IPC_PATH_MAX_LEN
+    except (ImportError, AttributeError):
+        limit = 103  # the smaller of Linux's and macOS's
+    return os.name == "posix" and len(os.path.abspath(folder)) + prefix + _IPC_NAME <= limit
+
+
+def connection_root() -> str:
+    """The folder that holds the app's private connection folder.
+
+    The temporary folder, or ``/tmp`` where that is too long for the kernels' sockets
+    (macOS's is).
+    """
+    import tempfile
+
+    root = tempfile.gettempdir()
+    return root if ipc_fits(root) or not os.path.isdir("/tmp") else "/tmp"
+
+
 def voila_config(opts: Options, token: str):
     """The traitlets configuration of the Voila app (token, Host check, XSRF, culling)."""
     from traitlets.config import Config
@@ -298,7 +447,9 @@ def voila_config(opts: Options, token: str):
     c = Config()
     c.Voila.ip = opts.ip
     c.Voila.port = opts.port
-    c.Voila.port_retries = 0  # the printed URL and the Host allow-list name this port
+    # main() found a free port; should another app take it meanwhile, Voila tries the next
+    # (the printed URL and the Host allow-list follow the port it listens on).
+    c.Voila.port_retries = PORT_TRIES
     c.Voila.open_browser = False
     c.Voila.token = token
     c.Voila.config_file_paths = []  # no voila.json from the working folder can loosen this
@@ -323,17 +474,30 @@ def voila_config(opts: Options, token: str):
     c.MappingKernelManager.cull_interval = cull_interval(opts.cull_idle_s)
     c.MappingKernelManager.cull_connected = False
     c.MappingKernelManager.cull_busy = False
+    # Kernels on Unix sockets in the app's private connection folder (mode 0700): no TCP
+    # port that another user of the machine could reach, and no "running over TCP
+    # without encryption" warning for each kernel.
+    root = connection_root()
+    c.Voila.connection_dir_root = root
+    if ipc_fits(root):
+        c.KernelManager.transport = "ipc"
     return c
 
 
 def _app_class():
     """The Voila application with the launcher's handlers (imports Voila and tornado)."""
     import tornado.web
+    from jupyter_core.utils import ensure_async
+    from jupyter_server._tz import utcnow
     from jupyter_server.base.handlers import APIHandler, FileFindHandler, JupyterHandler
+    from jupyter_server.services.kernels.handlers import KernelHandler
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
     from tornado.ioloop import IOLoop
     from voila.app import Voila
     from voila.request_info_handler import RequestInfoSocketHandler
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
     from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
     from voila.voila_identity_provider import VoilaLoginHandler
 
@@ -348,6 +512,68 @@ def _app_class():
         ]
         handler.redirect(handler.request.path + (f"?{urlencode(args)}" if args else ""))
         return True
+
+    def session_of(handler) -> str | None:
+        """The browser session of a request: the user its login cookie names."""
+        return getattr(handler.current_user, "username", None)
+
+    class SessionKernelManager(AsyncMappingKernelManager):
+        """Kernels, with the app's page-kernel record (:class:`sessions.Sessions`).
+
+        Voila's preheating builds on this class (``multi_kernel_manager_class``): its pool
+        kernels are never culled; a page kernel is culled only once its page has connected
+        and left, or by the connect grace.
+        """
+
+        sessions: sessions.Sessions | None = None
+
+        def touch(self, kernel_id: str) -> None:
+            """Restart ``kernel_id``'s idle clock (a page was just given it)."""
+            self.get_kernel(kernel_id).last_activity = utcnow()
+
+        async def cull_kernel_if_idle(self, kernel_id):
+            if self.sessions is not None and self.sessions.awaiting_connect(kernel_id):
+                return  # its page may still connect: the connect grace decides
+            return await super().cull_kernel_if_idle(kernel_id)
+
+        async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+            try:
+                return await ensure_async(super().shutdown_kernel(kernel_id, *args, **kwargs))
+            finally:
+                if self.sessions is not None:
+                    self.sessions.forget(kernel_id)
+
+        async def stop_unconnected(self) -> None:
+            """Stop the page kernels whose page has not connected within the grace."""
+            for kernel_id in self.sessions.overdue():
+                if not self.sessions.forget(kernel_id):
+                    continue  # another pass is stopping it
+                self.log.info(
+                    "Stopping kernel %s: its page did not connect within %g s",
+                    kernel_id,
+                    self.sessions.connect_grace_s,
+                )
+                if kernel_id in self:
+                    await ensure_async(self.shutdown_kernel(kernel_id))
+
+    class PageKernels:
+        """The kernel manager as a page sees it: the kernel a page is given becomes its session's."""
+
+        def __init__(self, km, on_kernel):
+            self._km, self._on_kernel = km, on_kernel
+
+        def __getattr__(self, name):
+            return getattr(self._km, name)
+
+        async def get_rendered_notebook(self, *args, **kwargs):
+            task, rendered, kernel_id = await self._km.get_rendered_notebook(*args, **kwargs)
+            self._on_kernel(kernel_id)
+            return task, rendered, kernel_id
+
+        async def start_kernel(self, *args, **kwargs):
+            kernel_id = await ensure_async(self._km.start_kernel(*args, **kwargs))
+            self._on_kernel(kernel_id)
+            return kernel_id
 
     class ForbiddenHost(tornado.web.RequestHandler):
         def prepare(self):
@@ -375,17 +601,103 @@ def _app_class():
             self.redirect(self.base_url)
 
     class PageHandler(TornadoVoilaHandler):
+        """A lesson page: admitted under the caps, given a kernel that becomes its session's."""
+
+        _ticket: sessions.Ticket | None = None
+        _sent = False
+
+        @property
+        def kernel_manager(self):
+            km = self.settings["kernel_manager"]
+            return PageKernels(km, self._claim) if self._ticket is not None else km
+
+        def _claim(self, kernel_id: str) -> None:
+            self.settings["vtsmodel_sessions"].claim(self._ticket, kernel_id)
+            self.settings["kernel_manager"].touch(kernel_id)
+
         @tornado.web.authenticated
         async def get(self, path=None):
             if drop_token(self):
                 return
+            record, km = self.settings["vtsmodel_sessions"], self.settings["kernel_manager"]
+            record.prune(km.list_kernel_ids())
+            try:
+                self._ticket = record.admit(session_of(self))
+            except sessions.Full as full:
+                self.set_status(429 if full.scope == "session" else 503)
+                self.set_header("Retry-After", str(RETRY_AFTER_S))
+                self.set_header("Cache-Control", "no-store")
+                self.log.warning("Refused %s: %s", self.request.path, full)
+                self.finish(full_html(full.scope, full.limit, self.request.path, self.base_url))
+                return
             # Voila's page closes its kernel with a beacon carrying the _xsrf cookie, which
             # only Voila's file list set: opened directly, the beacon got 403 and the kernel stayed.
             self.xsrf_token  # noqa: B018 - reading it sets the cookie
-            await super().get(path)
-            # Voila keeps each preheated page's request for the /voila/query socket, which
-            # this app does not serve: drop it rather than keep one per visit for ever.
-            RequestInfoSocketHandler._cache.clear()
+            try:
+                await super().get(path)
+            finally:
+                # Voila keeps each preheated page's request for the /voila/query socket, which
+                # this app does not serve: drop it rather than keep one per visit for ever.
+                RequestInfoSocketHandler._cache.clear()
+                self._page_sent()
+
+        def on_connection_close(self):
+            self._page_sent()  # the browser left while the page was sent
+            super().on_connection_close()
+
+        def _page_sent(self) -> None:
+            """The page went out (or its browser left): its kernel's connect grace starts."""
+            ticket = self._ticket
+            if ticket is None or self._sent:
+                return
+            self._sent = True
+            record = self.settings["vtsmodel_sessions"]
+            record.release(ticket)
+            if ticket.kernel_id is not None:
+                record.served(ticket.kernel_id)
+                km = self.settings["kernel_manager"]
+                IOLoop.current().call_later(record.connect_grace_s + 0.1, km.stop_unconnected)
+
+    class PageChannels(VoilaKernelWebsocketHandler):
+        """A kernel's channels (widgets, output): only for the session whose page it is."""
+
+        async def pre_get(self):
+            record = self.settings["vtsmodel_sessions"]
+            if not record.owns(session_of(self), self.kernel_id):
+                raise tornado.web.HTTPError(404, "No kernel %s in this session", self.kernel_id)
+            await super().pre_get()
+            record.connected(self.kernel_id)
+
+        def write_error(self, status_code, **kwargs):
+            # Jupyter's HTML error page needs a static path this app does not have: a
+            # refused handshake logged a traceback. The status is the answer.
+            self.finish(f"{status_code} {self._reason}")
+
+    class OwnKernel(KernelHandler):
+        """``GET``/``DELETE /api/kernels/<id>``: the caller's own page kernels only (404 otherwise)."""
+
+        def _own(self, kernel_id):
+            if not self.settings["vtsmodel_sessions"].owns(session_of(self), kernel_id):
+                raise tornado.web.HTTPError(404, "No kernel %s in this session", kernel_id)
+
+        @tornado.web.authenticated
+        async def get(self, kernel_id):
+            self._own(kernel_id)
+            await super().get(kernel_id)
+
+        @tornado.web.authenticated
+        async def delete(self, kernel_id):
+            self._own(kernel_id)
+            await super().delete(kernel_id)
+
+    class OwnShutdown(VoilaShutdownKernelHandler):
+        """The page's shutdown beacon: stops the caller's own page kernel only (404 otherwise)."""
+
+        @tornado.web.authenticated
+        async def post(self, kernel_id):
+            if not self.settings["vtsmodel_sessions"].owns(session_of(self), kernel_id):
+                raise tornado.web.HTTPError(404, "No kernel %s in this session", kernel_id)
+            await super().post(kernel_id)
 
     class LoginPage(VoilaLoginHandler):
         def _render(self, message=None):
@@ -394,21 +706,41 @@ def _app_class():
             self.write(login_html(next_url, self.xsrf_form_html(), failed=bool(message)))
 
     class KernelList(APIHandler):
-        """``GET /api/kernels``: the running kernels (read-only; no kernel is started here)."""
+        """``GET /api/kernels``: the caller's own page kernels (read-only; none is started here)."""
 
         @tornado.web.authenticated
         def get(self):
             km, out = self.kernel_manager, []
-            for kernel_id in km.list_kernel_ids():
+            for kernel_id in self.settings["vtsmodel_sessions"].kernels_of(session_of(self)):
                 try:
                     out.append(km.kernel_model(kernel_id))
-                except Exception:  # noqa: BLE001 - a kernel still starting has no activity record yet
-                    out.append({"id": kernel_id, "execution_state": "starting", "connections": 0})
+                except Exception:  # noqa: BLE001 - stopped meanwhile, or still starting
+                    continue
             self.finish(json.dumps(out, default=str))
+
+    class Status(APIHandler):
+        """``GET /api/vtsmodel/status``: how full the app is, in counts (no kernel ids)."""
+
+        @tornado.web.authenticated
+        def get(self):
+            record, km = self.settings["vtsmodel_sessions"], self.kernel_manager
+            record.prune(km.list_kernel_ids())
+            live = len(km.list_kernel_ids())
+            self.set_header("Cache-Control", "no-store")
+            self.finish(json.dumps({**record.status(), "kernels": live, "ready": live - len(record.claims)}))
+
+    replaced = {
+        TornadoVoilaHandler: PageHandler,
+        VoilaLoginHandler: LoginPage,
+        VoilaKernelWebsocketHandler: PageChannels,
+        KernelHandler: OwnKernel,
+        VoilaShutdownKernelHandler: OwnShutdown,
+    }
 
     class SecuredVoila(Voila):
         notebooks_dir = ""
         extra_hosts: tuple[str, ...] = ()
+        sessions: sessions.Sessions | None = None
 
         def init_handlers(self):
             out = []
@@ -416,17 +748,14 @@ def _app_class():
                 pattern, cls = rule[0], rule[1]
                 if cls is TornadoVoilaTreeHandler:
                     out.append((pattern, IndexHandler if pattern == self.server_url else ToIndex))
-                elif cls is TornadoVoilaHandler:
-                    out.append((pattern, PageHandler, *rule[2:]))
-                elif cls is VoilaLoginHandler:
-                    out.append((pattern, LoginPage))
                 elif cls is RequestInfoSocketHandler:
                     continue  # unauthenticated; only for notebooks that wait for their request
                 elif cls is FileFindHandler:  # the extensions' bundles: versioned ones cached (static_cache)
                     out.append((pattern, VersionedFileHandler, *rule[2:]))
                 else:
-                    out.append(rule)
+                    out.append((pattern, replaced.get(cls, cls), *rule[2:]))
             out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))
+            out.insert(0, (f"{self.server_url}api/vtsmodel/status/?", Status))
             return out
 
         def start(self):
@@ -435,8 +764,10 @@ def _app_class():
 
             self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
             settings = self.init_settings()
+            self.kernel_manager.sessions = self.sessions
             settings["vtsmodel_hosts"] = allowed_hosts(self.ip, self.port, self.extra_hosts)
             settings["vtsmodel_notebooks"] = self.notebooks_dir
+            settings["vtsmodel_sessions"] = self.sessions
             self.app = HostCheckedApplication(**settings)
             self.app.settings.update(self.tornado_settings)
             self.app.add_handlers(".*$", self.init_handlers())
@@ -444,10 +775,15 @@ def _app_class():
             self.listen()
 
         def _announce(self):
+            # The first callback once listening: the port is the one Voila took.
+            self.app.settings["vtsmodel_hosts"] = allowed_hosts(self.ip, self.port, self.extra_hosts)
             url = start_url(self.ip, self.port, self.identity_provider.token)
+            record = self.sessions
             print(
                 f"\nvtsmodel app: open\n\n    {url}\n\n"
                 "The token in it is the key to this app: share it only with those who may use it.\n"
+                f"Each browser that opens it gets its own lesson kernels: at most {record.cap} lesson "
+                f"pages open at once, {record.per_session} per browser (--max-kernels, --session-kernels).\n"
                 + (
                     f"Files saved on the server go to {os.environ[savedir.ENV_VAR]}.\n"
                     if os.environ.get(savedir.ENV_VAR)
@@ -457,17 +793,32 @@ def _app_class():
                 flush=True,
             )
 
-    return SecuredVoila
+    return SecuredVoila, SessionKernelManager
+
+
+class _Quiet(logging.Filter):
+    """Drops the log records that are expected (:data:`_QUIET`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in _QUIET
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the app; return the exit status (2 for bad options)."""
+    """Start the app; return the exit status (2 for bad options or no free port)."""
     try:
         opts = parse_args(argv)
         token = _check_token(os.environ.pop(TOKEN_ENV, "") or make_token())
+        port = free_port_from(opts.ip, opts.port, PORT_TRIES)
     except ValueError as exc:
         print(f"vtsmodel app: {exc}", file=sys.stderr)
         return 2
+    if port != opts.port:
+        print(
+            f"vtsmodel app: port {opts.port} is in use (another app running?); serving on port {port}.",
+            file=sys.stderr,
+        )
+    ready = opts.pool_size * len(lessons(opts.notebooks))
+    cap = opts.max_kernels or sessions.default_cap(sessions.available_memory_mb(), ready)
     # Kernels inherit the environment: the save folder is the launcher's, or none.
     if opts.save_dir is not None:
         os.environ[savedir.ENV_VAR] = str(opts.save_dir)
@@ -476,9 +827,16 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p
     )
-    app = _app_class()(config=voila_config(opts, token))
+    app_class, kernel_manager_class = _app_class()
+    config = voila_config(replace(opts, port=port), token)
+    config.VoilaConfiguration.multi_kernel_manager_class = kernel_manager_class
+    app = app_class(config=config)
     app.notebooks_dir = str(opts.notebooks)
     app.extra_hosts = opts.extra_hosts
+    app.sessions = sessions.Sessions(
+        cap=cap, per_session=min(opts.session_kernels, cap), connect_grace_s=opts.connect_grace_s
+    )
+    app.log.addFilter(_Quiet())
     os.chdir(opts.notebooks)  # kernels start here, as the lessons expect
     app.initialize([str(opts.notebooks)])
     app.start()

@@ -32,6 +32,10 @@ _DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
 _NAME = Input(NAME_COLUMN, "", "scenario", help="The scenario's name, unique in the sheet.")
 
 
+#: The marker of another scenario's operating point (cited source points are open circles and diamonds).
+OVERLAY_POINT = "x-thin-open"
+
+
 def overlay_traces(spec: dict, scenario: str, dash: str, *, first: bool = True) -> list[dict]:
     """Another scenario's lines and operating points, dashed, grouped under its name.
 
@@ -53,18 +57,23 @@ def overlay_traces(spec: dict, scenario: str, dash: str, *, first: bool = True) 
     for shape in spec.get("layout", {}).get("shapes", []):
         if not shape.get("name") or not shape.get("visible", True):
             continue
-        if "xanchor" in shape:  # a point mark
+        if "xanchor" in shape:  # a point mark: a cross, a symbol no cited source point uses
             out.append({
                 "type": "scatter", "x": [shape["xanchor"]], "y": [shape["yanchor"]], "mode": "markers",
-                "marker": {"symbol": "diamond-open", "size": 12, "color": shape.get("fillcolor", "#444"),
-                           "line": {"width": 2}},
+                "marker": {"symbol": OVERLAY_POINT, "size": 13, "color": shape.get("fillcolor", "#444"),
+                           "line": {"width": 2.5, "color": shape.get("fillcolor", "#444")}},
+                "point": True,
             })  # fmt: skip
         elif shape.get("type") == "path" and shape.get("path"):  # a highlighted curve (path_mark)
             x, y = _path_points(shape["path"])
             out.append({"type": "scatter", "x": x, "y": y, "mode": "lines",
                         "line": {"color": shape.get("line", {}).get("color", "#444"), "dash": dash, "width": 2}})  # fmt: skip
+    first_point = next((i for i, t in enumerate(out) if t.get("point")), None)
     for i, t in enumerate(out):
-        t.update(name=scenario, legendgroup=f"scenario {scenario}", showlegend=first and i == 0,
+        point = t.pop("point", False)
+        # the scenario's lines and its setting each once in the legend
+        t.update(name=f"{scenario}: its setting" if point else scenario, legendgroup=f"scenario {scenario}",
+                 showlegend=first and (i == 0 or i == first_point),
                  hovertemplate=f"{scenario}<br>%{{x:.3g}}, %{{y:.3g}}<extra></extra>")  # fmt: skip
     return out
 
@@ -94,7 +103,7 @@ class ScenarioSheetWidget:
         Panels whose inputs named like the lesson's ``SCENARIO`` follow the selected row;
         their plots overlay every other scenario.
     sheet : ScenarioSheet, optional
-        The scenarios; default one ``"base"`` row taken from the first panel's values.
+        The scenarios; default one ``"scenario 1"`` row taken from the first panel's values.
 
     Attributes
     ----------
@@ -208,12 +217,17 @@ class ScenarioSheetWidget:
             self._syncing = False
         self._render_summary()
 
+    def _typed(self) -> str | None:
+        """The name typed in the name box, or None when it is empty."""
+        return self._name.value.strip() or None
+
     def _do(self, action, done: str) -> None:
         try:
             result = action()
         except ValueError as exc:
             self.grid.say(f"{done.split()[0]} failed: {exc}", error=True)
             return
+        self._name.value = ""  # the name was used
         self.grid.say(done.format(result=result))
 
     def add(self, name: str | None = None) -> str:
@@ -223,9 +237,9 @@ class ScenarioSheetWidget:
         self._refresh()
         return new
 
-    def duplicate(self) -> str:
-        """Copy the selected scenario below it and select the copy."""
-        new = self.sheet.duplicate(self.selected)
+    def duplicate(self, name: str | None = None) -> str:
+        """Copy the selected scenario below it (as ``name``, else ``"<name> copy"``) and select the copy."""
+        new = self.sheet.duplicate(self.selected, name)
         self.selected = self.sheet.row_index(new)
         self._refresh()
         return new
@@ -276,13 +290,14 @@ class ScenarioSheetWidget:
             style={"description_width": "70px"},
         )  # fmt: skip
         self._choice.observe(self._on_choice, names="value")
-        self._name = w.Text(placeholder="new name", tooltip="New name of the selected scenario",
+        self._name = w.Text(placeholder="name", tooltip="A name for Add, Duplicate or Rename (empty: a name is made up)",
                             layout=w.Layout(width="160px"))  # fmt: skip
         self._buttons = w.HBox(
-            [self._choice,
-             button("Add", "Add a scenario at the defaults", lambda: self._do(self.add, "added {result!r}")),
-             button("Duplicate", "Copy the selected scenario", lambda: self._do(self.duplicate, "added {result!r}")),
-             self._name,
+            [self._choice, self._name,
+             button("Add", "Add a scenario at the defaults, named as typed",
+                    lambda: self._do(lambda: self.add(self._typed()), "added {result!r}")),
+             button("Duplicate", "Copy the selected scenario, named as typed",
+                    lambda: self._do(lambda: self.duplicate(self._typed()), "added {result!r}")),
              button("Rename", "Rename the selected scenario",
                     lambda: self._do(lambda: self.rename(self._name.value), "renamed to {result!r}")),
              button("Delete", "Delete the selected scenario", lambda: self._do(self.delete, "deleted {result!r}"))],

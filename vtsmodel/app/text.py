@@ -6,11 +6,12 @@ Readouts, slider labels, captions and sheet cells use these, so that a panel nev
 
 from __future__ import annotations
 
+import functools
 import math
 
 from vtsmodel import number
 
-__all__ = ["duration", "number", "parse_sizes_gb", "percent", "plain_math", "size", "with_unit"]
+__all__ = ["duration", "in_words", "number", "parse_sizes_gb", "percent", "plain_math", "size", "with_unit"]
 
 
 def with_unit(x, unit: str, digits: int = 3) -> str:
@@ -40,6 +41,36 @@ def duration(seconds, digits: int = 3) -> str:
     if a < 172800:
         return with_unit(s / 3600.0, "h", digits)
     return with_unit(s / 86400.0, "days", digits)
+
+
+def in_words(message: str, inputs=None) -> str:
+    """A model's message with its parameter's code name as a person reads it: ``cf=3 is ...`` → ``compressibility CF = 3 is ...``.
+
+    ``inputs`` maps code names to :class:`~vtsmodel.Input` (the page's); default every input a
+    public model function declares. A name neither knows is left as it is.
+    """
+    import re
+
+    m = re.match(r"(\w+)=(\S+?)(?= |$)", message)
+    known = inputs if inputs is not None else _declared_inputs()
+    if not m or m.group(1) not in known:
+        return message
+    inp = known[m.group(1)]
+    unit = f" {inp.unit}" if inp.unit not in ("", "-") else ""
+    return f"{inp.label} = {m.group(2)}{unit}{message[m.end() :]}"
+
+
+@functools.cache
+def _declared_inputs() -> dict:
+    """Every parameter a public model function declares, by name (the first declaration of a name wins)."""
+    import vtsmodel
+    from vtsmodel import declared_inputs
+
+    out: dict = {}
+    for name in vtsmodel.__all__:
+        for key, inp in declared_inputs(getattr(vtsmodel, name, None)).items():
+            out.setdefault(key, inp)
+    return out
 
 
 def percent(fraction, digits: int = 3) -> str:
@@ -101,28 +132,49 @@ def size(gb, digits: int = 3) -> str:
 
 _LATEX = (
     (r"\leq", "≤"), (r"\geq", "≥"), (r"\le", "≤"), (r"\ge", "≥"), (r"\times", "×"), (r"\cdot", "·"),
-    (r"\approx", "≈"), (r"\sim", "~"), (r"\pm", "±"), (r"\%", "%"), (r"\,", " "),
+    (r"\approx", "≈"), (r"\sim", "~"), (r"\pm", "±"), (r"\%", "%"), (r"\quad", "  "), (r"\,", " "),
 )  # fmt: skip
+_SUB = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUP = str.maketrans("0123456789+-=()in", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿ")
+
+
+def _script(text: str, table: dict, mark: str) -> str:
+    """``text`` in Unicode sub- or superscript where every character has one, else ``mark`` and the text."""
+    out = text.translate(table)
+    return out if all(ord(c) > 127 for c in out if not c.isspace()) else f"{mark}{text}"
 
 
 def plain_math(text: str) -> str:
-    r"""Text with its inline LaTeX (``$1 \leq CF \leq 4$``) as plain Unicode (``1 ≤ CF ≤ 4``).
+    r"""Text with its LaTeX math (``$1 \leq CF \leq 4$``, ``$$...$$``) as plain Unicode (``1 ≤ CF ≤ 4``).
 
     The sources' quotes keep their math as printed (in LaTeX, from the text extraction); a
-    page shows them without MathJax, which would be fetched from the internet.
+    page, a figure and a report show them without MathJax, which would be fetched from the
+    internet. ``\text{s}`` after a number reads as a unit (``22.5 s``); ``t_e`` as ``tₑ``.
 
     Examples
     --------
     >>> plain_math(r"valid for $1 \leq CF \leq 4$ and $3600 / 160 = 22.5\text{s}$")
     'valid for 1 ≤ CF ≤ 4 and 3600 / 160 = 22.5 s'
+    >>> plain_math(r"$$t_e(\text{min}) = 0.00296 \times MB + 2.36 \times m \quad [1]$$")
+    'tₑ(min) = 0.00296 × MB + 2.36 × m [1]'
     """
     import re
 
     def convert(m: re.Match) -> str:
-        s = m.group(1)
-        s = re.sub(r"\\text\{([^}]*)\}", r" \1", s)
+        s = m.group(1) if m.group(1) is not None else m.group(2)
+        s = re.sub(r"(?<=\d)\\text\{([^}]*)\}", r" \1", s)  # a number's unit
+        s = re.sub(r"\\(?:text|mathrm|mathit|textit)\{([^}]*)\}", r"\1", s)
         for tex, uni in _LATEX:
             s = s.replace(tex, uni)
+        s = re.sub(r"_\{([^}]*)\}|_(\w)", lambda g: _script(g.group(1) or g.group(2), _SUB, "_"), s)
+        s = re.sub(r"\^\{([^}]*)\}|\^(\w)", lambda g: _script(g.group(1) or g.group(2), _SUP, "^"), s)
         return re.sub(r"\s+", " ", s).strip()
 
-    return re.sub(r"\$([^$]+)\$", convert, str(text))
+    out = re.sub(r"\$\$(.+?)\$\$|\$([^$]+)\$", convert, str(text))
+    if "\\" in out:  # a quote cut from inside an equation, and markdown's escapes (\*)
+        out = re.sub(r"\\(?:text|mathrm)\{([^}]*)\}", r"\1", out)
+        for tex, uni in _LATEX:
+            out = out.replace(tex, uni)
+        out = re.sub(r"\\([*_\[\]#])", r"\1", out)
+        out = re.sub(r" {2,}", " ", out)
+    return out

@@ -9,6 +9,13 @@ is a comment: :func:`plan_template` (``vtsmodel plan --init``) writes one above 
 A version-1 file (written before the library's answers) is read as it was written: its
 answers, version 1's default drive (``"IBM3592A"``) where it gave none, and no library family
 (:data:`V1_DEFAULTS`).
+
+A file a plan file references is read only from the plan file's own folder: a name
+relative to it, with no ``..``, not absolute, and not a symbolic link leading out of it.
+A file anywhere else is given on the command line (``vtsmodel plan PLAN --workload
+FILE``), which the person typed. A referenced file that is not a valid workload or log is
+reported by where it fails (its line), never by what it holds: a plan file from someone
+else could otherwise make the reader print part of any file it names.
 """
 
 from __future__ import annotations
@@ -17,11 +24,12 @@ import dataclasses
 import json
 import numbers
 import os
+import re
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtsmodel._files import atomic_write, parse_json_bytes, read_file
+from vtsmodel._files import atomic_write, check_regular_file, parse_json_bytes, read_file
 from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import as_scalar
 from vtsmodel.hits import HitCurve, lru_hit_curve
@@ -181,8 +189,12 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
     (False, needs ``plan.workload_file``); None: reference when there is a file.
     """
     check_plan(plan)
-    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name,
-           "answers": plan.answers.to_dict(), "workload": None}  # fmt: skip
+    # a slider's step arithmetic leaves 800.0000000000001: twelve significant digits keep every answer
+    answers = {
+        k: float(f"{v:.12g}") if isinstance(v, float) else v for k, v in plan.answers.to_dict().items()
+    }
+    doc = {"schema": PLAN_SCHEMA, "version": PLAN_VERSION, "name": plan.name, "answers": answers,
+           "workload": None}  # fmt: skip
     if not plan.vts:
         doc["vts"] = False
     if plan.library_flows:
@@ -324,8 +336,8 @@ def plan_from_bytes(
 ) -> Plan:
     """A :class:`Plan` from a plan file's bytes (an upload), checked as :func:`load_plan` checks a file.
 
-    A workload referenced by file name is read relative to ``base_dir``; without one, a
-    relative name is read relative to the working folder.
+    A file it references is read from ``base_dir`` only; without one, a reference is refused
+    (see :func:`plan_from_dict`).
     """
     if not isinstance(data, bytes | bytearray):
         raise ValueError(f"data must be the plan file's bytes, not {type(data).__name__}")
@@ -377,14 +389,14 @@ def _library_flows(spec) -> tuple[LibraryFlow, ...]:
     return tuple(out)
 
 
-def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
+def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None, without: tuple[str, ...] = ()) -> Plan:
     """A :class:`Plan` from a parsed plan document, every field checked.
 
-    A referenced workload file is read relative to ``base_dir`` (the plan file's folder).
-    A referenced mount log (``"mount_log": {"file": NAME}``) is read only with a
-    ``base_dir`` (a plan file on disk, :func:`load_plan`): a plan from bytes without one
-    (an upload to a page) that references a mount log is refused, since a page reads no
-    file on the server.
+    A referenced workload or mount log (``{"file": NAME}``) is read only from ``base_dir``
+    (the plan file's folder; see the module docstring): a plan from bytes without one (an
+    upload to a page) that references a file is refused, since a page reads no file on the
+    server. References named in ``without`` (``"workload"``, ``"mount_log"``) are checked
+    but not read: the caller gives those files (the command line's ``--workload``).
 
     Raises
     ------
@@ -426,16 +438,11 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None) -> Plan:
             ref = spec["file"]
             if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
                 raise ValueError(f"workload file={ref!r} must be a file name")
-            path = Path(ref)
-            if not path.is_absolute() and base_dir is not None:
-                path = Path(base_dir) / path
-            try:
-                workload = read_hourly_workload(path)
-            except ValueError as exc:
-                raise ValueError(f"workload file {ref}: {exc}") from None
+            if "workload" not in without:
+                workload = _read_referenced(read_hourly_workload, ref, base_dir, "workload", "--workload")
         else:
             workload = _embedded_workload(spec)
-    curve, log_ref, log = _mount_log(doc.get("mount_log"), base_dir)
+    curve, log_ref, log = _mount_log(doc.get("mount_log"), base_dir, read="mount_log" not in without)
     vts = doc.get("vts", True)
     if not isinstance(vts, bool):
         raise ValueError(f"vts={vts!r:.60} must be true (plan a VTS B18 too) or false (a tape library alone)")
@@ -457,26 +464,52 @@ def _v1_answers(values):
     return {**V1_DEFAULTS, **values}
 
 
-def _mount_log(spec, base_dir):
+def _mount_log(spec, base_dir, *, read: bool = True):
     """(curve, reference, log) of a plan file's ``mount_log`` entry, or (None, None, None)."""
     if spec is None:
         return None, None, None
     ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
     if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
         raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
+    if not read:
+        return None, None, None
+    log = _read_referenced(read_mount_log, ref, base_dir, "mount log", "--mount-log")
+    return lru_hit_curve(log), ref, log
+
+
+def _read_referenced(read, ref: str, base_dir, what: str, flag: str):
+    """``read(path)`` of the file a plan file references, inside the plan file's folder only.
+
+    Refused: no folder (a plan from bytes), an absolute name, ``..``, or a symbolic link
+    leading out. The file's faults name its line, never its content.
+    """
+    give = f"give it on the command line: vtsmodel plan PLAN {flag} FILE"
     if base_dir is None:
         raise ValueError(
-            f"the plan references the mount log {ref!r}; a plan read without its folder (an upload) "
-            "reads no file: give the log with vtsmodel plan PLAN --mount-log LOG.csv"
+            f"the plan references the {what} {ref!r}; a plan read without its folder (an upload) "
+            f"reads no file: {give}"
         )
-    path = Path(ref)
-    if not path.is_absolute():
-        path = Path(base_dir) / path
+    folder = Path(base_dir).resolve()
+    name = Path(ref)
+    if name.is_absolute() or ".." in name.parts or not (folder / name).resolve().is_relative_to(folder):
+        raise ValueError(
+            f"{what} file {ref!r}: a plan file references only files in its own folder ({folder}), "
+            f"by a name without '..' that no link leads out of; for a file elsewhere, {give}"
+        )
+    path = folder / name
     try:
-        log = read_mount_log(path)
-        return lru_hit_curve(log), ref, log
+        check_regular_file(path, what=f"{what} file")
+    except ValueError as exc:  # missing, a folder, a FIFO: the path's fault, not the content's
+        reason = str(exc).replace(str(path), ref)
+        raise ValueError(f"{what} file {reason} (in the plan file's folder, {folder})") from None
+    try:
+        return read(path)
     except (ValueError, OSError) as exc:
-        raise ValueError(f"mount log {ref}: {exc}") from None
+        line = re.search(r"\bline \d+", str(exc))
+        raise ValueError(
+            f"{what} file {ref}{f' ({line.group(0)})' if line else ''} is not a valid {what}; "
+            f"to see what is wrong, give it on the command line: vtsmodel plan PLAN {flag} {ref}"
+        ) from None
 
 
 def _embedded_workload(spec: dict) -> HourlyWorkload:
@@ -513,8 +546,11 @@ def _embedded_workload(spec: dict) -> HourlyWorkload:
         raise ValueError(f"workload {exc}") from None
 
 
-def load_plan(path: str | os.PathLike) -> Plan:
+def load_plan(path: str | os.PathLike, *, without: tuple[str, ...] = ()) -> Plan:
     """Read a plan file; every field is checked before a :class:`Plan` is returned.
+
+    The files it references are read from its folder only, but for those named in
+    ``without`` (see :func:`plan_from_dict`).
 
     Raises
     ------
@@ -525,4 +561,4 @@ def load_plan(path: str | os.PathLike) -> Plan:
     if not isinstance(path, str | os.PathLike):
         raise ValueError(f"path={path!r} must be the path of a plan file")
     path = Path(path)
-    return plan_from_dict(_read_json(path), base_dir=path.parent)
+    return plan_from_dict(_read_json(path), base_dir=path.parent, without=without)

@@ -554,7 +554,8 @@ def _replayed(
         out = replay_drives_needed(plan.log, a.recall_target_s, q=a.recall_percentile, library=lib)
         answer = out, tuple(out.replay.notes)
     except ConstraintError as exc:
-        answer = None, (f"the mount log replayed: {exc}",)
+        answer = None, (f"the mount log replayed: {exc}; requests for one cartridge wait for each other whatever "
+                        "the drives (a log whose volumes fill few cartridges of this drive is bound by them)",)  # fmt: skip
     _REPLAYED[key] = (plan.log, answer)
     while len(_REPLAYED) > 8:
         _REPLAYED.pop(next(iter(_REPLAYED)))

@@ -36,6 +36,27 @@ def _grow(a: np.ndarray, n: int, fill) -> np.ndarray:
     return out
 
 
+def _block(specs: dict) -> dict:
+    """Arrays carved from one allocation: ``{name: (size, dtype, fill or None)}``.
+
+    One region of memory instead of one per array: the memory a replay touches first costs a
+    page fault per page (half its time on a 10^5-request log, measured), and one large
+    region is mapped in large pages where the system allows and is reused by the allocator.
+    """
+    offsets, total = {}, 0
+    for name, (n, dtype, _) in specs.items():
+        offsets[name] = total
+        total += -(-n * np.dtype(dtype).itemsize // 64) * 64  # each array 64-byte aligned
+    buf = np.empty(max(total, 1), dtype=np.uint8)
+    out = {}
+    for name, (n, dtype, fill) in specs.items():
+        a = buf[offsets[name] : offsets[name] + n * np.dtype(dtype).itemsize].view(dtype)
+        if fill is not None:
+            a.fill(fill)
+        out[name] = a
+    return out
+
+
 class Engine:
     """Drives, robots, cartridges and the request ring of one replay."""
 
@@ -74,20 +95,21 @@ class Engine:
         self.rfree = np.full(robots, float(t0))
         self.ncart = 0
         self._carts(max(cartridges, 1))
-        self.hours = np.zeros((5, 1))  # mounts, busy, held, queue, arrivals
-        self.hist_resp = np.zeros(int((HIST_HI - HIST_LO) * HIST_PER) + 2, dtype=np.int64)
-        self.hist_wait = np.zeros_like(self.hist_resp)
+        self.hours = np.zeros((k.N_HOURS, 1))  # mounts, busy, held, queue, arrivals
+        self.hists = np.zeros((2, int((HIST_HI - HIST_LO) * HIST_PER) + 2), dtype=np.int64)
+        self.hist_resp, self.hist_wait = self.hists[k.HIST_RESP], self.hists[k.HIST_WAIT]
         self.last_arrival = t0
         self.t0 = t0
 
     def _ring(self, cap: int, old=None) -> None:
-        new = {
-            "r_arr": np.zeros(cap), "r_cart": np.zeros(cap, dtype=np.int64), "r_svc": np.zeros(cap),
-            "r_next": np.full(cap, -1, dtype=np.int64), "r_flag": np.zeros(cap, dtype=np.int8),
-            "o_done": np.full(cap, np.nan), "o_wait": np.full(cap, np.nan), "o_mount": np.zeros(cap, dtype=np.int8),
-            "o_drive": np.full(cap, -1, dtype=np.int32), "b_cart": np.zeros(cap, dtype=np.int64),
-            "b_dead": np.zeros(cap),
-        }  # fmt: skip
+        # requests, their links and the batch deadlines are written before they are read; the
+        # outputs in a block of their own (a result keeps them, not the rest)
+        i8, f8 = np.int64, np.float64
+        new = _block({"r_arr": (cap, f8, None), "r_cart": (cap, i8, None), "r_svc": (cap, f8, None),
+                      "r_next": (cap, i8, None), "r_flag": (cap, np.int8, 0), "b_cart": (cap, i8, None),
+                      "b_dead": (cap, f8, None)})  # fmt: skip
+        new.update(_block({"o_resp": (cap, f8, np.nan), "o_wait": (cap, f8, np.nan), "o_mount": (cap, np.int8, 0),
+                           "o_drive": (cap, i8, -1)}))  # fmt: skip
         if old is not None:  # requests lo..avail keep their global numbers
             lo, hi, ocap = int(self.ist[self.k.I_LO]), int(self.ist[self.k.I_AVAIL]), old
             g = np.arange(lo, hi)
@@ -107,49 +129,36 @@ class Engine:
         if n <= self.ncart:
             return
         n = max(n, 2 * self.ncart)
-        if self.ncart == 0:
-            self.c_qhead = np.full(n, -1, dtype=np.int64)
-            self.c_qtail = np.full(n, -1, dtype=np.int64)
-            self.c_qcount = np.zeros(n, dtype=np.int64)
-            self.c_drive = np.full(n, -1, dtype=np.int64)
-            self.c_avail = np.full(n, -np.inf)
-            self.c_bstate = np.zeros(n, dtype=np.int64)
-            self.c_bdead = np.zeros(n)
-            self.c_waiter = np.full(n, -1, dtype=np.int64)
-            self.heap = np.zeros(n + 1, dtype=np.int64)
-        else:
-            self.c_qhead = _grow(self.c_qhead, n, -1)
-            self.c_qtail = _grow(self.c_qtail, n, -1)
-            self.c_qcount = _grow(self.c_qcount, n, 0)
-            self.c_drive = _grow(self.c_drive, n, -1)
-            self.c_avail = _grow(self.c_avail, n, -np.inf)
-            self.c_bstate = _grow(self.c_bstate, n, 0)
-            self.c_bdead = _grow(self.c_bdead, n, 0.0)
-            self.c_waiter = _grow(self.c_waiter, n, -1)
-            self.heap = _grow(self.heap, n + 1, 0)
+        i8 = np.int64
+        # a queue's head and tail, a batch's deadline and the heap's slots are read only once set
+        new = _block({"c_qhead": (n, i8, None), "c_qtail": (n, i8, None), "c_qcount": (n, i8, 0),
+                      "c_drive": (n, i8, -1), "c_avail": (n, np.float64, -np.inf), "c_bstate": (n, i8, 0),
+                      "c_bdead": (n, np.float64, None), "c_waiter": (n, i8, -1), "heap": (n + 1, i8, None)})  # fmt: skip
+        for name, arr in new.items():
+            if self.ncart:
+                old = getattr(self, name)
+                arr[: old.size] = old
+            setattr(self, name, arr)
         self.ncart = n
 
     def _hours_to(self, t: float) -> None:
         need = int((t - self.t0) // 3600.0) + 2
         if need > self.hours.shape[1]:
-            h = np.zeros((5, max(need, 2 * self.hours.shape[1])))
+            h = np.zeros((self.hours.shape[0], max(need, 2 * self.hours.shape[1])))
             h[:, : self.hours.shape[1]] = self.hours
             self.hours = h
 
-    def _run(self, horizon: float) -> int:
-        k = self.k
-        h = self.hours
+    def _run(self, horizon: float, close: bool = False) -> int:
         # the last bin may only take what lies beyond the horizon's hour: keep one spare
-        return k.run(
+        return self.k.run(
             self.par, self.ipar, self.ist, self.fst,
             self.r_arr, self.r_cart, self.r_svc, self.r_next, self.r_flag,
-            self.o_done, self.o_wait, self.o_mount, self.o_drive,
+            self.o_resp, self.o_wait, self.o_mount, self.o_drive,
             self.d_state, self.d_cart, self.d_since, self.d_target, self.d_iprev, self.d_inext,
             self.tree, self.ev, self.empty, self.rfree,
             self.c_qhead, self.c_qtail, self.c_qcount, self.c_drive, self.c_avail, self.c_bstate, self.c_bdead,
             self.c_waiter,
-            self.heap, self.b_cart, self.b_dead, h[0], h[1], h[2], h[3], h[4], self.hist_resp, self.hist_wait,
-            float(horizon),
+            self.heap, self.b_cart, self.b_dead, self.hours, self.hists, float(horizon), close,
         )  # fmt: skip
 
     def feed(self, arr: np.ndarray, cart: np.ndarray, svc: np.ndarray) -> None:
@@ -168,8 +177,11 @@ class Engine:
                     "the log (add drives or robots, or shorten the log)"
                 )
             self._ring(1 << math.ceil(math.log2(2 * need)), old=self.cap)
-        g = (avail + np.arange(m)) % self.cap
-        self.r_arr[g], self.r_cart[g], self.r_svc[g] = arr, cart, svc
+        a = avail % self.cap
+        b = min(m, self.cap - a)  # the part before the ring wraps round, then the rest from slot 0
+        for ring, new in ((self.r_arr, arr), (self.r_cart, cart), (self.r_svc, svc)):
+            ring[a : a + b] = new[:b]
+            ring[: m - b] = new[b:]
         self.ist[k.I_AVAIL] = avail + m
         self.last_arrival = float(arr[-1])
         self._hours_to(self.last_arrival)
@@ -196,8 +208,8 @@ class Engine:
             step *= 2.0
 
     def outputs(self, n: int):
-        """Per-request completion, wait, mount flag and drive of requests 0..n-1 (a ring of n)."""
-        return self.o_done[:n], self.o_wait[:n], self.o_mount[:n].astype(bool), self.o_drive[:n]
+        """Per-request response, wait, mount flag and drive of requests 0..n-1 (a ring of n): views."""
+        return self.o_resp[:n], self.o_wait[:n], self.o_mount[:n].view(np.bool_), self.o_drive[:n]
 
     @property
     def end(self) -> float:
@@ -206,9 +218,4 @@ class Engine:
 
     def finish(self) -> None:
         """Close the drives' open states (idle and busy time) at the last event."""
-        k = self.k
-        t = self.end
-        for d in range(self.d_state.size):
-            k._set_state(
-                d, k.EMPTY, t, self.d_state, self.d_since, self.fst, self.hours[1], self.hours[2], self.t0
-            )
+        self._run(self.end, close=True)

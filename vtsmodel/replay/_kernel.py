@@ -59,156 +59,36 @@ N_PAR = 8
 # int parameters (ipar)
 Q_POLICY, Q_BATCH, Q_CAP, Q_DRIVES, Q_ROBOTS, Q_HIST = 0, 1, 2, 3, 4, 5
 N_IPAR = 6
+# rows of the hourly bins (hours) and of the histograms (hists)
+H_MOUNTS, H_BUSY, H_HELD, H_QUEUE, H_ARRIVALS = 0, 1, 2, 3, 4
+N_HOURS = 5
+HIST_RESP, HIST_WAIT = 0, 1
 
 HOUR = 3600.0
 PER_HOUR = 1.0 / HOUR
 
 
 @_jit
-def _spread(h, t0, a, b, w):
-    """Add ``w`` times the part of [a, b) in each hour to the hourly bins ``h``."""
-    if b <= a:
-        return
-    last = h.shape[0] - 1
-    x = (a - t0) * PER_HOUR
-    y = (b - t0) * PER_HOUR
-    i = int(x)
-    j = int(y)
-    if i == j and j <= last:  # within one hour: the usual case
-        h[i] += (b - a) * w
-        return
-    i = min(i, last)
-    j = min(j, last)
-    if i == j:
-        h[i] += (b - a) * w
-        return
-    h[i] += ((i + 1) - x) * HOUR * w
-    for k in range(i + 1, j):
-        h[k] += HOUR * w
-    h[j] += (y - j) * HOUR * w
-
-
-@_jit
-def _hour(t, t0, nh):
-    return min(int((t - t0) * PER_HOUR), nh - 1)
-
-
-@_jit
-def _slot(i, cap):
-    """The ring slot of request ``i`` (no division while the ring holds every request)."""
-    return i if i < cap else i % cap
-
-
-@_jit
-def _tree_set(tree, ev, npow, d, t):
-    ev[d] = t
-    node = (npow + d) >> 1
-    while node >= 1:
-        a = tree[2 * node]
-        b = tree[2 * node + 1]
-        tree[node] = a if ev[a] <= ev[b] else b
-        node >>= 1
-
-
-@_jit
-def _heap_push(heap, ist, key):
-    n = ist[I_HEAPN]
-    heap[n] = key
-    ist[I_HEAPN] = n + 1
-    while n > 0:
-        p = (n - 1) >> 1
-        if heap[p] <= heap[n]:
-            break
-        heap[p], heap[n] = heap[n], heap[p]
-        n = p
-
-
-@_jit
-def _heap_pop(heap, ist):
-    n = ist[I_HEAPN] - 1
-    top = heap[0]
-    heap[0] = heap[n]
-    ist[I_HEAPN] = n
-    i = 0
-    while True:
-        a = 2 * i + 1
-        if a >= n:
-            break
-        b = a + 1
-        m = b if (b < n and heap[b] < heap[a]) else a
-        if heap[i] <= heap[m]:
-            break
-        heap[i], heap[m] = heap[m], heap[i]
-        i = m
-    return top
-
-
-@_jit
-def _robot(rfree, start, move, fst):
-    """A robot move starting no earlier than ``start`` on the robot free first; its end."""
-    k = 0
-    for j in range(1, rfree.shape[0]):
-        if rfree[j] < rfree[k]:
-            k = j
-    s = start if start > rfree[k] else rfree[k]
-    rfree[k] = s + move
-    fst[F_ROBOT] += move
-    return s + move
-
-
-@_jit
-def _set_state(d, st, now, d_state, d_since, fst, h_busy, h_held, t0):
-    """Drive ``d`` enters state ``st`` at ``now``.
-
-    Its time goes to busy (moving, loading, serving, unloading) or held (idle with a
-    cartridge) by periods: a period ends where the drive turns idle, empty or busy again,
-    and is spread over the hours then (one spread a period, not one a state).
-    """
-    old = d_state[d]
-    d_state[d] = st
-    if old == IDLE:
-        fst[F_HELD] += now - d_since[d]
-        _spread(h_held, t0, d_since[d], now, 1.0)
-    elif old != EMPTY:
-        if st != EMPTY and st != IDLE:
-            return  # still busy: the period goes on
-        fst[F_BUSY] += now - d_since[d]
-        _spread(h_busy, t0, d_since[d], now, 1.0)
-    d_since[d] = now
-
-
-@_jit
-def _waiting(ist, delta):
-    ist[I_WAITING] += delta
-    if ist[I_WAITING] > ist[I_MAXWAITING]:
-        ist[I_MAXWAITING] = ist[I_WAITING]
-
-
-@_jit
-def _hist_add(hist, lo, per, x):
-    if x <= 0.0:
-        hist[0] += 1
-        return
-    k = int((np.log10(x) - lo) * per) + 1
-    if k < 1:
-        k = 1
-    elif k >= hist.shape[0]:
-        k = hist.shape[0] - 1
-    hist[k] += 1
-
-
-@_jit
 def run(
     par, ipar, ist, fst,
-    r_arr, r_cart, r_svc, r_next, r_flag, o_done, o_wait, o_mount, o_drive,
+    r_arr, r_cart, r_svc, r_next, r_flag, o_resp, o_wait, o_mount, o_drive,
     d_state, d_cart, d_since, d_target, d_iprev, d_inext, tree, ev, empty, rfree,
     c_qhead, c_qtail, c_qcount, c_drive, c_avail, c_bstate, c_bdead, c_waiter,
-    heap, b_cart, b_dead, h_mounts, h_busy, h_held, h_queue, h_arrivals, hist_resp, hist_wait,
-    horizon,
+    heap, b_cart, b_dead, hours, hists, horizon, close,
 ):  # fmt: skip
-    """Process every event up to ``horizon``; return 1 when none is left, else 0."""
+    """Process every event up to ``horizon``; return 1 when none is left, else 0.
+
+    With ``close`` set, process none: close the drives' open periods (busy or held) at the
+    last event instead, and leave every drive empty.
+
+    The helpers are closures over the arrays (compiled into the loop, with no reference
+    counting of the arrays they touch, which cost half the time as functions), and the
+    counters of ``ist`` and ``fst`` are local variables while the loop runs (written back
+    when it returns).
+    """
     move = par[P_MOVE]
     load = par[P_LOAD]
+    unload = par[P_UNLOAD]
     delay = par[P_DELAY]
     bwait = par[P_BWAIT]
     t0 = par[P_T0]
@@ -219,28 +99,202 @@ def run(
     cap = ipar[Q_CAP]
     hist = ipar[Q_HIST] == 1
     npow = tree.shape[0] // 2
-    nh = h_mounts.shape[0]
+    nh = hours.shape[1]
+    nbins = hists.shape[1]
     batching = kbatch > 1 and bwait > 0.0
+
+    def slot(i):
+        """The ring slot of request ``i`` (no division while the ring holds every request)."""
+        return i if i < cap else i % cap
+
+    def hour(t):
+        return min(int((t - t0) * PER_HOUR), nh - 1)
+
+    def spread(k, a, b):
+        """Add the part of [a, b) in each hour to the hourly bins of row ``k``."""
+        if b <= a:
+            return
+        last = nh - 1
+        x = (a - t0) * PER_HOUR
+        y = (b - t0) * PER_HOUR
+        i = int(x)
+        j = int(y)
+        if i == j and j <= last:  # within one hour: the usual case
+            hours[k, i] += b - a
+            return
+        i = min(i, last)
+        j = min(j, last)
+        if i == j:
+            hours[k, i] += b - a
+            return
+        hours[k, i] += ((i + 1) - x) * HOUR
+        for m in range(i + 1, j):
+            hours[k, m] += HOUR
+        hours[k, j] += (y - j) * HOUR
+
+    def hist_add(k, x):
+        if x <= 0.0:
+            hists[k, 0] += 1
+            return
+        b = int((np.log10(x) - hlo) * hper) + 1
+        if b < 1:
+            b = 1
+        elif b >= nbins:
+            b = nbins - 1
+        hists[k, b] += 1
+
+    def tree_set(d, t):
+        """Drive ``d``'s next event at ``t``; the tournament tree keeps the first on top."""
+        ev[d] = t
+        node = (npow + d) >> 1
+        while node >= 1:
+            a = tree[2 * node]
+            b = tree[2 * node + 1]
+            tree[node] = a if ev[a] <= ev[b] else b
+            node >>= 1
+
+    def heap_push(n, key):
+        """Push ``key`` on the heap of ``n`` waiting cartridges' oldest requests; the new count."""
+        heap[n] = key
+        i = n
+        while i > 0:
+            p = (i - 1) >> 1
+            if heap[p] <= heap[i]:
+                break
+            heap[p], heap[i] = heap[i], heap[p]
+            i = p
+        return n + 1
+
+    def heap_pop(n):
+        """Pop the least of the ``n`` keys; ``(key, new count)``."""
+        n -= 1
+        top = heap[0]
+        heap[0] = heap[n]
+        i = 0
+        while True:
+            a = 2 * i + 1
+            if a >= n:
+                break
+            b = a + 1
+            m = b if (b < n and heap[b] < heap[a]) else a
+            if heap[i] <= heap[m]:
+                break
+            heap[i], heap[m] = heap[m], heap[i]
+            i = m
+        return top, n
+
+    def robot(start):
+        """A robot move starting no earlier than ``start`` on the robot free first; its end."""
+        k = 0
+        for j in range(1, rfree.shape[0]):
+            if rfree[j] < rfree[k]:
+                k = j
+        s = start if start > rfree[k] else rfree[k]
+        rfree[k] = s + move
+        return s + move
+
+    def set_state(d, st, now):
+        """Drive ``d`` enters state ``st`` at ``now``.
+
+        Its time goes to busy (moving, loading, serving, unloading) or held (idle with a
+        cartridge) by periods: a period ends where the drive turns idle, empty or busy again,
+        and is spread over the hours then (one spread a period, not one a state).
+        """
+        old = d_state[d]
+        d_state[d] = st
+        if old == IDLE:
+            fst[F_HELD] += now - d_since[d]
+            spread(H_HELD, d_since[d], now)
+        elif old != EMPTY:
+            if st != EMPTY and st != IDLE:
+                return  # still busy: the period goes on
+            fst[F_BUSY] += now - d_since[d]
+            spread(H_BUSY, d_since[d], now)
+        d_since[d] = now
+
+    def idle_remove(d, idleh, idlet):
+        """Take drive ``d`` off the idle list; the list's new head and tail."""
+        p = d_iprev[d]
+        n = d_inext[d]
+        if p >= 0:
+            d_inext[p] = n
+        else:
+            idleh = n
+        if n >= 0:
+            d_iprev[n] = p
+        else:
+            idlet = p
+        d_iprev[d] = -1
+        d_inext[d] = -1
+        return idleh, idlet
+
+    def unload_drive(d, target, now):
+        """Drive ``d`` rewinds and unloads its cartridge (then mounts ``target`` if >= 0)."""
+        c = d_cart[d]
+        set_state(d, UNLOADING, now)
+        c_drive[c] = -1
+        c_avail[c] = INF  # in the drive until the unload ends
+        d_target[d] = target
+        tree_set(d, now + unload)
+
+    def fetch(d, c, now):
+        """Drive ``d`` (empty) mounts cartridge ``c``: a robot move, then the load; 1 if the robot moved now."""
+        set_state(d, LOADING, now)
+        d_cart[d] = c
+        c_drive[c] = d
+        hours[H_MOUNTS, hour(now)] += 1.0
+        if c_avail[c] == INF:  # still being unloaded elsewhere: brought over when it is out
+            c_waiter[c] = d
+            tree_set(d, INF)
+            return 0
+        s0 = now if now > c_avail[c] else c_avail[c]
+        tree_set(d, robot(s0) + load)
+        return 1
+
+    f_last = fst[F_LAST]
+    if close:
+        for d in range(d_state.shape[0]):
+            set_state(d, EMPTY, f_last)
+        return 1
+    nxt = ist[I_NEXT]
+    avail = ist[I_AVAIL]
+    emptyn = ist[I_EMPTYN]
+    heapn = ist[I_HEAPN]
+    idleh = ist[I_IDLEH]
+    idlet = ist[I_IDLET]
+    bhead = ist[I_BHEAD]
+    btail = ist[I_BTAIL]
+    waiting = ist[I_WAITING]
+    mounts = ist[I_MOUNTS]
+    moves = ist[I_MOVES]
+    served = ist[I_SERVED]
+    lo = ist[I_LO]
+    maxwaiting = ist[I_MAXWAITING]
+    freeing = ist[I_FREEING]
+    f_robot = fst[F_ROBOT]
+    f_resp = fst[F_RESP]
+    f_wait = fst[F_WAIT]
+    done_all = 0
     while True:
         dd = tree[1]
         td = ev[dd]
         tb = INF
-        if ist[I_BHEAD] < ist[I_BTAIL]:
-            tb = b_dead[_slot(ist[I_BHEAD], cap)]
+        if bhead < btail:
+            tb = b_dead[slot(bhead)]
         ta = INF
-        i = ist[I_NEXT]
-        if i < ist[I_AVAIL]:
-            ta = r_arr[_slot(i, cap)]
+        if nxt < avail:
+            ta = r_arr[slot(nxt)]
         now = td
         if tb < now:
             now = tb
         if ta < now:
             now = ta
         if now == INF:
-            return 1
+            done_all = 1
+            break
         if now > horizon:
-            return 0
-        fst[F_LAST] = now
+            break
+        f_last = now
         # -- one event: what happens, then what each drive or cartridge does next ----------
         serve_d = -1  # a drive to start on the head of its cartridge's queue
         mounted = 0
@@ -254,209 +308,184 @@ def run(
                 decide_d = dd
             elif st == UNLOADING:
                 c = d_cart[dd]
-                e = _robot(rfree, now, move, fst)  # the cartridge leaves the drive
-                ist[I_MOVES] += 1
+                e = robot(now)  # the cartridge leaves the drive
+                f_robot += move
+                moves += 1
                 w = c_waiter[c]
                 if w >= 0:  # another drive waits for it: the robot takes it there
                     c_waiter[c] = -1
-                    _tree_set(tree, ev, npow, w, e + load)
+                    tree_set(w, e + load)
                 else:
                     c_avail[c] = e
                 c2 = d_target[dd]
                 d_target[dd] = -1
-                if c2 < 0:
-                    ist[I_FREEING] -= 1
                 if c2 >= 0:  # fetch the cartridge it was unloaded for
-                    _fetch(dd, c2, now, par, ist, fst, d_state, d_cart, d_since, tree, ev, npow, rfree,
-                           c_drive, c_avail, c_waiter, h_mounts, h_busy, h_held)  # fmt: skip
+                    mounts += 1
+                    if fetch(dd, c2, now):
+                        moves += 1
+                        f_robot += move
                 else:
-                    _set_state(dd, EMPTY, now, d_state, d_since, fst, h_busy, h_held, t0)
+                    freeing -= 1
+                    set_state(dd, EMPTY, now)
                     d_cart[dd] = -1
-                    empty[ist[I_EMPTYN]] = dd
-                    ist[I_EMPTYN] += 1
-                    _tree_set(tree, ev, npow, dd, INF)
+                    empty[emptyn] = dd
+                    emptyn += 1
+                    tree_set(dd, INF)
             else:  # IDLE: the dismount delay ran out
-                _idle_remove(dd, ist, d_iprev, d_inext)
-                _unload(dd, -1, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
-                        rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip
+                idleh, idlet = idle_remove(dd, idleh, idlet)
+                unload_drive(dd, -1, now)
+                freeing += 1
         elif tb <= ta:
-            j = _slot(ist[I_BHEAD], cap)
-            ist[I_BHEAD] += 1
+            j = slot(bhead)
+            bhead += 1
             c = b_cart[j]
             if c_bstate[c] == 1 and c_bdead[c] == b_dead[j]:
                 c_bstate[c] = 2
-                _heap_push(heap, ist, c_qhead[c])
+                heapn = heap_push(heapn, c_qhead[c])
         else:
-            r = _slot(i, cap)
-            ist[I_NEXT] = i + 1
+            i = nxt
+            r = slot(i)
+            nxt = i + 1
             c = r_cart[r]
-            h_arrivals[_hour(now, t0, nh)] += 1.0
-            _waiting(ist, 1)
+            hours[H_ARRIVALS, hour(now)] += 1.0
+            waiting += 1
+            if waiting > maxwaiting:
+                maxwaiting = waiting
             r_next[r] = -1
             if c_qcount[c] == 0:
                 c_qhead[c] = i
             else:
-                r_next[_slot(c_qtail[c], cap)] = i
+                r_next[slot(c_qtail[c])] = i
             c_qtail[c] = i
             c_qcount[c] += 1
             d = c_drive[c]
             if d >= 0:
                 if d_state[d] == IDLE:
-                    _idle_remove(d, ist, d_iprev, d_inext)
+                    idleh, idlet = idle_remove(d, idleh, idlet)
                     serve_d = d
             elif c_qcount[c] == 1:
                 if batching:
                     c_bstate[c] = 1
                     c_bdead[c] = now + bwait
-                    j = _slot(ist[I_BTAIL], cap)
+                    j = slot(btail)
                     b_cart[j] = c
                     b_dead[j] = now + bwait
-                    ist[I_BTAIL] += 1
+                    btail += 1
                 else:
                     c_bstate[c] = 2
-                    _heap_push(heap, ist, i)
+                    heapn = heap_push(heapn, i)
             elif c_bstate[c] == 1 and c_qcount[c] >= kbatch:
                 c_bstate[c] = 2
-                _heap_push(heap, ist, c_qhead[c])
+                heapn = heap_push(heapn, c_qhead[c])
         if decide_d >= 0:
             d = decide_d
             c = d_cart[d]
-            if c_qcount[c] > 0 and (policy == GROUP or ist[I_HEAPN] == 0 or c_qhead[c] < heap[0]):
+            if c_qcount[c] > 0 and (policy == GROUP or heapn == 0 or c_qhead[c] < heap[0]):
                 serve_d = d
-            elif ist[I_HEAPN] > 0:
+            elif heapn > 0:
                 if c_qcount[c] > 0:  # FIFO: older requests elsewhere; the cartridge waits again
                     c_bstate[c] = 2
-                    _heap_push(heap, ist, c_qhead[c])
-                key = _heap_pop(heap, ist)
-                c2 = r_cart[_slot(key, cap)]
+                    heapn = heap_push(heapn, c_qhead[c])
+                key, heapn = heap_pop(heapn)
+                c2 = r_cart[slot(key)]
                 c_bstate[c2] = 0
-                _unload(d, c2, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
-                        rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip
+                unload_drive(d, c2, now)
             elif delay <= 0.0:
-                _unload(d, -1, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
-                        rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip
+                unload_drive(d, -1, now)
+                freeing += 1
             else:
-                _set_state(d, IDLE, now, d_state, d_since, fst, h_busy, h_held, t0)
-                _tree_set(tree, ev, npow, d, now + delay)
+                set_state(d, IDLE, now)
+                tree_set(d, now + delay)
                 # append to the idle list (longest idle at its head)
                 d_inext[d] = -1
-                d_iprev[d] = ist[I_IDLET]
-                if ist[I_IDLET] >= 0:
-                    d_inext[ist[I_IDLET]] = d
+                d_iprev[d] = idlet
+                if idlet >= 0:
+                    d_inext[idlet] = d
                 else:
-                    ist[I_IDLEH] = d
-                ist[I_IDLET] = d
+                    idleh = d
+                idlet = d
         if serve_d >= 0:
             d = serve_d
             c = d_cart[d]
             i = c_qhead[c]
-            r = _slot(i, cap)
+            r = slot(i)
             c_qcount[c] -= 1
             c_qhead[c] = r_next[r]
-            _waiting(ist, -1)
-            _spread(h_queue, t0, r_arr[r], now, 1.0)  # its time waiting, hour by hour
-            _set_state(d, SERVING, now, d_state, d_since, fst, h_busy, h_held, t0)
-            done = now + r_svc[r]
-            own = r_svc[r] + (move + load) * mounted
-            w = done - r_arr[r] - own
+            waiting -= 1
+            a = r_arr[r]
+            spread(H_QUEUE, a, now)  # its time waiting, hour by hour
+            set_state(d, SERVING, now)
+            s = r_svc[r]
+            done = now + s
+            own = s + (move + load) * mounted
+            w = done - a - own
             if w < 0.0:
                 w = 0.0
-            o_done[r] = done
+            o_resp[r] = done - a
             o_wait[r] = w
             o_mount[r] = mounted
             o_drive[r] = d
             r_flag[r] = 1
-            ist[I_SERVED] += 1
-            fst[F_RESP] += done - r_arr[r]
-            fst[F_WAIT] += w
+            served += 1
+            f_resp += done - a
+            f_wait += w
             if hist:
-                _hist_add(hist_resp, hlo, hper, done - r_arr[r])
-                _hist_add(hist_wait, hlo, hper, w)
-            _tree_set(tree, ev, npow, d, done)
-            lo = ist[I_LO]
-            while lo < ist[I_NEXT] and r_flag[_slot(lo, cap)] == 1:
-                r_flag[_slot(lo, cap)] = 0
+                hist_add(HIST_RESP, done - a)
+                hist_add(HIST_WAIT, w)
+            tree_set(d, done)
+            while lo < nxt and r_flag[slot(lo)] == 1:
+                r_flag[slot(lo)] = 0
                 lo += 1
-            ist[I_LO] = lo
         # -- mounts for waiting cartridges, on empty drives first, then idle ones -----------
-        while ist[I_HEAPN] > 0:
-            if ist[I_EMPTYN] > 0:
-                ist[I_EMPTYN] -= 1
-                d = empty[ist[I_EMPTYN]]
-                key = _heap_pop(heap, ist)
-                c2 = r_cart[_slot(key, cap)]
+        while heapn > 0:
+            if emptyn > 0:
+                emptyn -= 1
+                d = empty[emptyn]
+                key, heapn = heap_pop(heapn)
+                c2 = r_cart[slot(key)]
                 c_bstate[c2] = 0
-                _fetch(d, c2, now, par, ist, fst, d_state, d_cart, d_since, tree, ev, npow, rfree,
-                       c_drive, c_avail, c_waiter, h_mounts, h_busy, h_held)  # fmt: skip
-            elif ist[I_FREEING] > 0:  # a drive unloading for nothing: the one free first
+                mounts += 1
+                if fetch(d, c2, now):
+                    moves += 1
+                    f_robot += move
+            elif freeing > 0:  # a drive unloading for nothing: the one free first
                 d = -1
                 for j in range(d_state.shape[0]):
                     if d_state[j] == UNLOADING and d_target[j] < 0 and (d < 0 or ev[j] < ev[d]):
                         d = j
-                key = _heap_pop(heap, ist)
-                c2 = r_cart[_slot(key, cap)]
+                key, heapn = heap_pop(heapn)
+                c2 = r_cart[slot(key)]
                 c_bstate[c2] = 0
                 d_target[d] = c2
-                ist[I_FREEING] -= 1
-            elif ist[I_IDLEH] >= 0:
-                d = ist[I_IDLEH]
-                _idle_remove(d, ist, d_iprev, d_inext)
-                key = _heap_pop(heap, ist)
-                c2 = r_cart[_slot(key, cap)]
+                freeing -= 1
+            elif idleh >= 0:
+                d = idleh
+                idleh, idlet = idle_remove(d, idleh, idlet)
+                key, heapn = heap_pop(heapn)
+                c2 = r_cart[slot(key)]
                 c_bstate[c2] = 0
-                _unload(d, c2, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
-                        rfree, c_drive, c_avail, h_busy, h_held)  # fmt: skip
+                unload_drive(d, c2, now)
             else:
                 break
-
-
-@_jit
-def _idle_remove(d, ist, d_iprev, d_inext):
-    p = d_iprev[d]
-    n = d_inext[d]
-    if p >= 0:
-        d_inext[p] = n
-    else:
-        ist[I_IDLEH] = n
-    if n >= 0:
-        d_iprev[n] = p
-    else:
-        ist[I_IDLET] = p
-    d_iprev[d] = -1
-    d_inext[d] = -1
-
-
-@_jit
-def _unload(d, target, now, par, ist, fst, d_state, d_cart, d_since, d_target, tree, ev, npow,
-            rfree, c_drive, c_avail, h_busy, h_held):  # fmt: skip
-    """Drive ``d`` rewinds and unloads its cartridge (then mounts ``target`` if >= 0)."""
-    c = d_cart[d]
-    _set_state(d, UNLOADING, now, d_state, d_since, fst, h_busy, h_held, par[P_T0])
-    c_drive[c] = -1
-    c_avail[c] = INF  # in the drive until the unload ends
-    d_target[d] = target
-    if target < 0:
-        ist[I_FREEING] += 1
-    _tree_set(tree, ev, npow, d, now + par[P_UNLOAD])
-
-
-@_jit
-def _fetch(d, c, now, par, ist, fst, d_state, d_cart, d_since, tree, ev, npow, rfree,
-           c_drive, c_avail, c_waiter, h_mounts, h_busy, h_held):  # fmt: skip
-    """Drive ``d`` (empty) mounts cartridge ``c``: a robot move, then the load."""
-    t0 = par[P_T0]
-    _set_state(d, LOADING, now, d_state, d_since, fst, h_busy, h_held, t0)
-    d_cart[d] = c
-    c_drive[c] = d
-    ist[I_MOUNTS] += 1
-    h_mounts[_hour(now, t0, h_mounts.shape[0])] += 1.0
-    if c_avail[c] == INF:  # still being unloaded elsewhere: brought over when it is out
-        c_waiter[c] = d
-        _tree_set(tree, ev, npow, d, INF)
-        return
-    s0 = now if now > c_avail[c] else c_avail[c]
-    ist[I_MOVES] += 1
-    _tree_set(tree, ev, npow, d, _robot(rfree, s0, par[P_MOVE], fst) + par[P_LOAD])
+    ist[I_NEXT] = nxt
+    ist[I_EMPTYN] = emptyn
+    ist[I_HEAPN] = heapn
+    ist[I_IDLEH] = idleh
+    ist[I_IDLET] = idlet
+    ist[I_BHEAD] = bhead
+    ist[I_BTAIL] = btail
+    ist[I_WAITING] = waiting
+    ist[I_MOUNTS] = mounts
+    ist[I_MOVES] = moves
+    ist[I_SERVED] = served
+    ist[I_LO] = lo
+    ist[I_MAXWAITING] = maxwaiting
+    ist[I_FREEING] = freeing
+    fst[F_ROBOT] = f_robot
+    fst[F_RESP] = f_resp
+    fst[F_WAIT] = f_wait
+    fst[F_LAST] = f_last
+    return done_all
 
 
 @_jit

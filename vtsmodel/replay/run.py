@@ -3,7 +3,8 @@
 The requests come in log order and time. A cache in front (LRU by default, any policy of
 :func:`vtsmodel.hits.simulate_policy`, or none) serves its hits from disk; the rest need a
 cartridge in a drive. A request names its cartridge, or volumes are stacked on cartridges in
-the order they first appear (volumes per cartridge = cartridge capacity / volume size). A
+the order they first appear (volumes per cartridge = the log's share of a cartridge x its
+capacity / volume size; the share 1 by default: the log's volumes fill their cartridges). A
 request's own drive time is the drive's average locate plus its size at the drive's rate
 (``service="drive"``), or the duration the log gives (``"log"``: replayed as is;
 ``"resample"``: drawn at random, with a seed, from the log's durations). What the library
@@ -32,6 +33,7 @@ from vtsmodel.mountlog import READ, SCRATCH_WRITE, SPECIFIC_WRITE, MountLog
 from vtsmodel.quantities import BIG_GB, BIG_MB, SEED, SMALL
 from vtsmodel.replay import _engine
 from vtsmodel.replay.library import ReplayLibrary
+from vtsmodel.replay.result import Replay
 
 __all__ = ["SERVICES", "PreparedRequests", "Replay", "prepare_log", "prepare_requests", "replay_chunks",
            "replay_log", "replay_prepared", "replay_requests"]  # fmt: skip
@@ -54,209 +56,17 @@ VOLUME_MB = Input(
     help="Volume size that sets how many volumes a cartridge holds (default: the log's mean).",
 )  # fmt: skip
 
+CARTRIDGE_SHARE = Input(
+    "log's share of a cartridge", "-", 1.0, lo=0.0, hi=1.0, lo_open=True,
+    source="modelling choice (1: the log's volumes fill their cartridges, stacked until full as ibm-vts-b18-2000, "
+    "Sec. 2 says)",
+    help="Share of each cartridge's capacity that holds the log's volumes, the rest holding data the log does not "
+    "read: 1, the log's volumes fill their cartridges in order of first use; lower, they spread over more cartridges.",
+)  # fmt: skip
+
 _B_PER_MB = 1e6
 #: Request slots a streamed replay starts with (grown as requests wait). [count]
 RING = 1 << 16
-
-
-@dataclass(frozen=True, eq=False)
-class Replay:
-    """What a replay gives; times in seconds.
-
-    Per-request arrays (``None`` when the replay was streamed) hold the requests that went
-    to tape, in log order; ``tape`` says which of the log's requests those are.
-
-    Attributes
-    ----------
-    library : ReplayLibrary
-    requests : int
-        Requests in the log. [count]
-    cache_hits : int
-        Requests served from the cache. [count]
-    tape : numpy.ndarray or None
-        Indices into the log of the requests that went to tape.
-    time_s, response_s, wait_s, service_s : numpy.ndarray or None
-        Arrival, response (wait + own service), wait, own service (locate and read, plus
-        move and load when the request started its mount) of each tape request. [s]
-    mounted : numpy.ndarray or None
-        Whether the request started its cartridge's mount (else the cartridge was mounted).
-    drive : numpy.ndarray or None
-        Drive that served it.
-    hold_s : numpy.ndarray or None
-        Drive time each tape request would take with a mount of its own: robot move, load,
-        locate, read, rewind and unload (the service time of the M/G/c formulas). [s]
-    mounts, moves : int
-        Mounts, robot moves. [count]
-    drive_busy_s, drive_held_s, robot_busy_s : float
-        Drive time busy (moving, loading, reading, unloading), drive time idle with a
-        cartridge mounted (the dismount delay's cost), robot time moving. [s]
-    start_s, end_s : float
-        First request, last event. [s]
-    hourly : dict of str to numpy.ndarray
-        Per hour from ``start_s``: ``mounts``, ``busy_s``, ``held_s``, ``queue`` (mean
-        requests waiting), ``arrivals``. The last hour holds whatever came after.
-    max_waiting : int
-        Most requests waiting at once. [count]
-    hist_response, hist_wait : numpy.ndarray
-        Histograms (bin 0: zero; then 200 bins per decade from 1 ms). [count]
-    tape_requests : int
-        Requests that went to tape. [count]
-    hold_sum_s, hold_sq_s2 : float
-        Sum of :attr:`hold_s` and of its squares (kept when streamed). [s], [s^2]
-    arrival_span_s : float
-        From the first tape request to the last. [s]
-    notes : tuple of str
-        What the replay assumed that the log did not say.
-    """
-
-    library: ReplayLibrary
-    requests: int
-    cache_hits: int
-    tape: np.ndarray | None
-    time_s: np.ndarray | None
-    response_s: np.ndarray | None
-    wait_s: np.ndarray | None
-    service_s: np.ndarray | None
-    mounted: np.ndarray | None
-    drive: np.ndarray | None
-    hold_s: np.ndarray | None
-    mounts: int
-    moves: int
-    drive_busy_s: float
-    drive_held_s: float
-    robot_busy_s: float
-    start_s: float
-    end_s: float
-    hourly: dict
-    max_waiting: int
-    hist_response: np.ndarray
-    hist_wait: np.ndarray
-    tape_requests: int
-    hold_sum_s: float
-    hold_sq_s2: float
-    arrival_span_s: float
-    notes: tuple[str, ...] = ()
-
-    @property
-    def span_s(self) -> float:
-        """From the first request to the last event. [s]"""
-        return max(self.end_s - self.start_s, 0.0)
-
-    @property
-    def mean_response_s(self) -> float:
-        """Mean response of the tape requests. [s]"""
-        if self.response_s is not None:
-            return float(self.response_s.mean()) if self.response_s.size else math.nan
-        return self._hist_mean(self.hist_response)
-
-    @property
-    def mean_wait_s(self) -> float:
-        """Mean wait of the tape requests. [s]"""
-        if self.wait_s is not None:
-            return float(self.wait_s.mean()) if self.wait_s.size else math.nan
-        return self._hist_mean(self.hist_wait)
-
-    def _hist_mean(self, hist) -> float:
-        n = hist.sum()
-        if n == 0:
-            return math.nan
-        edges = _edges()
-        mids = np.concatenate([[0.0], np.sqrt(edges[:-1] * edges[1:]), [edges[-1]]])
-        return float((hist * mids[: hist.size]).sum() / n)
-
-    def percentile(self, q=0.95, *, of: str = "response") -> float:
-        """The q-quantile of the response (``of="response"``) or the wait (``"wait"``). [s]"""
-        if of not in ("response", "wait"):
-            raise ValueError(f"of={of!r} is not valid; choose 'response' or 'wait'")
-        q = float(q)
-        if not 0.0 <= q <= 1.0:
-            raise ValueError(f"q={q!r} must be in [0, 1]")
-        arr = self.response_s if of == "response" else self.wait_s
-        if arr is not None:
-            return float(np.quantile(arr, q)) if arr.size else math.nan
-        return _hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
-
-    def survival(self, *, of: str = "response", points: int = 300) -> tuple[np.ndarray, np.ndarray]:
-        """``(t, share of tape requests above t)``, at most ``points`` points (log-spaced ranks). [s], [-]
-
-        From the per-request times, or from the histogram (bin edges) when streamed; times
-        below 1 ms are drawn at 1 ms (a log axis).
-        """
-        if of not in ("response", "wait"):
-            raise ValueError(f"of={of!r} is not valid; choose 'response' or 'wait'")
-        arr = self.response_s if of == "response" else self.wait_s
-        if arr is not None:
-            s = np.sort(np.maximum(arr, 1e-3))
-            n = s.size
-            if n == 0:
-                return s, s
-            idx = np.unique(np.round(np.geomspace(1, n, min(points, n))).astype(int) - 1)
-            return s[idx], 1.0 - (idx + 1) / n
-        h = self.hist_response if of == "response" else self.hist_wait
-        e = _edges()
-        edges = np.concatenate([[1e-3], e[1:], [e[-1]]])  # each bin's upper edge
-        keep = h > 0
-        return edges[keep], 1.0 - np.cumsum(h)[keep] / max(h.sum(), 1)
-
-    @property
-    def mounts_per_hour(self) -> float:
-        """Mounts per hour over the replay. [1/h]"""
-        return self.mounts / (self.span_s / 3600.0) if self.span_s > 0 else math.nan
-
-    @property
-    def drive_utilisation(self) -> float:
-        """Share of drive time busy. [-]"""
-        d = self.library.drives * self.span_s
-        return self.drive_busy_s / d if d > 0 else math.nan
-
-    @property
-    def robot_utilisation(self) -> float:
-        """Share of robot time moving. [-]"""
-        d = self.library.robots * self.span_s
-        return self.robot_busy_s / d if d > 0 else math.nan
-
-    @property
-    def loads_saved(self) -> int:
-        """Tape requests served without a mount of their own (their cartridge was mounted). [count]"""
-        return self.tape_requests - self.mounts
-
-    @property
-    def hold_mean_s(self) -> float:
-        """Mean of :attr:`hold_s`: the service time of the analytic formulas. [s]"""
-        return self.hold_sum_s / self.tape_requests if self.tape_requests else math.nan
-
-    @property
-    def hold_cv(self) -> float:
-        """Coefficient of variation of :attr:`hold_s`. [-]"""
-        n = self.tape_requests
-        if n < 2:
-            return 0.0
-        m = self.hold_sum_s / n
-        var = max(self.hold_sq_s2 / n - m * m, 0.0)
-        return math.sqrt(var) / m if m > 0 else 0.0
-
-
-def _edges() -> np.ndarray:
-    per = _engine.HIST_PER
-    k = int((_engine.HIST_HI - _engine.HIST_LO) * per)
-    return 10.0 ** (_engine.HIST_LO + np.arange(k + 1) / per)
-
-
-def _hist_quantile(hist: np.ndarray, q: float) -> float:
-    """The q-quantile of a replay histogram, interpolated geometrically within a bin (to 1.2%). [s]"""
-    n = int(hist.sum())
-    if n == 0:
-        return math.nan
-    rank = q * (n - 1)
-    cum = np.cumsum(hist)
-    b = int(np.searchsorted(cum, rank, side="right"))
-    if b == 0:
-        return 0.0
-    edges = _edges()
-    lo, hi = edges[min(b - 1, edges.size - 1)], edges[min(b, edges.size - 1)]
-    before = cum[b - 1] if b > 0 else 0
-    frac = (rank - before + 1) / hist[b] if hist[b] else 0.5
-    return float(lo * (hi / lo) ** min(max(frac, 0.0), 1.0))
 
 
 # --------------------------------------------------------------------------------------
@@ -322,7 +132,7 @@ def _float_array(name: str, value, n: int | None, *, lo=0.0) -> np.ndarray:
     bad = ~np.isfinite(a) | (a < lo)
     if bad.any():
         k = int(np.argmax(bad))
-        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, inf), finite")
+        raise ValueError(f"{name}[{k}]={a[k]!r} is not valid; valid range [{lo:g}, ∞), finite")
     return a
 
 
@@ -343,6 +153,18 @@ class _Prep:
     cache: _Cache | None
     per_cart: int
     recall_specific_writes: bool
+    stacked: bool = False  # volumes stacked here (the log names no cartridges)
+    share: float = 1.0
+    volume_mb: float | None = None  # the volume size stacked by
+
+    @property
+    def volumes_per_cartridge(self) -> int | None:
+        return self.per_cart if self.stacked else None
+
+    @property
+    def volumes(self) -> int:
+        return self.next_slot
+
     first: dict | None = None  # volume code -> cartridge (stacking), across chunks
     next_slot: int = 0
     keep_codes: bool = True  # False for one chunk (in memory): no later chunk asks
@@ -434,17 +256,27 @@ def _service(library, service, duration_s, service_sample, seed, size_mb, notes)
 
 
 def _prep(
-    library, *, cache_gb, cache_policy, size_mb, volume_mb, cartridge, recall_specific_writes, notes
+    library,
+    *,
+    cache_gb,
+    cache_policy,
+    size_mb,
+    volume_mb,
+    cartridge,
+    recall_specific_writes,
+    notes,
+    share=1.0,
 ) -> _Prep:
     _library(library)
     from vtsmodel.hits import POLICY as CACHE_POLICY
 
     CACHE_POLICY.check("cache_policy", cache_policy)
+    share = float(as_scalar("cartridge_share", CARTRIDGE_SHARE.check("cartridge_share", share)))
     cache = None
     if cache_gb is not None:
         as_scalar("cache_gb", CACHE_GB.check("cache_gb", cache_gb))
         cache = _Cache(float(cache_gb), cache_policy)
-    per_cart = 1
+    per_cart, vol = 1, None
     if cartridge is None:
         if volume_mb is not None:
             vol = float(as_scalar("volume_mb", VOLUME_MB.check("volume_mb", volume_mb)))
@@ -455,15 +287,54 @@ def _prep(
         if vol is None:
             notes.append("no cartridges and no sizes: each volume on a cartridge of its own")
         else:
-            per_cart = max(1, int(library.cartridge_gb * 1e3 // vol))
+            per_cart = max(
+                1, int(min(library.cartridge_gb * 1e3 * share // vol, 2.0**62))
+            )  # no overflow: tiny volumes
+            what = "" if share == 1.0 else f", the log's volumes taking {share:.3g} of each"
             notes.append(
                 f"volumes stacked on cartridges in order of first use: {per_cart:,} of {vol:,.0f} MB on a "
-                f"{library.cartridge_gb:,.0f} GB cartridge"
+                f"{library.cartridge_gb:,.0f} GB cartridge{what}"
             )
     return _Prep(
         cartridge_gb=library.cartridge_gb, cache=cache, per_cart=per_cart,
-        recall_specific_writes=recall_specific_writes, first={},
+        recall_specific_writes=recall_specific_writes, first={}, stacked=cartridge is None, share=share,
+        volume_mb=vol if cartridge is None else None,
     )  # fmt: skip
+
+
+def _count(c: np.ndarray) -> int:
+    """Distinct cartridge codes in ``c`` (codes are small whole numbers). [count]"""
+    return int(np.count_nonzero(np.bincount(c))) if c.size else 0
+
+
+def _few_cartridges(cartridges: int, drives: int, prepared: PreparedRequests | _Prep) -> str | None:
+    """The note when the tape requests use fewer cartridges than the library has drives, or None.
+
+    Where the volumes were stacked several a cartridge, it says which ``cartridge_share``
+    spreads them over as many cartridges as drives: ``volumes // drives`` volumes a cartridge
+    or fewer (the share rounded down, so that it does).
+    """
+    d = drives
+    if cartridges == 0 or cartridges >= d:
+        return None
+    many = cartridges > 1
+    said = (f"the tape requests use {cartridges:,} cartridge{'s' if many else ''}, fewer than the {d} drives: at "
+            f"most {cartridges:,} drive{'s serve' if many else ' serves'} at once, and a request for a cartridge in "
+            "use waits for it")  # fmt: skip
+    per_cart, volumes, vol = prepared.volumes_per_cartridge, prepared.volumes, prepared.volume_mb
+    if per_cart is None or per_cart <= 1 or vol is None:
+        return said
+    k = volumes // d
+    if k < 1:
+        return said + f"; the log's {volumes:,} volumes are fewer than the drives"
+    share = k * vol / (prepared.cartridge_gb * 1e3)
+    if not share > 0.0:  # volumes too small for a share to say
+        return said
+    digits = 10.0 ** (math.floor(math.log10(share)) - 2)
+    share = math.floor(share / digits) * digits  # three digits, rounded down
+    return said + (f"; {per_cart:,} volumes were stacked a cartridge: if the log's volumes share their cartridges "
+                   f"with data it does not read, lower the log's share of a cartridge (cartridge_share) to "
+                   f"{share:.3g} or less, and its {volumes:,} volumes take {d} cartridges or more")  # fmt: skip
 
 
 def _engine_for(library: ReplayLibrary, t0: float, cap: int, keep: bool, cartridges: int) -> _engine.Engine:
@@ -475,7 +346,8 @@ def _engine_for(library: ReplayLibrary, t0: float, cap: int, keep: bool, cartrid
     )  # fmt: skip
 
 
-def _result(eng: _engine.Engine, library, requests, hits, tape_n, hold, per_request, notes) -> Replay:
+def _result(eng: _engine.Engine, library, requests, hits, tape_n, hold, per_request, notes, cartridges,
+            per_cart) -> Replay:  # fmt: skip
     eng.finish()
     k = eng.k
     end = max(eng.end, eng.t0)
@@ -493,11 +365,12 @@ def _result(eng: _engine.Engine, library, requests, hits, tape_n, hold, per_requ
         robot_busy_s=float(eng.fst[k.F_ROBOT]), start_s=eng.t0, end_s=end, hourly=hourly,
         max_waiting=int(eng.ist[k.I_MAXWAITING]), hist_response=eng.hist_resp, hist_wait=eng.hist_wait,
         tape_requests=tape_n, hold_sum_s=hold[0], hold_sq_s2=hold[1],
-        arrival_span_s=eng.last_arrival - eng.t0, notes=tuple(notes), **per_request,
+        arrival_span_s=eng.last_arrival - eng.t0, notes=tuple(notes), cartridges=cartridges,
+        volumes_per_cartridge=per_cart, **per_request,
     )  # fmt: skip
 
 
-@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
+@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED, cartridge_share=CARTRIDGE_SHARE)
 def replay_requests(
     time_s,
     obj=None,
@@ -514,6 +387,7 @@ def replay_requests(
     volume_mb=None,
     seed=0,
     recall_specific_writes: bool = True,
+    cartridge_share=1.0,
 ) -> Replay:
     """Replay requests given as arrays through a cache and a tape library (in memory).
 
@@ -548,6 +422,12 @@ def replay_requests(
         Seed of the resampling.
     recall_specific_writes : bool
         With a cache, specific-mount writes that miss go to tape too.
+    cartridge_share : float
+        Share of each cartridge's capacity that holds the log's volumes (the rest holds data the
+        log does not read), for stacking: volumes per cartridge = share x capacity / volume size.
+        1 (default): the log's volumes fill their cartridges in order of first use, "stacked ...
+        until the tape is full" (ibm-vts-b18-2000, Sec. 2); a small log then fits on a few
+        cartridges, and :attr:`Replay.notes` says so when they are fewer than the drives. [-]
 
     Returns
     -------
@@ -556,7 +436,7 @@ def replay_requests(
     prepared = prepare_requests(
         time_s, obj, library=library, cartridge=cartridge, size_mb=size_mb, duration_s=duration_s, access=access,
         cache_gb=cache_gb, cache_policy=cache_policy, volume_mb=volume_mb,
-        recall_specific_writes=recall_specific_writes,
+        recall_specific_writes=recall_specific_writes, cartridge_share=cartridge_share,
     )  # fmt: skip
     return replay_prepared(prepared, library, service=service, service_sample=service_sample, seed=seed)
 
@@ -586,6 +466,16 @@ class PreparedRequests:
     cartridge_gb : float or None
         The cartridge capacity volumes were stacked by (None: the log named its cartridges). [GB]
     notes : tuple of str
+    cartridges : int
+        Distinct cartridges the tape requests use. [count]
+    volumes_per_cartridge : int or None
+        Volumes stacked on a cartridge (None: the log named its cartridges). [count]
+    volumes : int
+        The log's volumes stacked (0: the log named its cartridges). [count]
+    cartridge_share : float
+        The log's share of a cartridge the volumes were stacked by. [-]
+    volume_mb : float or None
+        The volume size the volumes were stacked by (None: not stacked by size). [MB]
     """
 
     requests: int
@@ -598,9 +488,14 @@ class PreparedRequests:
     start_s: float
     cartridge_gb: float | None
     notes: tuple[str, ...] = ()
+    cartridges: int = 0
+    volumes_per_cartridge: int | None = None
+    volumes: int = 0
+    cartridge_share: float = 1.0
+    volume_mb: float | None = None
 
 
-@declare(cache_gb=CACHE_GB, volume_mb=VOLUME_MB)
+@declare(cache_gb=CACHE_GB, volume_mb=VOLUME_MB, cartridge_share=CARTRIDGE_SHARE)
 def prepare_requests(
     time_s,
     obj=None,
@@ -614,6 +509,7 @@ def prepare_requests(
     cache_policy: str = "LRU",
     volume_mb=None,
     recall_specific_writes: bool = True,
+    cartridge_share=1.0,
 ) -> PreparedRequests:
     """The cache pass and the stacking of :func:`replay_requests`, kept for several replays.
 
@@ -639,7 +535,7 @@ def prepare_requests(
     notes: list[str] = []
     prep = _prep(
         library, cache_gb=cache_gb, cache_policy=cache_policy, size_mb=size, volume_mb=volume_mb, cartridge=cart,
-        recall_specific_writes=recall_specific_writes, notes=notes,
+        recall_specific_writes=recall_specific_writes, notes=notes, share=cartridge_share,
     )  # fmt: skip
     tape, hits = prep.to_tape(o, size, acc)
     idx = np.flatnonzero(tape)
@@ -649,6 +545,8 @@ def prepare_requests(
         requests=n, cache_hits=hits, tape=idx, time_s=t[idx], cartridge=c,
         size_mb=None if size is None else size[idx], duration_s=None if dur is None else dur[idx],
         start_s=float(t[0]), cartridge_gb=None if cart is not None else library.cartridge_gb, notes=tuple(notes),
+        cartridges=_count(c), volumes_per_cartridge=prep.volumes_per_cartridge, volumes=prep.volumes,
+        cartridge_share=prep.share, volume_mb=prep.volume_mb,
     )  # fmt: skip
 
 
@@ -671,24 +569,27 @@ def replay_prepared(
             "volumes were stacked by: prepare the requests with this library"
         )
     notes = list(prepared.notes)
+    few = _few_cartridges(prepared.cartridges, library.drives, prepared)
+    notes += [few] if few else []
     srv = _service(library, service, prepared.duration_s, service_sample, seed, prepared.size_mb, notes)
     idx, c = prepared.tape, prepared.cartridge
     svc = srv.own(prepared.size_mb, prepared.duration_s, idx.size)
     eng = _engine_for(library, prepared.start_s, idx.size, True, int(c.max()) + 1 if c.size else 1)
     eng.feed(prepared.time_s, c, svc)
     eng.drain()
-    done, wait, mounted, drive = eng.outputs(idx.size)
-    t = prepared.time_s
+    response, wait, mounted, drive = eng.outputs(idx.size)  # the engine's own arrays: not copied
     hold = svc + library.cycle_s - library.locate_s
     per = {
-        "tape": idx, "time_s": t, "response_s": done - t, "wait_s": wait.copy(), "service_s": done - t - wait,
-        "mounted": mounted, "drive": drive.astype(np.int64), "hold_s": hold,
+        "tape": idx, "time_s": prepared.time_s, "response_s": response, "wait_s": wait, "service_s": response - wait,
+        "mounted": mounted, "drive": drive, "hold_s": hold,
     }  # fmt: skip
     moments = (float(hold.sum()), float((hold * hold).sum()))
-    return _result(eng, library, prepared.requests, prepared.cache_hits, idx.size, moments, per, notes)
+    return _result(eng, library, prepared.requests, prepared.cache_hits, idx.size, moments, per, notes,
+                   prepared.cartridges, prepared.volumes_per_cartridge)  # fmt: skip
 
 
-_PREPARE = ("cartridge", "duration_s", "cache_gb", "cache_policy", "volume_mb", "recall_specific_writes")
+_PREPARE = ("cartridge", "duration_s", "cache_gb", "cache_policy", "volume_mb", "recall_specific_writes",
+            "cartridge_share")  # fmt: skip
 
 
 def prepare_log(log: MountLog, library: ReplayLibrary, **kwargs) -> PreparedRequests:
@@ -733,7 +634,7 @@ def replay_log(log: MountLog, library: ReplayLibrary, **kwargs) -> Replay:
     return replay_prepared(prepared, library, **kwargs)
 
 
-@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED)
+@declare(cache_gb=CACHE_GB, service=SERVICE, volume_mb=VOLUME_MB, seed=SEED, cartridge_share=CARTRIDGE_SHARE)
 def replay_chunks(
     chunks: Iterable,
     library: ReplayLibrary,
@@ -746,6 +647,7 @@ def replay_chunks(
     seed=0,
     recall_specific_writes: bool = True,
     progress: Callable[[int], None] | None = None,
+    cartridge_share=1.0,
 ) -> Replay:
     """Replay a log given in chunks, in bounded memory (the per-request arrays are not kept).
 
@@ -765,6 +667,7 @@ def replay_chunks(
     requests = hits = tape_n = 0
     hold = [0.0, 0.0]
     last_t = -math.inf
+    used = np.zeros(0, dtype=np.bool_)  # the cartridges tape requests used
     for ch in chunks:
         if ch is None or isinstance(ch, str | bytes | int | float):
             raise ValueError(f"chunks holds {ch!r}: each chunk is a mapping (or object) of arrays")
@@ -786,7 +689,7 @@ def replay_chunks(
         if prep is None:
             prep = _prep(
                 library, cache_gb=cache_gb, cache_policy=cache_policy, size_mb=size, volume_mb=volume_mb,
-                cartridge=cart, recall_specific_writes=recall_specific_writes, notes=notes,
+                cartridge=cart, recall_specific_writes=recall_specific_writes, notes=notes, share=cartridge_share,
             )  # fmt: skip
             srv = _service(library, service, dur, service_sample, seed, size, notes)
             eng = _engine_for(library, float(t[0]), RING, False, 1)
@@ -799,6 +702,9 @@ def replay_chunks(
         c = cart[idx] if cart is not None else prep.cartridges(o)[idx]
         svc = srv.own(None if size is None else size[idx], None if dur is None else dur[idx], idx.size)
         eng.feed(t[idx], c, svc)
+        if c.size:
+            used = _engine._grow(used, max(int(c.max()) + 1, used.size), False)
+            used[c] = True
         x = svc + library.cycle_s - library.locate_s
         hold[0] += float(x.sum())
         hold[1] += float((x * x).sum())
@@ -810,7 +716,11 @@ def replay_chunks(
     if eng is None:
         raise ValueError("the log holds no requests: nothing to replay")
     eng.drain()
+    cartridges = int(used.sum())
+    few = _few_cartridges(cartridges, library.drives, prep)
+    notes += [few] if few else []
     none = dict.fromkeys(
         ("tape", "time_s", "response_s", "wait_s", "service_s", "mounted", "drive", "hold_s")
     )
-    return _result(eng, library, requests, hits, tape_n, tuple(hold), none, notes)
+    return _result(eng, library, requests, hits, tape_n, tuple(hold), none, notes, cartridges,
+                   prep.volumes_per_cartridge)  # fmt: skip

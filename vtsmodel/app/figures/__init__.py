@@ -27,7 +27,15 @@ from vtsmodel.app.figures.marks import (
 )
 from vtsmodel.app.figures.plot import Plot, base_spec, compose, figure_json, plain_json
 from vtsmodel.app.figures.tables import STATUS_STYLE, html_table, inputs_table_html, source_table_html
-from vtsmodel.app.figures.theme import BASE_TEMPLATE, COLORS, STYLES, new_figure, style_figure, template_json
+from vtsmodel.app.figures.theme import (
+    BASE_TEMPLATE,
+    COLORS,
+    STYLES,
+    new_figure,
+    new_layout,
+    style_figure,
+    template_json,
+)
 
 __all__ = [
     "BASE_TEMPLATE",
@@ -45,6 +53,7 @@ __all__ = [
     "inputs_table_html",
     "line_mark",
     "new_figure",
+    "new_layout",
     "off_scale_note",
     "padded",
     "path_mark",

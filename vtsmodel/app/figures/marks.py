@@ -18,6 +18,7 @@ from vtsmodel.app.text import plain_math
 from vtsmodel.data import Provenance
 
 __all__ = [
+    "legend_entries",
     "alert_note",
     "frame_validated",
     "line_mark",
@@ -269,7 +270,51 @@ def path_mark(x, y, *, color: str, width: float = 3.5, name: str = "", dash: str
     shape = {
         "type": "path", "path": " ".join(parts) or "M0,0", "xref": "x", "yref": "y", "layer": "above", "opacity": 1,
         "line": {"color": color, "width": width, "dash": dash}, "visible": bool(parts),
+        # no fill: the template fills a path shape black, which covered the other curves as a polygon
+        "fillcolor": "rgba(0,0,0,0)",
     }  # fmt: skip
     if name:
         shape.update(name=name, showlegend=True)
     return shape
+
+
+def _legend_symbol(path: str) -> str:
+    """The marker symbol of a :func:`point_mark` path: its legend shows the shape the plot draws."""
+    if " A " in path:
+        return "circle"
+    if "H" in path:
+        return "square"
+    corners = path.count("L")
+    if corners == 3:
+        return "diamond"
+    return (
+        "triangle-down"
+        if path.startswith("M 0,0") and "-" not in path.split("L")[1].split(",")[1]
+        else "triangle-up"
+    )
+
+
+def legend_entries(shapes: Sequence[Mapping]) -> tuple[list[dict], list[dict]]:
+    """Path shapes without their legend items, and a legend-only trace for each path shape that had one.
+
+    plotly draws a path shape's legend item as a hexagon whatever the path; the trace shows the
+    diamond, square, circle or triangle a :func:`point_mark` draws, or the line of a
+    :func:`path_mark`. A legend-only trace has no points: it costs a redraw only when it changes.
+    """
+    out_shapes, traces = [], []
+    for shape in shapes:
+        if not (shape.get("type") == "path" and shape.get("showlegend") and shape.get("name")):
+            out_shapes.append(shape)
+            continue
+        out_shapes.append({**shape, "showlegend": False})
+        line = shape.get("line") or {}
+        entry = {"type": "scatter", "x": [None], "y": [None], "name": shape["name"], "showlegend": True,
+                 "hoverinfo": "skip", "legendgroup": shape["name"]}  # fmt: skip
+        if shape.get("xsizemode") == "pixel":  # a point mark: its symbol and fill
+            entry |= {"mode": "markers", "marker": {"symbol": _legend_symbol(shape.get("path", "")), "size": 12,
+                                                     "color": shape.get("fillcolor"),
+                                                     "line": {"color": line.get("color", "white"), "width": 1}}}  # fmt: skip
+        else:  # a curve or a line
+            entry |= {"mode": "lines", "line": {k: line[k] for k in ("color", "width", "dash") if k in line}}
+        traces.append(entry)
+    return out_shapes, traces

@@ -24,6 +24,7 @@ __all__ = [
     "configurations_spec",
     "day_spec",
     "for_page",
+    "log_ticks",
     "target_marks",
     "tornado_spec",
 ]
@@ -116,6 +117,39 @@ def day_spec(result, *, throttle_threshold: bool = True) -> dict:
     return plain_json({"data": data, "layout": layout})
 
 
+def _legend_line(name: str, color: str, dash: str, yaxis: str) -> dict:
+    """A legend entry for a line drawn as a layout shape (a target): a trace with no points."""
+    return {"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": name, "xaxis": "x",
+            "yaxis": yaxis, "line": {"color": color, "dash": dash, "width": 1.5}}  # fmt: skip
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Tick values of a log axis from ``lo`` to ``hi``: 1, 2 and 5 times each power of ten, each labelled in full.
+
+    A log axis labels its minor ticks "2" and "5" only, so that an axis from 150 to 4,000
+    reads "2, 5, 1000, 2"; these are labelled with the whole number.
+
+    Examples
+    --------
+    >>> log_ticks(150.0, 4000.0)
+    [200.0, 500.0, 1000.0, 2000.0]
+    """
+    lo, hi = float(lo), float(hi)
+    if not (0 < lo <= hi and math.isfinite(hi)):
+        raise ValueError(f"log_ticks: lo={lo!r} and hi={hi!r} must be positive and finite, lo <= hi")
+    ticks = [
+        m * 10.0**e
+        for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+        for m in (1, 2, 5)
+    ]
+    inside = [t for t in ticks if lo <= t <= hi]
+    if len(inside) >= 2:
+        return inside
+    below = [t for t in ticks if t < lo][-1:]  # a narrow range: the ticks on either side
+    above = [t for t in ticks if t > hi][:1]
+    return below + inside + above
+
+
 def _caches(vts) -> list[str]:
     """The cache configurations' labels (without the drive count), smallest first."""
     return list(dict.fromkeys(r.config.label.rsplit(", ", 1)[0] for r in vts.results))
@@ -149,11 +183,11 @@ def configurations_spec(vts, *, targets: bool = True) -> dict:
         {"type": "bar", "x": caches, "y": dly, "name": "longest write delay [h]", "marker": {"color": COLORS[0]},
          "xaxis": "x", "yaxis": "y"},
     ]  # fmt: skip
-    if targets:
-        _hline(layout, throttle.limit, 1, {"color": COLORS[1], "dash": "dash", "width": 1},
-               f"throttling allowed {_n(throttle.limit)} h")  # fmt: skip
-        _hline(layout, delay.limit, 1, {"color": COLORS[0], "dash": "dot", "width": 1},
-               f"delay allowed {_n(delay.limit)} h", "top right")  # fmt: skip
+    if targets:  # lines named in the legend: a label on the plot would stand over the bars
+        for limit, text, color, dash in ((throttle.limit, f"throttling allowed: {_n(throttle.limit)} h", COLORS[1], "dash"),
+                                         (delay.limit, f"write delay allowed: {_n(delay.limit)} h", COLORS[0], "dot")):  # fmt: skip
+            _hline(layout, limit, 1, {"color": color, "dash": dash, "width": 1.5})
+            data.append(_legend_line(text, color, dash, "y"))
     any_recall = False
     for i, (drives, vals) in enumerate(sorted(by_drives.items())):
         ys = [vals.get(c, math.nan) for c in caches]
@@ -164,12 +198,13 @@ def configurations_spec(vts, *, targets: bool = True) -> dict:
                      "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
     if any_recall:
         if targets:
-            _hline(layout, recall.limit, 2, {"color": "#444", "dash": "dash", "width": 1})
-            # on a log axis an annotation's y is the logarithm
-            layout["annotations"].append({"x": 0, "xref": "x2 domain", "y": math.log10(recall.limit), "yref": "y2",
-                                          "showarrow": False, "xanchor": "left", "yanchor": "bottom",
-                                          "text": f"target {_n(recall.limit)} s"})  # fmt: skip
-        layout["yaxis2"]["type"] = "log"
+            _hline(layout, recall.limit, 2, {"color": "#444", "dash": "dash", "width": 1.5})
+            data.append(_legend_line(f"recall target: {_n(recall.limit)} s", "#444", "dash", "y2"))
+        shown = [y for d in data[2:] if d.get("yaxis") == "y2" for y in d["y"] if y is not None]
+        ticks = log_ticks(min(shown + [recall.limit]), max(shown + [recall.limit]))
+        layout["yaxis2"].update(
+            type="log", tickvals=ticks, ticktext=[_n(t) for t in ticks]
+        )  # 200, 500, 1,000
     layout.update(
         title={"text": "Every configuration against the targets"},
         barmode="group",

@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 
 from vtsmodel import ExtrapolationWarning
 from vtsmodel.app import cache
+from vtsmodel.app.figures.marks import legend_entries
 
 __all__ = ["Plot", "base_spec", "compose", "figure_json", "plain_json"]
 
@@ -59,10 +60,15 @@ class Plot:
     citations: tuple = ()
 
     def moving(self) -> dict:
-        """The moving part as JSON: what a plot pane sends on every change."""
+        """The moving part as JSON: what a plot pane sends on every change.
+
+        A shape named in the legend (:func:`point_mark`) is there as a legend-only trace of its
+        own symbol (:func:`legend_entries`).
+        """
+        shapes, legend = legend_entries([plain_json(s) for s in self.shapes])
         return {
-            "traces": [plain_json(t) for t in self.traces],
-            "shapes": [plain_json(s) for s in self.shapes],
+            "traces": [plain_json(t) for t in self.traces] + legend,
+            "shapes": shapes,
             "annotations": [plain_json(a) for a in self.annotations],
             "layout": plain_json(dict(self.layout)),
         }
@@ -85,6 +91,9 @@ def _base_json(builder: Callable[..., dict], args: tuple) -> dict:
     spec = builder(**dict(args))  # plain JSON already (figure_json, plain_json): not converted again
     if not isinstance(spec, dict) or "data" not in spec or "layout" not in spec:
         raise ValueError(f"{builder.__name__} must return figure JSON with 'data' and 'layout'")
+    if spec["layout"].get("shapes"):  # a named mark's legend item with its own symbol (legend_entries)
+        spec["layout"]["shapes"], legend = legend_entries(spec["layout"]["shapes"])
+        spec["data"] = spec["data"] + legend
     return spec
 
 

@@ -28,7 +28,7 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
     ``rows`` are ``(table, row id)`` pairs. Hovering a row shows the sentence it came from;
     hovering its status, what the statement ledger says of it (``data/statements.csv``).
     """
-    head = "".join(f"<th style='text-align:left;padding:1px 6px'>{h}</th>"
+    head = "".join(f"<th style='text-align:{'right' if h == 'value' else 'left'};padding:1px 6px'>{h}</th>"
                    for h in ("id", "printed", "value", "unit", "source, locator", "status"))  # fmt: skip
     body = []
     for table, rid in rows:
@@ -38,11 +38,13 @@ def source_table_html(rows: Iterable[tuple[str, str]]) -> str:
         color, meaning = STATUS_STYLE.get(status, ("#555555", ""))
         notes = " | ".join(f"{s['id']}: {s['claim']} {s['note']}".strip() for s in statements_for(ref))
         tip = html.escape(plain_math(f"{status}: {meaning}. {notes}".strip(" .")) if status else "")
+        left = "style='text-align:left'"  # a notebook's output right-aligns cells unless told
         body.append(
-            f"<tr title='{html.escape(plain_math(p.quote or p.note))}'><td><code>{html.escape(rid)}</code></td>"
-            f"<td>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
-            f"<td>{html.escape(p.unit)}</td><td>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
-            f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color}'>{status}</td></tr>"
+            f"<tr title='{html.escape(plain_math(p.quote or p.note))}'><td {left}><code>{html.escape(rid)}</code></td>"
+            f"<td {left}>{html.escape(p.printed)}</td><td style='text-align:right'>{number(p.value, 6)}</td>"
+            f"<td {left}>{html.escape(p.unit)}</td><td {left}>{html.escape(p.source)}, {html.escape(p.locator)}</td>"
+            f"<td class='vtsmodel-status' data-status='{status}' title='{tip}' style='color:{color};text-align:left'>"
+            f"{status}</td></tr>"
         )
     return (
         "<table class='vtsmodel-sources' style='border-collapse:collapse'><thead><tr>" + head + "</tr></thead><tbody>"

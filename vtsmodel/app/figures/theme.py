@@ -18,6 +18,7 @@ __all__ = [
     "STYLES",
     "check_style",
     "new_figure",
+    "new_layout",
     "style_figure",
     "style_layout",
     "template_json",
@@ -91,6 +92,31 @@ def style_figure(fig: go.Figure, style: str = "light") -> go.Figure:
     return fig
 
 
+def new_layout(
+    *,
+    title: str = "",
+    xaxis_title: str = "",
+    yaxis_title: str = "",
+    height: int = 420,
+    width: int | None = None,
+    style: str = "light",
+) -> dict:
+    """The layout of :func:`new_figure` as plain JSON (a new dict), for figures written as JSON directly."""
+    check_style(style)
+    layout = copy.deepcopy(style_layout(style))
+    layout["xaxis"]["title"] = {"text": xaxis_title}
+    layout["yaxis"]["title"] = {"text": yaxis_title}
+    layout.update(
+        height=height,
+        margin={"l": 70, "r": 20, "t": 50 if title else 20, "b": 60},
+    )
+    if title:
+        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
+    if width:
+        layout["width"] = width
+    return layout
+
+
 def new_figure(
     *,
     title: str = "",
@@ -104,16 +130,7 @@ def new_figure(
 
     The figure carries no template (see :func:`template_json`): panes and exports add it.
     """
-    check_style(style)
-    layout = copy.deepcopy(style_layout(style))
-    layout["xaxis"]["title"] = {"text": xaxis_title}
-    layout["yaxis"]["title"] = {"text": yaxis_title}
-    layout.update(
-        height=height,
-        margin={"l": 70, "r": 20, "t": 50 if title else 20, "b": 60},
+    layout = new_layout(
+        title=title, xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height, width=width, style=style
     )
-    if title:
-        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
-    if width:
-        layout["width"] = width
     return go.Figure(layout=layout)

@@ -118,7 +118,8 @@ def arrival_curves(drive: str, volume_mb: float, cf: float, drives: int, service
 def arrivals_base(curves: ArrivalCurves) -> dict:
     """Mean and p95 wait vs recalls per hour: theory lines, a seeded simulation with its 95 % CI, the capacity."""
     x, m, h, cap = curves.sim_x, curves.sim_mean_min, curves.sim_half_min, curves.capacity_per_h
-    fig = new_figure(xaxis_title="recalls per hour", yaxis_title="wait for a drive [min]", height=400)
+    fig = new_figure(title="Wait for a drive vs recalls arriving at random", xaxis_title="recalls per hour",
+                     yaxis_title="wait for a drive [min]", height=400)  # fmt: skip
     fig.add_scatter(x=np.r_[x, x[::-1]], y=np.r_[m + h, (m - h)[::-1]], fill="toself", fillcolor="rgba(0,114,178,0.2)",
                     line={"width": 0}, hoverinfo="skip", name="simulation 95 % CI")  # fmt: skip
     fig.add_scatter(x=x, y=m, customdata=h, mode="markers", marker={"color": COLORS[0], "size": 7}, name="simulation mean",

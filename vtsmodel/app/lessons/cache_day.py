@@ -143,6 +143,23 @@ def view_day(r: DayResult) -> View:
 DAY = Stage(evaluate_day, view_day)
 
 
+def _check_start(rows: list, row: int, value: float, duration_hours: float) -> None:
+    """A start time typed into row ``row`` (from 0) checked against its neighbours, in the grid's words and numbers."""
+    head, hours = PROFILE_INPUTS["start_hours"].header, lambda x: f"{number(x)} h"
+    if row == 0 and value != 0:
+        raise ValueError(f"{head} = {number(value)}: the first row starts the day, at 0 h")
+    if row > 0 and value <= rows[row - 1][0]:
+        raise ValueError(f"{head} = {number(value)} is not after row {row}'s {hours(rows[row - 1][0])}: "
+                         "the starts must increase down the grid")  # fmt: skip
+    if row + 1 < len(rows) and value >= rows[row + 1][0]:
+        raise ValueError(f"{head} = {number(value)} is not before row {row + 2}'s {hours(rows[row + 1][0])}: "
+                         "the starts must increase down the grid")  # fmt: skip
+    if value >= duration_hours:
+        raise ValueError(
+            f"{head} = {number(value)} is not before the end of the day, {hours(duration_hours)}"
+        )
+
+
 class DayPanel:
     """Panel 2: a profile chooser, the profile's grid and the simulated day, for ``inputs`` (the lesson's).
 
@@ -154,6 +171,7 @@ class DayPanel:
     def __init__(self, inputs: dict, **values) -> None:
         self.profile: workload.Profile = workload.PROFILES[values.get("profile", inputs["profile"].default)]
         self.edited = False
+        self._edited: dict[str, workload.Profile] = {}  # each built-in profile as last edited
         self.panel = Panel(inputs, DAY, values=values, state=self._state, title="A day in the life of the cache",
                            name="02_day")  # fmt: skip
         self.panel.controls["profile"].observe(self._on_profile, names="value")
@@ -171,17 +189,22 @@ class DayPanel:
         return [dict(zip(PROFILE_INPUTS, r, strict=True)) for r in self.profile.rows()]
 
     def _on_profile(self, change) -> None:
-        self.profile, self.edited = workload.PROFILES[change["new"]], False
+        # a profile chosen again comes back with its accepted edits
+        self.profile = self._edited.get(change["new"], workload.PROFILES[change["new"]])
+        self.edited = change["new"] in self._edited
         self.grid.set_rows(self._rows())
         self.panel.update()
 
     def _on_edit(self, row: int, key: str, value) -> None:
         rows = [list(r) for r in self.profile.rows()]
+        if key == "start_hours":
+            _check_start(rows, row, value, self.profile.duration_hours)
         rows[row][list(PROFILE_INPUTS).index(key)] = value
         self.profile = workload.make_profile(rows, duration_hours=self.profile.duration_hours,
                                              name=f"{self.profile.name.removesuffix(' (edited)')} (edited)",
                                              assumptions=self.profile.assumptions)  # fmt: skip
         self.edited = True
+        self._edited[self.panel.values["profile"]] = self.profile
         self.grid.set_row(row, self._rows()[row])
         self.panel.update()
 

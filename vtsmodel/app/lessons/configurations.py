@@ -167,13 +167,10 @@ def configurations_base(numbers: ConfigurationNumbers) -> dict:
     """Every configuration's numbers (:func:`~vtsmodel.app.figures.plan.configurations_spec`) without the targets.
 
     The targets and the recommended configuration are moving marks
-    (:func:`~vtsmodel.app.figures.plan.target_marks`); a log axis is labelled 1, 2, 5 per
-    decade (plotly's minor log labels, 2, 3, … 9, crowd).
+    (:func:`~vtsmodel.app.figures.plan.target_marks`); the log axis is labelled 1, 2, 5 per
+    decade in full (:func:`~vtsmodel.app.figures.plan.log_ticks`).
     """
     spec = plan_figures.configurations_spec(numbers.vts, targets=False)
-    if spec["layout"]["yaxis2"].get("type") == "log":
-        ticks = [m * 10.0**e for e in range(6) for m in (1, 2, 5)]
-        spec["layout"]["yaxis2"].update(tickmode="array", tickvals=ticks, ticktext=[number(t) for t in ticks])
     return plan_figures.for_page(spec, height=660, legend_rows=1, bottom=120)
 
 

@@ -1,4 +1,4 @@
-"""Lesson 06: the disk cache in front of the tape, from the DS8000/TPF measurements.
+"""Lesson 06: a disk cache under load, from the DS8000/TPF measurements (a disk system; no tape).
 
 Three panels (ibm-ds8000-tpf): :func:`staging_panel` (read-miss response vs load for the
 adaptive and the track stage, with the load calibrated to the measured 19 % marked; record,
@@ -40,7 +40,7 @@ from vtsmodel.app.text import number, percent
 from vtsmodel.data import load
 
 LESSON_ID = "06"
-TITLE = "The disk cache in front of the tape: staging, background copy, ride-through"
+TITLE = "A disk cache under load: staging, background copy, ride-through (DS8300, no tape)"
 NOTEBOOK = "06_disk_cache_staging.ipynb"
 
 _SRC = "ibm-ds8000-tpf"
@@ -129,7 +129,8 @@ def response_base(
     disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
     miss = {"adaptive": (staged_kb, 1.0), "track": (track_kb, 1.0 - spatial_locality)}
     x_max, lam = INPUTS["io_per_s"].hi, calibrated_load
-    fig = new_figure(xaxis_title="reads per HDD, not served by reuse [IO/s]", yaxis_title="read-miss response [ms]",
+    fig = new_figure(title="Read-miss response vs load: adaptive vs track staging",
+                     xaxis_title="reads per HDD, not served by reuse [IO/s]", yaxis_title="read-miss response [ms]",
                      height=420)  # fmt: skip
     sat = {}
     for (name, (kb, share)), color in zip(miss.items(), COLORS, strict=False):
@@ -168,7 +169,7 @@ def modes_base(track_kb, temporal_hit, positioning_ms, media_mb_s) -> dict:
     p = np.linspace(0.0, INPUTS["spatial_locality"].hi, _N)
     disk = {"positioning_ms": positioning_ms, "media_mb_s": media_mb_s}
     m = dc.staging_modes(1.0, spatial_locality=p, temporal_hit=temporal_hit, track_kb=track_kb, **disk)
-    fig = new_figure(height=330)
+    fig = new_figure(title="Record, track and adaptive staging vs spatial locality", height=330)
     fig.set_subplots(1, 3, horizontal_spacing=0.1)
     style = {k: v for k, v in fig.layout.xaxis.to_plotly_json().items() if k not in ("anchor", "domain")}
     fig.update_xaxes(**style, range=padded(float(p[-1])), title_text="spatial locality [-]")
@@ -184,8 +185,11 @@ def modes_base(track_kb, temporal_hit, positioning_ms, media_mb_s) -> dict:
         for col, y in enumerate((r["hit_ratio"], r["staged_kb"], busy), start=1):
             fig.add_scatter(x=p, y=y, mode="lines", name=mode, legendgroup=mode, showlegend=col == 1,
                             line={"color": color, "dash": dash, "width": width}, row=1, col=col)  # fmt: skip
-    fig.update_layout(legend={"orientation": "h", "x": 0.0, "y": 1.02, "yanchor": "bottom"},
-                      margin={"l": 60, "r": 20, "t": 40, "b": 60})  # fmt: skip
+    fig.update_layout(
+        legend={"orientation": "h", "x": 0.0, "y": 1.02, "yanchor": "bottom"},
+        title={"y": 0.98, "yref": "container", "yanchor": "top"},
+        margin={"l": 60, "r": 20, "t": 80, "b": 60},
+    )  # fmt: skip  (the title, then the legend)
     return figure_json(fig)
 
 

@@ -209,7 +209,7 @@ def _cell(spec: catalog.DriveSpec, quantity: str) -> str:
 
 def catalog_html() -> str:
     """The drive catalog by family, in order of generation; hover a value for its row's source."""
-    head = "".join(f"<th>{h} [{u}]</th>" for h, u, _ in _COLUMNS)
+    head = "".join(f"<th style='text-align:right'>{h} [{u}]</th>" for h, u, _ in _COLUMNS)
     body = []
     for g in catalog.drive_choices():
         body.append(f"<tr><th colspan='11' style='text-align:left'>{html.escape(g.label)}</th></tr>")
@@ -218,5 +218,6 @@ def catalog_html() -> str:
             body.append(f"<tr><td style='text-align:left'>{html.escape(c.label)}</td>"
                         f"{''.join(_cell(s, q) for _h, _u, q in _COLUMNS)}"
                         f"<td style='text-align:left'>{html.escape(', '.join(s.primary_sources))}</td></tr>")  # fmt: skip
-    return (f"<table class='vtsmodel-sources'><thead><tr><th>drive</th>{head}<th>sources</th></tr></thead>"
+    left = "style='text-align:left'"
+    return (f"<table class='vtsmodel-sources'><thead><tr><th {left}>drive</th>{head}<th {left}>sources</th></tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>")  # fmt: skip

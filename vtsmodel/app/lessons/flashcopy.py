@@ -70,7 +70,8 @@ def copy_base(utilisation_ref: float, copy_load: float) -> dict:
     """Host response vs host rate without and with a background copy taking ``copy_load``; the stated points at 163K IO/s."""
     c = copy_load
     x_max, ref = INPUTS["host_io_per_s"].hi, _FACTS.value("flashcopy_test_io_rate")
-    fig = new_figure(xaxis_title="host I/O rate [IO/s]", yaxis_title="host I/O response [ms]", height=400)
+    fig = new_figure(title="Host I/O response with and without a background copy", xaxis_title="host I/O rate [IO/s]",
+                     yaxis_title="host I/O response [ms]", height=400)  # fmt: skip
     for name, load_, color in (("no background copy", 0.0, COLORS[0]),
                                (f"background copy, {percent(c)} of capacity (calibrated)", c, COLORS[1])):  # fmt: skip
         sat = float(dc.copy_saturation_io_per_s(copy_load=load_, utilisation_ref=utilisation_ref))

@@ -71,7 +71,19 @@ def read_upload(data: bytes, name: str, **options) -> LogSource:
         raise ValueError(refusal(name, len(data), MAX_UPLOAD_BYTES, LARGER))
     stream = io.BytesIO(data)
     stream.name = name  # errors name the file
-    return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options))
+    try:
+        return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options))
+    except ValueError as exc:
+        raise ValueError(page_advice(str(exc))) from None
+
+
+def page_advice(message: str) -> str:
+    """A reader's message as the page says it: its advice for Python and the command line becomes what to do here."""
+    cut = message.find("sort the file first")
+    if cut < 0 or "read_mount_log(" not in message:
+        return message
+    return (message[:cut].rstrip(" :;,") + ": sort the file by time and upload it again "
+            "(vtsmodel hits LOG.csv --sort sorts it for you)")  # fmt: skip
 
 
 def log_controls(files: FileBar, read, use_example) -> FilePicker:

@@ -134,7 +134,9 @@ def parts_base(
     parts = recall.recall_parts(sizes, cf=cf, drive=drive, **kw)
     preset, sources = preset_parts(drive, mount_equation), part_sources(drive, mount_equation)
     labels = [f"{number(v)} MB" + (" (this volume)" if v == volume_mb else "") for v in sizes]
-    fig = new_figure(xaxis_title="time [s]", yaxis_title="volume size", height=400)
+    fig = new_figure(
+        title="Where a recall's time goes", xaxis_title="time [s]", yaxis_title="volume size", height=400
+    )
     for i, key in enumerate(recall.RECALL_PARTS):
         text = sources[key][1]
         if f"{key}_s" in kw and kw[f"{key}_s"] != preset[f"{key}_s"]:

@@ -19,6 +19,7 @@ import ipywidgets as w
 
 from vtsmodel import plan
 from vtsmodel.app.downloads import FileBar
+from vtsmodel.app.filekinds import wrong_kind
 from vtsmodel.app.lessons.configurations import hits_of
 from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_controls, read_upload
 
@@ -110,6 +111,9 @@ def read_plan(data: bytes, name: str) -> tuple[plan.Plan, dict[str, str]]:
         doc = json.loads(bytes(data).decode("utf-8"))
     except (ValueError, RecursionError):  # not UTF-8, not JSON: plan_from_bytes says what is wrong
         doc = None
+    other = wrong_kind(doc, plan.PLAN_SCHEMA)
+    if other:
+        raise ValueError(other)
     refs = {key: ref for key in REFERENCES if (ref := _file_ref(doc, key))}
     if not refs:
         return plan.plan_from_bytes(bytes(data), where=name), {}

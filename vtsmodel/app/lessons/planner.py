@@ -223,7 +223,9 @@ class PlannerPage:
                  **values) -> None:  # fmt: skip
         self.workload, self.log, self.report = workload, log, report
         self.tornado = sens.DeferredTornado(lambda: self.panel.update(), defer=defer_tornado)
-        self.name = "plan"
+        self.name_box = w.Text(value="plan", description="Plan name", placeholder="a name for the plan and its report",
+                               tooltip="Names the plan file, the report and its title", layout=w.Layout(width="320px"))  # fmt: skip
+        self.name_box.add_class("vtsmodel-plan-name")
         self.panel = Panel(INPUTS, Stage(evaluate_plan, self._view, reads=STAGE.reads), values=values,
                            state=lambda: {"workload": self.workload, "log": self.log}, title=TITLE, name="07_plan")  # fmt: skip
         self.files = f = FileBar("plan")
@@ -234,7 +236,7 @@ class PlannerPage:
                  "examples/example_hourly_workload.csv: illustrative, not measured").disabled = not EXAMPLE_WORKLOAD.exists()  # fmt: skip
         f.button("Clear workload", self.clear_workload, "Back to the day the answers describe")
         self.logs = MountLogFiles(f, self.set_log)
-        f.add(w.HTML("<b>Plan</b>"))
+        f.add(w.HTML("<b>Plan</b>"), self.name_box)
         f.button("Save plan", self.save, "Download the answers and workload as JSON")
         self.plan_upload = f.upload("Load plan…", self.load_plan_bytes, accept=".json", max_bytes=plan.MAX_PLAN_BYTES,
                                     tooltip="A plan file (JSON)")  # fmt: skip
@@ -251,6 +253,15 @@ class PlannerPage:
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self._enable()
         f.say("evaluating the day the answers describe")
+
+    @property
+    def name(self) -> str:
+        """The plan's name as typed (``"plan"`` when the box is empty)."""
+        return " ".join(self.name_box.value.split())[:200] or "plan"
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.name_box.value = value
 
     # --- the evaluation ------------------------------------------------------------------------
     def _view(self, e: cfg.PlanEvaluation, fraction: float = 0.2) -> View:

@@ -64,7 +64,7 @@ def _inputs(*names: str) -> dict:
 def queue_base(drive: str, cf: float, drives: int, n_max: int) -> dict:
     """Recall response time vs recalls ahead, one step curve per Fig. 6 size."""
     n = np.arange(n_max + 1)
-    fig = new_figure(xaxis_title="recalls ahead in the queue", yaxis_title="recall response time [min]", height=400)  # fmt: skip
+    fig = new_figure(title="Recall response time vs the queue ahead (Fig. 6)", xaxis_title="recalls ahead in the queue", yaxis_title="recall response time [min]", height=400)  # fmt: skip
     top = 0.0
     for i, v in enumerate(FIG6_SIZES):
         t = np.asarray(recall.recall_response_s(n, v, cf=cf, drives=drives, drive=drive)) / 60.0

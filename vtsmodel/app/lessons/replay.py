@@ -26,7 +26,7 @@ import vtsmodel.replay as rp
 from vtsmodel import Input, number
 from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
-from vtsmodel.app.figures import COLORS, figure_json, new_figure
+from vtsmodel.app.figures import COLORS, new_layout, plain_json
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_controls, read_upload
 from vtsmodel.app.panels import Panel, Plot, Stage, View
@@ -34,8 +34,8 @@ from vtsmodel.catalog import drive_options
 from vtsmodel.files import atomic_write
 from vtsmodel.replay import library as _LIB
 
-__all__ = ["DELAYS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage", "hourly_figure", "replay_of",
-           "replay_page", "response_figure", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
+__all__ = ["DELAYS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage", "hourly_spec", "replay_of",
+           "replay_page", "response_spec", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
     "write_report"]  # fmt: skip
 
 LESSON_ID = "09"
@@ -55,6 +55,7 @@ INPUTS = {
     "policy": _LIB.POLICY,
     "batch_requests": _LIB.BATCH_REQUESTS.but(hi=8, step=1),
     "batch_wait_s": _LIB.BATCH_WAIT_S.but(hi=1800.0, step=30.0),
+    "cartridge_share": rp.run.CARTRIDGE_SHARE.but(lo=1e-5, lo_open=False, scale="log", step=0.1),
     "cache_gb": rp.run.CACHE_GB.but(default=864.0, optional=False, hi=3456.0, step=12.0,
                                     help="Disk cache in front (LRU, in the log's sizes); 0: none, every request to tape."),
     "q": Input("percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, help="The percentile the readouts and plots compare."),
@@ -69,97 +70,111 @@ SCENARIO = (
     "policy",
     "batch_requests",
     "batch_wait_s",
+    "cartridge_share",
     "cache_gb",
     "q",
 )
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
-def _prepared(source: LogSource, cache_gb: float, drive: str) -> rp.PreparedRequests:
+def _prepared(source: LogSource, cache_gb: float, drive: str, cartridge_share: float) -> rp.PreparedRequests:
     """The cache pass and the stacking: the same for every drive count, robot, delay and policy."""
-    return rp.prepare_log(
-        source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None
-    )
+    return rp.prepare_log(source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None,
+                          cartridge_share=cartridge_share)  # fmt: skip
 
 
-def _run(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
+def _run(
+    source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
+) -> rp.Replay:
     library = rp.replay_library(dismount_after_s=dismount_after_s, **lib)
-    prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"])
+    prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"],
+                            cartridge_share=float(cartridge_share))  # fmt: skip
     return rp.replay_prepared(
         prepared, library, service="log" if prepared.duration_s is not None else "drive"
     )
 
 
-def replay_of(source: LogSource, cache_gb: float, dismount_after_s: float, **lib) -> rp.Replay:
+def replay_of(
+    source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
+) -> rp.Replay:
     """The replay at one setting, computed once and kept (:mod:`vtsmodel.app.cache`)."""
-    return cache.cached(
-        _run, source=source, cache_gb=float(cache_gb), dismount_after_s=float(dismount_after_s), **lib
-    )
+    return cache.cached(_run, source=source, cache_gb=float(cache_gb), cartridge_share=float(cartridge_share),
+                        dismount_after_s=float(dismount_after_s), **lib)  # fmt: skip
 
 
 def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
     return rp.analytic_beside(rep, q, warn=False, simulate=False)  # the formulas only: no 0.2 s simulation
 
 
-def _legend_under_title(fig: go.Figure) -> None:
-    """The title, then the legend in one row, then the plot (as lesson 08's curve lays them out)."""
-    height = fig.layout.height or 420
-    fig.update_layout(margin={"t": 84}, title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
-                      legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
-                              "y": 1 - 44 / height, "yanchor": "top"})  # fmt: skip
+def _layout(title: str, height: int, xaxis_title: str = "", yaxis_title: str = "") -> dict:
+    """The page's layout: the title, then the legend in one row, then the plot (as lesson 08 lays them out).
+
+    The figures are written as JSON directly: a plotly ``Figure`` checks every property again,
+    tens of milliseconds a figure, more than the replay behind a move.
+    """
+    layout = new_layout(title=title, xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height)
+    layout.update(margin={**layout["margin"], "t": 84},
+                  title={**layout["title"], "y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
+                  legend={**layout["legend"], "orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
+                          "y": 1 - 44 / height, "yanchor": "top"})  # fmt: skip
+    return layout
 
 
-def response_figure(rep: rp.Replay, a: rp.AnalyticBeside) -> go.Figure:
-    """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t."""
-    fig = new_figure(title="Response time: replay vs the formulas", xaxis_title="response time t [s]",
-                     yaxis_title="share of tape requests slower than t", height=420)  # fmt: skip
+def _line(x, y, name: str, line: dict, **more) -> dict:
+    return {"type": "scatter", "x": x, "y": y, "mode": "lines", "name": name, "line": line, **more}
+
+
+def response_spec(rep: rp.Replay, a: rp.AnalyticBeside) -> dict:
+    """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t (figure JSON)."""
+    layout = _layout("Response time: replay vs the formulas", 420, "response time t [s]",
+                     "share of tape requests slower than t")  # fmt: skip
+    data = []
     if rep.tape_requests:
         t, share = rep.survival()
-        fig.add_trace(
-            go.Scatter(x=t, y=share, mode="lines", name="replay", line={"color": COLORS[0], "width": 3})
-        )
+        data.append(_line(t, share, "replay", {"color": COLORS[0], "width": 3}))
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
         for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
             label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
-            fig.add_trace(go.Scatter(x=grid, y=a.response_survival(grid, model), mode="lines", name=label,
-                                     line={"color": color, "dash": "dash"}))  # fmt: skip
-    fig.update_xaxes(type="log")
+            data.append(
+                _line(grid, a.response_survival(grid, model), label, {"color": color, "dash": "dash"})
+            )
+    layout["xaxis"]["type"] = "log"
     ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
-    fig.update_yaxes(
+    layout["yaxis"].update(
         type="log", range=[-4, 0.05], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
     )
-    _legend_under_title(fig)
-    return fig
+    return plain_json({"data": data, "layout": layout})
 
 
 def response_base(rep: rp.Replay, beside: rp.AnalyticBeside) -> dict:
-    """:func:`response_figure` of a replay and the formulas beside it."""
-    return figure_json(response_figure(rep, beside))
+    """:func:`response_spec` of a replay and the formulas beside it."""
+    return response_spec(rep, beside)
 
 
-def hourly_figure(rep: rp.Replay) -> go.Figure:
-    """Mounts per hour (bars) and drive utilisation per hour (line)."""
+def hourly_spec(rep: rp.Replay) -> dict:
+    """Mounts per hour (bars) and drive utilisation per hour (line), as figure JSON."""
     h = np.arange(rep.hourly["mounts"].size)
-    fig = new_figure(title="Mounts and drive utilisation per hour", xaxis_title="hour of the log",
-                     yaxis_title="mounts per hour", height=360)  # fmt: skip
-    fig.add_trace(go.Bar(x=h, y=rep.hourly["mounts"], name="mounts", marker={"color": COLORS[0]}))
+    layout = _layout("Mounts and drive utilisation per hour", 360, "hour of the log", "mounts per hour")
     util = rep.hourly["busy_s"] / (3600.0 * rep.library.drives)
-    fig.add_trace(go.Scatter(x=h, y=util, name="drive utilisation", yaxis="y2", mode="lines",
-                             line={"color": COLORS[1]}))  # fmt: skip
-    fig.update_layout(yaxis2={"title": "drive utilisation", "overlaying": "y", "side": "right", "range": [0, 1.05],
-                              "tickformat": ".0%", "dtick": 0.25, "showgrid": False})  # fmt: skip
-    _legend_under_title(fig)
-    return fig
+    data = [
+        {"type": "bar", "x": h, "y": rep.hourly["mounts"], "name": "mounts", "marker": {"color": COLORS[0]}},
+        _line(h, util, "drive utilisation", {"color": COLORS[1]}, yaxis="y2"),
+    ]
+    layout["yaxis2"] = {"title": {"text": "drive utilisation"}, "overlaying": "y", "side": "right",
+                        "range": [0, 1.05], "tickformat": ".0%", "dtick": 0.25, "showgrid": False}  # fmt: skip
+    return plain_json({"data": data, "layout": layout})
 
 
 def hourly_base(rep: rp.Replay) -> dict:
-    """:func:`hourly_figure` of a replay."""
-    return figure_json(hourly_figure(rep))
+    """:func:`hourly_spec` of a replay."""
+    return hourly_spec(rep)
 
 
-def delay_curve(source: LogSource, cache_gb, **lib) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def delay_curve(
+    source: LogSource, cache_gb, cartridge_share, **lib
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loads, drive hours held and the mean response at each of :data:`DELAYS` (one replay each, kept)."""
-    reps = [replay_of(source, cache_gb, d, **lib) for d in DELAYS]
+    reps = [replay_of(source, cache_gb, cartridge_share, d, **lib) for d in DELAYS]
     loads = np.array([r.mounts for r in reps], dtype=float)
     held = np.array([r.drive_held_s / 3600.0 for r in reps])
     mean = np.array([r.mean_response_s for r in reps])
@@ -170,45 +185,33 @@ def delay_base(curve: tuple) -> dict:
     """Loads saved and drive hours held, against the dismount delay (:func:`delay_curve`)."""
     loads, held, mean = curve
     x = np.asarray(DELAYS)
-    fig = new_figure(title="What the dismount delay buys", xaxis_title="dismount delay [s]",
-                     yaxis_title="loads saved against no delay", height=360)  # fmt: skip
-    fig.add_trace(
-        go.Scatter(
-            x=x, y=loads[0] - loads, mode="lines+markers", name="loads saved", line={"color": COLORS[2]}
-        )
-    )
-    fig.add_trace(go.Scatter(x=x, y=held, mode="lines+markers", name="drive hours held idle", yaxis="y2",
-                             line={"color": COLORS[3]}))  # fmt: skip
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=mean,
-            mode="lines",
-            name="mean response [s]",
-            yaxis="y3",
-            line={"color": "#777", "dash": "dot"},
-        )
-    )
-    fig.update_layout(yaxis2={"title": "drive hours held", "overlaying": "y", "side": "right"},
-                      yaxis3={"overlaying": "y", "side": "right", "visible": False})  # fmt: skip
-    return figure_json(fig)
+    layout = new_layout(title="What the dismount delay buys", xaxis_title="dismount delay [s]",
+                        yaxis_title="loads saved against no delay", height=360)  # fmt: skip
+    data = [
+        _line(x, loads[0] - loads, "loads saved", {"color": COLORS[2]}, mode="lines+markers"),
+        _line(x, held, "drive hours held idle", {"color": COLORS[3]}, mode="lines+markers", yaxis="y2"),
+        _line(x, mean, "mean response [s]", {"color": "#777", "dash": "dot"}, yaxis="y3"),
+    ]
+    layout["yaxis2"] = {"title": {"text": "drive hours held"}, "overlaying": "y", "side": "right"}
+    layout["yaxis3"] = {"overlaying": "y", "side": "right", "visible": False}
+    return plain_json({"data": data, "layout": layout})
 
 
 def held_base(rep: rp.Replay, dismount_after_s: float) -> dict:
     """Loads (mounts and loads saved) and drive hours (busy and held idle) of one replay."""
-    fig = new_figure(title=f"What the dismount delay buys at {number(dismount_after_s)} s", height=360)
-    loads = (["mounts", "loads saved"], [rep.mounts, rep.loads_saved], [COLORS[0], COLORS[2]])
-    hours = (
-        ["busy", "held idle"],
-        [rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0],
-        [COLORS[1], COLORS[3]],
-    )
-    for (x, y, color), (xa, ya) in ((loads, ("x", "y")), (hours, ("x2", "y2"))):
-        fig.add_trace(go.Bar(x=x, y=y, marker={"color": color}, xaxis=xa, yaxis=ya, showlegend=False,
-                             hovertemplate="%{x}: %{y:,.4g}<extra></extra>"))  # fmt: skip
-    fig.update_layout(xaxis={"domain": [0, 0.42]}, xaxis2={"domain": [0.58, 1], "anchor": "y2"},
-                      yaxis={"title": "loads [count]"}, yaxis2={"title": "drive time [h]", "anchor": "x2"})  # fmt: skip
-    return figure_json(fig)
+    layout = new_layout(title=f"What the dismount delay buys at {number(dismount_after_s)} s", height=360)
+    bars = (
+        (["mounts", "loads saved"], [rep.mounts, rep.loads_saved], [COLORS[0], COLORS[2]], "x", "y"),
+        (["busy", "held idle"], [rep.drive_busy_s / 3600.0, rep.drive_held_s / 3600.0], [COLORS[1], COLORS[3]],
+         "x2", "y2"),
+    )  # fmt: skip
+    data = [{"type": "bar", "x": x, "y": y, "marker": {"color": color}, "xaxis": xa, "yaxis": ya, "showlegend": False,
+             "hovertemplate": "%{x}: %{y:,.4g}<extra></extra>"} for x, y, color, xa, ya in bars]  # fmt: skip
+    layout["xaxis"]["domain"] = [0, 0.42]
+    layout["xaxis2"] = {"domain": [0.58, 1], "anchor": "y2"}
+    layout["yaxis"]["title"] = {"text": "loads [count]"}
+    layout["yaxis2"] = {"title": {"text": "drive time [h]"}, "anchor": "x2"}
+    return plain_json({"data": data, "layout": layout})
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,14 +240,16 @@ class ReplayResult:
 
 
 def evaluate_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO9", dismount_after_s=0.0,
-                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cache_gb=864.0, q=0.95,
+                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cartridge_share=1.0, cache_gb=864.0, q=0.95,
                     delays=False) -> ReplayResult:  # fmt: skip
     """A log (default the example) replayed through the library and cache of this setting."""
     source = source or example_source()
     lib = {"drives": int(drives), "robots": int(robots), "drive": drive, "policy": policy,
            "batch_requests": int(batch_requests), "batch_wait_s": float(batch_wait_s)}  # fmt: skip
-    rep = replay_of(source, cache_gb, dismount_after_s, **lib)
-    curve = cache.cached(delay_curve, source=source, cache_gb=float(cache_gb), **lib) if delays else None
+    share = float(cartridge_share)
+    rep = replay_of(source, cache_gb, share, dismount_after_s, **lib)
+    curve = (cache.cached(delay_curve, source=source, cache_gb=float(cache_gb), cartridge_share=share, **lib)
+             if delays else None)  # fmt: skip
     return ReplayResult(source, float(dismount_after_s), float(q), rep, _beside(rep, q), curve)
 
 
@@ -268,6 +273,8 @@ def view_replay(r: ReplayResult) -> View:
         "requests to tape": f"{rep.tape_requests:,} of {rep.requests:,} ({rep.cache_hits:,} cache hits)",
         f"response, mean / {pct}": f"{number(rep.mean_response_s)} s / {number(p)} s",
         f"wait {pct}: replay / M/D/c / M/G/c": f"{number(a.replay_q_s)} / {number(a.mdc_q_s)} / {number(a.mgc_q_s)} s",
+        "cartridges used": f"{rep.cartridges:,}"
+        + ("" if rep.volumes_per_cartridge is None else f" ({rep.volumes_per_cartridge:,} volumes a cartridge)"),
         "mounts per hour": number(rep.mounts_per_hour),
         "loads saved (cartridge mounted)": f"{rep.loads_saved:,}",
         "drive / robot utilisation": f"{number(rep.drive_utilisation)} / {number(rep.robot_utilisation)}",
@@ -337,7 +344,7 @@ def example_numbers() -> str:
     """The example log replayed at the defaults and with a 300 s dismount delay: plain numbers."""
     lines = []
     for delay in (0.0, 300.0):
-        rep = replay_of(example_source(), INPUTS["cache_gb"].default, delay,
+        rep = replay_of(example_source(), INPUTS["cache_gb"].default, INPUTS["cartridge_share"].default, delay,
                         **{k: INPUTS[k].default for k in _LIBRARY_KEYS})  # fmt: skip
         a = _beside(rep, 0.95)
         lines.append(
@@ -356,8 +363,8 @@ def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", 
         f"<tr><td>{e(n)}</td><td>{number(m)}</td><td>{number(x)}</td></tr>" for n, m, x in a.rows()
     )
     figs = "".join(
-        pio.to_html(f, include_plotlyjs=False, full_html=False)
-        for f in (response_figure(rep, a), hourly_figure(rep))
+        pio.to_html(go.Figure(f), include_plotlyjs=False, full_html=False)
+        for f in (response_spec(rep, a), hourly_spec(rep))
     )
     facts = (f"{rep.requests:,} requests, {rep.tape_requests:,} to tape; {lib.drives} x {lib.drive or 'drive'}, "
              f"{lib.robots} robot(s), dismount after {lib.dismount_after_s:g} s, policy {lib.policy}; response mean "

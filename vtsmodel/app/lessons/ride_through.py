@@ -47,7 +47,8 @@ def ride_base(arrival_per_s, resources, threshold) -> dict:
     t_max, six = INPUTS["pause_s"].hi, _FACTS.value("error_handling_time_max")
     full = min(resources / arrival_per_s, t_max)
     ride = float(dc.ride_through_s(arrival_per_s, resources, threshold=threshold))
-    fig = new_figure(xaxis_title="pause in disk access [s]", yaxis_title="blocks held [-]", height=400)
+    fig = new_figure(title="Blocks held during a pause in disk access", xaxis_title="pause in disk access [s]",
+                     yaxis_title="blocks held [-]", height=400)  # fmt: skip
     fig.add_scatter(x=[0.0, full, t_max], y=[0.0, arrival_per_s * full, min(arrival_per_s * t_max, resources)],
                     mode="lines", name="blocks held = arrivals × pause (at most all)", line={"color": COLORS[0], "width": 3})  # fmt: skip
     fig.add_scatter(x=[0.0, t_max], y=[threshold * resources] * 2, mode="lines", name=f"shutdown at {percent(threshold)}",

@@ -72,7 +72,7 @@ def robot_base(think_s: float, calib_sessions: int) -> dict:
     out = robot.mva_robot(ROBOT_SESSIONS, think_s=think_s, **cal)
     stk = load("stk_facts")
     ids = ("mount_time_single_session", "mount_time_avg")
-    fig = new_figure(xaxis_title="concurrent mount sessions", yaxis_title="mount response time [s]", height=400)  # fmt: skip
+    fig = new_figure(title="Mount response time vs sessions sharing the robot", xaxis_title="concurrent mount sessions", yaxis_title="mount response time [s]", height=400)  # fmt: skip
     fig.add_scatter(x=ROBOT_SESSIONS, y=out["mount_s"], customdata=out["robot_utilisation"], mode="lines+markers",
                     name="MVA model", line={"color": COLORS[0]}, marker={"size": 5},
                     hovertemplate="%{x} sessions: %{y:.3g} s, robot busy %{customdata:.0%}<extra></extra>")  # fmt: skip

@@ -22,6 +22,7 @@ from vtsmodel import Input
 from vtsmodel import quantities as q
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
+from vtsmodel.app.filekinds import wrong_kind
 from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.drive_counts import (
@@ -85,6 +86,9 @@ def table_json(table, drive: str) -> str:
 def read_table(data: bytes, label: str = "the file") -> tuple[tuple, str]:
     """The table and drive of a file :func:`table_json` wrote, each value checked; ``ValueError`` if bad."""
     doc = parse_scenario_bytes(data, label)
+    other = wrong_kind(doc, FILE_SCHEMA)
+    if other:
+        raise ValueError(f"{label}: {other}")
     head = ("schema", "version", "lesson")
     if not isinstance(doc, dict) or set(doc) != {*head, "drive", "flows"} or [doc[k] for k in head] != [FILE_SCHEMA, 1, LESSON_ID]:  # fmt: skip
         raise ValueError(f"{label} is not a lesson {LESSON_ID} flows file ({FILE_SCHEMA!r}, version 1)")
@@ -185,6 +189,12 @@ class SizingWorkbench:
 
     def _on_edit(self, row: int, key: str, value) -> None:
         sc, f = self.table[row]
+        if key != "scenario":
+            after = dataclasses.asdict(f) | {key: value}
+            if after["efficiency"] is None and (after["file_mb"] is None or after["files_per_mount"] is None):
+                eff, size, n = (INPUTS[k] for k in ("efficiency", "file_mb", "files_per_mount"))
+                raise ValueError(f"{f.name} needs an {eff.header} in {eff.range_text().removesuffix(' or empty')}, or "
+                                 f"an access pattern: {size.header} and {n.header} (then leave the efficiency empty)")  # fmt: skip
         new = (value, f) if key == "scenario" else (sc, dataclasses.replace(f, **{key: value}))
         self._show(self.table[:row] + (new,) + self.table[row + 1 :])
 
