@@ -48,6 +48,7 @@ def _extra():
     curve = hits.lru_hit_curve(synthetic_mount_log(2000, 300, seed=1))
     return {
         "drives.compressed_rate": {"native_mb_s": 300.0},
+        "archive.cartridge_tb": {"drive": "LTO-9"},
         "catalog.streaming_check": {"drive": "LTO-9"},
         "catalog.warn_streaming": {"drive": "LTO-9"},
         "recall_waits": {"hits": curve.at([100.0, 500.0]), "size_basis": "compressed"},
@@ -110,3 +111,28 @@ def test_below_0_5_is_refused_and_the_validated_range_is_unchanged():
     with pytest.raises(ValueError, match=r"cf=0.4 .*\[0.5, 100\]"):
         q.CF.check("cf", 0.4)
     assert q.CF.valid == (1.0, 4.0)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "key"),
+    [("01", "cf"), ("02", "cf"), ("03", "cf"), ("07", "cf"), ("07", "library_compression"), ("08", "cf"),
+     ("10", "compression")],
+)  # fmt: skip
+def test_every_page_that_takes_a_ratio_shows_0_95_with_the_warning_as_a_note(lesson, key):
+    from vtsmodel.app.lessons import lesson_module
+
+    view = lesson_module(lesson).scenario_view(**{key: 0.95})
+    assert view.figures  # an answer, not a refusal
+    assert any("0.95 is below 1: data that does not compress grows on tape" in n for n in view.notes)
+
+
+def test_lesson_04s_drive_rates_take_0_95_with_the_warning_as_a_note():
+    from vtsmodel.app.lessons import efficiency
+
+    panel = efficiency.rates_panel(rate_drive="LTO10", compression_ratio=0.95)
+    assert any(
+        n.startswith("compression ratio = 0.95 is below 1: data that does not compress")
+        for n in panel.view.notes
+    )
+    # the host sees less than the native rate: the catalog's 400 MB/s x 0.95
+    assert panel.readout_values["the drive at this compression"] == "380 MB/s"
