@@ -529,7 +529,9 @@ def test_no_written_cell_starts_a_formula_and_numbers_are_unchanged():
 
 def test_write_streams_and_a_failure_leaves_no_file(tmp_path, monkeypatch):
     log = ml.synthetic_mount_log(5000, 100, seed=2)
-    pieces = list(ml._csv_pieces(log, (), 1000))
+    from vtsmodel import _mountlog  # where the writer lives (vtsmodel.mountlog re-exports it)
+
+    pieces = list(_mountlog._csv_pieces(log, (), 1000))
     assert len(pieces) == 1 + 5  # the header, then a piece per 1,000 rows
     path = tmp_path / "m.csv"
 
@@ -537,7 +539,7 @@ def test_write_streams_and_a_failure_leaves_no_file(tmp_path, monkeypatch):
         yield "time_s,volume,compressed_mb,access\n"
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ml, "_csv_pieces", broken)
+    monkeypatch.setattr(_mountlog, "_csv_pieces", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         ml.write_mount_log(log, path)
     assert not path.exists() and list(tmp_path.iterdir()) == []

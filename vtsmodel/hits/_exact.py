@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 
 from vtsmodel._inputs import declare
+from vtsmodel._mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes
 from vtsmodel.hits._curve import (
     _B_PER_GB,
     _S_PER_H,
@@ -19,7 +20,6 @@ from vtsmodel.hits._curve import (
     _Tally,
     _warmup,
 )
-from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines, _Codes
 from vtsmodel.quantities import CHUNK_LINES, WARMUP_HOURS
 
 

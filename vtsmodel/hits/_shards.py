@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from vtsmodel._inputs import Input, declare
+from vtsmodel._mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines
 from vtsmodel._validation import as_scalar
 from vtsmodel.hits._curve import (
     _B_PER_GB,
@@ -22,7 +23,6 @@ from vtsmodel.hits._curve import (
     _Tally,
     _warmup,
 )
-from vtsmodel.mountlog import READ, SPECIFIC_WRITE, MountLog, _chunk_lines
 from vtsmodel.quantities import CHUNK_LINES, WARMUP_HOURS
 
 #: Most sampled volumes :func:`shards_hit_curve` tracks: its state is about 430 bytes a

@@ -11,9 +11,7 @@ from itertools import repeat
 import numpy as np
 
 from vtsmodel._csv import unguard
-from vtsmodel.logs import _columns, _times
-from vtsmodel.logs._source import Source
-from vtsmodel.mountlog import (
+from vtsmodel._mountlog import (
     ACCESS_TYPES,
     MAX_DURATION_S,
     MAX_ID_CHARS,
@@ -24,6 +22,8 @@ from vtsmodel.mountlog import (
     SPECIFIC_WRITE,
     MountLogChunk,
 )
+from vtsmodel.logs import _columns, _times
+from vtsmodel.logs._source import Source
 
 #: Access kinds by the words logs use for them (lower case); None: the line is left out
 #: (a deletion is no request for data).
