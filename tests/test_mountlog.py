@@ -506,6 +506,17 @@ def test_read_of_write_is_the_log_for_hostile_ids(ids, carts, durations, data, t
     assert ml.mount_log_csv(log) == path.read_bytes().decode()
 
 
+@pytest.mark.parametrize("ids", [[";;;", ";;;"], ["|||", "|||", "|||"], ["a\tb", "a\tb"], [";;;;"] * 3])
+def test_ids_that_hold_another_delimiter_on_every_line_read_back(ids):
+    # hypothesis found ids=[';;;', ';;;']: the semicolon split each data line into as many
+    # fields as the comma did, and won the tie; the comma, which splits the header too, wins now
+    log = ml.mount_log(np.arange(len(ids)) * 1.0, ids, [1.0] * len(ids), ["read"] * len(ids), cartridge=ids)
+    back = ml.read_mount_log(ml.mount_log_csv(log))
+    assert back.volume_ids.tolist() == log.volume_ids.tolist() and back.volume.tolist() == log.volume.tolist()
+    assert back.cartridge_ids.tolist() == log.cartridge_ids.tolist()
+    assert back.notes[0].startswith("read as comma-separated, with a header")
+
+
 def test_no_written_cell_starts_a_formula_and_numbers_are_unchanged():
     ids = ['=HYPERLINK("http://x","y")', "+1+1", "-2-2", "@SUM(A1)", "'quoted", "plain", "-3.5"]
     log = ml.mount_log(np.arange(len(ids)) * 1.5, ids, [0.5] * len(ids), ["read"] * len(ids))

@@ -259,12 +259,14 @@ def detect_delimiter(lines: list[str]) -> str | None:
 
     A candidate counts when at least half the lines split into its most common count
     (a bad line among the first is then named by the reader, not taken for another
-    format); the largest such count wins (a semicolon log with decimal commas), on a tie
+    format). One that splits every line (the header too) into that count wins over one
+    that splits only some (a comma-separated log whose ids hold semicolons, ``a;;;b``);
+    among those, the largest count wins (a semicolon log with decimal commas), on a tie
     the order of :data:`DELIMITERS`. Runs of spaces only when no one character fits.
     """
-    best, best_n = None, 0
+    best, best_key = None, (False, 0)
     for d in DELIMITERS:
-        if d is None and best_n:
+        if d is None and best_key[1]:
             break
         try:
             counts = [len(split_one(line, d)) for line in lines]
@@ -272,9 +274,10 @@ def detect_delimiter(lines: list[str]) -> str | None:
             continue
         values, freq = np.unique(counts, return_counts=True)
         n = int(values[np.argmax(freq)])
-        if n >= 2 and freq.max() >= 0.5 * len(lines) and n > best_n:
-            best, best_n = d, n
-    if not best_n:
+        key = (bool(freq.max() == len(lines)), n)
+        if n >= 2 and freq.max() >= 0.5 * len(lines) and key > best_key:
+            best, best_key = d, key
+    if not best_key[1]:
         raise ValueError(
             "cannot tell the delimiter: no one of tab, ';', '|', ',' or spaces splits the first lines into "
             "the same number of fields; give it (delimiter=';', --delimiter ';')"
