@@ -18,6 +18,7 @@ from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, refusal
 from vtsmodel.app.lessons import hit_curve as C
 from vtsmodel.app.lessons import hits as L
 from vtsmodel.app.lessons import recall_waits as R
+from vtsmodel.logs._source import MAX_LINE_BYTES
 
 from .helpers import (
     export_png_and_html,
@@ -161,7 +162,9 @@ def test_a_log_too_large_is_refused_unsent_and_the_page_works_on(open_lesson, tm
     assert edge.stat().st_size == MAX_UPLOAD_BYTES
     _upload(page, edge)
     said = _status(page, "edge_log.csv not loaded: line 2: longer than", "failed")
-    assert "is this a log?" in said
+    # the reader's own words: the line, the limit, and what such a file likely is
+    assert f"line 2: longer than {MAX_LINE_BYTES:,} bytes; a log line is a few fields" in said
+    assert said.endswith("(is this a log? a binary file, or one without line ends, is not read)")
     page.locator(".vtsmodel-hits-files").locator("xpath=..").screenshot(
         path=str(artifacts_dir / "hits-file-bar-at-the-limit.png")
     )
@@ -214,7 +217,9 @@ def test_a_compressed_request_log_at_capacities_over_its_working_set(open_lesson
         arg=len(mine.rows) * len(R.CHOSEN_COLUMNS),
     )
     assert _table_cells(page) == _expected_cells(mine.rows)
-    page.locator(".vtsmodel-hits-rows").screenshot(path=str(artifacts_dir / "hits-rows-working-set.png"))
+    page.locator(".vtsmodel-table-hits-rows").screenshot(
+        path=str(artifacts_dir / "hits-rows-working-set.png")
+    )
     target = _download_table(page, tmp_path)
     assert target.read_text(encoding="utf-8") == R.table3_csv(mine.rows, mine.source)
     assert fits_width(page)
