@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -434,6 +435,26 @@ def test_hits_with_a_feature_cf_and_shards(capsys):
         "864",
         "1728",
     ]
+
+
+def test_hits_at_a_cf_below_1_answers_and_says_so_once(capsys):
+    # issue 23: a ratio below 1 (data that grows on tape) gives a result and a warning
+    from vtsmodel import CompressionWarning, hits
+
+    code, out, err = run(capsys, "hits", str(EXAMPLE_LOG), "--cf", "0.95")
+    assert code == 0 and "CF 0.95" in out
+    with pytest.warns(CompressionWarning):
+        want = hits.configuration_hits(hits.lru_hit_curve(EXAMPLE_LOG), cf=0.95)
+    row = next(line for line in out.splitlines() if line.split()[:1] == [f"{want.tvc_gb[0]:g}"])
+    assert f"{100 * want.read_hit_ratio[0]:.1f}" in row
+    notes = [line for line in err.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        "note: cf=0.95 is below 1: data that does not compress grows on tape (encrypted or already "
+        "compressed data, which a compressor cannot shrink); taken as given, though the sources measured "
+        "ratios of 1 and more"
+    ]  # once, though three models warned
+    code, out, err = run(capsys, "hits", str(EXAMPLE_LOG), "--cf", "0.95", "--format", "json")
+    assert sum("cf=0.95 is below 1" in n for n in json.loads(out)["notes"]) == 1 and "note:" not in err
 
 
 @pytest.mark.parametrize(

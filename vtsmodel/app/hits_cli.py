@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import warnings
 from pathlib import Path
+
+from vtsmodel import VtsModelWarning
 
 __all__ = ["add_parser"]
 
@@ -110,22 +114,25 @@ def run(args) -> int:
     first = next(mountlog.iter_mount_log(spec, chunk_lines=1))  # the reader's findings, before the pass
     vts = first.info.vts_sizes
     log = mountlog.read_mount_log(spec, sort=True) if args.sort else spec
-    if args.shards:
-        curve = hits.shards_hit_curve(log, max_volumes=args.shards, warmup_hours=args.warmup_hours)
-    else:
-        curve = hits.lru_hit_curve(log, warmup_hours=args.warmup_hours)
-    table3 = args.table3 or (vts and args.capacities is None and args.auto is None)
-    if table3:
-        t = hits.configuration_hits(curve, feature=args.feature, cf=args.cf)
-        caps, extra = t.capacity_gb, {"tvc_gb": t.tvc_gb, "offered_with": t.offered_with}
-    else:
-        caps = (
-            parse_sizes_gb(args.capacities, name="--capacities")
-            if args.capacities
-            else hits.auto_capacities(curve, args.auto or DEFAULT_AUTO)
-        )
-        t, extra = curve.at(caps), {}
-    err = curve.read_hit_error(t.capacity_gb)
+    with warnings.catch_warnings(record=True) as caught:  # said once each, as notes
+        warnings.simplefilter("always", VtsModelWarning)
+        if args.shards:
+            curve = hits.shards_hit_curve(log, max_volumes=args.shards, warmup_hours=args.warmup_hours)
+        else:
+            curve = hits.lru_hit_curve(log, warmup_hours=args.warmup_hours)
+        table3 = args.table3 or (vts and args.capacities is None and args.auto is None)
+        if table3:
+            t = hits.configuration_hits(curve, feature=args.feature, cf=args.cf)
+            caps, extra = t.capacity_gb, {"tvc_gb": t.tvc_gb, "offered_with": t.offered_with}
+        else:
+            caps = (
+                parse_sizes_gb(args.capacities, name="--capacities")
+                if args.capacities
+                else hits.auto_capacities(curve, args.auto or DEFAULT_AUTO)
+            )
+            t, extra = curve.at(caps), {}
+        err = curve.read_hit_error(t.capacity_gb)
+    warned = _warned(caught)
     rows = _rows(t, err, extra)
     name = Path(str(args.log)).name
     if args.format == "csv":
@@ -138,12 +145,26 @@ def run(args) -> int:
             "log": name, "method": curve.method, "sampling_rate": curve.sampling_rate,
             "size_basis": curve.size_basis, "capacities": "table3" if table3 else "chosen", "mounts": curve.mounts,
             "volumes": curve.volumes, "hours": curve.hours, "expected_error": curve.expected_error,
-            "notes": list(curve.notes), "rows": rows,
+            "notes": [*curve.notes, *warned], "rows": rows,
         }  # fmt: skip
         print(json.dumps(_nulls(doc), indent=1))
     else:
         _print_table(name, curve, rows, table3, args)
+    if args.format != "json":  # on stderr: the CSV or the table stays as it is
+        for w in warned:
+            print(f"note: {w}", file=sys.stderr)
     return 0
+
+
+def _warned(caught) -> list[str]:
+    """The model's warnings, each once and in order; any other warning is shown as Python shows it."""
+    out = []
+    for w in caught:
+        if issubclass(w.category, VtsModelWarning):
+            out.append(str(w.message))
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    return list(dict.fromkeys(out))
 
 
 def _rows(t, err, extra) -> list[dict]:
