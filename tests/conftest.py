@@ -49,9 +49,7 @@ class _Noted(types.ModuleType):
     """libCacheSim as imported, noting each use (the real module is ``_real``)."""
 
     def __getattr__(self, name):
-        if not (
-            name.startswith("__") and name.endswith("__")
-        ):  # inspect.getmodule asks every module for __file__
+        if not name.startswith("__"):  # a dunder is a tool looking at the module (Hypothesis), not a use
             SLOW_WORK.note("libCacheSim")
         return getattr(self.__dict__["_real"], name)
 
