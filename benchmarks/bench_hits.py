@@ -20,13 +20,15 @@ in compressed MB, one week.
 - Reading: ``read_mount_log`` on a 1 million line CSV file (lines per second).
 - Real logs in (issue 23): the 10 million mount log written as a CSV file and the same
   text gzip'd; ``lru_hit_curve(path)`` streams each (read + exact curve) in a fresh
-  process: time and peak resident memory, gzip'd against plain (aim: under 1.5 times the
-  plain time, under 1.5 GB). And the exact curve against libCacheSim's LRU at 24
+  process: wall and CPU time and peak resident memory, gzip'd against plain (aim: under
+  1.5 times the plain time, judged on CPU time, which the machine's other load moves
+  less; under 1.5 GB). Each is run twice, alternating, the lower CPU time kept. And the exact curve against libCacheSim's LRU at 24
   capacities on a block-trace look-alike (``benchmarks/lookalikes.py``: the public
   CloudPhysics trace libCacheSim's repository ships is not on this machine, and a
   benchmark fetches nothing).
 
-Not a test: run ``python benchmarks/bench_hits.py [--mounts N --volumes V]``.
+Not a test: run ``python benchmarks/bench_hits.py [--mounts N --volumes V] [--real-logs]``
+(``--real-logs``: the issue 23 rows only).
 """
 
 from __future__ import annotations
@@ -121,25 +123,26 @@ _STREAM = """
 import sys, time
 from pathlib import Path
 from vtsmodel import hits
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 curve = hits.lru_hit_curve(sys.argv[1])
-dt = time.perf_counter() - t
+dt, cpu = time.perf_counter() - t, time.process_time() - c
 peak = next(int(x.split()[1]) for x in Path("/proc/self/status").read_text().splitlines() if x.startswith("VmHWM:"))
-print(dt, peak / 1024, curve.mounts, float(curve.read_hit_ratio(864.0)))
+print(dt, cpu, peak / 1024, curve.mounts, float(curve.read_hit_ratio(864.0)))
 """
 
 
 def _streamed(path: Path) -> dict:
-    """``lru_hit_curve(path)`` in a fresh process: seconds, peak resident MB, mounts, hit ratio at 864 GB."""
+    """``lru_hit_curve(path)`` in a fresh process: wall and CPU seconds, peak resident MB, mounts, hit ratio at 864 GB."""
     import subprocess
     import sys
 
     out = subprocess.run(
         [sys.executable, "-c", _STREAM, str(path)], capture_output=True, text=True, check=True
     )
-    dt, peak, mounts, hit = out.stdout.split()
+    dt, cpu, peak, mounts, hit = out.stdout.split()
     return {
         "seconds": round(float(dt), 2),
+        "cpu_seconds": round(float(cpu), 2),
         "peak_rss_mb": round(float(peak)),
         "mounts": int(mounts),
         "hit_864": float(hit),
@@ -166,12 +169,14 @@ def real_logs(log: mountlog.MountLog) -> dict:
         for _ in range(2):  # the machine is shared: alternate, keep the best of two
             for name, path in (("plain", plain), ("gzip", packed)):
                 runs[name].append(_streamed(path))
-        best = {k: min(v, key=lambda r: r["seconds"]) for k, v in runs.items()}
+        best = {k: min(v, key=lambda r: r["cpu_seconds"]) for k, v in runs.items()}
         out["read_and_curve_plain"] = best["plain"]
         out["read_and_curve_gzip"] = best["gzip"]
         out["gzip_to_plain_time"] = round(best["gzip"]["seconds"] / best["plain"]["seconds"], 2)
+        # judged on CPU time: the wall time of a shared machine moves with the others' load
+        out["gzip_to_plain_cpu"] = round(best["gzip"]["cpu_seconds"] / best["plain"]["cpu_seconds"], 2)
         out["same_answer"] = best["gzip"]["hit_864"] == best["plain"]["hit_864"]
-        out["aim_met"] = bool(out["gzip_to_plain_time"] < 1.5 and best["gzip"]["peak_rss_mb"] < 1536)
+        out["aim_met"] = bool(out["gzip_to_plain_cpu"] < 1.5 and best["gzip"]["peak_rss_mb"] < 1536)
     return out
 
 
@@ -194,6 +199,16 @@ def block_trace_vs_libcachesim(n: int = 200_000) -> dict:
     }  # fmt: skip
 
 
+def run_real_logs(log: mountlog.MountLog) -> dict:
+    """Issue 23's rows: the log gzip'd against plain, and the block-trace look-alike against libCacheSim."""
+    out = {"real_logs": real_logs(log)}
+    try:
+        out["block_trace_lookalike_vs_libcachesim"] = block_trace_vs_libcachesim()
+    except ImportError:
+        out["block_trace_lookalike_vs_libcachesim"] = "libcachesim not installed"
+    return out
+
+
 def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> dict:
     """Time and size the one-pass curve, libCacheSim per size, plain Python per size, SHARDS."""
     out: dict = {"mounts": mounts, "volumes": volumes}
@@ -205,11 +220,7 @@ def run(mounts: int = 10_000_000, volumes: int = 1_000_000, seed: int = 1) -> di
     out["jit_warmup_s"] = round(time.perf_counter() - t, 2)
 
     log = mountlog.synthetic_mount_log(mounts, volumes, seed=seed, resize_on_write=False)
-    out["real_logs"] = real_logs(log)
-    try:
-        out["block_trace_lookalike_vs_libcachesim"] = block_trace_vs_libcachesim()
-    except ImportError:
-        out["block_trace_lookalike_vs_libcachesim"] = "libcachesim not installed"
+    out |= run_real_logs(log)
     out["volumes_used"] = log.n_volumes
     out["largest_volume_gb"] = float(log.size_mb.max() / 1000)
     dt, rss, traced, curve = _measured(hits.lru_hit_curve, log)
@@ -335,8 +346,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mounts", type=int, default=10_000_000)
     ap.add_argument("--volumes", type=int, default=1_000_000)
+    ap.add_argument(
+        "--real-logs", action="store_true", help="only the gzip'd against plain and libCacheSim rows"
+    )
     args = ap.parse_args()
-    for k, v in run(args.mounts, args.volumes).items():
+    if args.real_logs:
+        log = mountlog.synthetic_mount_log(args.mounts, args.volumes, seed=1, resize_on_write=False)
+        results = run_real_logs(log)
+    else:
+        results = run(args.mounts, args.volumes)
+    for k, v in results.items():
         print(f"{k}: {v}")
 
 

@@ -89,14 +89,15 @@ arrives, the threshold drops to the largest sampled hash and that volume leaves.
 counted in logarithmic bins of capacity from 1 byte (capacities below 1 MB too), each
 mount weighted 1/R at its time, and a bin's hits count from the smallest threshold seen in
 it, so memory is fixed whatever the log's length. The ratio estimate is sampled hits over
-sampled reads (SHARDS_adj on request: measured, it did not lower the error in most logs).
+sampled reads (SHARDS_adj on request: measured, it lowered the median error but raised the
+largest at the default sample size).
 
 How far to trust it: :attr:`HitCurve.expected_error` is the error a sample of that size
 had on the benchmark's logs (:data:`EXPECTED_ERROR`), and
 :meth:`HitCurve.read_hit_error` the standard error at each capacity from 16 independent
 replicate samples (random groups). The replicates catch most of the spread but not a
-bias common to them: measured, the exact ratio lay within two standard errors at 60 to
-86 % of the capacities (more with larger samples). ``vtsmodel hits`` and lesson 08 show
+bias common to them: measured, the exact ratio lay within two standard errors at 61 to
+85 % of the capacities (more with larger samples; BENCHMARKS.md). ``vtsmodel hits`` and lesson 08 show
 both.
 """
 
