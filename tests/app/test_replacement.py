@@ -23,9 +23,12 @@ def test_shards_is_drawn_with_its_measured_error():
     assert trace.name == "SHARDS, by count (256 volumes)"
     x = np.asarray(trace.x, float)
     assert np.allclose(trace.y, s.read_hit_ratio(x), equal_nan=True)
-    # the band: the curve ± twice the replicates' standard error, out along the grid and back
-    se = s.read_hit_error(x)
-    assert np.allclose(band.y, np.concatenate([trace.y + 2 * se, (trace.y - 2 * se)[::-1]]), equal_nan=True)
+    # the band: the curve ± the wider of twice the replicates' standard error and the error measured
+    # for a sample this size (2 standard errors alone undercover: BENCHMARKS.md), out along the grid and back
+    half = np.maximum(2 * s.read_hit_error(x), s.expected_error)
+    assert s.expected_error > 0 and np.any(half > 2 * s.read_hit_error(x))  # the measured error widens it somewhere
+    assert np.allclose(band.y, np.concatenate([trace.y + half, (trace.y - half)[::-1]]), equal_nan=True)
+    assert band.name == "SHARDS ± its likely error"
     err = float(np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio).max())
     view = shown(P.view_compared, **SLOW, shards=True, max_volumes=256)
     assert view.readouts["SHARDS error at Table 3 sizes"] == (
