@@ -26,7 +26,8 @@ def test_shards_is_drawn_with_its_measured_error():
     # the band: the curve ± the wider of twice the replicates' standard error and the error measured
     # for a sample this size (2 standard errors alone undercover: BENCHMARKS.md), out along the grid and back
     half = np.maximum(2 * s.read_hit_error(x), s.expected_error)
-    assert s.expected_error > 0 and np.any(half > 2 * s.read_hit_error(x))  # the measured error widens it somewhere
+    # the measured error widens it somewhere
+    assert s.expected_error > 0 and np.any(half > 2 * s.read_hit_error(x))
     assert np.allclose(band.y, np.concatenate([trace.y + half, (trace.y - half)[::-1]]), equal_nan=True)
     assert band.name == "SHARDS ± its likely error"
     err = float(np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio).max())
