@@ -87,8 +87,8 @@ def test_contract():
         assert out[f"margin, {c.label} [{c.unit}]"] == pytest.approx(c.margin)
     assert out["library drives [-]"] == lib.drives
     assert set(P.scenario_view().figures) == {"configurations", "day", "tornado", "capacity"}
-    with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1, 6\]"):
-        P.scenario_outputs(cf=0.5)
+    with pytest.raises(ValueError, match=r"cf=0.4 is outside the valid range \[0.5, 6\]"):
+        P.scenario_outputs(cf=0.4)
     with pytest.raises(ValueError, match=r"write_gb_per_day=60000 is outside the valid range \[0, 50,?000\]"):
         P.scenario_outputs(write_gb_per_day=60000)
 
