@@ -103,8 +103,10 @@ def test_size_with_a_drive_speed(capsys):
     [
         (["size", "--flow", "a,100,2"], 1, ["NAME,RATE,FACTOR,EFFICIENCY"]),
         (["size", "--flow", "a,fast,2,0.5"], 1, ["RATE", "'fast'"]),
-        (["size", "--flow", "a,100,2,0"], 1, ["efficiency", "[1e-09, 1]"]),
-        (["size", "--flow", "a,100,0.5,0.5"], 1, ["peak_factor"]),
+        (["size", "--flow", "a,100,2,0"], 1, ["a: EFFICIENCY=0.0", "[1e-09, 1]"]),
+        (["size", "--flow", "a,100,0.5,0.5"], 1, ["a: FACTOR=0.5 is outside the valid range [1, "]),
+        (["size", "--flow", "a,-1,2,0.5"], 1, ["a: RATE=-1.0 is outside"]),
+        (["size", "--drive-speed", "1e-12"], 1, ["--drive-speed=1e-12 is outside"]),
         (["size", "--drive", "NOPE"], 1, ["'NOPE'", "LTO2"]),
         (["size", "--drive-speed", "-3"], 2, ["--drive-speed", "> 0"]),
         (["size", "--drive-speed", "nan"], 2, ["--drive-speed"]),

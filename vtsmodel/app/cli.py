@@ -288,7 +288,19 @@ def _table(rows: list[dict], columns: list[str]) -> str:
     return "\n".join(out)
 
 
+#: The sizing's parameters as ``vtsmodel size`` names them.
+_SIZE_FLAGS = {"drive_speed_mb_s": "--drive-speed", "rate_mb_s": "RATE", "peak_factor": "FACTOR",
+               "efficiency": "EFFICIENCY"}  # fmt: skip
+
+
 def _cmd_size(args) -> int:
+    try:
+        return _size(args)
+    except ValueError as exc:  # a flow's field as --flow names it: FACTOR=0, not peak_factor=0
+        raise ValueError(_named(str(exc), _SIZE_FLAGS)) from None
+
+
+def _size(args) -> int:
     from vtsmodel import cite, sizing
 
     if args.drive and args.drive_speed is not None:
@@ -313,7 +325,7 @@ def _cmd_size(args) -> int:
         speed = float(sizing.cern_example_drive_speed())
         basis = f"{speed:g} MB/s, the CERN sample calculation's drive"
     rows = sizing.sizing_table(flows, drive_speed_mb_s=speed)
-    head = "the CERN sample calculation's flows" if not args.flow else f"{len(flows)} flow(s)"
+    head = "the CERN sample calculation's flows" if not args.flow else _count(len(flows), "flow")
     print(f"Tape drives needed for {head}; drive speed {basis}")
     print("drives = rate · factor / efficiency / drive speed  (cern-tape-sizing-2005, Summary)")
     print()
@@ -600,8 +612,12 @@ def _replay_flags(message: str) -> str:
     """``message`` with the replay's parameters named as the flags that set them."""
     # another command's flag; an in-memory reader's sorting (replay streams the log in its order)
     drop = r" \(--[\w-]+ on the command line\)| \(--columns\)|, or let the reader sort it \(.*?\)$"
-    message = re.sub(drop, "", message)
-    for name, flag in _REPLAY_FLAGS.items():
+    return _named(re.sub(drop, "", message), _REPLAY_FLAGS)
+
+
+def _named(message: str, names: dict[str, str]) -> str:
+    """``message`` with each parameter ``name=`` (or ``(name)``) said as ``names[name]``."""
+    for name, flag in names.items():
         message = re.sub(rf"(?<![\w-]){name}(?=[=)])", flag, message)
     return message
 
