@@ -658,3 +658,14 @@ def test_hits_table3_is_the_default_for_a_vts_log_and_bad_capacities_are_named(c
     assert "Table 3" not in out
     code, _, err = run(capsys, "hits", str(EXAMPLE_LOG), "--capacities", "5 parsecs")
     assert code == 1 and "'5 parsecs' is not a size" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_plan_report_that_could_not_be_written_is_refused_before_the_plan_is_printed(capsys, tmp_path):
+    code, out, err = run(
+        capsys, "plan", "--workload", str(EXAMPLE_WORKLOAD), "--report", str(tmp_path / "p.docx")
+    )
+    assert (code, out) == (2, "") and "name it .html or .pdf" in err
+    mine = tmp_path / "p.html"
+    mine.write_text("mine")
+    code, out, err = run(capsys, "plan", "--workload", str(EXAMPLE_WORKLOAD), "--report", str(mine))
+    assert (code, out) == (1, "") and "exists; pass --overwrite" in err and mine.read_text() == "mine"

@@ -383,6 +383,10 @@ def _cmd_plan(args) -> int:
 
     if args.init:
         return _plan_init(args)
+    if args.report:
+        from vtsmodel.app.report import FORMATS
+
+        _report_path(args, "plan", FORMATS)
     if args.plan_file is None and not args.workload:
         raise _Usage(
             f"{PROG} plan: give a plan file, --workload CSV (the default answers for the rest), "
@@ -579,13 +583,14 @@ _REPLAY_FLAGS = {"dismount_after_s": "--dismount-after", "batch_requests": "--ba
                  "columns": "--columns"}  # fmt: skip
 
 
-def _replay_report_path(args) -> None:
-    """Refuse a report the replay could not write, before the log is read (a large one takes minutes)."""
+def _report_path(args, command: str, formats: tuple[str, ...]) -> None:
+    """Refuse a --report the command could not write, before its work (a large log takes minutes)."""
     if not args.report:
         return
     path = Path(args.report)
-    if path.suffix.lower() not in (".html", ".htm"):
-        raise _Usage(f"{PROG} replay: --report {args.report!r}: the report is HTML; name it .html")
+    if path.suffix.lower().lstrip(".") not in formats:
+        raise _Usage(f"{PROG} {command}: --report {args.report!r}: the report is written as "
+                     f"{' or '.join(f.upper() for f in formats)}; name it {' or '.join('.' + f for f in formats)}")  # fmt: skip
     if path.exists() and not args.overwrite:
         raise ValueError(f"{args.report} exists; pass --overwrite to replace it")
 
@@ -628,7 +633,7 @@ def _replay(args) -> int:
     from vtsmodel import number
     from vtsmodel.replay import analytic_beside, replay_chunks, replay_library
 
-    _replay_report_path(args)
+    _report_path(args, "replay", ("html",))
     if (args.batch > 1) != (args.batch_wait > 0):  # the library batches only with both
         raise _Usage(f"{PROG} replay: --batch K and --batch-wait S go together (a cartridge is mounted when K "
                      "requests wait for it, or its oldest waited S seconds); with one alone nothing is batched")  # fmt: skip
