@@ -693,7 +693,7 @@ def replay_chunks(
     prep = eng = None
     requests = hits = tape_n = 0
     hold = [0.0, 0.0]
-    sample = _HoldSample(HOLD_SAMPLE, seed)
+    sample = None
     last_t = -math.inf
     used = np.zeros(0, dtype=np.bool_)  # the cartridges tape requests used
     for ch in chunks:
@@ -719,7 +719,8 @@ def replay_chunks(
                 library, cache_gb=cache_gb, cache_policy=cache_policy, size_mb=size, volume_mb=volume_mb,
                 cartridge=cart, recall_specific_writes=recall_specific_writes, notes=notes, share=cartridge_share,
             )  # fmt: skip
-            srv = _service(library, service, dur, service_sample, seed, size, notes)
+            srv = _service(library, service, dur, service_sample, seed, size, notes)  # seed checked here
+            sample = _HoldSample(HOLD_SAMPLE, int(seed))
             eng = _engine_for(library, float(t[0]), RING, False, 1)
         elif service == "log" and dur is None:
             raise ValueError(
