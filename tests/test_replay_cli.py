@@ -191,3 +191,14 @@ def test_the_percentile_is_labelled_as_given(log_file, capsys):
     assert main(["replay", str(path), "--drives", "3", "--percentile", "0.999"]) == 0
     out = capsys.readouterr().out
     assert "p99.9 wait [s]" in out and ", p99.9 " in out and "p100" not in out
+
+
+def test_the_report_says_why_an_answer_is_missing_and_how_the_log_was_read(tmp_path, capsys):
+    busy = tmp_path / "busy.csv"
+    busy.write_text("time_s,volume,compressed_mb\n" + "".join(f"{i},v{i},10000\n" for i in range(200)))
+    page = tmp_path / "r.html"
+    assert main(["replay", str(busy), "--drives", "1", "--report", str(page)]) == 0
+    capsys.readouterr()
+    html = page.read_text()
+    assert "<td>M/D/c (Cosmetatos)</td><td>no steady state</td><td>no steady state</td>" in html
+    assert "<li>read as comma-separated, with a header" in html and "<td>—</td>" not in html

@@ -601,9 +601,7 @@ def _wait_cell(v: float, a) -> str:
 
     from vtsmodel import number
 
-    if math.isfinite(v):
-        return number(v, 4)
-    return "no steady state" if a.utilisation >= 1 else "too few requests"
+    return number(v, 4) if math.isfinite(v) else a.missing
 
 
 def _cmd_replay(args) -> int:
@@ -698,9 +696,8 @@ def _replay(args) -> int:
     if args.report:
         from vtsmodel.app.lessons.replay import write_report
 
-        print(
-            f"report: {write_report(rep, a, args.report, name=Path(args.log).name, overwrite=args.overwrite)}"
-        )
+        notes = [_replay_flags(n) for n in (*read_notes, *said)]
+        print(f"report: {write_report(rep, a, args.report, name=Path(args.log).name, overwrite=args.overwrite, read_notes=notes)}")  # fmt: skip
     return 0
 
 

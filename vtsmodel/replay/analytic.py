@@ -143,6 +143,11 @@ class AnalyticBeside:
             return np.where(late < 0, 1.0, 0.0) @ w
         return np.where(late < 0, 1.0, c * np.exp(-np.maximum(late, 0.0) * c / wq)) @ w
 
+    @property
+    def missing(self) -> str:
+        """Why an answer is NaN, in words: no steady state, or too few requests for a rate."""
+        return "no steady state" if self.utilisation >= 1 else "too few requests"
+
     def rows(self) -> list[tuple[str, float, float]]:
         """``(answer, mean, quantile)`` rows: replay, M/D/c, M/G/c, sample. [s]"""
         return [

@@ -449,13 +449,19 @@ def example_numbers() -> str:
     return "\n".join(lines)
 
 
-def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", overwrite: bool = False):
-    """Write an offline HTML report of a replay (its figures, the analytic answers, the sources), atomically."""
+def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", overwrite: bool = False,
+                 read_notes=()):  # fmt: skip
+    """Write an offline HTML report of a replay (its figures, the analytic answers, the sources), atomically.
+
+    ``read_notes`` (how the log was read) come before the replay's and the formulas' own.
+    """
     e = html.escape
+
+    def cell(v):
+        return number(v) if math.isfinite(v) else a.missing
+
     lib = rep.library
-    rows = "".join(
-        f"<tr><td>{e(n)}</td><td>{number(m)}</td><td>{number(x)}</td></tr>" for n, m, x in a.rows()
-    )
+    rows = "".join(f"<tr><td>{e(n)}</td><td>{cell(m)}</td><td>{cell(x)}</td></tr>" for n, m, x in a.rows())
     figs = "".join(
         pio.to_html(go.Figure(f), include_plotlyjs=False, full_html=False)
         for f in (response_spec(rep, a), hourly_spec(rep))
@@ -464,7 +470,7 @@ def write_report(rep: rp.Replay, a: rp.AnalyticBeside, path, *, name: str = "", 
              f"{lib.robots} robot(s), dismount after {lib.dismount_after_s:g} s, policy {lib.policy}; response mean "
              f"{number(rep.mean_response_s)} s, p{100 * a.q:g} {number(rep.percentile(a.q))} s; mounts per hour "
              f"{number(rep.mounts_per_hour)}; drive utilisation {number(rep.drive_utilisation)}")  # fmt: skip
-    notes = "".join(f"<li>{e(n)}</li>" for n in (*rep.notes, *a.notes))
+    notes = "".join(f"<li>{e(n)}</li>" for n in (*read_notes, *rep.notes, *a.notes))
     sources = "".join(f"<li>{e(s)}</li>" for s in lib.sources)
     page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Replay {e(name)}</title>"
             f"<script type='text/javascript'>{plotly.offline.get_plotlyjs()}</script></head><body>"
