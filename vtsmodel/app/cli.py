@@ -11,10 +11,13 @@
     vtsmodel plan [PLAN_FILE] --init NEW_PLAN.json [--overwrite]
     vtsmodel hits LOG [--log-format F] [--columns SPEC] [--object-gb GB] [--sort] ...
                       [--capacities 500GB,2TB | --auto N | --table3] [--format table|csv|json]
+    vtsmodel replay LOG [--drives N] [--drive NAME] [--robots N] [--dismount-after S]
+                        [--policy fifo|group] [--batch K --batch-wait S] [--cache-gb GB] ...
+                        [--report out.html] [--overwrite]
 
 Errors are one line on stderr and a non-zero exit (1 for a failure, 2 for a usage
 error; ``plan`` exits 3 when no configuration meets every target); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by
-``figures`` and ``plan --report``.
+``figures``, ``plan --report`` and ``replay --report``.
 """
 
 from __future__ import annotations
