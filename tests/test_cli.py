@@ -492,9 +492,33 @@ def test_hits_sort_and_an_empty_log(capsys, tmp_path):
     assert run(capsys, "hits", str(path))[0] == 1  # out of order: rejected
     code, out, _ = run(capsys, "hits", str(path), "--sort")
     assert code == 0 and "50.0" in out  # sorted: the first read misses, the second hits
-    path.write_text("time_s,volume,compressed_mb,access\n")
-    code, out, _ = run(capsys, "hits", str(path))
-    assert code == 0 and "n/a" in out
+
+
+@pytest.mark.parametrize(
+    ("lines", "flags", "words"),
+    [
+        ([], [], ["log.csv: the log holds no requests"]),  # header only: as replay refuses it
+        (
+            ["0,A,1,read", "7200,A,1,read"],
+            ["--warmup-hours", "2"],
+            ["--warmup-hours=2", "no hour", "2 requests"],
+        ),
+        (["0,A,1,read", "7200,A,1,read"], ["--warmup-hours", "1e5"], ["--warmup-hours=100000", "no hour"]),
+        (["0,A,1,read"], ["--shards", "0"], ["--shards=0", "[16, "]),  # 0 is not the exact method
+        (["0,A,1,read"], ["--shards", "-3", "--table3"], ["--shards=-3", "[16, "]),
+        (["0,A,1,read", "9,B,1,read"], ["--auto", "0"], ["--auto=0", "[2, "]),  # 0 is not the default 20
+    ],
+)
+def test_hits_refuses_what_would_print_a_table_of_nothing(capsys, tmp_path, lines, flags, words):
+    path = tmp_path / "log.csv"
+    path.write_text("\n".join(["time_s,volume,compressed_mb,access", *lines, ""]))
+    code, out, err = run(capsys, "hits", str(path), *flags)
+    assert (code, out) == (1, "") and len(err.strip().splitlines()) == 1, err
+    for word in words:
+        assert word in err
+    if flags[:1] == ["--warmup-hours"]:  # an hour less counts the last request
+        code, out, _ = run(capsys, "hits", str(path), "--warmup-hours", "1", "--capacities", "1GB")
+        assert code == 0 and "100.0" in out
 
 
 @pytest.mark.slow

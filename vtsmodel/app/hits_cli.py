@@ -27,6 +27,8 @@ __all__ = ["add_parser"]
 
 #: Capacities ``--auto`` gives when neither it nor ``--capacities`` is given (not a VTS log). [count]
 DEFAULT_AUTO = 20
+#: The model's parameters as the flags that set them.
+_FLAGS = {"max_volumes": "--shards", "warmup_hours": "--warmup-hours", "n": "--auto"}
 _DELIMITERS = {"tab": "\t", "space": None, "spaces": None, "comma": ",", "semicolon": ";", "bar": "|"}
 
 
@@ -116,10 +118,15 @@ def run(args) -> int:
     log = mountlog.read_mount_log(spec, sort=True) if args.sort else spec
     with warnings.catch_warnings(record=True) as caught:  # said once each, as notes
         warnings.simplefilter("always", VtsModelWarning)
-        if args.shards:
-            curve = hits.shards_hit_curve(log, max_volumes=args.shards, warmup_hours=args.warmup_hours)
-        else:
-            curve = hits.lru_hit_curve(log, warmup_hours=args.warmup_hours)
+        try:
+            curve = (
+                hits.lru_hit_curve(log, warmup_hours=args.warmup_hours)
+                if args.shards is None
+                else hits.shards_hit_curve(log, max_volumes=args.shards, warmup_hours=args.warmup_hours)
+            )
+        except ValueError as exc:  # the parameter as the flag that set it: --shards=0, not max_volumes=0
+            raise ValueError(_in_flags(exc)) from None
+        _refuse_nothing_counted(curve, args)
         table3 = args.table3 or (vts and args.capacities is None and args.auto is None)
         if table3:
             t = hits.configuration_hits(curve, feature=args.feature, cf=args.cf)
@@ -128,7 +135,7 @@ def run(args) -> int:
             caps = (
                 parse_sizes_gb(args.capacities, name="--capacities")
                 if args.capacities
-                else hits.auto_capacities(curve, args.auto or DEFAULT_AUTO)
+                else _flagged(hits.auto_capacities, curve, DEFAULT_AUTO if args.auto is None else args.auto)
             )
             t, extra = curve.at(caps), {}
         err = curve.read_hit_error(t.capacity_gb)
@@ -154,6 +161,32 @@ def run(args) -> int:
         for w in warned:
             print(f"note: {w}", file=sys.stderr)
     return 0
+
+
+def _in_flags(exc: ValueError) -> str:
+    """The model's message with its parameters named as the command's flags."""
+    from vtsmodel.app.cli import _named
+
+    return _named(str(exc), _FLAGS)
+
+
+def _flagged(func, *a):
+    """``func(*a)``, its errors naming the command's flags."""
+    try:
+        return func(*a)
+    except ValueError as exc:
+        raise ValueError(_in_flags(exc)) from None
+
+
+def _refuse_nothing_counted(curve, args) -> None:
+    """Refuse a log with no request, or a warm-up that leaves none to count: every ratio would be n/a."""
+    if curve.mounts == 0:
+        raise ValueError(f"{args.log}: the log holds no requests: nothing to count")
+    if args.warmup_hours > 0 and curve.hours == 0:
+        raise ValueError(
+            f"--warmup-hours={args.warmup_hours:g} leaves no hour of {args.log} to count: its "
+            f"{curve.mounts:,} requests end by then (give fewer hours)"
+        )
 
 
 def _warned(caught) -> list[str]:
