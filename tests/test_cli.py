@@ -255,6 +255,7 @@ def test_figures_do_not_call_every_caption_note_an_extrapolation(capsys, tmp_pat
 
 # --- plan ------------------------------------------------------------------------------------------
 EXAMPLE_WORKLOAD = Path(__file__).resolve().parents[1] / "examples" / "example_hourly_workload.csv"
+EXAMPLE_ARCHIVE = EXAMPLE_WORKLOAD.with_name("archive_plan.json")
 
 
 def test_plan_help(capsys):
@@ -311,9 +312,45 @@ def test_plan_from_a_workload_file_alone_names_the_defaults_it_used(capsys):
     assert "every other answer is its default" in out
     inputs = answer_inputs()
     for key in ("cf", "volume_mb", "recall_target_s", "delay_hours_allowed", "vts_drive"):
-        assert f"{inputs[key].label} {inputs[key].format(getattr(Answers(), key))}" in out, key
+        assert f"{inputs[key].label}: {inputs[key].format(getattr(Answers(), key))}" in out, key
     for key in ("write_gb_per_day", "read_hit", "recalls_per_hour"):  # the workload's own
-        assert f"{inputs[key].label} " not in out.split("default:")[1].split("\n")[1], key
+        assert f"{inputs[key].label}: " not in out.split("default:")[1].split("\n")[1], key
+
+
+def test_plan_defaults_say_what_an_empty_answer_means_in_words(capsys):
+    # Was 'drive efficiency assumed derived', 'price of a drive derived', '8 ESCON channels' after its label.
+    from vtsmodel.plan import EMPTY_MEANS, answer_inputs
+
+    code, out, _ = run(capsys, "plan", "--workload", str(EXAMPLE_WORKLOAD))
+    said = out.split("default:\n")[1].split("\n")[0].strip().split("; ")
+    inputs = answer_inputs()
+    for key in ("drive_efficiency", "robots", "price_drive", "slots_base", "growth_tb_per_year"):
+        assert f"{inputs[key].label}: {EMPTY_MEANS[key]}" in said, key
+    assert not [s for s in said if s.endswith(" derived") or s.endswith("'")]
+    assert "8 ESCON channels" in said and not any(s.startswith("ESCON channels") for s in said)
+
+
+def test_plan_tables_group_every_count(capsys, tmp_path):
+    # 200,000 TB on LTO-9: over 10,000 cartridges; the count was printed '11112' beside '200,000'.
+    import re
+
+    plan = json.loads(EXAMPLE_ARCHIVE.read_text())
+    plan["answers"]["stored_now_tb"] = 200_000.0
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(plan))
+    code, out, _ = run(capsys, "plan", str(path))
+    assert code in (0, 3)
+    year5 = next(line for line in out.splitlines() if line.startswith("5 "))
+    assert re.search(r"\b\d{2},\d{3}\s+\d{2},\d{3}\b", year5), year5  # cartridges, in the library
+    assert not re.search(r"\b\d{5,}\b", out.split("year  stored")[1]), out
+
+
+def test_table_cells_group_whole_numbers_of_any_integer_type():
+    import numpy as np
+
+    rows = [{"a": "x", "n": 12175, "m": np.int64(3652), "f": 12175.0, "b": True}]
+    line = cli._table(rows, ["a", "n", "m", "f", "b"]).splitlines()[2]
+    assert line.split() == ["x", "12,175", "3,652", "12,175", "True"]
 
 
 def test_plan_init_writes_a_commented_plan_file_that_plans(capsys, tmp_path):

@@ -266,8 +266,14 @@ def _parse_flow(text: str):
 
 
 def _fmt_cell(v) -> str:
+    import numbers
+
     if v is None:
         return ""
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):  # numpy's too: 12,175 beside 3,652
+        from vtsmodel.app.text import count
+
+        return count(v)
     if isinstance(v, float):
         from vtsmodel import number
 
@@ -519,8 +525,12 @@ def _plan_init(args) -> int:
 
 
 def _default_answers(plan) -> list[str]:
-    """The answers a plan without a file takes by default, as 'label value unit' (the workload's own left out)."""
-    from vtsmodel.plan import answer_inputs
+    """The answers a plan without a file takes by default, as 'label: value unit' (the workload's own left out).
+
+    An answer left empty says what it then is (:data:`vtsmodel.plan.EMPTY_MEANS`): 'robots: as many as the
+    mounts need'; a value that names itself is said alone ('8 ESCON channels').
+    """
+    from vtsmodel.plan import EMPTY_MEANS, answer_inputs
 
     from_workload = {"write_gb_per_day", "write_window_hours", "write_start_hour", "read_gb_per_day",
                      "read_window_hours", "read_start_hour"}  # fmt: skip
@@ -535,10 +545,10 @@ def _default_answers(plan) -> list[str]:
             continue
         value = getattr(plan.answers, key)
         if value is None:
-            out.append(f"{inp.label} derived")
+            out.append(f"{inp.label}: {EMPTY_MEANS[key]}")
             continue
-        unit = f" {inp.unit}" if inp.unit not in ("", "-") else ""
-        out.append(f"{inp.label} {inp.format(value)}{unit}")
+        text = inp.format(value) + (f" {inp.unit}" if inp.unit not in ("", "-") else "")
+        out.append(text if text.endswith(inp.label) else f"{inp.label}: {text}")
     return out
 
 

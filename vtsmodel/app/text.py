@@ -11,7 +11,17 @@ import math
 
 from vtsmodel import number
 
-__all__ = ["duration", "in_words", "number", "parse_sizes_gb", "percent", "plain_math", "size", "with_unit"]
+__all__ = [
+    "count",
+    "duration",
+    "in_words",
+    "number",
+    "parse_sizes_gb",
+    "percent",
+    "plain_math",
+    "size",
+    "with_unit",
+]
 
 
 def with_unit(x, unit: str, digits: int = 3) -> str:
@@ -71,6 +81,14 @@ def _declared_inputs() -> dict:
         for key, inp in declared_inputs(getattr(vtsmodel, name, None)).items():
             out.setdefault(key, inp)
     return out
+
+
+def count(n) -> str:
+    """A whole number of things with every digit and its thousands grouped: ``count(12175)`` is ``'12,175'``.
+
+    ``number`` rounds to significant digits (12,200); a count of cartridges or requests keeps them all.
+    """
+    return f"{int(n):,}"
 
 
 def percent(fraction, digits: int = 3) -> str:

@@ -240,7 +240,7 @@ EMPTY_MEANS = {
     "recalls_per_hour": "derived: reads × (1 − read hit) ÷ volume size", "drive_efficiency": "from the access pattern",
     "growth_tb_per_year": "the day's host writes (or the writing flows) × 365.25 days",
     "robots": "as many as the mounts need", "robot_move_s": "the family's document, else CERN's 22.5 s",
-    "slots_base": "the documents'", "slots_per_expansion": "the documents'", "price_drive": "not shown",
+    "slots_base": "the library's documents", "slots_per_expansion": "the library's documents", "price_drive": "not shown",
     "price_cartridge": "not shown", "price_frame": "not shown", "price_support_per_year": "not shown",
 }  # fmt: skip
 #: The archive's answers that move only the years, not today's drives (the sensitivity leaves them out).
