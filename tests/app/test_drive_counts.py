@@ -64,7 +64,38 @@ def test_comparison_is_a_dot_plot_on_a_log_axis_not_stacked_bars():
     # legends at the top, never over an export's caption
     assert compare["layout"]["showlegend"] is True and compare["layout"]["legend"]["yanchor"] == "bottom"
     assert compare["layout"]["legend"]["y"] >= 1.0
-    assert L.sizing_panel().panel.figure("split")["data"][0]["showlegend"] is False
+
+
+def test_split_labels_the_flows_and_names_each_scenarios_total_above_the_plot():
+    # The axis had a scenario level, "worked example: 50, buy 50", a third of the figure's width
+    # (and an export's caption started right of it): the scenarios are now a legend row each above
+    # the plot, the axis the flows' names alone; the export's caption starts at the plot's left edge.
+    from vtsmodel.app.export import _category_margin, export_spec
+
+    wb = L.sizing_panel()
+    wb.copy_scenario("T2 at 0.05")
+    assert wb.edit(5, "efficiency", "0.05")
+    split = wb.panel.figure("split")
+    totals = drive_counts.evaluate_sizing(wb.table).sized
+    assert [t["name"] for t in split["data"]] == [f"{sc}: {s.total:g} drives, buy {s.whole_drives}"
+                                                  for sc, s in totals.items()]  # fmt: skip
+    names = [f.name for f in cern_example_flows()]
+    axis = split["layout"]["yaxis"]
+    assert axis["ticktext"] == names * 2 and axis["tickvals"] == list(range(6))
+    assert [t["y"] for t in split["data"]] == [[0, 1, 2], [3, 4, 5]]  # numbers: a flow's name may repeat
+    legend = split["layout"]["legend"]
+    assert (
+        split["layout"]["showlegend"] is True
+        and legend["orientation"] == "v"
+        and legend["yanchor"] == "bottom"
+    )
+    assert split["layout"]["margin"]["t"] >= 56 + 24 * 2  # a row per scenario between title and plot
+    spec = export_spec(split, "caption", style=None)
+    longest = max(len(n) for n in names)
+    assert (
+        _category_margin(spec["data"], spec["layout"]) < (longest + 4) * 0.6 * 14 + 28
+    )  # the names' room only
+    assert spec["layout"]["margin"]["l"] == _category_margin(spec["data"], spec["layout"])
 
 
 def test_caption_names_the_efficiencies_and_cites_the_drives_own_sources():

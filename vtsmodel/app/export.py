@@ -283,11 +283,13 @@ _SUBPLOT_TITLE_PX = 26
 def _category_margin(data, layout: Mapping) -> int:
     """The left margin [px] the y axis's category labels (and its title) take, as plotly's automargin gives it.
 
-    Estimated at 0.6 of the font size a character; one level per row of a multi-level axis.
+    Estimated at 0.6 of the font size a character; one level per row of a multi-level axis; an axis's
+    own ``ticktext`` (numbers placed, names shown) is its one level.
     """
     axis = layout.get("yaxis") or {}
-    levels: list[list[str]] = []
-    for ys in (t["y"] for t in data if t.get("y") and isinstance(t["y"][0], str | list)):
+    ticks = axis.get("ticktext")
+    levels: list[list[str]] = [[str(v) for v in ticks]] if ticks else []
+    for ys in (t["y"] for t in data if not ticks and t.get("y") and isinstance(t["y"][0], str | list)):
         if all(isinstance(v, list) for v in ys):  # a multi-level axis: a list of labels per level
             for i, level in enumerate(ys):
                 levels += [[] for _ in range(i + 1 - len(levels))]

@@ -118,22 +118,33 @@ def evaluate_sizing(table=None, drive: str = DEFAULT_DRIVE) -> SizingResult:
 
 
 def split_base(r: SizingResult) -> dict:
-    """Drives each flow needs on the chosen drive, grouped by scenario, labelled with share and efficiency."""
-    y, x, text, colors = [[], []], [], [], []
-    for j, (sc, s) in enumerate(r.sized.items()):
-        for n, d, sh, e in zip(s.names, s.drives, s.shares, s.efficiencies, strict=True):
-            y[0].append(f"{_esc(sc)}: {number(s.total)}, buy {s.whole_drives}")
-            y[1].append(_esc(n))
-            x.append(float(d))
-            text.append(f"{number(d)} ({percent(sh)}) at efficiency {number(e)}")
-            colors.append(COLORS[j % len(COLORS)])
+    """Drives each flow needs on the chosen drive, labelled with share and efficiency: a colour per scenario.
+
+    The flows' names are the axis labels; each scenario's total is its legend entry above the plot (a
+    scenario level on the axis took a third of the width).
+    """
+    n = sum(len(s.names) for s in r.sized.values())
     fig = new_figure(title=f"Drives per flow on {_esc(label_of(r.drive))}, {number(speed_of(r.drive))} MB/s",
-                     xaxis_title="drives needed [-]", height=150 + 34 * len(x))  # fmt: skip
-    fig.add_bar(y=y, x=x, orientation="h", text=text, textposition="auto", marker_color=colors, showlegend=False,
-                hoverinfo="text", hovertext=[f"{a} · {b}: {t}" for a, b, t in zip(*y, text, strict=True)])  # fmt: skip
-    fig.update_xaxes(range=[0.0, max(x) * 1.08 or 1.0])
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    fig.update_layout(margin={"t": 50, "r": 20, "b": 55, "l": 20})
+                     xaxis_title="drives needed [-]", height=150 + 24 * len(r.sized) + 34 * n)  # fmt: skip
+    rows, names, top = [], [], 0.0
+    for j, (sc, s) in enumerate(r.sized.items()):
+        y = list(range(len(rows), len(rows) + len(s.names)))
+        if rows:  # between two scenarios
+            fig.add_hline(y=y[0] - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
+        text = [f"{number(d)} ({percent(sh)}) at efficiency {number(e)}"
+                for d, sh, e in zip(s.drives, s.shares, s.efficiencies, strict=True)]  # fmt: skip
+        fig.add_bar(y=y, x=[float(d) for d in s.drives], orientation="h", text=text, textposition="auto",
+                    marker_color=COLORS[j % len(COLORS)], name=f"{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}",
+                    hoverinfo="text", hovertext=[f"{_esc(sc)} · {_esc(f)}: {t}" for f, t in zip(s.names, text, strict=True)])  # fmt: skip
+        rows += y
+        names += [_esc(f) for f in s.names]
+        top = max(top, *(float(d) for d in s.drives), 0.0)
+    fig.update_xaxes(range=[0.0, top * 1.08 or 1.0])
+    fig.update_yaxes(tickmode="array", tickvals=rows, ticktext=names, autorange="reversed", automargin=True,
+                     showgrid=False, zeroline=False)  # fmt: skip
+    # a scenario a row between the title and the plot, however long its name
+    fig.update_layout(showlegend=True, legend={"orientation": "v", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
+                      margin={"t": 56 + 24 * len(r.sized), "r": 20, "b": 55, "l": 20})  # fmt: skip
     return figure_json(fig)
 
 
