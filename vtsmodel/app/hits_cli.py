@@ -74,7 +74,10 @@ def add_parser(sub, positive_float) -> None:
     c.add_argument("--feature", choices=FEATURES, help="Table 3: only this feature's capacities")
     c.add_argument("--cf", type=positive_float, default=1.0, help="Table 3: data compressibility (default 1)")
     h.add_argument("--warmup-hours", type=float, default=0.0, metavar="H", help="leave the first H hours out")
-    h.add_argument("--shards", type=int, metavar="MAX_VOLUMES", help="sampled curve (SHARDS) for huge logs")
+    h.add_argument(
+        "--shards", type=int, metavar="MAX_VOLUMES",
+        help="a sampled curve (SHARDS) tracking at most MAX_VOLUMES volumes, for huge logs (default: the exact curve)",
+    )  # fmt: skip
     h.add_argument(
         "--format", choices=("table", "csv", "json"), default="table", help="output (default table)"
     )
