@@ -1,6 +1,7 @@
 """Input checking: ValueError names the parameter, its value and the valid range."""
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -111,3 +112,17 @@ def test_an_unknown_name_is_both_a_key_error_and_a_value_error():
     exc = UnknownName("no drive named 'x'; valid names: a, b")
     assert isinstance(exc, KeyError) and isinstance(exc, ValueError)
     assert str(exc) == "no drive named 'x'; valid names: a, b"  # not quoted as KeyError does
+
+
+@pytest.mark.parametrize(
+    ("hi", "text"),
+    [(1048576, "[16, 1048576]"), (1e8, "[16, 1e+08]"), (2.5, "[16, 2.5]"), (1 / 3, "[16, 0.333333]")],
+)
+def test_a_whole_number_bound_is_said_exactly(hi, text):
+    # `--shards 0` said "valid range [16, 1.04858e+06]": a bound that is not the bound (1,048,576 is valid).
+    from vtsmodel._inputs import Input
+
+    with pytest.raises(ValueError, match=re.escape(f"outside the valid range {text}")):
+        as_float_array("x", 0.0, lo=16, hi=hi)
+    if hi > 16:  # the Input's own text, as a control's tooltip and a plan file's comment say it
+        assert Input("x", "-", 16, lo=16, hi=hi).range_text() == text.replace("1e+08", "100000000")

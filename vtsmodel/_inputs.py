@@ -213,9 +213,17 @@ class Input:
             return f"text of 1 to {MAX_TEXT} characters"
         left = "(" if self.lo_open or self.lo is None else "["
         right = ")" if self.hi_open or self.hi is None else "]"
-        # digits without thousands separators: the comma separates the bounds
-        lo = "−∞" if self.lo is None else number(self.lo, 6).replace(",", "")
-        hi = "∞" if self.hi is None else number(self.hi, 6).replace(",", "")
+        # digits without thousands separators: the comma separates the bounds; a whole number exact
+        lo = (
+            "−∞"
+            if self.lo is None
+            else number(self.lo, 15 if float(self.lo).is_integer() else 6).replace(",", "")
+        )
+        hi = (
+            "∞"
+            if self.hi is None
+            else number(self.hi, 15 if float(self.hi).is_integer() else 6).replace(",", "")
+        )
         text = f"{left}{lo}, {hi}{right}"
         text = f"whole numbers in {text}" if self.integer else text
         return f"{text} or empty" if self.optional else text

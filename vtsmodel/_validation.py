@@ -63,9 +63,17 @@ def _fmt_range(lo, hi, lo_open=False, hi_open=False) -> str:
     """A range as every message writes it: ``[0.001, 1]``, ``(0, 1]``, ``[0, ∞)``; an unbounded end is open."""
     left = "(" if lo_open or lo is None else "["
     right = ")" if hi_open or hi is None else "]"
-    lo_s = "−∞" if lo is None else f"{lo:g}"
-    hi_s = "∞" if hi is None else f"{hi:g}"
+    lo_s = "−∞" if lo is None else bound_text(lo)
+    hi_s = "∞" if hi is None else bound_text(hi)
     return f"{left}{lo_s}, {hi_s}{right}"
+
+
+def bound_text(x: float) -> str:
+    """A range's bound, ``:g`` but a whole number exact: ``1e+08``, ``0.001``, ``1048576`` (not ``1.04858e+06``)."""
+    x = float(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return next(t for d in range(6, 16) if float(t := f"{x:.{d}g}") == x)
+    return f"{x:g}"
 
 
 def _describe(value) -> str:
