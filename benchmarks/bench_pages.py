@@ -272,13 +272,18 @@ def _grid_geometry():
     return sizing.sizing_panel().grid.grid
 
 
-def browser_moves(browser, url: str, notebook: str, kernel: dict) -> dict:
-    """Move the page's control as :func:`kernel_moves` did (the same fresh values) and time each repaint."""
+def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) -> dict:
+    """Move the page's control as :func:`kernel_moves` did (the same fresh values) and time each repaint.
+
+    ``prepare(page)``, when given, runs once the page is drawn, before the moves (a log uploaded).
+    """
     from helpers import grid_cell_center
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = _open(context, url, notebook)
+        if prepare is not None:
+            prepare(page)
         page.evaluate(_INSTALL)
         n = kernel["moves"]
         if kernel["kind"] == "grid":

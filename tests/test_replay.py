@@ -125,6 +125,33 @@ def test_an_idle_drive_is_taken_over_for_another_cartridge():
     assert r.drive_held_s == pytest.approx(30.0 + 1000.0)
 
 
+def test_two_drives_free_at_once_the_lowest_goes_first_by_hand():
+    r = run([0.0, 0.0, 1.0, 1.0], [0, 1, 2, 3], hand(drives=2, robots=2))
+    # A on drive 0, B on drive 1: move 0-10, load 10-30, read 30-70; both unload 70-110. At 110
+    # both drives are free: drive 0 first, so its robot returns A 110-120 while the other fetches
+    # C to drive 0 110-120, load -140, read -180; B goes back 120-130 (no robot before), D is
+    # fetched to drive 1 120-130, load -150, read -190.
+    np.testing.assert_allclose(r.response_s, [70.0, 70.0, 179.0, 189.0])
+    assert r.drive.tolist() == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize("drives", [3, 24])
+def test_a_scan_of_the_drives_and_their_tree_give_the_same_replay(monkeypatch, drives):
+    """The event loop finds the first drive event by a scan (few drives) or a tournament tree."""
+    from vtsmodel.replay import _engine
+
+    log = _mixed_log(3000)
+    lib = replay_library(**{**_MIXED_LIBRARY, "drives": drives, "policy": "group"})
+    results = []
+    for scan_drives in (0, 64):  # the tree, then the scan
+        monkeypatch.setattr(_engine, "SCAN_DRIVES", scan_drives)
+        results.append(replay_requests(**log, library=lib))
+    tree, scan = results
+    for name in ("response_s", "wait_s", "mounted", "drive"):
+        np.testing.assert_array_equal(getattr(scan, name), getattr(tree, name))
+    assert (scan.mounts, scan.moves, scan.drive_busy_s) == (tree.mounts, tree.moves, tree.drive_busy_s)
+
+
 def test_catalog_drive_timings_and_citations():
     lib = replay_library(4, drive="LTO-9")
     parts = mount_parts("LTO9")
@@ -252,6 +279,19 @@ def test_same_log_and_services_as_ciw_exactly(name):
     arr, sample, c = _case(name, 3000, 1)
     svc = np.random.default_rng(2).choice(sample, arr.size)
     r = replay_requests(arr, library=_bare(c), cartridge=np.arange(arr.size), duration_s=svc, service="log")
+    np.testing.assert_allclose(r.wait_s, _ciw_waits(arr, svc, c), atol=1e-6)
+
+
+def test_same_log_and_services_as_ciw_exactly_on_more_drives_than_a_scan_takes():
+    """Past SCAN_DRIVES the event loop keeps a tournament tree of the drives' events."""
+    from vtsmodel.replay import _engine
+
+    c = 2 * _engine.SCAN_DRIVES
+    rng = np.random.default_rng(4)
+    svc = lognormal_service(rng, 3000, 300.0, 2.0)
+    arr = bursty_arrivals(rng, svc.size, 0.8 * c / 300.0)
+    r = replay_requests(arr, library=_bare(c), cartridge=np.arange(arr.size), duration_s=svc, service="log")
+    assert r.wait_s.max() > 0  # the drives were all busy at times
     np.testing.assert_allclose(r.wait_s, _ciw_waits(arr, svc, c), atol=1e-6)
 
 

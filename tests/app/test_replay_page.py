@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from vtsmodel.app.text import number
 from .uploads import browser_upload
 
 
-def core(source=None, cache_gb=864.0, cartridge_share=1.0, **kw):
+def core(source=None, cache_gb=864.0, cartridge_share=L.EXAMPLE_SHARE, **kw):
     src = source or example_source()
     lib = {k: L.INPUTS[k].default for k in L._LIBRARY_KEYS}
     lib.update({k: v for k, v in kw.items() if k in lib})
@@ -76,22 +77,53 @@ def test_sliders_move_the_readouts_and_plots_as_the_core_says():
     assert resp["data"][0]["name"] == "replay" and len(resp["data"]) == 3
 
 
-def test_the_cartridge_share_slider_spreads_the_example_log_and_the_note_follows():
+def test_the_example_is_spread_over_more_cartridges_than_drives_by_default_and_the_note_follows_the_share():
     page = L.ReplayPage()
-    rep = core()  # the example's 2,280 volumes fill a fraction of one 18 TB cartridge
-    assert rep.cartridges == 1
-    few = [n for n in page.panel.view.notes if "fewer than the 16 drives" in n]
-    assert (
-        few
-        and page.panel.readout_values["cartridges used"]
-        == f"1 ({rep.volumes_per_cartridge:,} volumes a cartridge)"
+    spread = core()  # the page's default share
+    assert L.INPUTS["cartridge_share"].default == L.EXAMPLE_SHARE < 1
+    assert spread.cartridges > L.INPUTS["drives"].default
+    assert page.panel.readout_values["cartridges used"] == (
+        f"{spread.cartridges:,} ({spread.volumes_per_cartridge:,} volumes a cartridge)"
     )
-    page.set(cartridge_share=0.001)
-    spread = core(cartridge_share=0.001)
-    assert spread.cartridges >= 16 and spread.volumes_per_cartridge < rep.volumes_per_cartridge
-    assert page.panel.readout_values["cartridges used"].startswith(f"{spread.cartridges:,} (")
     assert page.panel.readout_values["mounts per hour"] == number(spread.mounts_per_hour)
     assert not any("fewer than the 16 drives" in n for n in page.panel.view.notes)
+    page.set(cartridge_share=1.0)
+    one = core(cartridge_share=1.0)  # the example's 2,280 volumes fill a fraction of one 18 TB cartridge
+    assert one.cartridges == 1 and one.volumes_per_cartridge > spread.volumes_per_cartridge
+    assert (
+        page.panel.readout_values["cartridges used"]
+        == f"1 ({one.volumes_per_cartridge:,} volumes a cartridge)"
+    )
+    assert any("fewer than the 16 drives" in n for n in page.panel.view.notes)
+
+
+@pytest.mark.parametrize("drive", ["LTO9", "LTO5"])
+def test_an_export_caption_cites_the_drive_s_rows_the_robot_s_and_names_the_formulas(drive):
+    page = L.ReplayPage()
+    page.set(drive=drive)
+    lib = replay_library(drive=drive)
+    for name in ("response", "hourly", "delay"):
+        caption = page.panel.caption(name)
+        cited = re.findall(r"^\[([^\]]+)\] ", caption, flags=re.M)
+        # the load, locate, unload, rate and capacity rows of the drive, CERN's robot move: nothing else
+        assert cited == list(lib.source_ids), (name, cited)
+        assert "cern-tape-sizing-2005" in cited and len(cited) <= 5
+        assert "Cosmetatos" in caption and "Allen-Cunneen" in caption
+    assert "ibm-tsm-ts1140" not in page.panel.caption("response")  # a drive the page did not use
+
+
+def test_the_title_and_legend_are_placed_in_pixels_not_as_a_share_of_the_height():
+    """An export grows a figure by its caption: a position as a share of the height would move."""
+    view = L.scenario_view()
+    for name in ("response", "hourly"):
+        layout = view.figures[name].spec()["layout"]
+        assert (
+            layout["title"]["y"] == 1
+            and layout["title"]["yanchor"] == "top"
+            and layout["title"]["pad"]["t"] > 0
+        )
+        legend = layout["legend"]
+        assert legend["yref"] == "paper" and legend["y"] == 1.0 and legend["yanchor"] == "bottom"
 
 
 def test_an_uploaded_log_is_replayed_and_a_bad_one_changes_nothing():

@@ -1,7 +1,7 @@
 """The event loop behind :mod:`vtsmodel.replay` (private).
 
 Plain Python over numpy arrays; compiled with numba when numba is installed (the ``hits``
-extra), else run as it is (the same results, about 100 times slower). Imported only when a
+extra), else run as it is (the same results, about 60 times slower). Imported only when a
 replay runs, so ``import vtsmodel`` does not import numba.
 
 All state lives in arrays the caller owns, so a replay can be fed in chunks (a log larger
@@ -57,8 +57,8 @@ N_FST = 6
 P_MOVE, P_LOAD, P_UNLOAD, P_DELAY, P_BWAIT, P_T0, P_HIST_LO, P_HIST_PER = 0, 1, 2, 3, 4, 5, 6, 7
 N_PAR = 8
 # int parameters (ipar)
-Q_POLICY, Q_BATCH, Q_CAP, Q_DRIVES, Q_ROBOTS, Q_HIST = 0, 1, 2, 3, 4, 5
-N_IPAR = 6
+Q_POLICY, Q_BATCH, Q_CAP, Q_DRIVES, Q_ROBOTS, Q_HIST, Q_SCAN = 0, 1, 2, 3, 4, 5, 6
+N_IPAR = 7
 # rows of the hourly bins (hours) and of the histograms (hists)
 H_MOUNTS, H_BUSY, H_HELD, H_QUEUE, H_ARRIVALS = 0, 1, 2, 3, 4
 N_HOURS = 5
@@ -102,6 +102,8 @@ def run(
     nh = hours.shape[1]
     nbins = hists.shape[1]
     batching = kbatch > 1 and bwait > 0.0
+    nd = d_state.shape[0]
+    scan = ipar[Q_SCAN] == 1  # few drives: the first event found by a scan, no tree kept
 
     def slot(i):
         """The ring slot of request ``i`` (no division while the ring holds every request)."""
@@ -146,6 +148,8 @@ def run(
     def tree_set(d, t):
         """Drive ``d``'s next event at ``t``; the tournament tree keeps the first on top."""
         ev[d] = t
+        if scan:
+            return
         node = (npow + d) >> 1
         while node >= 1:
             a = tree[2 * node]
@@ -276,8 +280,16 @@ def run(
     f_wait = fst[F_WAIT]
     done_all = 0
     while True:
-        dd = tree[1]
-        td = ev[dd]
+        if scan:  # the first of the drives' next events, the lowest drive on a tie (as the tree)
+            dd = 0
+            td = ev[0]
+            for j in range(1, nd):
+                if ev[j] < td:
+                    td = ev[j]
+                    dd = j
+        else:
+            dd = tree[1]
+            td = ev[dd]
         tb = INF
         if bhead < btail:
             tb = b_dead[slot(bhead)]

@@ -102,6 +102,9 @@ class ReplayLibrary:
         Longest a batch's oldest request waits before its mount. [s]
     sources : tuple of str
         Where each default came from: ``"load_s: ibm-dtl-lto-perf, Table 1 ..."``.
+    source_ids : tuple of str
+        The ids of the documents behind :attr:`sources`, each once: what a caption cites
+        (``cite(*library.source_ids)``), rather than the whole drive catalog's list.
     """
 
     drives: int
@@ -118,6 +121,7 @@ class ReplayLibrary:
     batch_requests: int = 1
     batch_wait_s: float = 0.0
     sources: tuple[str, ...] = field(default=(), compare=False)
+    source_ids: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def mount_s(self) -> float:
@@ -134,7 +138,7 @@ class ReplayLibrary:
         kw = {f: getattr(self, f) for f in _FIELDS}
         kw.update(changes)
         drive = kw.pop("drive") or None
-        return replace(replay_library(drive=drive, **kw), sources=self.sources)
+        return replace(replay_library(drive=drive, **kw), sources=self.sources, source_ids=self.source_ids)
 
 
 _FIELDS = (
@@ -207,7 +211,7 @@ def replay_library(
     -------
     ReplayLibrary
     """
-    sources = []
+    sources, ids = [], []
     n = int(_check(REPLAY_DRIVES, "drives", drives))
     r = int(_check(ROBOTS, "robots", robots))
     POLICY.check("policy", policy)
@@ -224,6 +228,7 @@ def replay_library(
             return _check(inp, name, value)
         p = parts[part_key]
         where = "; ".join(f"{q.source}, {q.locator}" for q in p.provenance)
+        ids.extend(q.source for q in p.provenance)
         sources.append(
             f"{name}: {where}"
             + (" (CERN's 9940 figure: the catalog has none)" if p.basis == "borrowed" else "")
@@ -237,6 +242,7 @@ def replay_library(
         row = load("cern_facts").provenance("tmount_move")
         move = float(row.value)
         sources.append(f"robot_move_s: {row.source}, {row.locator}")
+        ids.append(row.source)
     else:
         move = _check(ROBOT_MOVE_S, "robot_move_s", robot_move_s)
 
@@ -250,6 +256,7 @@ def replay_library(
             )
         p = spec.provenance(quantity)
         sources.append(f"{name}: {p.source}, {p.locator}")
+        ids.append(p.source)
         return float(v)
 
     rate = from_spec("rate_mb_s", rate_mb_s, RATE_MB_S, "native_rate_mb_s", "native_rate")
@@ -263,4 +270,5 @@ def replay_library(
         drives=n, robots=r, drive=key, robot_move_s=move, load_s=load_v, locate_s=locate_v,
         rewind_unload_s=unload_v, rate_mb_s=rate, cartridge_gb=cart, dismount_after_s=delay,
         policy=policy, batch_requests=k, batch_wait_s=w, sources=tuple(sources),
+        source_ids=tuple(dict.fromkeys(ids)),
     )  # fmt: skip

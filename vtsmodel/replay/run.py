@@ -304,7 +304,11 @@ def _prep(
 
 def _count(c: np.ndarray) -> int:
     """Distinct cartridge codes in ``c`` (codes are small whole numbers). [count]"""
-    return int(np.count_nonzero(np.bincount(c))) if c.size else 0
+    if not c.size:
+        return 0
+    seen = np.zeros(int(c.max()) + 1, dtype=np.bool_)
+    seen[c] = True
+    return int(np.count_nonzero(seen))
 
 
 def _few_cartridges(cartridges: int, drives: int, prepared: PreparedRequests | _Prep) -> str | None:
@@ -520,8 +524,8 @@ def prepare_requests(
     n = t.size
     if n == 0:
         raise ValueError("time_s is empty: the log holds no requests to replay")
-    if n > 1 and np.any(np.diff(t) < 0):
-        k = int(np.argmax(np.diff(t) < 0)) + 1
+    if n > 1 and np.any(t[1:] < t[:-1]):
+        k = int(np.argmax(t[1:] < t[:-1])) + 1
         raise ValueError(
             f"time_s[{k}]={t[k]!r} is before time_s[{k - 1}]={t[k - 1]!r}: requests must be in time order"
         )
@@ -575,7 +579,7 @@ def replay_prepared(
     idx, c = prepared.tape, prepared.cartridge
     svc = srv.own(prepared.size_mb, prepared.duration_s, idx.size)
     eng = _engine_for(library, prepared.start_s, idx.size, True, int(c.max()) + 1 if c.size else 1)
-    eng.feed(prepared.time_s, c, svc)
+    eng.take(prepared.time_s, c, svc)
     eng.drain()
     response, wait, mounted, drive = eng.outputs(idx.size)  # the engine's own arrays: not copied
     hold = svc + library.cycle_s - library.locate_s

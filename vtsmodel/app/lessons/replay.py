@@ -34,14 +34,19 @@ from vtsmodel.catalog import drive_options
 from vtsmodel.files import atomic_write
 from vtsmodel.replay import library as _LIB
 
-__all__ = ["DELAYS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage", "hourly_spec", "replay_of",
-           "replay_page", "response_spec", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
+__all__ = ["DELAYS", "EXAMPLE_SHARE", "FORMULAS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage",
+           "hourly_spec", "replay_of", "replay_page", "response_spec", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
     "write_report"]  # fmt: skip
 
 LESSON_ID = "09"
 TITLE = "Replay your log: the recall answer from your own requests"
 NOTEBOOK = "09_replay_your_log.ipynb"
 
+#: The page's default share of a cartridge holding the log's volumes: a modelling choice, not a
+#: source value. At 1 the example log's 2,280 tape volumes (403 MB on average) fit on one 18 TB
+#: LTO-9 cartridge and every tape request queues for it; at 0.001 they spread over some fifty,
+#: more than the 16 drives, as a week's reads spread over a library's cartridges. [-]
+EXAMPLE_SHARE = 0.001
 #: Dismount delays the third plot replays with "replay every dismount delay". [s]
 DELAYS = (0.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0)
 
@@ -55,7 +60,11 @@ INPUTS = {
     "policy": _LIB.POLICY,
     "batch_requests": _LIB.BATCH_REQUESTS.but(hi=8, step=1),
     "batch_wait_s": _LIB.BATCH_WAIT_S.but(hi=1800.0, step=30.0),
-    "cartridge_share": rp.run.CARTRIDGE_SHARE.but(lo=1e-5, lo_open=False, scale="log", step=0.1),
+    "cartridge_share": rp.run.CARTRIDGE_SHARE.but(
+        lo=1e-5, lo_open=False, scale="log", step=0.1, default=EXAMPLE_SHARE,
+        help="Share of each cartridge's capacity that holds the log's volumes, the rest holding data the log does not "
+        f"read: 1, they fill their cartridges in order of first use; lower, they spread over more. {EXAMPLE_SHARE:g} "
+        "by default: at 1 the example's volumes fit on one cartridge."),
     "cache_gb": rp.run.CACHE_GB.but(default=864.0, optional=False, hi=3456.0, step=12.0,
                                     help="Disk cache in front (LRU, in the log's sizes); 0: none, every request to tape."),
     "q": Input("percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, help="The percentile the readouts and plots compare."),
@@ -73,6 +82,12 @@ SCENARIO = (
     "cartridge_share",
     "cache_gb",
     "q",
+)
+#: The analytic answers' formulas, named in an export's caption (textbook approximations: no
+#: source document of the project gives them; :mod:`vtsmodel.queueing`).
+FORMULAS = (
+    "M/D/c by Cosmetatos' approximation (G. P. Cosmetatos, 1975, INFOR 13: 328-331), M/G/c by "
+    "Allen-Cunneen's, on Erlang C"
 )
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
@@ -107,16 +122,19 @@ def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
 
 
 def _layout(title: str, height: int, xaxis_title: str = "", yaxis_title: str = "") -> dict:
-    """The page's layout: the title, then the legend in one row, then the plot (as lesson 08 lays them out).
+    """The page's layout: the title, then the legend in one row, then the plot.
 
+    Both are placed in pixels from an edge (the title 10 px under the top, the legend on the
+    plot area's top edge), not as fractions of the height: an export grows the figure by its
+    caption, and a fraction of the taller figure would push them down into an empty band.
     The figures are written as JSON directly: a plotly ``Figure`` checks every property again,
     tens of milliseconds a figure, more than the replay behind a move.
     """
     layout = new_layout(title=title, xaxis_title=xaxis_title, yaxis_title=yaxis_title, height=height)
-    layout.update(margin={**layout["margin"], "t": 84},
-                  title={**layout["title"], "y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
-                  legend={**layout["legend"], "orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
-                          "y": 1 - 44 / height, "yanchor": "top"})  # fmt: skip
+    layout.update(margin={**layout["margin"], "t": 76},
+                  title={**layout["title"], "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 10}},
+                  legend={**layout["legend"], "orientation": "h", "x": 0, "xanchor": "left", "yref": "paper",
+                          "y": 1.0, "yanchor": "bottom"})  # fmt: skip
     return layout
 
 
@@ -240,7 +258,7 @@ class ReplayResult:
 
 
 def evaluate_replay(source: LogSource | None = None, drives=16, robots=1, drive="LTO9", dismount_after_s=0.0,
-                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cartridge_share=1.0, cache_gb=864.0, q=0.95,
+                    policy="fifo", batch_requests=1, batch_wait_s=0.0, cartridge_share=EXAMPLE_SHARE, cache_gb=864.0, q=0.95,
                     delays=False) -> ReplayResult:  # fmt: skip
     """A log (default the example) replayed through the library and cache of this setting."""
     source = source or example_source()
@@ -286,7 +304,7 @@ def view_replay(r: ReplayResult) -> View:
                f"{number(p)} s, of which {number(a.replay_q_s)} s waiting at the {pct} of waits.")  # fmt: skip
     notes = list(rep.notes) + list(a.notes)
     return View(figures=figures, readouts=readouts, binding=binding, notes=tuple(notes),
-                citations=("drive_catalog", "cern_facts"))  # fmt: skip
+                caption_values={"formulas beside the replay": FORMULAS}, citations=rep.library.source_ids)  # fmt: skip
 
 
 #: The page's stage: a log (the page's) and the setting replayed, viewed.
