@@ -40,9 +40,11 @@ from pathlib import Path
 
 __all__ = [
     "METADATA_KEY",
-    "declared_extensions",
     "PLOTLY_FILE",
+    "declared_extensions",
     "page_config_hook",
+    "plotly_folder",
+    "plotly_route",
     "plotly_url",
     "static_key",
     "static_prefix",
@@ -50,15 +52,13 @@ __all__ = [
     "with_dependencies",
 ]
 
-#: The notebook metadata entry that names a page's extensions: ``metadata[METADATA_KEY]["labextensions"]``.
+#: The notebook metadata entry that says what a page loads: ``metadata[METADATA_KEY]``.
 METADATA_KEY = "vtsmodel"
+#: plotly.js as the plotly package ships it (``plotly/package_data/``).
+PLOTLY_FILE = "plotly.min.js"
 #: Extensions every page loads (names or their beginnings): the widgets' base and controls, and
 #: Voila's widget manager (Voila keeps the one for the installed ipywidgets).
 _ALWAYS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager")
-
-
-#: plotly.js as the plotly package ships it (``plotly/package_data/``).
-PLOTLY_FILE = "plotly.min.js"
 
 
 def _metadata(notebook: Path) -> dict:
@@ -92,6 +92,14 @@ def plotly_url(base_url: str) -> str:
     from importlib.metadata import version
 
     return f"{base_url}voila/vtsmodel/plotly-{version('plotly')}/{PLOTLY_FILE}"
+
+
+def plotly_route(base_url: str) -> str:
+    """The server's route of :func:`plotly_url`: that URL, its file name as the group."""
+    import re
+
+    folder = plotly_url(base_url).removesuffix(PLOTLY_FILE)
+    return f"{re.escape(folder)}({re.escape(PLOTLY_FILE)})"
 
 
 def with_dependencies(names: Iterable[str], installed: Mapping[str, Mapping]) -> set[str]:
@@ -144,9 +152,9 @@ def static_prefix(template: str) -> str:
 def page_config_hook(notebooks: Path):
     """Voila's ``page_config_hook``: the page loads its notebook's extensions (and plotly.js), and Voila's bundles versioned.
 
-    ``vtsmodelScripts`` in the page config lists the scripts the page's head loads (``async``).
-
-    ``notebooks`` is the folder the pages' notebook paths are relative to.
+    ``notebooks`` is the folder the pages' notebook paths are relative to. The page config's
+    ``vtsmodelScripts`` lists the scripts the page fetches at once and runs once it has
+    loaded (the project's template).
     """
     from jupyter_server.utils import url_path_join
     from jupyterlab_server.config import get_federated_extensions

@@ -504,7 +504,7 @@ def _app_class():
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
     from voila.voila_identity_provider import VoilaLoginHandler
 
-    from vtsmodel.app.static_cache import IMMUTABLE, VersionedFileHandler
+    from vtsmodel.app.static_cache import Immutable, VersionedFileHandler
 
     def drop_token(handler) -> bool:
         """Redirect a token-authenticated GET to the same URL without the token."""
@@ -578,17 +578,11 @@ def _app_class():
             self._on_kernel(kernel_id)
             return kernel_id
 
-    class VersionedVoilaStatic(MultiStaticFileHandler):
+    class VersionedVoilaStatic(Immutable, MultiStaticFileHandler):
         """Voila's bundles under ``voila/static/v-KEY/`` (:mod:`page_assets`): cached for good."""
 
-        def set_extra_headers(self, path):
-            self.set_header("Cache-Control", IMMUTABLE)
-
-    class PlotlyScript(tornado.web.StaticFileHandler):
+    class PlotlyScript(Immutable, tornado.web.StaticFileHandler):
         """plotly.js at a URL naming plotly's version (:func:`page_assets.plotly_url`): cached for good."""
-
-        def set_extra_headers(self, path):
-            self.set_header("Cache-Control", IMMUTABLE)
 
     class ForbiddenHost(tornado.web.RequestHandler):
         def prepare(self):
@@ -769,25 +763,12 @@ def _app_class():
                     out.append((pattern, VersionedFileHandler, *rule[2:]))
                 else:
                     out.append((pattern, replaced.get(cls, cls), *rule[2:]))
+            # What a page loads (page_assets): Voila's bundles at a versioned URL, and plotly.js.
             versioned = page_assets.static_prefix(self.voila_configuration.template)
-            out.insert(
-                0,
-                (
-                    f"{self.server_url}voila/static/{versioned}/(.*)",
-                    VersionedVoilaStatic,
-                    {"paths": self.static_paths, "default_filename": None},
-                ),
-            )
-            out.insert(
-                0,
-                (
-                    re.escape(page_assets.plotly_url(self.server_url)).replace(
-                        re.escape(page_assets.PLOTLY_FILE), f"({re.escape(page_assets.PLOTLY_FILE)})"
-                    ),
-                    PlotlyScript,
-                    {"path": str(page_assets.plotly_folder())},
-                ),
-            )
+            bundles = {"paths": self.static_paths, "default_filename": None}
+            out.insert(0, (f"{self.server_url}voila/static/{versioned}/(.*)", VersionedVoilaStatic, bundles))
+            plotly = {"path": str(page_assets.plotly_folder())}
+            out.insert(0, (page_assets.plotly_route(self.server_url), PlotlyScript, plotly))
             out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))
             out.insert(0, (f"{self.server_url}api/vtsmodel/status/?", Status))
             return out
