@@ -19,7 +19,7 @@ With ``--baseline DIR`` (a checkout of an earlier commit, e.g. ``git archive REV
 DIR``), the same measurements of DIR's package and notebooks in the same run, interleaved
 page by page: compare the ratios, not absolute times (the machine is shared).
 
-Run: ``python benchmarks/bench_pages.py [--moves 30] [--baseline DIR] [NOTEBOOK ...]``;
+Run: ``python benchmarks/bench_pages.py [--moves 30] [--baseline DIR] [--tti-only] [NOTEBOOK ...]``;
 ``--kernel NOTEBOOK`` is the worker that measures one page's kernel (JSON on stdout).
 """
 
@@ -349,12 +349,15 @@ def to_interactive(context, url: str, notebook: str, visit: str) -> dict:
         r = e["response"]
         if r.get("fromDiskCache") or r.get("fromPrefetchCache") or r.get("fromServiceWorker"):
             cached.add(e["requestId"])
-        elif r.get("status") == 304:
+
+    def raw(e):  # the network's own status: a revalidated file is reported 200 from the cache entry
+        if e.get("statusCode") == 304:
             count("revalidated")
 
     cdp.on("Network.requestWillBeSent", lambda _e: count("requests"))
     cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))  # from memory
     cdp.on("Network.responseReceived", response)
+    cdp.on("Network.responseReceivedExtraInfo", raw)
     cdp.on("Network.loadingFinished", lambda e: count("bytes", e.get("encodedDataLength", 0)))
     try:
         t0 = time.perf_counter()
@@ -369,13 +372,55 @@ def to_interactive(context, url: str, notebook: str, visit: str) -> dict:
             f"{visit}_revalidated": seen["revalidated"], f"{visit}_mb": seen["bytes"] / 1e6}  # fmt: skip
 
 
-def run(moves: int = 30, notebooks: list[str] | None = None, baseline: Path | None = None) -> dict:
+def _tree_cpu_s(pid: int) -> float:
+    """CPU time [s] of process ``pid`` and its descendants (Linux ``/proc``)."""
+    parent, cpu, tick = {}, {}, os.sysconf("SC_CLK_TCK")
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                f = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parent[int(d.name)], cpu[int(d.name)] = int(f[1]), (int(f[11]) + int(f[12])) / tick
+    tree, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        tree.add(p)
+        todo += [c for c, pp in parent.items() if pp == p and c not in tree]
+    return sum(cpu.get(p, 0.0) for p in tree)
+
+
+def wait_preheated(pid: int, floor_s: float, *, quiet_s: float = 5.0, timeout_s: float = 900.0) -> float:
+    """Wait until the app server ``pid`` and its kernels are idle (its pool preheated); the seconds waited.
+
+    At least ``floor_s``, then until the process tree used under a tenth of a core for
+    ``quiet_s`` (on a loaded machine a fixed wait left kernels still running their notebooks
+    during the visits, which then measured the preheating too). Without ``/proc``: ``floor_s``.
+    """
+    t0 = time.monotonic()
+    time.sleep(floor_s)
+    if not Path("/proc/self/stat").exists():
+        return floor_s
+    last = _tree_cpu_s(pid)
+    while time.monotonic() - t0 < timeout_s:
+        time.sleep(quiet_s)
+        now = _tree_cpu_s(pid)
+        if now - last < 0.1 * quiet_s:
+            break
+        last = now
+    return time.monotonic() - t0
+
+
+def run(
+    moves: int = 30, notebooks: list[str] | None = None, baseline: Path | None = None, *, pages: bool = True
+) -> dict:
     """Every page's kernel and browser moves, and its time to interactive, for this tree (and ``baseline``).
 
     The moves first, both trees' servers up without preheated kernels (a page starts its own),
     page by page, this tree's then the baseline's. Then the time to interactive, one tree at a
     time with one preheated kernel per page: every page's cold visit, a wait while the server
-    preheats again, every page's warm visit (the same browser as its cold one).
+    preheats again (:func:`wait_preheated`), every page's warm visit (the same browser as its
+    cold one). ``pages=False``: the time to interactive only.
     """
     from playwright.sync_api import sync_playwright
 
@@ -390,14 +435,14 @@ def run(moves: int = 30, notebooks: list[str] | None = None, baseline: Path | No
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
     trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
     wanted = notebooks or sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", str(20 + 8 * len(wanted))))
+    preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "20"))  # at least
     out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         try:
-            servers = {k: Server(t, pool=0) for k, t in trees.items()}
+            servers = {k: Server(t, pool=0) for k, t in trees.items()} if pages else {}
             try:
-                for nb in wanted:
+                for nb in wanted if pages else ():
                     row: dict = {"notebook": nb}
                     for k, tree in trees.items():
                         if nb == "00_start_here.ipynb" or not (tree / "notebooks" / nb).exists():
@@ -425,7 +470,8 @@ def run(moves: int = 30, notebooks: list[str] | None = None, baseline: Path | No
                 try:
                     tti = {nb: {"notebook": nb, "tree": k} for nb in present}
                     for visit in ("cold", "warm"):
-                        time.sleep(preheat_s)  # the server preheats a kernel per page (again)
+                        waited = wait_preheated(server.proc.pid, preheat_s)  # a kernel per page (again)
+                        print(f"{k} {visit}: the pool preheated in {waited:.0f} s", flush=True)
                         for nb in present:
                             try:
                                 tti[nb].update(to_interactive(contexts[nb], server.url, nb, visit))
@@ -516,12 +562,13 @@ def main() -> None:
     ap.add_argument("--baseline", type=Path, help="a checkout of an earlier commit, measured in the same run")
     ap.add_argument("--kernel", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
+    ap.add_argument("--tti-only", action="store_true", help="only the page request to interactive")
     ap.add_argument("notebooks", nargs="*", help="notebook file names (default: every lesson)")
     args = ap.parse_args()
     if args.kernel:
         print(json.dumps(kernel_moves(args.kernel.resolve(), args.moves)))
         return
-    res = run(args.moves, args.notebooks or None, args.baseline)
+    res = run(args.moves, args.notebooks or None, args.baseline, pages=not args.tti_only)
     if args.json:
         args.json.write_text(json.dumps(res, indent=1, default=str))
     print("\n".join(report_lines(res)))
