@@ -159,6 +159,7 @@ def report(results: dict) -> str:
         ("export", "Figure export: one reused browser vs a browser per figure"),
         ("plan", "Planner: every VTS configuration for a 24-hour workload, and the report"),
         ("hits", "Read-hit curve from a mount log: one pass vs libCacheSim per size vs plain Python"),
+        ("shards", "The sampled curve (SHARDS): its error by sample size, with and without SHARDS_adj"),
         ("replay", "Replay of a request log through a tape library (issue 24)"),
     ):
         lines += ["", f"## {title}", ""]
@@ -207,6 +208,8 @@ def main() -> None:
     results["plan"] = optional("plan", lambda: importlib.import_module("bench_plan").run())
     print("hits…", flush=True)
     results["hits"] = optional("hits", lambda: importlib.import_module("bench_hits").run())
+    print("shards…", flush=True)
+    results["shards"] = optional("shards", lambda: importlib.import_module("bench_shards_error").run())
     print("replay…", flush=True)
     results["replay"] = optional("replay", lambda: importlib.import_module("bench_replay").run())
     print("library…", flush=True)

@@ -222,7 +222,7 @@ def test_rate_at_compression_capped_lto9():
     assert s.rate_mb_s(2.5) == 750.0
     assert np.allclose(s.rate_mb_s(np.array([1.0, 1.5])), [400.0, 600.0])
     with pytest.raises(ValueError, match="compression_ratio"):
-        s.rate_mb_s(0.5)
+        s.rate_mb_s(0.4)
 
 
 # --- mount parts --------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_streaming_check_bad_input():
     with pytest.raises(ValueError, match="feed_mb_s"):
         streaming_check("LTO9", 0.0)
     with pytest.raises(ValueError, match="compression_ratio"):
-        streaming_check("LTO9", 10.0, compression_ratio=0.5)
+        streaming_check("LTO9", 10.0, compression_ratio=0.4)
     with pytest.raises(KeyError, match="LTO10"):
         streaming_check("LTO99", 10.0)
 

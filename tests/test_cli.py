@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -436,6 +437,26 @@ def test_hits_with_a_feature_cf_and_shards(capsys):
     ]
 
 
+def test_hits_at_a_cf_below_1_answers_and_says_so_once(capsys):
+    # issue 23: a ratio below 1 (data that grows on tape) gives a result and a warning
+    from vtsmodel import CompressionWarning, hits
+
+    code, out, err = run(capsys, "hits", str(EXAMPLE_LOG), "--cf", "0.95")
+    assert code == 0 and "CF 0.95" in out
+    with pytest.warns(CompressionWarning):
+        want = hits.configuration_hits(hits.lru_hit_curve(EXAMPLE_LOG), cf=0.95)
+    row = next(line for line in out.splitlines() if line.split()[:1] == [f"{want.tvc_gb[0]:g}"])
+    assert f"{100 * want.read_hit_ratio[0]:.1f}" in row
+    notes = [line for line in err.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        "note: cf=0.95 is below 1: data that does not compress grows on tape (encrypted or already "
+        "compressed data, which a compressor cannot shrink); taken as given, though the sources measured "
+        "ratios of 1 and more"
+    ]  # once, though three models warned
+    code, out, err = run(capsys, "hits", str(EXAMPLE_LOG), "--cf", "0.95", "--format", "json")
+    assert sum("cf=0.95 is below 1" in n for n in json.loads(out)["notes"]) == 1 and "note:" not in err
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
@@ -524,3 +545,79 @@ def test_a_fresh_clone_plans_the_example_and_writes_the_pdf_report(tmp_path):
     probe = [sys.executable, "-c", "import vtsmodel; print(vtsmodel.__file__)"]
     used = subprocess.run(probe, cwd=clone, env=env, capture_output=True, text=True, check=True).stdout
     assert Path(used.strip()).is_relative_to(clone), used  # the clone's code, not this checkout's
+
+
+def test_hits_on_a_gzipped_headerless_semicolon_log_with_basic_times_and_no_sizes(capsys, tmp_path):
+    # Done when: "vtsmodel hits on a gzip'd, headerless, semicolon-separated log with basic ISO
+    # times and no sizes works with one --columns/--object-gb line"
+    import gzip
+
+    from vtsmodel import hits, read_mount_log
+    from vtsmodel.logs import example_log
+
+    text = example_log("tape-requests", 60, seed=5)
+    path = tmp_path / "robot.log.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    code, out, err = run(
+        capsys,
+        "hits",
+        str(path),
+        "--columns",
+        "time,tape",
+        "--object-gb",
+        "18000",
+        "--capacities",
+        "20TB,100TB,1PB",
+    )
+    assert code == 0 and err == "", err
+    want = hits.lru_hit_curve(read_mount_log(text, columns="time,tape", object_mb=18e6)).at([2e4, 1e5, 1e6])
+    rows = [
+        line for line in out.splitlines() if line.split()[:2] in (["20", "TB"], ["100", "TB"], ["1", "PB"])
+    ]
+    assert len(rows) == 3
+    for row, r, rate in zip(rows, want.read_hit_ratio, want.recalls_per_hour, strict=True):
+        assert f"{100 * r:.1f}" in row and f"{rate:.2f}" in row
+    assert "every request counted as a read" in out and "every object counted as 18,000,000 MB" in out
+
+
+def test_hits_capacities_auto_and_the_default_for_a_non_vts_log(capsys, tmp_path):
+    from vtsmodel import hits
+    from vtsmodel.logs import example_log
+
+    path = tmp_path / "xfer.log"
+    path.write_text(example_log("xferlog", 80, seed=2))
+    curve = hits.lru_hit_curve(__import__("vtsmodel").logs.LogFile(path, format="xferlog"))
+    code, out, _ = run(capsys, "hits", str(path), "--log-format", "xferlog", "--auto", "7")
+    assert code == 0 and "Read hits by cache capacity" in out
+    table = out.split("-----")[-1]
+    assert len([line for line in table.splitlines() if "%" not in line and line[:1].isdigit()]) == 7
+    code, out, _ = run(capsys, "hits", str(path), "--log-format", "xferlog")
+    assert len([line for line in out.split("-----")[-1].splitlines() if line[:1].isdigit()]) == 20
+    assert curve.mounts == 80
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_hits_csv_and_json_carry_the_models_numbers(capsys, fmt):
+    import csv
+    import io
+    import json
+
+    from vtsmodel import hits
+
+    curve = hits.lru_hit_curve(EXAMPLE_LOG)
+    want = curve.at([500, 2000])
+    code, out, _ = run(capsys, "hits", str(EXAMPLE_LOG), "--capacities", "500GB,2TB", "--format", fmt)
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out))) if fmt == "csv" else json.loads(out)["rows"]
+    assert [float(r["capacity_gb"]) for r in rows] == [500.0, 2000.0]
+    assert [float(r["read_hit_ratio"]) for r in rows] == want.read_hit_ratio.tolist()
+    assert [float(r["recalls_per_hour"]) for r in rows] == want.recalls_per_hour.tolist()
+
+
+def test_hits_table3_is_the_default_for_a_vts_log_and_bad_capacities_are_named(capsys):
+    code, out, _ = run(capsys, "hits", str(EXAMPLE_LOG))
+    assert "Table 3 cache size" in out
+    code, out, _ = run(capsys, "hits", str(EXAMPLE_LOG), "--auto", "5")
+    assert "Table 3" not in out
+    code, _, err = run(capsys, "hits", str(EXAMPLE_LOG), "--capacities", "5 parsecs")
+    assert code == 1 and "'5 parsecs' is not a size" in err and len(err.strip().splitlines()) == 1

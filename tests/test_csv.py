@@ -68,3 +68,18 @@ def test_guard_and_unguard_are_inverse():
     for text in ["=x", "'", "''", "'=", "a", "-", "-1", "+2e3"]:
         assert unguard(guard(text)) == text
     assert csv_row(["=x", 1, 2.5], delimiter=";") == "'=x;1;2.5\n"
+
+
+def test_every_csv_the_project_writes_guards_text_and_keeps_numbers():
+    # issue 23: scenario sheets, mount logs, hit tables and plan tables all write through vtsmodel._csv
+    from vtsmodel.app.export import csv_text as sheet_csv
+    from vtsmodel.app.lessons import lesson_module
+    from vtsmodel.app.scenarios import ScenarioSheet
+
+    text = sheet_csv([{"name": "=HYPERLINK(1)", "value": -3.5}, {"name": "@x", "value": 2}], caption="a, b")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1] == ["'=HYPERLINK(1)", "-3.5"] and rows[2] == ["'@x", "2"] and rows[-1] == ["# a", " b"]
+    sheet = ScenarioSheet(lesson_module("01"))
+    sheet.rename(0, "+1-1")
+    names = [r[0] for r in csv.reader(io.StringIO(sheet.to_csv())) if r and not r[0].startswith("#")][1:]
+    assert names[0] == "'+1-1"

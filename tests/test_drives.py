@@ -186,7 +186,7 @@ def test_compression_lto1_spec_adsm_l():
     capped = compressed_rate(15, lto.value("avg_compression_ratio"), max_rate_mb_s=30)
     assert capped == 30
     with pytest.raises(ValueError, match="compression_ratio"):
-        compressed_rate(15, 0.5)
+        compressed_rate(15, 0.4)
     with pytest.warns(ExtrapolationWarning):
         compressed_rate(15, 6)
 

@@ -339,3 +339,28 @@ def test_corrupt_deflate_inside_gzip_is_a_value_error():
     with pytest.raises(ValueError, match="not a valid gzip stream"):
         read_mount_log(bad)
     assert zlib  # the error zlib raises is what becomes the ValueError
+
+
+# --- the exact curve equals libCacheSim's LRU on every shape (Done when, issue 23) -----------------
+@pytest.mark.slow
+@pytest.mark.parametrize("delimiter", DELIMITERS)
+@pytest.mark.parametrize("compression", COMPRESSIONS)
+def test_the_exact_curve_equals_libcachesims_lru_in_every_shape(delimiter, compression):
+    pytest.importorskip("libcachesim")
+    from vtsmodel import hits
+
+    form = {",": "iso", ";": "iso_basic", "\t": "epoch_ms", "|": "seconds", None: "ctime"}[delimiter]
+    base = synthetic_mount_log(600, 80, seed=7, hours=12, resize_on_write=False)
+    log = ml.mount_log(np.round(base.time_s), base.volume_ids[base.volume], base.size_mb, base.access)
+    data, spec = render_log(log, delimiter=delimiter, header=False, time_form=form, compression=compression)
+    got = read_mount_log(data, columns=spec)
+    curve = hits.lru_hit_curve(got)
+    # 24 capacities from the largest volume (below it the two differ by design: vtsmodel.hits) to all [GB]
+    caps = np.geomspace(
+        curve.largest_volume_gb, max(2 * curve.working_set_gb, 2 * curve.largest_volume_gb), 24
+    )
+    theirs = hits.simulate_policy(got, caps, policy="LRU")
+    ours = curve.at(caps)
+    assert 0 < ours.read_hit_ratio[0] < ours.read_hit_ratio[-1]  # the capacities span the curve
+    np.testing.assert_allclose(ours.read_hit_ratio, theirs.read_hit_ratio, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours.read_byte_hit_ratio, theirs.read_byte_hit_ratio, rtol=0, atol=1e-12)

@@ -81,7 +81,7 @@ def test_cartridge_and_duration_columns_are_carried():
     assert log.n_cartridges == 2
     assert log.duration_s.tolist() == [90.0, 30.5, 0.0]
     assert log.sizes_given and log.access_given and log.time_at == "start"
-    assert "cartridge='cartridge', duration='duration_s'" in log.notes[0]
+    assert "cartridge=cartridge, duration=duration_s" in log.notes[0]
     first = next(log.chunks(2))
     assert first.cartridge.tolist() == ["T1", "T2"] and first.duration_s.tolist() == [90.0, 30.5]
 
@@ -152,7 +152,7 @@ def test_bad_iso_times_are_named(value):
         ("time_s,volume,access", "no size column .* object_mb"),
         (
             "time_s,volume,host_mb,compressed_mb,access",
-            "two size columns \\('host_mb' and 'compressed_mb'\\)",
+            "two size columns \\(host_mb and compressed_mb\\)",
         ),
         ("time_s,time,volume,host_mb,access", "two time columns"),
         ("time_s,volume,volume,host_mb,access", "two volume columns"),
@@ -506,6 +506,17 @@ def test_read_of_write_is_the_log_for_hostile_ids(ids, carts, durations, data, t
     assert ml.mount_log_csv(log) == path.read_bytes().decode()
 
 
+@pytest.mark.parametrize("ids", [[";;;", ";;;"], ["|||", "|||", "|||"], ["a\tb", "a\tb"], [";;;;"] * 3])
+def test_ids_that_hold_another_delimiter_on_every_line_read_back(ids):
+    # hypothesis found ids=[';;;', ';;;']: the semicolon split each data line into as many
+    # fields as the comma did, and won the tie; the comma, which splits the header too, wins now
+    log = ml.mount_log(np.arange(len(ids)) * 1.0, ids, [1.0] * len(ids), ["read"] * len(ids), cartridge=ids)
+    back = ml.read_mount_log(ml.mount_log_csv(log))
+    assert back.volume_ids.tolist() == log.volume_ids.tolist() and back.volume.tolist() == log.volume.tolist()
+    assert back.cartridge_ids.tolist() == log.cartridge_ids.tolist()
+    assert back.notes[0].startswith("read as comma-separated, with a header")
+
+
 def test_no_written_cell_starts_a_formula_and_numbers_are_unchanged():
     ids = ['=HYPERLINK("http://x","y")', "+1+1", "-2-2", "@SUM(A1)", "'quoted", "plain", "-3.5"]
     log = ml.mount_log(np.arange(len(ids)) * 1.5, ids, [0.5] * len(ids), ["read"] * len(ids))
@@ -529,7 +540,9 @@ def test_no_written_cell_starts_a_formula_and_numbers_are_unchanged():
 
 def test_write_streams_and_a_failure_leaves_no_file(tmp_path, monkeypatch):
     log = ml.synthetic_mount_log(5000, 100, seed=2)
-    pieces = list(ml._csv_pieces(log, (), 1000))
+    from vtsmodel import _mountlog  # where the writer lives (vtsmodel.mountlog re-exports it)
+
+    pieces = list(_mountlog._csv_pieces(log, (), 1000))
     assert len(pieces) == 1 + 5  # the header, then a piece per 1,000 rows
     path = tmp_path / "m.csv"
 
@@ -537,7 +550,7 @@ def test_write_streams_and_a_failure_leaves_no_file(tmp_path, monkeypatch):
         yield "time_s,volume,compressed_mb,access\n"
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ml, "_csv_pieces", broken)
+    monkeypatch.setattr(_mountlog, "_csv_pieces", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         ml.write_mount_log(log, path)
     assert not path.exists() and list(tmp_path.iterdir()) == []

@@ -201,7 +201,7 @@ def test_a_version_1_file_is_read_as_it_was_written():
         ({"library": "SL9999"}, ["library='SL9999'", "Oracle StorageTek SL8500"]),
         ({"years": 0}, ["years=0", "[1, 100]"]),
         ({"copies": 11}, ["copies=11"]),
-        ({"library_compression": 0.01}, ["library_compression=0.01", "[0.1, 100]"]),
+        ({"library_compression": 0.4}, ["library_compression=0.4", "[0.5, 100]"]),
         ({"price_drive": -1}, ["price_drive=-1"]),
         ({"robots": 0}, ["robots=0"]),
     ],

@@ -196,6 +196,8 @@ EXTRA: dict[str, tuple] = {
     "name@drive_spec": (_drive_names, ["NOPE", 3, None, ["LTO9"]]),
     "name@resolve_drive": (_drive_names, ["NOPE", 3, None, ["LTO9"]]),
     "name@catalog_provenance": (_drive_names, ["NOPE", 3, None]),
+    "rows@csv_text": (lambda: [[["a", 1], ["b", 2.5]]], [None, "0,1,2", [1, 2], 3]),
+    "values@csv_row": (lambda: [["a", 1, 2.5, None]], [None, "text", 3]),
     "drive@mount_parts": (lambda: [None, *_drive_names()], ["NOPE", 3]),
     "drive@streaming_check": (_drive_names, ["NOPE", 3, None]),
     "drive@warn_streaming": (_drive_names, ["NOPE", 3, None]),
@@ -387,6 +389,12 @@ NAMES = {
     # a shipped example by name (FileNotFoundError, documented, for a name it does not ship)
     "example_file": ([("example_plan.json",), ("example_mount_log.csv",)], []),
     "example_log": ([(name,) for name in ("vtsmodel", "xferlog", "tape-requests")], [("nope",)]),
+    # CSV cells from any values: a sequence of cells (csv_row), of rows (csv_text)
+    "csv_row": (
+        [(["a", 1, 2.5, None],), (("=x", -3), Kw(delimiter=";"))],
+        [(None,), ("text",), ([1], Kw(delimiter="ab"))],
+    ),
+    "csv_text": ([([["a", 1], ["b", 2.5]],), ([],)], [(None,), ([1, 2],), ("rows",)]),
     "statement_status": (
         [("vts_facts:tvc_capacity_216",), ("vts_ehpo_coefficients:sustained_m_288",)],
         [("nope",), ("vts_facts",), ("nope:x",), (3,)],

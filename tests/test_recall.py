@@ -114,7 +114,7 @@ def test_queue_monotone(n, d, vol):
     [
         ({"volume_mb": -1.0}, "volume_mb"),
         ({"volume_mb": float("nan")}, "volume_mb"),
-        ({"volume_mb": 100.0, "cf": 0.5}, "cf"),
+        ({"volume_mb": 100.0, "cf": 0.4}, "cf"),
         ({"volume_mb": 100.0, "drive": "LTO99"}, "drive"),
         ({"volume_mb": 100.0, "search_s": -2}, "search_s"),
         ({"volume_mb": 100.0, "rate_mb_s": 0}, "rate_mb_s"),

@@ -32,8 +32,10 @@ from vtsmodel.replay import (
     replay_library,
     replay_log,
     replay_requests,
+    wait_parts,
 )
 from vtsmodel.replay import run as replay_run
+from vtsmodel.replay.synthetic import synthetic_request_log
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -701,6 +703,15 @@ def test_the_formulas_response_tail_is_their_wait_percentile_shifted_by_the_time
         tq = a.ready_s + float(wait_percentile(a.arrival_rate, a.service_s, 4, 0.95, service_cv=cv))
         assert float(a.response_survival(tq, model)) == pytest.approx(0.05, rel=1e-9)
         assert float(a.response_survival(a.ready_s - 1.0, model)) == 1.0
+        # over a sample of times to data: the mean of the tails shifted by each (P(W + R > t), W apart from R)
+        lo, hi = 50.0, 5000.0
+        t = np.array([10.0, 100.0, 6000.0])
+        one = [a.response_survival(t, model, [x]) for x in (lo, hi)]
+        np.testing.assert_allclose(a.response_survival(t, model, [lo, hi]), (one[0] + one[1]) / 2)
+        np.testing.assert_allclose(
+            a.response_survival(t, model, [lo, hi], [3, 1]), 0.75 * one[0] + 0.25 * one[1]
+        )
+        assert a.response_survival(100.0, model, [lo, hi]) == pytest.approx(0.5 + 0.5 * float(one[0][1]))
 
 
 # --- queueing formulas fed a sample of service times ---------------------------------------------
@@ -747,3 +758,53 @@ def test_prepared_once_replayed_through_many_libraries_is_the_same_replay():
         np.testing.assert_array_equal(a.tape, b.tape)
     with pytest.raises(ConstraintError, match="cartridge_gb"):
         replay_prepared(prepared, replay_library(4, drive="LTO-8"))  # volumes stacked on 18 TB, not 12 TB
+
+
+def test_waits_split_into_cartridge_contention_and_the_rest_by_hand():
+    times, carts = [0.0, 1.0, 2.0], [0, 1, 0]
+    r = run(times, carts, hand(policy="fifo"))
+    # as test_fifo_and_group_by_hand: responses 70, 189, 308; own services 70 each (each mounts).
+    # A2 came at 2 while A0 held cartridge A until 70: 68 s waiting for it, the other 238 - 68 = 170 s
+    # for the drive (B's mount and read, the unloads). B1 waited 119 s, none of it for a cartridge.
+    parts = wait_parts(r, carts)
+    np.testing.assert_allclose(parts.cartridge_s, [0.0, 0.0, 68.0])
+    np.testing.assert_allclose(parts.other_s, [0.0, 119.0, 170.0])
+    assert parts.contended == 1 and parts.share_contended == pytest.approx(1 / 3)
+    assert parts.mean_cartridge_s() == pytest.approx(68.0)
+    # grouped, A2 is served on A's mount 70-110 (locate + read, 40 s of its own): all of its
+    # 108 - 40 = 68 s wait is for its cartridge, none for a drive
+    g = wait_parts(run(times, carts, hand(policy="group")), carts)
+    np.testing.assert_allclose(g.cartridge_s, [0.0, 0.0, 68.0])
+    np.testing.assert_allclose(g.other_s, [0.0, 229.0 - 70.0, 0.0])
+    # a request that comes after the one before it on its cartridge ended waits for no cartridge
+    late = wait_parts(run([0.0, 100.0], [0, 0], hand()), [0, 0])
+    assert late.contended == 0 and late.other_s.tolist() == pytest.approx([0.0, 20.0])
+    # on cartridges of their own (None) nothing waits for a cartridge
+    assert wait_parts(r).contended == 0
+
+
+def test_the_synthetic_request_log_is_reproducible_bursty_clustered_and_heavy_tailed():
+    log = synthetic_request_log(seed=5)
+    again = synthetic_request_log(seed=5)
+    np.testing.assert_array_equal(log.time_s, again.time_s)
+    np.testing.assert_array_equal(log.duration_s, again.duration_s)
+    assert not np.array_equal(log.time_s[:50], synthetic_request_log(seed=6).time_s[:50])
+    n = log.time_s.size
+    assert 72 * 30 * 2.5 * 0.8 < n < 72 * 30 * 2.5 * 1.2  # hours x jobs an hour x files a job
+    d = log.duration_s
+    assert 2.0 < d.std() / d.mean() < 5.0  # heavy-tailed, as the sizes (log-sd 1.8)
+    # durations follow sizes: locate 5-100 s plus the read at 60-100 % of 240 MB/s
+    read = d - log.size_mb / 240.0
+    assert read.min() >= 5.0 - 0.05 and (d - log.size_mb / 144.0).max() <= 100.0 + 0.05
+    # clustered: a cartridge's next request mostly follows its previous one within minutes
+    c = log.cartridge
+    order = np.lexsort((log.time_s, c))
+    same = c[order[1:]] == c[order[:-1]]
+    gaps = np.diff(log.time_s[order])[same]
+    assert same.mean() > 0.5 and np.median(gaps) < 3600.0
+    # bursty over the day: hours of the daily sine's top against its bottom
+    hour = (log.time_s // 3600).astype(int) % 24
+    per = np.bincount(hour, minlength=24)
+    assert per[12:17].sum() > 1.3 * per[0:5].sum()
+    with pytest.raises(ValueError, match="hours=8760.*jobs_per_hour=10000"):
+        synthetic_request_log(hours=8760, jobs_per_hour=10000)

@@ -323,7 +323,7 @@ def test_arrays_broadcast():
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
-    ({"cf": 0.5}, "cf=0.5"),
+    ({"cf": 0.4}, "cf=0.4"),
     ({"cf": float("nan")}, "cf"),
     ({"cf": -1}, "cf"),
     ({"cf": True}, "cf"),

@@ -66,8 +66,30 @@ def cell(value, delimiter: str = ",") -> str:
     return quote(guard(str(value)), delimiter)
 
 
+def _check_delimiter(delimiter) -> str:
+    if not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '"\r\n':
+        raise ValueError(f"delimiter={delimiter!r} is not valid; give one character such as ',' or ';'")
+    return delimiter
+
+
 def csv_row(values: Iterable, delimiter: str = ",") -> str:
-    """A CSV line (ending in a line feed) of guarded, quoted cells."""
+    """A CSV line (ending in a line feed) of guarded, quoted cells.
+
+    Parameters
+    ----------
+    values : iterable
+        The cells: numbers (written as they are), text (guarded and quoted), None (empty).
+    delimiter : str
+        One character.
+
+    Raises
+    ------
+    ValueError
+        For ``values`` that are not a sequence of cells, or a bad delimiter.
+    """
+    _check_delimiter(delimiter)
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise ValueError(f"values={values!r} must be a sequence of cells (a list or tuple)"[:200])
     cells = [cell(v, delimiter) for v in values]
     if cells == [""]:
         return '""\n'  # a row of one empty cell, not an empty line
@@ -75,5 +97,19 @@ def csv_row(values: Iterable, delimiter: str = ",") -> str:
 
 
 def csv_text(rows: Iterable[Iterable], delimiter: str = ",") -> str:
-    """CSV text of rows (the first is usually the header)."""
-    return "".join(csv_row(r, delimiter) for r in rows)
+    """CSV text of rows (the first is usually the header): :func:`csv_row` of each.
+
+    Raises
+    ------
+    ValueError
+        For ``rows`` that are not a sequence of rows (naming the first bad one).
+    """
+    _check_delimiter(delimiter)
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
+        raise ValueError(f"rows={rows!r} must be a sequence of rows, each a sequence of cells"[:200])
+    out = []
+    for i, r in enumerate(rows):
+        if isinstance(r, str | bytes) or not isinstance(r, Iterable):
+            raise ValueError(f"rows[{i}]={r!r} must be a sequence of cells (a list or tuple)"[:200])
+        out.append(csv_row(r, delimiter))
+    return "".join(out)

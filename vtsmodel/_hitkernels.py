@@ -217,15 +217,33 @@ def _bin(x, b0, log_g, nbins):
 
 @_jit
 def shards_pass(
-    hsh, size, kind, counted, table, last, cur, free, hh, hc, owner, base, tree, st, fs, cnt, byt
+    hsh,
+    size,
+    kind,
+    counted,
+    table,
+    last,
+    cur,
+    free,
+    hh,
+    hc,
+    owner,
+    base,
+    tree,
+    st,
+    fs,
+    cnt,
+    byt,
+    bmin,
 ):
     """Fixed-size SHARDS over one chunk of accesses.
 
     ``hsh`` volume hashes in [0, 2**62); ``kind`` 0 none, 1 read, 2 specific write;
     ``table`` hash -> code (a dict); ``st`` = [next slot, leaves, live, threshold T, heap
-    size, free codes, s_max, G]; ``fs`` = [b0, log g]. ``cnt[k, b]``, ``byt[k, b]``
-    accumulate weights 1/R (and bytes/R) of counted accesses of kind k+1 by distance bin b;
-    the last bin holds distances beyond the grid and first accesses.
+    size, free codes, s_max, G]; ``fs`` = [b0, log g]. ``cnt[k, b]``,
+    ``byt[k, b]`` accumulate weights 1/R (and bytes/R) of counted accesses of kind k+1 by
+    distance bin b; the last bin holds distances beyond the grid and first accesses;
+    ``bmin[k, b]`` is the smallest distance counted in the bin (where its curve steps up).
     """
     P = 4611686018427387904.0  # 2**62
     nleaves = st[1]
@@ -239,13 +257,16 @@ def shards_pass(
         rate = st[3] / P
         s = size[i]
         k = kind[i]
+        dist = 0.0
         if h in table:
             code = table[h]
             p = last[code]
             a = cur[code]
             thr = a + _query_then_sub(tree, nleaves, p, -a) - base[p]
             owner[p] = -1
-            b = _bin(thr / rate, b0, log_g, nbins)
+            # the volume itself is in the sample: only the others' bytes are scaled by 1/R
+            dist = a + (thr - a) / rate
+            b = _bin(dist, b0, log_g, nbins)
         else:
             b = nbins - 1
             st[5] -= 1
@@ -257,6 +278,8 @@ def shards_pass(
             w = 1.0 / rate
             cnt[k - 1, b] += w
             byt[k - 1, b] += w * s
+            if dist < bmin[k - 1, b]:
+                bmin[k - 1, b] = dist
         nxt = st[0]
         _apply(tree, 1, s)
         st[7] += s

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -129,6 +130,9 @@ class Input:
         How a slider spaces its values.
     digits : int
         Significant digits of the value in readouts and captions (plain notation, :func:`number`).
+    below : (float, type, str), optional
+        A threshold inside the range below which a value is accepted with a warning of the
+        class, saying the sentence (a compression ratio below 1: :class:`CompressionWarning`).
     optional : bool
         Whether a cell may be left empty: :meth:`parse` takes an empty value (``None``, blank
         text, NaN) as ``None``, which :meth:`format` shows empty. A model argument's
@@ -151,6 +155,7 @@ class Input:
     scale: str = "linear"
     digits: int = 4
     optional: bool = False
+    below: tuple | None = None
 
     def __post_init__(self) -> None:
         if self.scale not in ("linear", "log"):
@@ -259,7 +264,7 @@ class Input:
         """
         if self.choices:
             return check_choice(name, value, self.values)
-        return as_float_array(
+        arr = as_float_array(
             name,
             value,
             lo=self.lo,
@@ -268,6 +273,11 @@ class Input:
             hi_open=self.hi_open,
             integer=self.integer,
         )
+        if self.below is not None and np.any(arr < self.below[0]):
+            low = arr[arr < self.below[0]] if arr.ndim else arr
+            shown = f"{float(np.min(low)):g}"
+            warnings.warn(f"{name}={shown} {self.below[2]}", self.below[1], stacklevel=3)
+        return arr
 
     def contains(self, value) -> bool:
         """Whether a scalar value lies in the range (or is one of the choices)."""

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 
 __all__ = [
+    "CompressionWarning",
     "MAX_WHOLE",
     "ConstraintError",
     "ExtrapolationWarning",
@@ -39,6 +40,22 @@ class ExtrapolationWarning(VtsModelWarning):
     The model still answers, by the documented extrapolation, but the number is not
     backed by a measurement. The message names the parameter, its value, the validated
     range and the source locator.
+    """
+
+
+#: Why a compression ratio below 1 is accepted, said with the warning.
+GROWS_ON_TAPE = (
+    "is below 1: data that does not compress grows on tape (encrypted or already compressed data, "
+    "which a compressor cannot shrink); taken as given, though the sources measured ratios of 1 and more"
+)
+
+
+class CompressionWarning(ExtrapolationWarning):
+    """A compression ratio below 1: the data grows on tape (encrypted or already compressed data).
+
+    Accepted down to 0.5 by every model that takes a ratio; the sources measured only ratios
+    of 1 and more, so the answer is the model's arithmetic, not a measurement: an
+    extrapolation (figures draw past it silently; a panel and the planner report it).
     """
 
 

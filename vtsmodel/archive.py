@@ -26,15 +26,14 @@ the count needed passes the most held before (reclaimed ones are reused).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from vtsmodel._inputs import Input, declare
 from vtsmodel._tables import cites, load
-from vtsmodel._validation import ConstraintError, VtsModelWarning, as_scalar, broadcast, result
-from vtsmodel.quantities import SMALL, SPEED_MB_S
+from vtsmodel._validation import CompressionWarning, ConstraintError, as_scalar, broadcast, result
+from vtsmodel.quantities import COMPRESSION_RATIO, SMALL, SPEED_MB_S
 
 __all__ = [
     "ArchiveYears",
@@ -69,18 +68,14 @@ OFFSITE = Input("copies off site", "-", 0, lo=0, hi=9, integer=True, source=_YOU
                 help="Copies kept outside this library (a vault, another site): cartridges but no slots here.")  # fmt: skip
 CARTRIDGE_TB = Input("data per cartridge", "TB", 18.0, lo=SMALL, hi=1e6,
                      help="Data one cartridge holds: native capacity x compression x fill.")  # fmt: skip
-COMPRESSION = Input(
-    "expected compression", "-", 1.0, lo=0.1, hi=100.0, source=_YOURS,
+COMPRESSION = COMPRESSION_RATIO.but(  # below 1 (down to 0.5) with a CompressionWarning, as every model takes it
+    label="expected compression", default=1.0, source=_YOURS,
     help="Host bytes per byte on tape you expect; real archives compress less than the rated ratio (1: none).",
 )  # fmt: skip
 FILL = Input("fill efficiency", "-", 1.0, lo=SMALL, hi=1.0, source="project assumption (1: filled to the rated capacity)",
              help="Share of a cartridge's capacity that holds data (cartridges are not filled to the byte).")  # fmt: skip
 RESERVE = Input("reclamation reserve", "-", 0.0, lo=0.0, hi=10.0, source="project assumption (0: none)",
                 help="Extra cartridges, a share of those holding data: space awaiting reclamation, scratch.")  # fmt: skip
-
-
-class CompressionWarning(VtsModelWarning):
-    """An expected compression below 1: the data grows on tape (encrypted or already compressed data)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +147,7 @@ def cartridge_tb(drive: str, *, compression=1.0, fill=1.0):
     drive : str
         A catalog drive (key or alias).
     compression : float
-        Host bytes per byte on tape expected, 0.1 to 100. [-]
+        Host bytes per byte on tape expected, 0.5 to 100 (below 1 with a warning). [-]
     fill : float
         Share of the capacity filled, (0, 1]. [-]
     """
@@ -164,12 +159,6 @@ def cartridge_tb(drive: str, *, compression=1.0, fill=1.0):
     cr = COMPRESSION.check("compression", compression)
     f = FILL.check("fill", fill)
     broadcast(compression=cr, fill=f)
-    if np.any(cr < 1.0):
-        warnings.warn(
-            f"compression={float(np.min(cr)):g} is below 1: the data takes more space on tape than on the host",
-            CompressionWarning,
-            stacklevel=2,
-        )
     return result(spec.native_capacity_gb / 1000.0 * cr * f)
 
 

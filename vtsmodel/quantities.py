@@ -22,6 +22,7 @@ overflowing into ``inf`` or ``nan``.
 from __future__ import annotations
 
 from vtsmodel._inputs import Input
+from vtsmodel._validation import GROWS_ON_TAPE, CompressionWarning
 
 __all__ = [
     "ABOVE_864_FRACTION",
@@ -72,6 +73,7 @@ __all__ = [
     "CF",
     "CHANNELS",
     "COMPRESSION_RATIO",
+    "MIN_COMPRESSION",
     "DATA_MB",
     "DRIVES",
     "ESCON_KM",
@@ -123,9 +125,16 @@ MAX_SESSIONS = 100_000
 
 # --- the VTS B18 -------------------------------------------------------------------------------
 
+#: A compression ratio below 1 (data that grows on tape) is accepted down to this, with a
+#: :class:`~vtsmodel.CompressionWarning`; below, a ratio is more likely a typing error
+#: (1/2 for 2:1) than data. Modelling choice, not a source value. [-]
+MIN_COMPRESSION = 0.5
+_GROWS = (1.0, CompressionWarning, GROWS_ON_TAPE)
+
 CF = Input(
-    "compressibility CF", "-", 3.0, lo=1.0, hi=100.0, valid=(1.0, 4.0), source=f"{_VTS}, Appendix B and Sec. 3.5.1",
-    help="Host bytes per byte stored (data that does not compress has CF 1).",
+    "compressibility CF", "-", 3.0, lo=MIN_COMPRESSION, hi=100.0, valid=(1.0, 4.0),
+    source=f"{_VTS}, Appendix B and Sec. 3.5.1", below=_GROWS,
+    help="Host bytes per byte stored (data that does not compress has CF 1; below 1 it grows on tape).",
 )  # fmt: skip
 TVC_GB = Input(
     "TVC capacity", "GB", 1728.0, lo=SMALL, hi=BIG_GB, valid=(72.0, 1728.0), source=f"{_VTS}, Table 3",
@@ -297,10 +306,11 @@ COMPRESSION_RATIO = Input(
     "compression ratio",
     "-",
     2.0,
-    lo=1.0,
+    lo=MIN_COMPRESSION,
     hi=100.0,
     source="adsm-l-lto-2003",
-    help="Host bytes per byte on tape.",
+    below=_GROWS,
+    help="Host bytes per byte on tape (below 1: data that grows on tape).",
 )
 
 

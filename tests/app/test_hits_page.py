@@ -251,3 +251,52 @@ def test_export_carries_the_log_and_the_sources():
     assert name == "08_hits_curve.html"
     assert "example_mount_log.csv (illustrative, synthetic)" in text and "ibm-vts-b18-2000" in text
     assert "drive_catalog" not in page.panel.caption("curve")
+
+
+# --- capacities of any size, and logs of any shape (issue 23) ---------------------------------------
+
+
+def test_capacities_over_the_working_set_or_typed_follow_the_core():
+    page = L.HitsPage()
+    curve = C.curve_of(C.example_source(), 0.0)
+    page.which.value = "auto"
+    caps = hits.auto_capacities(curve, 12)
+    assert np.allclose(page.capacities, caps) and page.panel.controls["capacity_gb"].disabled
+    assert [r["capacity [GB]"] for r in page.rows] == pytest.approx(caps)
+    want = curve.at(caps)
+    assert [r["read hits [%]"] for r in page.rows] == pytest.approx(100 * want.read_hit_ratio)
+    assert [r["recalls [1/h]"] for r in page.rows] == pytest.approx(want.recalls_per_hour)
+    spec = page.panel.figure("curve")
+    marks = trace_named(spec, "chosen capacities, by count")
+    assert np.allclose(marks["x"], caps) and np.allclose(marks["y"], want.read_hit_ratio)
+    assert spec["layout"]["xaxis"]["title"]["text"] == "cache capacity, in the log's sizes [GB]"
+    assert "Each chosen capacity" in page.panel.view.tables["hits-rows"]
+    page.which.value = "typed"
+    page.typed.value = "2GB, 0.5TB"
+    assert page.capacities == (2.0, 500.0)
+    assert [r["capacity [GB]"] for r in page.rows] == [2.0, 500.0]
+    page.typed.value = "lots"
+    assert "&#x27;lots&#x27; is not a size" in page.status.value and page.capacities == (2.0, 500.0)
+    page.which.value = "table3"
+    assert page.capacities is None and len(page.rows) == 9 and not page.panel.controls["capacity_gb"].disabled
+
+
+def test_a_compressed_headerless_log_is_read_with_the_pages_options():
+    import gzip
+
+    from vtsmodel.logs import example_log
+
+    page = L.HitsPage()
+    text = example_log("tape-requests", 200, seed=4)
+    page.log_format.value = "tape-requests"
+    page.object_size.value = "18TB"
+    browser_upload(page.upload, "robot.log.gz", gzip.compress(text.encode()))
+    assert "showing <b>robot.log.gz</b>" in page.status.value, page.status.value
+    log = mountlog.read_mount_log(text, format="tape-requests", object_mb=18e6)
+    assert page.source.log.cartridge_ids.tolist() == log.cartridge_ids.tolist()
+    assert any("every object counted as 18,000,000 MB" in n for n in page.panel.view.notes)
+    page.which.value = "auto"
+    curve = hits.lru_hit_curve(log)
+    assert [r["read hits [%]"] for r in page.rows] == pytest.approx(
+        100 * curve.at(hits.auto_capacities(curve, 12)).read_hit_ratio
+    )

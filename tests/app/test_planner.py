@@ -87,8 +87,8 @@ def test_contract():
         assert out[f"margin, {c.label} [{c.unit}]"] == pytest.approx(c.margin)
     assert out["library drives [-]"] == lib.drives
     assert set(P.scenario_view().figures) == {"configurations", "day", "tornado", "capacity"}
-    with pytest.raises(ValueError, match=r"cf=0.5 is outside the valid range \[1, 6\]"):
-        P.scenario_outputs(cf=0.5)
+    with pytest.raises(ValueError, match=r"cf=0.4 is outside the valid range \[0.5, 6\]"):
+        P.scenario_outputs(cf=0.4)
     with pytest.raises(ValueError, match=r"write_gb_per_day=60000 is outside the valid range \[0, 50,?000\]"):
         P.scenario_outputs(write_gb_per_day=60000)
 
@@ -344,3 +344,38 @@ def test_the_caption_says_what_is_derived_and_what_the_workload_replaces():
     caption = pg.panel.caption()
     assert "data written per day [GB] = replaced by the workload" in caption
     assert "day evaluated = example_hourly_workload" in caption
+
+
+def test_the_page_figures_place_their_title_and_legend_in_pixels_that_an_export_keeps():
+    """An export adds its caption's height (:func:`vtsmodel.app.export.export_spec`): the title and legend stay put."""
+    from vtsmodel.app.export import export_spec
+
+    view = P.scenario_view()
+    for name in ("configurations", "day", "tornado"):
+        spec = view.figures[name].spec()
+        captioned = export_spec(spec, "a caption\n" * 12)
+        for fig in (spec, captioned):
+            lay = fig["layout"]
+            title, legend, m = lay["title"], lay["legend"], lay["margin"]
+            assert (title["y"], title["yref"], title["yanchor"], title["pad"]["t"]) == (
+                1,
+                "container",
+                "top",
+                10,
+            )
+            plot_h = lay["height"] - m["t"] - m["b"]
+            # the legend's top in pixels under the figure's top edge: under the title, whatever the height
+            assert legend["yref"] == "paper" and legend["yanchor"] == "top", name
+            assert m["t"] - (legend["y"] - 1) * plot_h == pytest.approx(plan_figures.LEGEND_TOP_PX), name
+        assert captioned["layout"]["height"] > spec["layout"]["height"]
+
+
+def test_slanted_names_get_their_room_under_the_plot():
+    p, vts, _lib, _sens = evaluated(plan.Answers())
+    spec = plan_figures.configurations_spec(vts)
+    longest = max(len(x) for x in spec["data"][0]["x"])
+    lay = spec["layout"]
+    # 0.6 of a 14 px font a character, at 45 degrees, then the legend's two rows
+    assert lay["margin"]["b"] >= longest * 0.6 * 14 * math.sqrt(0.5) + 2 * plan_figures.LEGEND_ROW_PX
+    plot_h = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
+    assert -lay["legend"]["y"] * plot_h == pytest.approx(plan_figures.slanted_px(spec["data"][0]["x"]))

@@ -19,13 +19,23 @@ def test_shards_is_drawn_with_its_measured_error():
     src = C.example_source()
     _curve, t = core(C.EXAMPLE_LOG)
     s = hits.shards_hit_curve(src.log, max_volumes=256)
-    (trace,) = P.traces(src, **SLOW, shards=True, max_volumes=256)
+    band, trace = P.traces(src, **SLOW, shards=True, max_volumes=256)
     assert trace.name == "SHARDS, by count (256 volumes)"
-    assert np.allclose(trace.y, s.read_hit_ratio(np.asarray(trace.x, float)), equal_nan=True)
+    x = np.asarray(trace.x, float)
+    assert np.allclose(trace.y, s.read_hit_ratio(x), equal_nan=True)
+    # the band: the curve ± the wider of twice the replicates' standard error and the error measured
+    # for a sample this size (2 standard errors alone undercover: BENCHMARKS.md), out along the grid and back
+    half = np.maximum(2 * s.read_hit_error(x), s.expected_error)
+    # the measured error widens it somewhere
+    assert s.expected_error > 0 and np.any(half > 2 * s.read_hit_error(x))
+    assert np.allclose(band.y, np.concatenate([trace.y + half, (trace.y - half)[::-1]]), equal_nan=True)
+    assert band.name == "SHARDS ± its likely error"
     err = float(np.abs(s.read_hit_ratio(t.capacity_gb) - t.read_hit_ratio).max())
     view = shown(P.view_compared, **SLOW, shards=True, max_volumes=256)
     assert view.readouts["SHARDS error at Table 3 sizes"] == (
-        f"{number(err, 2)} at most (sampling rate {number(s.sampling_rate)})"
+        f"{number(err, 2)} at most (sampling rate {number(s.sampling_rate)}); expected about "
+        f"{number(s.expected_error, 2)} for a sample this size (measured), ± 2 standard errors "
+        f"{number(float(np.nanmax(2 * s.read_hit_error(t.capacity_gb))), 2)} at most"
     )
     assert err > 0  # 256 of 2,280 volumes: a sample, not the whole log
     assert shown(P.view_compared, **SLOW).readouts == {} and P.traces(src, **SLOW) == []

@@ -58,7 +58,7 @@ def test_contract():
         assert plot.figure().layout.height  # each composes into a valid plotly figure
     with pytest.raises(ValueError, match=r"feature='turbo' is not valid; choose one of 'base', 'EHPO'"):
         L.scenario_outputs(feature="turbo")
-    with pytest.raises(ValueError, match=r"cf=7 is outside the valid range \[1, 6\]"):
+    with pytest.raises(ValueError, match=r"cf=7 is outside the valid range \[0.5, 6\]"):
         L.scenario_outputs(cf=7)
     with pytest.raises(ValueError, match="unknown scenario input"):
         L.scenario_outputs(colour="red")
@@ -214,7 +214,7 @@ def test_a_value_the_control_cannot_show_is_rejected_with_its_range():
         ValueError, match=r"tvc_config='tvc_300' is not valid; choose one of '72 GB: 9 GB HDDs"
     ):
         p.set(tvc_config="tvc_300")
-    with pytest.raises(ValueError, match=r"cf=9 is outside the valid range \[1, 6\]"):
+    with pytest.raises(ValueError, match=r"cf=9 is outside the valid range \[0.5, 6\]"):
         p.set(cf=9)
     assert p.values["cf"] == 3.0 and not p.last_error  # the panel is unchanged
 

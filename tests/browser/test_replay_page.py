@@ -37,7 +37,7 @@ def _status(page, text: str, kind: str = "done") -> str:
 def test_upload_a_log_move_the_sliders_and_export(open_lesson, tmp_path, artifacts_dir):
     page = open_lesson_with_plots(open_lesson, L.NOTEBOOK, 3)
     mine = panel_as_shown(page, TITLE, L.ReplayPage().panel)
-    assert "synthetic, illustrative" in _status(page, "showing example_mount_log.csv")
+    assert "synthetic, illustrative" in _status(page, f"showing {L.EXAMPLE_LOG.name}")
 
     log = tmp_path / "my_requests.csv"
     mountlog.write_mount_log(mountlog.synthetic_mount_log(3000, 400, seed=11, hours=48), log)

@@ -9,8 +9,8 @@
     vtsmodel plan [PLAN_FILE] [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
                               [--overwrite]
     vtsmodel plan [PLAN_FILE] --init NEW_PLAN.json [--overwrite]
-    vtsmodel hits LOG.csv [--feature base|ehpo|paf] [--cf CF] [--warmup-hours H] [--sort]
-                          [--shards MAX_VOLUMES]
+    vtsmodel hits LOG [--log-format F] [--columns SPEC] [--object-gb GB] [--sort] ...
+                      [--capacities 500GB,2TB | --auto N | --table3] [--format table|csv|json]
 
 Errors are one line on stderr and a non-zero exit (1 for a failure, 2 for a usage
 error; ``plan`` exits 3 when no configuration meets every target); set ``VTSMODEL_DEBUG=1`` to see the traceback. Plotly is imported only by
@@ -25,8 +25,6 @@ import re
 import sys
 import time
 from pathlib import Path
-
-from vtsmodel.b18 import FEATURES
 
 __all__ = ["main"]
 
@@ -523,74 +521,6 @@ def _default_answers(plan) -> list[str]:
     return out
 
 
-# --- hits ----------------------------------------------------------------------------------------
-def _cmd_hits(args) -> int:
-    import math
-
-    from vtsmodel import cite, hits, mountlog
-
-    log = mountlog.read_mount_log(args.log, sort=True) if args.sort else args.log
-    if args.shards:
-        curve = hits.shards_hit_curve(log, max_volumes=args.shards, warmup_hours=args.warmup_hours)
-    else:
-        curve = hits.lru_hit_curve(log, warmup_hours=args.warmup_hours)
-    t = hits.configuration_hits(curve, feature=args.feature, cf=args.cf)
-
-    def pct(x):
-        return "n/a" if math.isnan(x) else f"{100 * x:.1f}"
-
-    def num(x, fmt):
-        return "n/a" if math.isnan(x) else format(x, fmt)
-
-    method = (
-        "exact one-pass LRU" if curve.method == "exact" else f"SHARDS sample, rate {curve.sampling_rate:.3g}"
-    )
-    print(f"Read hits by Table 3 cache size: {Path(str(args.log)).name}")
-    print(
-        f"{curve.mounts:,} mounts, {curve.volumes:,} volumes, {curve.hours:.1f} h counted; "
-        f"{curve.reads:,.0f} reads, {curve.specific_writes:,.0f} specific writes; sizes {curve.size_basis} MB; {method}"
-    )
-    holds = "host-size volumes (base)" if args.feature == "base" else "compressed volumes (EHPO or PAF)"
-    print(f"The cache holds {holds}; CF {args.cf:g}; 'compared' is the capacity in the log's sizes.")
-    print()
-    rows = [
-        {
-            "TVC [GB]": f"{g:g}",
-            "offered with": o,
-            "compared [GB]": f"{c:.4g}",
-            "read hits [%]": pct(r),
-            "read hits, bytes [%]": pct(b),
-            "recalls [1/h]": num(rate, ".2f"),
-            "peak hour [recalls]": num(peak, ".0f"),
-            "mean recall [MB]": num(mb, ".0f"),
-        }
-        for g, o, c, r, b, rate, peak, mb in zip(
-            t.tvc_gb,
-            t.offered_with,
-            t.capacity_gb,
-            t.read_hit_ratio,
-            t.read_byte_hit_ratio,
-            t.recalls_per_hour,
-            t.peak_hour_recalls,
-            t.mean_recall_mb,
-            strict=True,
-        )  # fmt: skip
-    ]
-    print(_table(rows, list(rows[0])))
-    print()
-    print(
-        "Recalls: read misses and specific-mount write misses (ibm-vts-b18-2000, Sec. 3.4). The first "
-        "mount of each volume in the log is a miss."
-    )
-    if curve.largest_volume_gb > t.capacity_gb.min():
-        print(
-            f"Note: the largest volume ({curve.largest_volume_gb:.3g} GB) exceeds the smallest capacity compared."
-        )
-    print()
-    print(cite(hits.configuration_hits))
-    return 0
-
-
 # --- replay --------------------------------------------------------------------------------------
 def _count_lines(path: str) -> int:
     """Lines of a file, counted in 1 MB blocks (the progress bar's total)."""
@@ -802,22 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--overwrite", action="store_true", help="replace an existing report or --init file")
     pl.set_defaults(func=_cmd_plan)
 
-    h = sub.add_parser(
-        "hits",
-        help="print read-hit ratios and recalls per hour by Table 3 cache size, from a mount log",
-        description=(
-            "Read a mount log (CSV: time_s or time, volume, compressed_mb or host_mb, access; see "
-            "vtsmodel.mountlog) and print, for each Table 3 TVC capacity, the read-hit ratio of an "
-            "LRU cache (by count and by bytes) and the recall mounts per hour."
-        ),
-    )
-    h.add_argument("log", metavar="LOG.csv", help="the mount log")
-    h.add_argument("--feature", choices=FEATURES, help="only this feature's capacities")
-    h.add_argument("--cf", type=_positive_float, default=1.0, help="data compressibility (default 1)")
-    h.add_argument("--warmup-hours", type=float, default=0.0, metavar="H", help="leave the first H hours out")
-    h.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
-    h.add_argument("--shards", type=int, metavar="MAX_VOLUMES", help="sampled curve (SHARDS) for huge logs")
-    h.set_defaults(func=_cmd_hits)
+    from vtsmodel.app import hits_cli
+
+    hits_cli.add_parser(sub, _positive_float)
 
     r = sub.add_parser(
         "replay",

@@ -21,7 +21,6 @@ import asyncio
 import atexit
 import concurrent.futures
 import copy
-import csv
 import html
 import io
 import logging
@@ -598,15 +597,20 @@ def export_figures(
 def csv_text(
     rows: Sequence[Mapping[str, object]], *, columns: Sequence[str] | None = None, caption: str = ""
 ) -> str:
-    """Rows (mappings) as CSV text, with the caption as ``#`` comment lines at the end."""
+    """Rows (mappings) as CSV text, with the caption as ``#`` comment lines at the end.
+
+    Cells are quoted per RFC 4180 and a text cell a spreadsheet would run as a formula gets
+    a leading ``'`` (numbers unchanged): :func:`vtsmodel.files.csv_row`.
+    """
+    from vtsmodel.files import csv_row
+
     if not rows and not columns:
         raise ValueError("rows is empty and no columns were given: nothing to write")
     cols = list(columns or rows[0].keys())
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    buf.write(csv_row(cols))
     for row in rows:
-        writer.writerow(row)
+        buf.write(csv_row(row.get(c) for c in cols))
     if caption:
         for line in caption.splitlines():
             buf.write(f"# {line}\n")

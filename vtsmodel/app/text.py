@@ -11,7 +11,7 @@ import math
 
 from vtsmodel import number
 
-__all__ = ["duration", "in_words", "number", "percent", "plain_math", "with_unit"]
+__all__ = ["duration", "in_words", "number", "parse_sizes_gb", "percent", "plain_math", "size", "with_unit"]
 
 
 def with_unit(x, unit: str, digits: int = 3) -> str:
@@ -76,6 +76,58 @@ def _declared_inputs() -> dict:
 def percent(fraction, digits: int = 3) -> str:
     """A fraction as a percentage: ``percent(0.1934)`` is ``'19.3 %'``."""
     return with_unit(100.0 * float(fraction), "%", digits)
+
+
+#: Size units a person may type, in GB (decimal: GB = 10^9 bytes; binary: GiB = 2^30 bytes).
+_SIZE_UNITS = {
+    "b": 1e-9, "kb": 1e-6, "mb": 1e-3, "gb": 1.0, "tb": 1e3, "pb": 1e6, "eb": 1e9,
+    "kib": 2**10 / 1e9, "mib": 2**20 / 1e9, "gib": 2**30 / 1e9, "tib": 2**40 / 1e9, "pib": 2**50 / 1e9,
+}  # fmt: skip
+
+
+def parse_sizes_gb(text: str, *, name: str = "capacities") -> list[float]:
+    """Sizes typed by a person, ``"500GB, 2TB, 10 TB"``, in GB (a number alone is GB).
+
+    Raises
+    ------
+    ValueError
+        Naming the part that is not a size, and the units known.
+    """
+    import re
+
+    out = []
+    for part in str(text).split(","):
+        p = part.strip()
+        if not p:
+            continue
+        m = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z]*)", p)
+        unit = m.group(2).lower() if m else ""
+        if m is None or (unit and unit not in _SIZE_UNITS):
+            raise ValueError(
+                f"{name}={text!r}: {p!r} is not a size; write a number and a unit "
+                f"({', '.join(u.upper() if 'i' not in u else u[0].upper() + 'iB' for u in _SIZE_UNITS)}), e.g. 500GB,2TB"
+            )
+        out.append(float(m.group(1)) * _SIZE_UNITS[unit or "gb"])
+    if not out:
+        raise ValueError(f"{name}={text!r} names no size; e.g. 500GB,2TB,10TB")
+    return out
+
+
+def size(gb, digits: int = 3) -> str:
+    """A size in GB in the unit a person would use (decimal: kB, MB, GB, TB, PB).
+
+    Examples
+    --------
+    >>> size(0.004096), size(500), size(2000), size(1.5e7)
+    ('4.1 MB', '500 GB', '2 TB', '15 PB')
+    """
+    g = float(gb)
+    if math.isnan(g):
+        return "—"
+    for unit, scale in (("PB", 1e6), ("TB", 1e3), ("GB", 1.0), ("MB", 1e-3), ("kB", 1e-6)):
+        if abs(g) >= scale:
+            return with_unit(g / scale, unit, digits)
+    return with_unit(g * 1e9, "B", digits)
 
 
 _LATEX = (

@@ -27,6 +27,7 @@ class Field:
     scale: float = 1.0
     form: str | None = None
     basis: str = "host"
+    vts: bool = False  # a size column of vtsmodel's mount log (compressed_mb, host_mb)
 
 
 def _aliases() -> dict[str, Field]:
@@ -54,8 +55,8 @@ def _aliases() -> dict[str, Field]:
     add("size_kb kb kilobytes", Field("size", 1e-3))
     add("size_mb mb megabytes", Field("size", 1.0))
     add("size_gb gb gigabytes", Field("size", 1e3))
-    add("host_mb", Field("size", 1.0, basis="host"))
-    add("compressed_mb", Field("size", 1.0, basis="compressed"))
+    add("host_mb", Field("size", 1.0, basis="host", vts=True))
+    add("compressed_mb", Field("size", 1.0, basis="compressed", vts=True))
     add("compressed_bytes", Field("size", 1e-6, basis="compressed"))
     add("access op operation opcode kind type mode direction rw io io_type request_type req_type cmd "
         "command action event", Field("access"))  # fmt: skip
@@ -180,7 +181,7 @@ def layout(header: list[str] | None, spec, nfirst: int, *, ragged: bool, where: 
         for i, h in enumerate(header):
             key = lowered[i]
             if key in ALIASES or key in ROLES:
-                put(h, i, repr(h.strip()))
+                put(h, i, h.strip())
                 continue
             close = difflib.get_close_matches(key, [*ALIASES, *ROLES], n=1, cutoff=0.85)
             role_taken = close and (ALIASES.get(close[0]) or Field(close[0])).role in [
@@ -206,7 +207,7 @@ def layout(header: list[str] | None, spec, nfirst: int, *, ragged: bool, where: 
                         raise ValueError(
                             f"{where}: columns={spec!r} names {w!r}, not a header column ({have})"
                         )
-                    put(name, hmap[normal(w)], repr(w))
+                    put(name, hmap[normal(w)], w)
     if "time" not in roles:
         if "end" in roles:
             roles["time"], names["time"] = roles.pop("end"), names.pop("end")
@@ -258,12 +259,14 @@ def detect_delimiter(lines: list[str]) -> str | None:
 
     A candidate counts when at least half the lines split into its most common count
     (a bad line among the first is then named by the reader, not taken for another
-    format); the largest such count wins (a semicolon log with decimal commas), on a tie
+    format). One that splits every line (the header too) into that count wins over one
+    that splits only some (a comma-separated log whose ids hold semicolons, ``a;;;b``);
+    among those, the largest count wins (a semicolon log with decimal commas), on a tie
     the order of :data:`DELIMITERS`. Runs of spaces only when no one character fits.
     """
-    best, best_n = None, 0
+    best, best_key = None, (False, 0)
     for d in DELIMITERS:
-        if d is None and best_n:
+        if d is None and best_key[1]:
             break
         try:
             counts = [len(split_one(line, d)) for line in lines]
@@ -271,9 +274,10 @@ def detect_delimiter(lines: list[str]) -> str | None:
             continue
         values, freq = np.unique(counts, return_counts=True)
         n = int(values[np.argmax(freq)])
-        if n >= 2 and freq.max() >= 0.5 * len(lines) and n > best_n:
-            best, best_n = d, n
-    if not best_n:
+        key = (bool(freq.max() == len(lines)), n)
+        if n >= 2 and freq.max() >= 0.5 * len(lines) and key > best_key:
+            best, best_key = d, key
+    if not best_key[1]:
         raise ValueError(
             "cannot tell the delimiter: no one of tab, ';', '|', ',' or spaces splits the first lines into "
             "the same number of fields; give it (delimiter=';', --delimiter ';')"

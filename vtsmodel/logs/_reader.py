@@ -11,9 +11,7 @@ from itertools import repeat
 import numpy as np
 
 from vtsmodel._csv import unguard
-from vtsmodel.logs import _columns, _times
-from vtsmodel.logs._source import Source
-from vtsmodel.mountlog import (
+from vtsmodel._mountlog import (
     ACCESS_TYPES,
     MAX_DURATION_S,
     MAX_ID_CHARS,
@@ -24,6 +22,8 @@ from vtsmodel.mountlog import (
     SPECIFIC_WRITE,
     MountLogChunk,
 )
+from vtsmodel.logs import _columns, _times
+from vtsmodel.logs._source import Source
 
 #: Access kinds by the words logs use for them (lower case); None: the line is left out
 #: (a deletion is no request for data).
@@ -137,7 +137,11 @@ FORMATS: dict[str, LogFormat] = {
 
 @dataclass
 class ReadInfo:
-    """What the reader found and decided, filled in as it reads (one per reading)."""
+    """What the reader found and decided, filled in as it reads (one per reading).
+
+    ``vts_sizes`` is true for a log whose sizes are in vtsmodel's ``compressed_mb`` or
+    ``host_mb`` column: a VTS mount log, whose natural capacities are Table 3's.
+    """
 
     label: str
     format: str = "delimited"
@@ -148,6 +152,7 @@ class ReadInfo:
     time_form: str = ""
     zoned: bool = False
     sizes_given: bool = True
+    vts_sizes: bool = False
     access_given: bool = True
     objects_are_cartridges: bool = False
     object_mb: float | None = None
@@ -176,7 +181,7 @@ class ReadInfo:
         if not self.access_given:
             out.append("the log has no access column: every request counted as a read")
         if not self.sizes_given:
-            out.append(f"the log has no sizes: every object counted as {self.object_mb:g} MB")
+            out.append(f"the log has no sizes: every object counted as {self.object_mb:,.10g} MB")
         if self.objects_are_cartridges:
             out.append("the log names no object but the cartridge: each cartridge is one object")
         if self.ignored:
@@ -459,6 +464,7 @@ class _Reader:
             sfield = roles["size"][1]
             self.size_scale = sfield.scale
             self.info.size_basis = self.spec.size_basis or sfield.basis
+            self.info.vts_sizes = sfield.vts
         else:
             if self.spec.object_mb is None:
                 raise ValueError(
@@ -596,7 +602,7 @@ class _Reader:
     def _name(self, role: str) -> str:
         where = self.info.columns.get(role) or (role,)
         w = where[0]
-        return w.strip("'") if w.startswith("'") else role
+        return role if w.startswith("field ") else w
 
     def _time_problem(self, exc: _times.TimeError, parser) -> str:
         return (

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from vtsmodel._inputs import Input, declare
+from vtsmodel._mountlog import MAX_SIZE_MB, READ, SCRATCH_WRITE, SIZE_BASIS, SPECIFIC_WRITE, MountLog
 from vtsmodel._validation import ConstraintError, as_scalar
-from vtsmodel.mountlog import MAX_SIZE_MB, READ, SCRATCH_WRITE, SIZE_BASIS, SPECIFIC_WRITE, MountLog
 from vtsmodel.quantities import BIG_HOURS, SEED, SMALL
 
 __all__ = ["MAX_SYNTHETIC_MOUNTS", "MAX_SYNTHETIC_VOLUMES", "synthetic_mount_log"]
@@ -423,7 +423,7 @@ def example_log(name: str, n: int = 12, *, seed: int = 3) -> str:
     start = np.datetime64("2011-08-19T00:15:58")
     t = start + np.rint(log.time_s).astype("timedelta64[s]")
     if name == "vtsmodel":
-        from vtsmodel.mountlog import mount_log_csv
+        from vtsmodel._mountlog import mount_log_csv
 
         return mount_log_csv(log, comments=["ILLUSTRATIVE: a synthetic vtsmodel mount log"])
     if name == "xferlog":
@@ -469,7 +469,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--overwrite", action="store_true")
     args = ap.parse_args(argv)
     log = synthetic_mount_log(**_EXAMPLE)
-    from vtsmodel.mountlog import write_mount_log
+    from vtsmodel._mountlog import write_mount_log
 
     print(write_mount_log(log, args.path, comments=_example_comments(), overwrite=args.overwrite))
     return 0

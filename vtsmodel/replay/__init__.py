@@ -6,7 +6,10 @@
   mounts, drive and robot utilisation, per hour; :func:`prepare_log` /
   :func:`prepare_requests` then :func:`replay_prepared` to replay one log through many
   libraries without its cache pass and stacking each time.
-- :func:`analytic_beside`: the M/D/c and M/G/c answers for the same log and library.
+- :func:`analytic_beside`: the M/D/c and M/G/c answers for the same log and library;
+  :func:`wait_parts`: the replay's waits split into cartridge contention and the rest.
+- :func:`vtsmodel.replay.synthetic.synthetic_request_log`: an illustrative request log
+  (bursty jobs, files clustered on cartridges, heavy-tailed durations), lesson 09's example.
 - :func:`replay_drives_needed`: drives added until the replay's percentile meets a target,
   with the analytic count beside.
 """
@@ -15,8 +18,10 @@ from vtsmodel.replay.analytic import (
     AnalyticBeside,
     ApproximationWarning,
     DrivesByReplay,
+    WaitParts,
     analytic_beside,
     replay_drives_needed,
+    wait_parts,
 )
 from vtsmodel.replay.library import POLICIES, ReplayLibrary, replay_library
 from vtsmodel.replay.run import (
@@ -40,6 +45,7 @@ __all__ = [
     "PreparedRequests",
     "Replay",
     "ReplayLibrary",
+    "WaitParts",
     "analytic_beside",
     "prepare_log",
     "prepare_requests",
@@ -49,4 +55,5 @@ __all__ = [
     "replay_library",
     "replay_prepared",
     "replay_requests",
+    "wait_parts",
 ]

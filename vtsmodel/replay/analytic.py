@@ -26,16 +26,18 @@ from vtsmodel.mountlog import MountLog
 from vtsmodel.quantities import BIG_S, SEED
 from vtsmodel.queueing import QUANTILE, prob_wait, simulate_recalls, wait_mdc, wait_mgc, wait_percentile
 from vtsmodel.replay.library import MAX_DRIVES, ReplayLibrary, replay_library
-from vtsmodel.replay.run import _PREPARE, Replay, prepare_log, prepare_requests, replay_prepared
+from vtsmodel.replay.run import _PREPARE, Replay, _code_array, prepare_log, prepare_requests, replay_prepared
 
-__all__ = ["CV_LIMIT", "DIFFERENCE", "AnalyticBeside", "ApproximationWarning", "DrivesByReplay",
-           "analytic_beside", "replay_drives_needed"]  # fmt: skip
+__all__ = ["CV_LIMIT", "DIFFERENCE", "AnalyticBeside", "ApproximationWarning", "DrivesByReplay", "WaitParts",
+           "analytic_beside", "replay_drives_needed", "wait_parts"]  # fmt: skip
 
 #: Relative difference between an analytic answer and the replay's beyond which
 #: :func:`analytic_beside` warns (issue 24's threshold). [-]
 DIFFERENCE = 0.2
 #: Service cv beyond which the M/G/c approximations are known to fail (issue 24). [-]
 CV_LIMIT = 2.0
+#: How the note on answers far from the replay begins (a page naming the reasons drops it).
+FAR_NOTE = "differ from the replay by more than"
 #: Recalls the sample-fed simulation runs. [count]
 SAMPLE_RUN = 200_000
 
@@ -102,13 +104,15 @@ class AnalyticBeside:
     prob_wait: float = math.nan
     ready_s: float = math.nan
 
-    def response_survival(self, t, model: str = "M/G/c") -> np.ndarray:
+    def response_survival(self, t, model: str = "M/G/c", ready=None, weights=None) -> np.ndarray:
         """The formulas' share of requests whose response exceeds ``t``. [-]
 
         The wait's exponential tail (as :func:`vtsmodel.queueing.wait_percentile` takes it),
-        P(W > w) = C exp(-w C / Wq), shifted by the mean time to data :attr:`ready_s`:
-        P(R > t) = 1 for t < ready_s, else C exp(-(t - ready_s) C / Wq), with Wq the
-        ``model``'s mean wait (``"M/D/c"`` or ``"M/G/c"``).
+        P(W > w) = C exp(-w C / Wq), with Wq the ``model``'s mean wait (``"M/D/c"`` or
+        ``"M/G/c"``), plus the time to data R: P(W + R > t) = 1 for t < R, else
+        C exp(-(t - R) C / Wq), averaged over ``ready`` (each request's time to data, the
+        wait independent of it; with ``weights``, a weighted mean), or at its mean
+        :attr:`ready_s` when ``ready`` is None.
 
         Parameters
         ----------
@@ -116,15 +120,26 @@ class AnalyticBeside:
             Response times. [s]
         model : str
             ``"M/D/c"`` or ``"M/G/c"``.
+        ready : array_like, optional
+            Times to data to average over (a sample, or its quantiles). [s]
+        weights : array_like, optional
+            The share of requests each of ``ready`` stands for (default equal). [-]
         """
         if model not in ("M/D/c", "M/G/c"):
             raise ValueError(f"model={model!r} is not valid; choose 'M/D/c' or 'M/G/c'")
         t = np.asarray(t, dtype=float)
+        r = np.atleast_1d(np.asarray(self.ready_s if ready is None else ready, dtype=float))
         wq = self.mdc_mean_s if model == "M/D/c" else self.mgc_mean_s
         c = self.prob_wait
+        w = (
+            np.full(r.size, 1.0 / r.size)
+            if weights is None
+            else np.asarray(weights, dtype=float) / np.sum(weights)
+        )
+        late = t[..., None] - r  # [t, ready]
         if not (math.isfinite(wq) and math.isfinite(c)) or wq <= 0 or c <= 0:
-            return np.where(t < self.ready_s, 1.0, 0.0)
-        return np.where(t < self.ready_s, 1.0, c * np.exp(-(t - self.ready_s) * c / wq))
+            return np.where(late < 0, 1.0, 0.0) @ w
+        return np.where(late < 0, 1.0, c * np.exp(-np.maximum(late, 0.0) * c / wq)) @ w
 
     def rows(self) -> list[tuple[str, float, float]]:
         """``(answer, mean, quantile)`` rows: replay, M/D/c, M/G/c, sample. [s]"""
@@ -204,7 +219,7 @@ def analytic_beside(
     if cv > CV_LIMIT:
         notes.append(f"service cv {cv:.2f} > {CV_LIMIT:g}: the M/G/c approximations are known to fail here")
     if far:
-        notes.append("differ from the replay by more than 20%: " + ", ".join(far))
+        notes.append(f"{FAR_NOTE} {DIFFERENCE:.0%}: " + ", ".join(far))
     out = AnalyticBeside(
         arrival_rate=lam, service_s=s, service_cv=cv, drives=c, utilisation=rho, q=q, replay_mean_s=r_m,
         replay_q_s=r_q, mdc_mean_s=mdc_m, mdc_q_s=mdc_q, mgc_mean_s=mgc_m, mgc_q_s=mgc_q, sample_mean_s=smp_m,
@@ -214,6 +229,83 @@ def analytic_beside(
     if warn and (far or cv > CV_LIMIT):
         warnings.warn("analytic beside replay: " + "; ".join(notes), ApproximationWarning, stacklevel=2)
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class WaitParts:
+    """A replay's waits split by what each request waited for: its cartridge, or the rest. [s]
+
+    A request that arrives while an earlier request for its cartridge is still being served
+    waits at least until that one ends: that much of its wait (at most all of it) is
+    **cartridge contention**, which no queueing formula sees (they give every request a
+    mount of its own). The rest of every wait is for a drive, a robot or an unload: what the
+    formulas model, though with Poisson arrivals where a log comes in bursts.
+
+    Attributes
+    ----------
+    cartridge_s, other_s : numpy.ndarray
+        Each tape request's wait for its cartridge, and the rest of its wait. [s]
+    contended : int
+        Tape requests that arrived while an earlier one held their cartridge. [count]
+    peak_ratio : float
+        Tape arrivals in the busiest hour over the mean hour's, from the first arrival to the
+        last (1: even, or no arrivals). [-]
+    """
+
+    cartridge_s: np.ndarray
+    other_s: np.ndarray
+    contended: int
+    peak_ratio: float
+
+    @property
+    def share_contended(self) -> float:
+        """Share of the tape requests that waited for their cartridge. [-]"""
+        n = self.cartridge_s.size
+        return self.contended / n if n else math.nan
+
+    def mean_cartridge_s(self) -> float:
+        """Mean cartridge wait of the requests that had one. [s]"""
+        held = self.cartridge_s[self.cartridge_s > 0]
+        return float(held.mean()) if held.size else 0.0
+
+    def other_quantile_s(self, q: float) -> float:
+        """The q-quantile of the waits less their cartridge part. [s]"""
+        return float(np.quantile(self.other_s, q)) if self.other_s.size else math.nan
+
+
+def wait_parts(rep: Replay, cartridge=None) -> WaitParts:
+    """Split a replay's waits into cartridge contention and the rest (:class:`WaitParts`).
+
+    A cartridge is in one drive at a time and serves its requests in arrival order, so a
+    request waits for its cartridge until the request before it on that cartridge ends (its
+    arrival plus response), when that is after its own arrival.
+
+    Parameters
+    ----------
+    rep : Replay
+        A replay with its per-request arrays (not streamed).
+    cartridge : array_like of int, optional
+        Cartridge code of each tape request, in the replay's order
+        (:attr:`PreparedRequests.cartridge`); None: each on a cartridge of its own.
+    """
+    if not isinstance(rep, Replay):
+        raise ValueError(f"rep must be a Replay, not {type(rep).__name__}")
+    if rep.wait_s is None:
+        raise ValueError("rep has no per-request arrays (a streamed replay): replay the log in memory")
+    n = rep.wait_s.size
+    c = np.arange(n) if cartridge is None else _code_array("cartridge", cartridge, n)
+    order = np.argsort(c, kind="stable")  # by cartridge, then arrival (the replay's order)
+    end = rep.time_s + rep.response_s
+    held = np.zeros(n)
+    same = c[order[1:]] == c[order[:-1]]
+    later, before = order[1:][same], order[:-1][same]
+    held[later] = np.clip(end[before] - rep.time_s[later], 0.0, None)
+    cart = np.minimum(held, rep.wait_s)
+    hours = int(rep.arrival_span_s // 3600.0) + 1  # to the last arrival, not the queue's draining
+    arrivals = rep.hourly["arrivals"][:hours]
+    peak = float(arrivals.max() / arrivals.mean()) if arrivals.size and arrivals.sum() > 0 else 1.0
+    return WaitParts(cartridge_s=cart, other_s=rep.wait_s - cart, contended=int(np.count_nonzero(cart > 0)),
+                     peak_ratio=peak)  # fmt: skip
 
 
 @dataclass(frozen=True)

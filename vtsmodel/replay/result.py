@@ -141,10 +141,12 @@ class Replay:
         return _hist_quantile(self.hist_response if of == "response" else self.hist_wait, q)
 
     def survival(self, *, of: str = "response", points: int = 300) -> tuple[np.ndarray, np.ndarray]:
-        """``(t, share of tape requests above t)``, at most ``points`` points (log-spaced ranks). [s], [-]
+        """``(t, share of tape requests above t)``, at most ``points`` points. [s], [-]
 
-        From the per-request times, or from the histogram (bin edges) when streamed; times
-        below 1 ms are drawn at 1 ms (a log axis).
+        From the per-request times, at ranks log-spaced from the fastest and from the slowest
+        (so that a tail drawn on a log axis has its points down to the slowest request), or
+        from the histogram (bin edges) when streamed; times below 1 ms are drawn at 1 ms (a
+        log axis).
         """
         if of not in ("response", "wait"):
             raise ValueError(f"of={of!r} is not valid; choose 'response' or 'wait'")
@@ -154,7 +156,9 @@ class Replay:
             n = s.size
             if n == 0:
                 return s, s
-            idx = np.unique(np.round(np.geomspace(1, n, min(points, n))).astype(int) - 1)
+            k = min(points, n)
+            ranks = np.concatenate([np.geomspace(1, n, k - k // 2), n + 1 - np.geomspace(1, n, k // 2)])
+            idx = np.unique(np.round(ranks).astype(int) - 1)
             return s[idx], 1.0 - (idx + 1) / n
         h = self.hist_response if of == "response" else self.hist_wait
         e = _edges()

@@ -81,7 +81,7 @@ class _Cache:
         self.n = 0
         self.st = np.array([-1, -1, 0], dtype=np.int64)
         if policy != "LRU":
-            from vtsmodel.hits import _libcachesim
+            from vtsmodel.hits._policies import _libcachesim
 
             self.cache = getattr(_libcachesim(), policy)(
                 cache_size=max(10, self.capacity_b)

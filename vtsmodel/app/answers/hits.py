@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import gzip
+
 import numpy as np
 
-from vtsmodel.app.lessons.hit_curve import EXAMPLE_LOG, curve_of, example_source, factor, read_upload, table3
+from vtsmodel.app.lessons.hit_curve import (
+    EXAMPLE_LOG,
+    capacities_choice,
+    curve_of,
+    example_source,
+    factor,
+    read_upload,
+    table3,
+)
 from vtsmodel.app.lessons.recall_waits import recall_curves, table3_rows
 from vtsmodel.app.lessons.replacement import policies_of, sampled_curve_of
-from vtsmodel.app.text import number, percent
+from vtsmodel.app.text import number, percent, size
+from vtsmodel.logs import example_log
 
 #: A step in hit ratio smaller than this is "flat". [-]
 _FLAT = 0.005
@@ -27,8 +38,39 @@ def _bad_log_message(example: bytes) -> str:
     return "(the log was read)"
 
 
+def _over_working_set(src) -> str:
+    """Item 8: the curve at 12 capacities over the example's working set, and at two typed ones."""
+    curve = curve_of(src, 0.0)
+    caps = np.array(capacities_choice(src, 0.0, "auto"))
+    hit = curve.at(caps).read_hit_ratio
+    i = int(np.argmax(np.diff(hit)))
+    typed = np.array(capacities_choice(src, 0.0, "typed", "200GB, 500GB"))
+    at = curve.at(typed).read_hit_ratio
+    return (
+        f"The 12 capacities run from {size(float(caps[0]))} (the smallest volume) to {size(float(caps[-1]))}; the "
+        f"curve rises fastest from {size(float(caps[i]))} to {size(float(caps[i + 1]))} ({percent(float(hit[i]))} to "
+        f"{percent(float(hit[i + 1]))} of reads). Typed, 200 GB hits {percent(float(at[0]))} and 500 GB "
+        f"{percent(float(at[1]))}: the rows the table downloads."
+    )
+
+
+def _tape_requests() -> str:
+    """Item 9: the tape-request example, gzip'd, read as the page reads it with 18 TB objects."""
+    data = gzip.compress(example_log("tape-requests").encode("utf-8"))
+    src = read_upload(data, "tape_requests.log.gz", format="tape-requests", object_mb=18e6)
+    caps = np.array(capacities_choice(src, 0.0, "auto"))
+    hit = curve_of(src, 0.0).at(caps).read_hit_ratio
+    carts = int(np.unique(src.log.volume).size)
+    return (
+        f"{len(src.log):,} requests on {carts} cartridges; the notes say: " + "; ".join(src.log.notes) + ". "
+        f"The capacities run from one cartridge ({size(float(caps[0]))}) to all {carts} ({size(float(caps[-1]))}): "
+        f"a cache of one cartridge hits {percent(float(hit[0]))} of requests, one of all {percent(float(hit[-1]))} "
+        "(every request but each cartridge's first)."
+    )
+
+
 def answers() -> list[str]:
-    """The seven answers of lesson 08, on the example log at the page's defaults (CF 3, EHPO or PAF)."""
+    """The nine answers of lesson 08, on the example log at the page's defaults (CF 3, EHPO or PAF)."""
     src = example_source()
     t = table3(src, 3.0, "all", 0.0)
     gb, hit = t.tvc_gb, t.read_hit_ratio
@@ -76,4 +118,6 @@ def answers() -> list[str]:
         + f". The example has {curve.volumes:,} volumes, so 4,096 samples them all.",
         f"With one size made negative the page says: “{_bad_log_message(EXAMPLE_LOG.read_bytes())}”, and keeps the log it "
         "showed.",
+        _over_working_set(src),
+        _tape_requests(),
     ]

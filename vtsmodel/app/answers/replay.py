@@ -1,79 +1,78 @@
-"""Answer key of lesson 09 (replay your log), from vtsmodel.replay on the example log."""
+"""Answer key of lesson 09 (replay your log), from vtsmodel.replay on the lesson's example log."""
 
 from __future__ import annotations
 
-from vtsmodel import catalog
 from vtsmodel import replay as rp
-from vtsmodel.app.lessons.hit_curve import example_source
-from vtsmodel.app.lessons.replay import _LIBRARY_KEYS, INPUTS, replay_of
+from vtsmodel.app.lessons.replay import _LIBRARY_KEYS, INPUTS, example_source, replay_parts
 from vtsmodel.app.text import number, percent
 
 _D = {k: INPUTS[k].default for k in INPUTS}
 
 
-def _replay(**changes) -> rp.Replay:
+def _replay(**changes) -> tuple[rp.Replay, rp.WaitParts]:
     v = _D | changes
-    return replay_of(example_source(), v["cache_gb"], v["cartridge_share"], v["dismount_after_s"],
-                     **{k: v[k] for k in _LIBRARY_KEYS})  # fmt: skip
+    return replay_parts(example_source(), v["cache_gb"], v["cartridge_share"], v["dismount_after_s"],
+                        **{k: v[k] for k in _LIBRARY_KEYS})  # fmt: skip
+
+
+def _waits(rep: rp.Replay, parts: rp.WaitParts, q: float) -> str:
+    a = rp.analytic_beside(rep, q, warn=False, simulate=False)
+    return (f"the replay's p95 wait is {number(a.replay_q_s)} s, M/D/c says {number(a.mdc_q_s)} s and M/G/c "
+            f"{number(a.mgc_q_s)} s; {percent(parts.share_contended)} of the tape requests waited for a cartridge "
+            f"an earlier one held ({number(parts.mean_cartridge_s())} s on average), and the rest of the waits has a "
+            f"p95 of {number(parts.other_quantile_s(q))} s")  # fmt: skip
 
 
 def answers() -> list[str]:
     """The six answers of lesson 09, on the example log at the page's defaults (16 LTO-9 drives, 864 GB)."""
-    q = _D["q"]
-    base = _replay()
-    p95 = {n: _replay(drives=n).percentile(q) for n in range(_D["drives"], 0, -1)}
-    grows = next((n for n, p in p95.items() if p > 1.01 * p95[_D["drives"]]), None)
-    a = rp.analytic_beside(_replay(drives=grows or 1), q, warn=False, simulate=False)
-    nocache = _replay(cache_gb=0.0)
-    held = _replay(dismount_after_s=300.0)
-    one, one_held = _replay(cartridge_share=1.0), _replay(cartridge_share=1.0, dismount_after_s=300.0)
-    group = _replay(policy="group")
-    batch = _replay(batch_requests=4, batch_wait_s=600.0)
-    old = _replay(drive="LTO5")
-    new_spec, old_spec = catalog.drive_spec(_D["drive"]), catalog.drive_spec("LTO5")
+    q, drives = _D["q"], _D["drives"]
+    (base, parts), (more, more_parts) = _replay(), _replay(drives=drives + 4)
+    a = rp.analytic_beside(base, q, warn=False, simulate=True)  # the sample-fed simulation, seed 0
+    robots = _D["robots"] + 1
+    (two, two_parts) = _replay(robots=robots)
+    held, _ = _replay(dismount_after_s=300.0)
+    more_held, _ = _replay(drives=drives + 4, dismount_after_s=300.0)
+    group, group_parts = _replay(policy="group")
+    batch, _ = _replay(batch_requests=4, batch_wait_s=600.0)
+    old, _ = _replay(drive="LTO5")
+    lib, old_lib = base.library, old.library
 
-    def part(spec, name: str) -> str:
-        value = getattr(spec, name)
-        return "none stated" if value is None else f"{number(value)} s"
+    def mean_change(r0: rp.Replay, r1: rp.Replay) -> str:
+        return f"{number(r0.mean_response_s)} s to {number(r1.mean_response_s)} s"
 
-    few = {p: _replay(policy=p, drives=1) for p in ("fifo", "group")}
-    saved = "more" if one_held.loads_saved > held.loads_saved else "no more"
+    def states(model_s: float) -> str:
+        return "overstates" if model_s > a.sample_q_s else "understates"
+
     return [
-        (
-            f"The p95 response stays {number(p95[_D['drives']])} s down to {grows + 1} drives and grows at {grows}: "
-            f"{number(p95[grows])} s. There the replay's p95 wait is {number(a.replay_q_s)} s, M/D/c says "
-            f"{number(a.mdc_q_s)} s and M/G/c {number(a.mgc_q_s)} s, with a service cv of {a.service_cv:.2f}."
-            if grows
-            else f"The p95 response stays {number(p95[_D['drives']])} s down to one drive: the example's load "
-            "is light."
-        ),  # fmt: skip
-        f"With no cache every request goes to tape: {number(nocache.mounts_per_hour)} mounts an hour instead of "
-        f"{number(base.mounts_per_hour)}, drives busy {percent(nocache.drive_utilisation)} of the time instead of "
-        f"{percent(base.drive_utilisation)}.",
-        f"A 300 s dismount delay saves {held.loads_saved:,} loads ({number(held.mounts_per_hour)} mounts an hour "
-        f"instead of {number(base.mounts_per_hour)}) and holds drives idle for {number(held.drive_held_s / 3600)} "
-        f"drive hours. The mean response goes from {number(base.mean_response_s)} s to "
-        f"{number(held.mean_response_s)} s: with drives to spare, a cartridge left mounted serves the next "
-        "request without a load.",
-        f"At the page's share of {_D['cartridge_share']:g} the tape requests use {base.cartridges:,} cartridges "
-        f"({base.volumes_per_cartridge:,} volumes each). At 1 they use {one.cartridges:,} cartridge "
-        f"({one.volumes_per_cartridge:,} volumes a cartridge), fewer than the drives: at most one drive serves at "
-        f"once, as the note under the panel says. The mean response is {number(one.mean_response_s)} s there against "
-        f"{number(base.mean_response_s)} s (drives busy {percent(base.drive_utilisation)} of the time: a light "
-        f"log), and a 300 s dismount delay saves "
-        f"{one_held.loads_saved:,} loads against {held.loads_saved:,} ({saved} requests find their one cartridge "
-        f"still mounted). Grouped by cartridge at {_D['cartridge_share']:g}: mean response "
-        f"{number(group.mean_response_s)} s, p95 {number(group.percentile(q))} s (FIFO: "
-        f"{number(base.mean_response_s)} s and {number(base.percentile(q))} s). With {_D['drives']} drives this "
-        f"idle a request rarely waits, so there is no queue to "
-        f"reorder; with one drive grouping gives a mean of {number(few['group'].mean_response_s)} "
-        f"s against FIFO's {number(few['fifo'].mean_response_s)} s.",
+        f"At {drives} drives (busy {percent(base.drive_utilisation)} of the time) {_waits(base, parts, q)}. The "
+        f"service cv is {a.service_cv:.2f}: fed this very service sample with Poisson arrivals, a simulation's p95 "
+        f"wait is {number(a.sample_q_s)} s: Allen-Cunneen's {number(a.mgc_q_s)} s {states(a.mgc_q_s)} it "
+        f"{max(a.mgc_q_s, a.sample_q_s) / a.sample_q_s:.1f} times (where a cv over 2 is known to fail) and M/D/c "
+        f"{states(a.mdc_q_s)} it. The replay's arrivals come in bursts (busiest hour {parts.peak_ratio:.1f}x the "
+        f"mean) and share cartridges, which none of the three sees. At {drives + 4} drives "
+        f"{_waits(more, more_parts, q)}: cartridges, the robot and unloads.",
+        f"With {_D['robots']} robot, busy {percent(base.robot_utilisation)} of the time, the wait for a drive or robot "
+        f"has a p95 of {number(parts.other_quantile_s(q))} s; with {robots} robots "
+        f"({percent(two.robot_utilisation)} each) {number(two_parts.other_quantile_s(q))} s, and the p95 response goes from "
+        f"{number(base.percentile(q))} s to {number(two.percentile(q))} s: robot contention, which the formulas "
+        "leave out (they give every mount a robot at once).",
+        f"A 300 s dismount delay saves {held.loads_saved - base.loads_saved:,} more loads ({number(held.mounts_per_hour)} "
+        f"mounts an hour instead of {number(base.mounts_per_hour)}) and holds drives idle for "
+        f"{number(held.drive_held_s / 3600)} drive hours; at {drives} drives the mean response goes from "
+        f"{mean_change(base, held)}: a request that needs a mount may find every drive holding an idle cartridge and "
+        f"wait for its unload. At {drives + 4} drives, with drives to spare, it goes from {mean_change(more, more_held)}"
+        f" and saves {more_held.loads_saved - more.loads_saved:,} more loads.",
+        f"Grouped by cartridge: {percent(group_parts.share_contended)} of the tape requests wait for their cartridge, "
+        f"{number(group_parts.mean_cartridge_s())} s on average (FIFO: {percent(parts.share_contended)}, "
+        f"{number(parts.mean_cartridge_s())} s); mean response {number(group.mean_response_s)} s and p95 "
+        f"{number(group.percentile(q))} s against FIFO's {number(base.mean_response_s)} s and "
+        f"{number(base.percentile(q))} s, with {group.mounts:,} mounts instead of {base.mounts:,}: a job's next file "
+        "is read on the mount already there instead of waiting behind older requests for other cartridges.",
         f"Batches of 4 with up to 600 s of waiting: {number(batch.mounts_per_hour)} mounts an hour (FIFO: "
-        f"{number(base.mounts_per_hour)}), but the p95 response is {number(batch.percentile(q))} s against "
+        f"{number(base.mounts_per_hour)}), and the p95 response is {number(batch.percentile(q))} s against "
         f"{number(base.percentile(q))} s: requests wait for their batch.",
         f"On LTO-5 the mean response is {number(old.mean_response_s)} s against {number(base.mean_response_s)} s "
-        f"on LTO-9. Load {part(old_spec, 'load_s')} against {part(new_spec, 'load_s')}, "
-        f"locate {part(old_spec, 'locate_s')} against {part(new_spec, 'locate_s')}, rate "
-        f"{number(old_spec.speed_mb_s)} against {number(new_spec.speed_mb_s)} MB/s: the mount's times, not the "
-        "rate, make most of a recall of a few hundred MB.",
+        f"on LTO-9. The example's log gives each request's own drive time, which is replayed as it is: only the "
+        f"mount's times change, load {number(old_lib.load_s)} s against {number(lib.load_s)} s, rewind and unload "
+        f"{number(old_lib.rewind_unload_s)} s against {number(lib.rewind_unload_s)} s.",
     ]

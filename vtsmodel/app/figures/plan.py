@@ -25,12 +25,16 @@ __all__ = [
     "day_spec",
     "for_page",
     "log_ticks",
+    "slanted_px",
     "target_marks",
     "tornado_spec",
 ]
 
 #: Figure width in the report, fitting an A4 page's text width. [CSS px]
 FIGURE_WIDTH = 700
+#: :func:`for_page`'s bands from the top: the legend's top under the figure's top edge, a row
+#: of legend entries, and the top subplot's title over the plot area. [CSS px]
+LEGEND_TOP_PX, LEGEND_ROW_PX, SUBPLOT_TITLE_PX = 44, 22, 30
 
 
 def _n(x: float) -> str:
@@ -150,6 +154,15 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     return below + inside + above
 
 
+def slanted_px(labels: Sequence[str], size: float = 14.0) -> int:
+    """Height [px] under a plot that category labels slanted at 45 degrees take, with the gap above them.
+
+    Estimated as :mod:`vtsmodel.app.export` estimates label widths: 0.6 of the font size a character.
+    """
+    longest = max((len(x) for x in labels), default=0)
+    return int((longest * 0.6 * size + size) * math.sqrt(0.5)) + 24
+
+
 def _caches(vts) -> list[str]:
     """The cache configurations' labels (without the drive count), smallest first."""
     return list(dict.fromkeys(r.config.label.rsplit(", ", 1)[0] for r in vts.results))
@@ -205,14 +218,17 @@ def configurations_spec(vts, *, targets: bool = True) -> dict:
         layout["yaxis2"].update(
             type="log", tickvals=ticks, ticktext=[_n(t) for t in ticks]
         )  # 200, 500, 1,000
+    names = slanted_px(caches)  # the slanted names under the plot, then the legend (two rows) under them
+    bottom = names + 2 * LEGEND_ROW_PX + 10
+    height = 500 + bottom  # the title's band and a plot area of 430 px over them
     layout.update(
         title={"text": "Every configuration against the targets"},
         barmode="group",
-        height=620,
+        height=height,
         width=FIGURE_WIDTH,
-        legend={"orientation": "h", "y": -0.28},
-        margin={"t": 70, "b": 120, "l": 60, "r": 20},
-    )  # fmt: skip  (room for the slanted names)
+        legend={"orientation": "h", "y": -names / max(height - 70 - bottom, 1), "yanchor": "top"},
+        margin={"t": 70, "b": bottom, "l": 60, "r": 20},
+    )  # fmt: skip
     layout["xaxis2"]["tickangle"] = -45
     return plain_json({"data": data, "layout": layout})
 
@@ -306,13 +322,20 @@ def for_page(spec: dict, *, height: int, legend_rows: int, bottom: int) -> dict:
 
     The legend sits above the plots (an export would move a legend from under them there,
     over the title), the bottom margin holds the tick labels (an export's caption goes under
-    it), and the width follows the pane. A new dict; ``spec`` is unchanged.
+    it), and the width follows the pane. Both are placed in pixels: the title 10 px under the
+    top edge, the legend's top :data:`LEGEND_TOP_PX` under it, measured from the plot area's
+    top edge (a position as a share of the figure's height would move down as an export adds
+    its caption's height). A new dict; ``spec`` is unchanged.
     """
     layout = {k: v for k, v in spec["layout"].items() if k != "width"}
+    grow = max(layout.get("margin", {}).get("b", 0) - bottom, 0)  # the spec's room for slanted labels
+    height, bottom = height + grow, bottom + grow  # the same plot area, the labels' room added
+    top = LEGEND_TOP_PX + LEGEND_ROW_PX * legend_rows + SUBPLOT_TITLE_PX
+    plot_h = max(height - top - bottom, 1)  # the plot area: an export keeps it, adding to height and bottom
     layout.update(
-        height=height, margin={**layout.get("margin", {}), "t": 44 + 22 * legend_rows + 30, "b": bottom},
-        title={**layout.get("title", {}), "y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 1 - 42 / height,
-                "yanchor": "top"},
+        height=height, margin={**layout.get("margin", {}), "t": top, "b": bottom},
+        title={**layout.get("title", {}), "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 10}},
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "paper",
+                "y": 1 + (top - LEGEND_TOP_PX) / plot_h, "yanchor": "top"},
     )  # fmt: skip
     return {"data": spec["data"], "layout": layout}

@@ -30,6 +30,11 @@ from vtsmodel.files import example_file
 EXAMPLE_LOG = example_file("example_mount_log.csv")
 #: What a person with a log larger than the page reads does instead.
 LARGER = "use the command line (vtsmodel hits LOG.csv) for larger ones"
+#: The files the upload dialog offers: logs, plain or compressed.
+LOG_FILES = ".csv,.txt,.log,.tsv,.gz,.bz2,.xz,.zst"
+#: Most requests the page reads from a log (a compressed upload can hold many more lines
+#: than its bytes suggest): about 2 s and 200 MB for its curve on the project's machine. [count]
+MAX_PAGE_REQUESTS = 1_000_000
 #: Capacity axis of the figures (physical TVC), log scale. [GB]
 X_RANGE = (10.0, 5000.0)
 GRID = np.geomspace(*X_RANGE, 241)
@@ -57,14 +62,17 @@ def example_source() -> LogSource:
     return LogSource(EXAMPLE_LOG.name, mountlog.read_mount_log(EXAMPLE_LOG), example=True)
 
 
-def read_upload(data: bytes, name: str) -> LogSource:
-    """A mount log from a picked file's bytes; ``ValueError`` naming the line, field, value and range."""
+def read_upload(data: bytes, name: str, **options) -> LogSource:
+    """A log from a picked file's bytes, plain or compressed; ``ValueError`` naming the line, field, value and range.
+
+    ``options``: how to read it (:class:`vtsmodel.logs.LogFile`).
+    """
     if len(data) > MAX_UPLOAD_BYTES:
         raise ValueError(refusal(name, len(data), MAX_UPLOAD_BYTES, LARGER))
     stream = io.BytesIO(data)
     stream.name = name  # errors name the file
     try:
-        return LogSource(name, mountlog.read_mount_log(stream))
+        return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options))
     except ValueError as exc:
         raise ValueError(page_advice(str(exc))) from None
 
@@ -80,9 +88,10 @@ def page_advice(message: str) -> str:
 
 def log_controls(files: FileBar, read, use_example) -> FilePicker:
     """A file bar's mount-log controls: the upload (``read(data, name)``, up to :data:`MAX_UPLOAD_BYTES`) and the example."""
-    up = files.upload("Upload mount log…", read, accept=".csv", max_bytes=MAX_UPLOAD_BYTES,
-                      tooltip=f"A mount log (CSV: time_s or time, volume, compressed_mb or host_mb, access), "
-                              f"up to {MAX_UPLOAD_BYTES / 1e6:g} MB", larger=LARGER)  # fmt: skip
+    up = files.upload("Upload log…", read, accept=LOG_FILES, max_bytes=MAX_UPLOAD_BYTES,
+                      tooltip=f"A mount log (CSV: time_s or time, volume, compressed_mb or host_mb, access) or a "
+                              f"real system's request log (any delimiter, header or not, gzip/bz2/xz/zstd), up to "
+                              f"{MAX_UPLOAD_BYTES / 1e6:g} MB", larger=LARGER)  # fmt: skip
     example = files.button(
         "Use the example log", use_example, f"examples/{EXAMPLE_LOG.name}: synthetic, illustrative"
     )
@@ -112,13 +121,73 @@ def factor(source: LogSource, cf, cache_rule) -> float:
     return float(hits.compared_capacity_gb(1.0, size_basis=source.log.size_basis, feature=feature, cf=cf))
 
 
+# --- the capacities shown: Table 3's physical sizes, or any in the log's own sizes ----------------
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The capacity axis and its marks: physical TVC GB (Table 3) or the log's own sizes.
+
+    ``grid`` and ``marks`` are on the axis; ``grid_log`` and ``marks_log`` the same
+    capacities in the log's size basis (what the curve is evaluated at).
+    """
+
+    table3: bool
+    grid: np.ndarray
+    grid_log: np.ndarray
+    marks: np.ndarray
+    marks_log: np.ndarray
+    title: str
+    x_range: tuple
+    mark_name: str
+
+
+def scale_of(source: LogSource, cf, cache_rule, warmup_hours, capacities=None) -> Scale:
+    """The axis for ``capacities``: None for Table 3's sizes, else capacities in the log's sizes. [GB]"""
+    if capacities is None:
+        k = factor(source, cf, cache_rule)
+        t = table3(source, cf, cache_rule, warmup_hours)
+        return Scale(True, GRID, GRID * k, t.tvc_gb, t.capacity_gb, "TVC capacity, physical [GB]", X_RANGE,
+                     "Table 3 sizes")  # fmt: skip
+    caps = np.sort(np.asarray(capacities, dtype=float))
+    curve = curve_of(source, warmup_hours)
+    lo = min(curve.smallest_object_gb if np.isfinite(curve.smallest_object_gb) else caps.min(), caps.min())
+    hi = max(curve.top_gb, curve.working_set_gb if np.isfinite(curve.working_set_gb) else 0.0, caps.max())
+    lo, hi = max(lo / 2, 1e-9), max(hi * 2, lo * 10)
+    grid = np.geomspace(lo, hi, 241)
+    return Scale(False, grid, grid, caps, caps, "cache capacity, in the log's sizes [GB]", (lo, hi),
+                 "chosen capacities")  # fmt: skip
+
+
+def capacities_choice(source: LogSource, warmup_hours: float, how: str, typed: str = "") -> tuple | None:
+    """The capacities a choice names: None (Table 3), 12 over the working set, or typed (``"500GB, 2TB"``). [GB]"""
+    from vtsmodel.app.text import parse_sizes_gb
+
+    if how == "table3":
+        return None
+    if how == "auto":
+        return tuple(float(c) for c in hits.auto_capacities(curve_of(source, warmup_hours), 12))
+    if how == "typed":
+        return tuple(parse_sizes_gb(typed, name="capacities"))
+    raise ValueError(f"how={how!r} is not valid; choose table3, auto or typed")
+
+
 # --- pieces the lesson's figures and tables share ------------------------------------------------
 
 
-def log_x(fig: go.Figure) -> None:
+def log_x(fig: go.Figure, x_range: tuple = X_RANGE) -> None:
     """The capacity axis: log scale, fixed range, plain tick labels (marks never rescale it)."""
-    fig.update_xaxes(type="log", range=[math.log10(X_RANGE[0]), math.log10(X_RANGE[1])], tickmode="array",
-                     tickvals=_TICKS, ticktext=[f"{t:,}" for t in _TICKS])  # fmt: skip
+    if x_range == X_RANGE:
+        fig.update_xaxes(type="log", range=[math.log10(X_RANGE[0]), math.log10(X_RANGE[1])], tickmode="array",
+                         tickvals=_TICKS, ticktext=[f"{t:,}" for t in _TICKS])  # fmt: skip
+        return
+    from vtsmodel.app.text import size
+
+    lo, hi = (math.log10(v) for v in x_range)
+    ticks = [10.0**e for e in range(math.ceil(lo), math.floor(hi) + 1)]
+    fig.update_xaxes(
+        type="log", range=[lo, hi], tickmode="array", tickvals=ticks, ticktext=[size(t) for t in ticks]
+    )
 
 
 def capacity_line(x: float, *, xref="x", yref="y", name="") -> dict:
@@ -151,11 +220,13 @@ def columns_html() -> str:
     rows = (
         ("time_s or time", "when the mount happened: seconds from any origin, or an ISO 8601 date and time "
                            "(2026-03-01T08:15:00); lines in time order", "time_s ≥ 0 s"),
-        ("volume", "the volume serial (VOLSER)", "1 to 64 characters"),
+        ("volume", "the volume serial (VOLSER), a file name or any id", "1 to 4,096 characters"),
         ("compressed_mb or host_mb", "the volume's size after the mount, as stored after compression or as the "
                                      "host wrote it: the column's name says which", "0 to 10⁸ MB (MB = 10⁶ bytes)"),
         ("access", "scratch_write (a new or reused scratch serial: no physical mount), specific_write "
-                   "(an update: a recall when not cached) or read (a hit or a recall)", "one of the three"),
+                   "(an update: a recall when not cached) or read (a hit or a recall); optional: every mount a read",
+         "one of the three"),
+        ("cartridge, duration_s", "optional: the tape the request names; its service or mount time", "id; ≥ 0 s"),
     )  # fmt: skip
     cell = "style='text-align:left;vertical-align:top;padding:2px 8px'"
     body = "".join(f"<tr><td {cell}><code>{html.escape(a)}</code></td><td {cell}>{html.escape(b)}</td>"
@@ -171,27 +242,41 @@ def _table3_hover(t: hits.ConfigurationHits, ratio, what: str) -> list[str]:
     return [f"TVC {g:,.0f} GB ({o})<br>{what}: {percent(r)}" for g, o, r in zip(t.tvc_gb, t.offered_with, ratio, strict=True)]  # fmt: skip
 
 
-def curve_figure(source: LogSource, cf: float, cache_rule: str, warmup_hours: float) -> go.Figure:
-    """The read-hit ratio by count and by bytes vs physical TVC capacity, the Table 3 sizes marked."""
+def curve_figure(
+    source: LogSource, cf: float, cache_rule: str, warmup_hours: float, capacities=None
+) -> go.Figure:
+    """The read-hit ratio by count and by bytes vs capacity, the Table 3 sizes (or the chosen capacities) marked."""
     curve = curve_of(source, warmup_hours)
-    k = factor(source, cf, cache_rule)
-    fig = new_figure(title=f"Read hits vs cache size: {source.name}", xaxis_title="TVC capacity, physical [GB]",
+    sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
+    unit = "GB" if sc.table3 else "GB (the log's sizes)"
+    fig = new_figure(title=f"Read hits vs cache size: {source.name}", xaxis_title=sc.title,
                      yaxis_title="read-hit ratio [-]", height=440)  # fmt: skip
-    for by, y, color, dash in (("by count", curve.read_hit_ratio(GRID * k), COLORS[0], "solid"),
-                               ("by bytes", curve.read_byte_hit_ratio(GRID * k), COLORS[2], "dash")):  # fmt: skip
-        fig.add_trace(go.Scatter(x=GRID, y=y, mode="lines", name=f"LRU, {by}", line={"color": color, "dash": dash, "width": 3},
-                                 hovertemplate=f"%{{x:,.0f}} GB: %{{y:.3f}} of reads, {by}<extra></extra>"))  # fmt: skip
-    t = table3(source, cf, cache_rule, warmup_hours)
-    for by, ratio, color in (("by count", t.read_hit_ratio, COLORS[0]), ("by bytes", t.read_byte_hit_ratio, COLORS[2])):  # fmt: skip
-        fig.add_trace(go.Scatter(x=t.tvc_gb, y=ratio, mode="markers", name=f"Table 3 sizes, {by}",
+    for by, y, color, dash in (("by count", curve.read_hit_ratio(sc.grid_log), COLORS[0], "solid"),
+                               ("by bytes", curve.read_byte_hit_ratio(sc.grid_log), COLORS[2], "dash")):  # fmt: skip
+        fig.add_trace(go.Scatter(x=sc.grid, y=y, mode="lines", name=f"LRU, {by}", line={"color": color, "dash": dash, "width": 3},
+                                 hovertemplate=f"%{{x:,.4g}} {unit}: %{{y:.3f}} of reads, {by}<extra></extra>"))  # fmt: skip
+    here = curve.at(sc.marks_log)
+    if sc.table3:
+        t = table3(source, cf, cache_rule, warmup_hours)
+        hover = {"count": _table3_hover(t, here.read_hit_ratio, "read hits by count"),
+                 "bytes": _table3_hover(t, here.read_byte_hit_ratio, "read hits by bytes")}  # fmt: skip
+    else:
+        from vtsmodel.app.text import size
+
+        hover = {by: [f"{size(c)}: {percent(r)} of reads, {by}" for c, r in zip(sc.marks, ratio, strict=True)]
+                 for by, ratio in (("count", here.read_hit_ratio), ("bytes", here.read_byte_hit_ratio))}  # fmt: skip
+    for by, ratio, color in (("by count", here.read_hit_ratio, COLORS[0]), ("by bytes", here.read_byte_hit_ratio, COLORS[2])):  # fmt: skip
+        fig.add_trace(go.Scatter(x=sc.marks, y=ratio, mode="markers", name=f"{sc.mark_name}, {by}",
                                  marker={"color": color, "size": 10, "symbol": "circle-open", "line": {"width": 2}},
-                                 hovertext=_table3_hover(t, ratio, f"read hits {by}"), hoverinfo="text"))  # fmt: skip
+                                 hovertext=hover[by.split()[-1]], hoverinfo="text"))  # fmt: skip
+    fig.layout.meta = {"x_range": list(sc.x_range)}
     return fig
 
 
 def curve_json(fig: go.Figure) -> dict:
     """The curve's figure laid out (its axes fixed; the title, then the legend, then the plot) as JSON."""
-    log_x(fig)
+    meta = fig.layout.meta or {}
+    log_x(fig, tuple(meta.get("x_range", X_RANGE)))
     fig.update_yaxes(range=[0, 1.02])
     rows = math.ceil((len(fig.data) + 1) / 3)  # three legend entries a row, the capacity line's included
     height = 380 + 24 * rows
@@ -202,9 +287,9 @@ def curve_json(fig: go.Figure) -> dict:
     return figure_json(fig)
 
 
-def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: float) -> dict:
+def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: float, capacities=None) -> dict:
     """The curve alone (:func:`curve_figure`, laid out)."""
-    return curve_json(curve_figure(source, cf, cache_rule, warmup_hours))
+    return curve_json(curve_figure(source, cf, cache_rule, warmup_hours, capacities))
 
 
 # --- the view --------------------------------------------------------------------------------------
@@ -239,7 +324,9 @@ class HitsResult:
     sampled : vtsmodel.hits.HitCurve or None
         The SHARDS curve, when asked for.
     policy_hits : dict or None
-        Each libCacheSim policy's hits at the Table 3 sizes, when asked for and the log is small enough.
+        Each libCacheSim policy's hits at the marked capacities, when asked for and the log is small enough.
+    capacities : tuple or None
+        The capacities marked, in the log's sizes; None: Table 3's sizes on the physical axis. [GB]
     """
 
     source: LogSource
@@ -259,6 +346,7 @@ class HitsResult:
     waits_here: object
     sampled: hits.HitCurve | None
     policy_hits: dict | None
+    capacities: tuple | None = None
 
     @property
     def slow(self) -> dict:
@@ -268,6 +356,7 @@ class HitsResult:
             "cf": self.cf,
             "cache_rule": self.cache_rule,
             "warmup_hours": self.warmup_hours,
+            "capacities": self.capacities,
         }
 
 
@@ -284,28 +373,43 @@ def _binding(curve: hits.HitCurve, k: float, capacity_gb: float) -> str:
 
 
 def view_curve(r: HitsResult) -> View:
-    """The curve with its marks at the capacity, the log and its hits there."""
+    """The curve with its marks at the capacity (Table 3's axis) or at the chosen capacities, the log and its hits."""
     curve, k, capacity_gb, source = r.curve, r.factor, r.capacity_gb, r.source
+    basis = "compressed" if curve.size_basis == "compressed" else "host-size"
+    readouts = {
+        "mount log": f"{source.name}{' (illustrative)' if source.example else ''}",
+        "mounts": f"{curve.mounts:,} of {curve.volumes:,} volumes in {number(curve.hours)} h",
+        "reads counted": f"{curve.reads:,.0f} ({basis} sizes)",
+    }
+    notes = [
+        n for n in source.log.notes if not n.startswith(("read as", "times:"))
+    ]  # defaults the reader took
+    if not curve.reads:
+        notes.append("the log has no reads counted: it gives no read-hit ratio")
+    caption = {"mount log": source.name + (" (illustrative, synthetic)" if source.example else "")}
+    if r.capacities is not None:
+        from vtsmodel.app.text import size
+
+        caps = np.sort(np.asarray(r.capacities, dtype=float))
+        top = curve.at(caps[-1:])
+        readouts["capacities"] = (
+            f"{len(caps)}, {size(caps[0])} to {size(caps[-1])} (the log's sizes; each in the table)"
+        )
+        readouts[f"read hits at {size(caps[-1])}"] = (f"{pct(float(top.read_hit_ratio[0]))} of reads, "
+                                                      f"{pct(float(top.read_byte_hit_ratio[0]))} of bytes")  # fmt: skip
+        return View(figures={"curve": Plot(curve_base, r.slow)}, readouts=readouts,
+                    binding=_binding(curve, 1.0, float(caps[-1])), notes=tuple(notes), citations=CITATIONS,
+                    caption_values=caption)  # fmt: skip
     count, byte = float(r.here.read_hit_ratio[0]), float(r.here.read_byte_hit_ratio[0])
     label = f"{number(capacity_gb)} GB"
     plot = Plot(curve_base, r.slow,
                 shapes=[capacity_line(capacity_gb, name=f"TVC {label}"),
                         point_mark(capacity_gb, count, color=COLORS[0], name="by count here", showlegend=False),
                         point_mark(capacity_gb, byte, color=COLORS[2], name="by bytes here", showlegend=False)])  # fmt: skip
-    basis = "compressed" if curve.size_basis == "compressed" else "host-size"
-    readouts = {
-        "mount log": f"{source.name}{' (illustrative)' if source.example else ''}",
-        "mounts": f"{curve.mounts:,} of {curve.volumes:,} volumes in {number(curve.hours)} h",
-        "reads counted": f"{curve.reads:,.0f} ({basis} sizes)",
-        f"read hits at {label}": f"{pct(count)} of reads, {pct(byte)} of bytes",
-        "capacity compared": f"{number(capacity_gb * k)} GB of the log's {basis} volumes",
-    }
-    notes = []
-    if not curve.reads:
-        notes.append("the log has no reads counted: it gives no read-hit ratio")
+    readouts[f"read hits at {label}"] = f"{pct(count)} of reads, {pct(byte)} of bytes"
+    readouts["capacity compared"] = f"{number(capacity_gb * k)} GB of the log's {basis} volumes"
     if curve.largest_volume_gb > 72.0 * k:
         notes.append(f"the largest volume ({number(curve.largest_volume_gb)} GB) is larger than the smallest Table 3 "
                      "cache holds: below that size this page's LRU and libCacheSim's differ (vtsmodel.hits)")  # fmt: skip
     return View(figures={"curve": plot}, readouts=readouts, binding=_binding(curve, k, capacity_gb),
-                notes=tuple(notes), citations=CITATIONS,
-                caption_values={"mount log": source.name + (" (illustrative, synthetic)" if source.example else "")})  # fmt: skip
+                notes=tuple(notes), citations=CITATIONS, caption_values=caption)  # fmt: skip

@@ -35,6 +35,7 @@ from vtsmodel.app.lessons.hit_curve import (
     VTS,
     HitsResult,
     LogSource,
+    capacities_choice,
     columns_html,
     curve_figure,
     curve_json,
@@ -47,9 +48,9 @@ from vtsmodel.app.lessons.hit_curve import (
 )
 from vtsmodel.app.lessons.recall_waits import (
     example_numbers,
+    rows_of,
     table3_csv,
     table3_html,
-    table3_rows,
     view_recalls,
     waits,
 )
@@ -82,21 +83,25 @@ SCENARIO = ("cf", "cache_rule", "capacity_gb", "warmup_hours", *recall_waits.INP
 
 
 def curve_base(source: LogSource, cf: float, cache_rule: str, warmup_hours: float, policies: bool = False,
-               shards: bool = False, max_volumes: int = 1024) -> dict:  # fmt: skip
-    """The read-hit ratio vs physical TVC capacity, with the sampled curve and the other policies when asked."""
-    fig = curve_figure(source, cf, cache_rule, warmup_hours)
-    fig.add_traces(replacement.traces(source, cf, cache_rule, warmup_hours, policies, shards, max_volumes))
+               shards: bool = False, max_volumes: int = 1024, capacities=None) -> dict:  # fmt: skip
+    """The read-hit ratio vs capacity, with the sampled curve and the other policies when asked."""
+    fig = curve_figure(source, cf, cache_rule, warmup_hours, capacities)
+    fig.add_traces(
+        replacement.traces(source, cf, cache_rule, warmup_hours, policies, shards, max_volumes, capacities)
+    )
     return curve_json(fig)
 
 
 def evaluate_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", capacity_gb=864.0, warmup_hours=0.0,
                   policies=False, shards=False, max_volumes=1024, recall_specific_writes=True, total_drives=6,
-                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False) -> HitsResult:  # fmt: skip
+                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, capacities=None) -> HitsResult:  # fmt: skip
     """A mount log (default the example) at one setting: the curve, the hits and the recall queue at the capacity.
 
     What depends only on the log and the slow inputs (the curve, the recalls at every
     capacity, the sampled curve, the other policies) is kept per those: a capacity's move
-    computes the marks' numbers only.
+    computes the marks' numbers only. ``capacities``: None for Table 3's sizes on the
+    physical axis, else capacities in the log's sizes
+    (:func:`~vtsmodel.app.lessons.hit_curve.capacities_choice`).
     """
     source = source or example_source()
     queue = {"recall_specific_writes": bool(recall_specific_writes), "total_drives": int(total_drives),
@@ -104,12 +109,17 @@ def evaluate_hits(source: LogSource | None = None, cf=3.0, cache_rule="all", cap
              "busiest_hour": bool(busiest_hour)}  # fmt: skip
     slow = {"source": source, "cf": float(cf), "cache_rule": cache_rule, "warmup_hours": float(warmup_hours)}
     curve, k = curve_of(source, slow["warmup_hours"]), factor(source, cf, cache_rule)
-    recalls = cache.cached(recall_waits.recall_curves, **slow, **queue)
+    caps = None if capacities is None else tuple(float(c) for c in capacities)
+    recalls = cache.cached(recall_waits.recall_curves, **slow, **queue, capacities=caps)
     sampled = replacement.sampled_curve_of(source, slow["warmup_hours"], int(max_volumes)) if shards else None
-    found = replacement.runs(**slow) if policies else None
+    found = replacement.runs(**slow, capacities=caps) if policies else None
+    here = (
+        [max(caps)] if caps else [capacity_gb]
+    )  # the largest chosen capacity (the log's sizes), or the slider's
     return HitsResult(source, slow["cf"], cache_rule, float(capacity_gb), slow["warmup_hours"], queue, bool(policies),
                       bool(shards), int(max_volumes), curve, k, curve.at(float(capacity_gb) * k), recalls.table3,
-                      recalls, waits([capacity_gb], **slow, **queue), sampled, found and found[1])  # fmt: skip
+                      recalls, waits(here, **slow, **queue, in_log_sizes=caps is not None), sampled,
+                      found and found[1], caps)  # fmt: skip
 
 
 def view_hits(r: HitsResult) -> View:
@@ -120,8 +130,10 @@ def view_hits(r: HitsResult) -> View:
     view = merge_views(
         dataclasses.replace(curve, figures={"curve": plot}), recalls, replacement.view_compared(r)
     )
-    tables = {"hits-rows": "<b>Each Table 3 size</b> (the recall columns at the drives, percentile and rate set above)"
-                           + table3_html(table3_rows(r.recalls), r.queue["percentile"]),
+    what = ("<b>Each Table 3 size</b>" if r.capacities is None
+            else "<b>Each chosen capacity</b>, in the log's own sizes")  # fmt: skip
+    tables = {"hits-rows": f"{what} (the recall columns at the drives, percentile and rate set above)"
+                           + table3_html(rows_of(r.recalls), r.queue["percentile"]),
               "policies": replacement.policies_html(r)}  # fmt: skip
     # a queue without a steady state is what binds; else where the curve stands
     return dataclasses.replace(view, binding=recalls.binding or curve.binding, tables=tables)
@@ -134,8 +146,16 @@ HITS = Stage(evaluate_hits, view_hits)
 # --- the page ------------------------------------------------------------------------------------
 
 
+#: The capacities the table and the figures' marks show.
+CAPACITY_CHOICES = (("Table 3's TVC sizes (a VTS B18)", "table3"),
+                    ("12 over the log's working set", "auto"), ("typed (the log's sizes)", "typed"))  # fmt: skip
+#: Named log formats the upload offers (vtsmodel.logs.FORMATS), "detect" first.
+_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FTP)", "xferlog"),
+            ("tape requests (;, no header)", "tape-requests"))  # fmt: skip
+
+
 class HitsPage:
-    """The page: a mount log (picked in the browser, or the example), its panel, the Table 3 table and its CSV.
+    """The page: a log (picked in the browser, or the example), its panel, the rows at the chosen capacities and their CSV.
 
     Parameters
     ----------
@@ -147,28 +167,60 @@ class HitsPage:
 
     def __init__(self, source: LogSource | None = None, **values) -> None:
         self.source = source or example_source()
-        self.panel = Panel(INPUTS, HITS, state=lambda: {"source": self.source}, values=values, title=TITLE,
-                           name="08_hits")  # fmt: skip
+        self.capacities = None  # Table 3's sizes
+        small = {"style": {"description_width": "initial"}}
+        self.which = w.Dropdown(options=list(CAPACITY_CHOICES), value="table3", description="capacities",
+                                layout=w.Layout(width="330px"), **small)  # fmt: skip
+        self.typed = w.Text(value="500GB, 2TB, 10TB", description="", layout=w.Layout(width="220px"))
+        self.panel = Panel(INPUTS, HITS, state=lambda: {"source": self.source, "capacities": self.capacities},
+                           values=values, title=TITLE, name="08_hits")  # fmt: skip
         self.files = f = FileBar("hits")
-        f.add(w.HTML("<b>Mount log</b>&nbsp;"))
+        f.add(w.HTML("<b>Log</b>&nbsp;"))
         self.upload = log_controls(f, self.load_bytes, self.use_example)
-        f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB; larger logs: "
-                     "<code>vtsmodel hits LOG.csv</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
-        f.button("Download table (CSV)", self.download_table, "The Table 3 rows below, as CSV")
+        f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB, plain or compressed; larger "
+                     "logs: <code>vtsmodel hits LOG</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
+        f.button("Download table (CSV)", self.download_table, "The rows under the panel, as CSV")
         self.status = f.status
-        self.widget = w.VBox([f.widget, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))
+        self.log_format = w.Dropdown(options=list(_FORMATS), value="", description="format", layout=w.Layout(width="250px"), **small)  # fmt: skip
+        self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
+                              layout=w.Layout(width="300px"), **small)  # fmt: skip
+        self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
+                                  layout=w.Layout(width="260px"), **small)  # fmt: skip
+        for box in (self.log_format, self.columns, self.object_size):
+            box.add_class("vtsmodel-read-option")
+        reading = w.HBox([w.HTML("<b>Reading an upload</b> (each detected when left empty)&nbsp;"), self.log_format,
+                          self.columns, self.object_size], layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
+        self.which.add_class("vtsmodel-capacities")
+        self.typed.add_class("vtsmodel-typed-capacities")
+        self.which.observe(self._capacities, names="value")
+        self.typed.observe(self._capacities, names="value")
+        self.widget = w.VBox([f.widget, reading, w.HBox([self.which, self.typed]), self.panel.widget],
+                             layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self.panel.controls["shards"].observe(self._enable, names="value")
         self._enable()
         f.say(self._showing())
 
     def _enable(self, _change=None) -> None:
-        """The SHARDS sample size is used only with the sampled curve."""
+        """The SHARDS sample size with the sampled curve only; the TVC slider with Table 3's sizes only."""
         self.panel.controls["max_volumes"].disabled = not self.panel.controls["shards"].value
+        self.panel.controls["capacity_gb"].disabled = self.capacities is not None
+        self.typed.disabled = self.which.value != "typed"
+
+    def _capacities(self, _change=None) -> None:
+        """Follow the capacities chosen; a typed list that is not sizes is said, and changes nothing."""
+        try:
+            self.capacities = capacities_choice(self.source, self.panel.values["warmup_hours"], self.which.value,
+                                                self.typed.value)  # fmt: skip
+        except ValueError as exc:
+            self.files.say(html.escape(str(exc)), "failed")
+            return
+        self._enable()
+        self.panel.update()
 
     @property
     def rows(self) -> list[dict]:
-        """The Table 3 rows shown (the panel's evaluation)."""
-        return table3_rows(self.panel.result.recalls)
+        """The rows shown under the panel (the panel's evaluation): Table 3's sizes, or the chosen capacities."""
+        return rows_of(self.panel.result.recalls)
 
     def _showing(self) -> str:
         what = " (synthetic, illustrative: not measured)" if self.source.example else ""
@@ -179,14 +231,30 @@ class HitsPage:
         self.panel.set(**values)
 
     def show(self, source: LogSource) -> None:
-        """Show ``source`` (a log already read)."""
+        """Show ``source`` (a log already read); capacities over the working set follow it."""
         self.source = source
+        if self.which.value == "auto":
+            self.capacities = capacities_choice(source, self.panel.values["warmup_hours"], "auto")
         self.panel.update()
         self.files.say(self._showing())
 
+    def reading_options(self) -> dict:
+        """How the page reads an upload (:class:`vtsmodel.logs.LogFile`), from its reading boxes."""
+        from vtsmodel.app.text import parse_sizes_gb
+
+        opts = {}
+        if self.log_format.value:
+            opts["format"] = self.log_format.value
+        if self.columns.value.strip():
+            opts["columns"] = self.columns.value.strip()
+        if self.object_size.value.strip():
+            (gb,) = parse_sizes_gb(self.object_size.value, name="size of every object")
+            opts["object_mb"] = gb * 1e3
+        return opts
+
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and show it; say what it shows. A bad log raises ``ValueError`` and changes nothing."""
-        self.show(read_upload(data, name))
+        self.show(read_upload(data, name, **self.reading_options()))
         return self._showing()
 
     def use_example(self) -> None:
@@ -194,7 +262,7 @@ class HitsPage:
         self.show(example_source())
 
     def download_table(self) -> str:
-        """Download the Table 3 rows as CSV; return the file name ("" if it failed, said in the status)."""
+        """Download the rows as CSV; return the file name ("" if it failed, said in the status)."""
         name = f"08_hits_{Path(self.source.name).stem}.csv"
         return self.files.deliver("the table", lambda: (name, table3_csv(self.rows, self.source)))
 

@@ -11,7 +11,6 @@ page is :class:`vtsmodel.app.lessons.hits.HitsPage`.
 from __future__ import annotations
 
 import html
-import io
 import math
 from dataclasses import dataclass
 
@@ -22,20 +21,20 @@ from plotly.subplots import make_subplots
 from vtsmodel import Input, hits
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure, point_mark
 from vtsmodel.app.lessons.hit_curve import (
-    GRID,
     VTS,
-    X_RANGE,
     LogSource,
+    Scale,
     capacity_line,
     curve_of,
     example_source,
     factor,
     log_x,
     numbers_table,
+    scale_of,
     table3,
 )
 from vtsmodel.app.panels import View
-from vtsmodel.app.text import duration, number
+from vtsmodel.app.text import duration, number, size
 from vtsmodel.plan import answer_inputs
 
 _ASSUMED = "project assumption"
@@ -56,11 +55,14 @@ INPUTS = {
 
 
 def waits(capacity_gb, source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
-          copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False) -> hits.RecallWaits:  # fmt: skip
-    """The recall queue at physical capacities ``capacity_gb`` (:func:`vtsmodel.hits.recall_waits`)."""
+          copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, in_log_sizes=False) -> hits.RecallWaits:  # fmt: skip
+    """The recall queue at physical capacities ``capacity_gb`` (:func:`vtsmodel.hits.recall_waits`).
+
+    With ``in_log_sizes``, the capacities are in the log's own sizes (no TVC conversion).
+    """
     curve = curve_of(source, warmup_hours)
-    at = curve.at(np.asarray(capacity_gb, float) * factor(source, cf, cache_rule),
-                  recall_specific_writes=recall_specific_writes)  # fmt: skip
+    k = 1.0 if in_log_sizes else factor(source, cf, cache_rule)
+    at = curve.at(np.asarray(capacity_gb, float) * k, recall_specific_writes=recall_specific_writes)
     return hits.recall_waits(at, size_basis=curve.size_basis, cf=cf, total_drives=total_drives,
                              copy_drives=copy_drives, drive=vts_drive, percentile=percentile,
                              busiest_hour=busiest_hour)  # fmt: skip
@@ -84,11 +86,15 @@ class RecallCurves:
     busiest_hour : bool
         The recall rate of the log's busiest clock hour rather than its mean.
     grid : vtsmodel.hits.RecallWaits
-        At every capacity of :data:`~.hit_curve.GRID`.
+        At every capacity of the figure's axis (``scale.grid``).
     table3 : vtsmodel.hits.ConfigurationHits
         Each Table 3 size's hits and recalls.
     at_table3 : vtsmodel.hits.RecallWaits
-        The recall queue at each Table 3 size.
+        The recall queue at each marked capacity (Table 3's sizes, or the chosen ones).
+    scale : Scale
+        The axis and the marks (:func:`~.hit_curve.scale_of`).
+    marked : vtsmodel.hits.CapacityHits
+        The hits at the marked capacities.
     """
 
     source: LogSource
@@ -97,24 +103,33 @@ class RecallCurves:
     grid: hits.RecallWaits
     table3: hits.ConfigurationHits
     at_table3: hits.RecallWaits
+    scale: Scale
+    marked: hits.CapacityHits
 
 
 def recall_curves(source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
-                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False) -> RecallCurves:  # fmt: skip
-    """The recall queue at every capacity of the axis and at each Table 3 size (kept per setting: the capacity moves marks only)."""
+                  copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, capacities=None) -> RecallCurves:  # fmt: skip
+    """The recall queue at every capacity of the axis and at each marked one (kept per setting: the capacity moves marks only).
+
+    ``capacities``: None for Table 3's sizes on the physical axis, else capacities in the log's sizes.
+    """
     queue = {"source": source, "cf": cf, "cache_rule": cache_rule, "warmup_hours": warmup_hours,
              "recall_specific_writes": recall_specific_writes, "total_drives": total_drives, "copy_drives": copy_drives,
              "vts_drive": vts_drive, "percentile": percentile, "busiest_hour": busiest_hour}  # fmt: skip
     t = table3(source, cf, cache_rule, warmup_hours, recall_specific_writes)
-    return RecallCurves(
-        source, float(percentile), bool(busiest_hour), waits(GRID, **queue), t, waits(t.tvc_gb, **queue)
-    )
+    sc = scale_of(source, cf, cache_rule, warmup_hours, capacities)
+    in_log = not sc.table3
+    marked = curve_of(source, warmup_hours).at(sc.marks_log, recall_specific_writes=recall_specific_writes)
+    return RecallCurves(source, float(percentile), bool(busiest_hour), waits(sc.grid, **queue, in_log_sizes=in_log), t,
+                        waits(sc.marks, **queue, in_log_sizes=in_log), sc, marked)  # fmt: skip
 
 
 def recalls_base(curves: RecallCurves) -> dict:
-    """Recalls per hour and the recall ready time at the percentile vs physical TVC capacity."""
+    """Recalls per hour and the recall ready time at the percentile vs capacity (Table 3's axis or the log's sizes)."""
     source, percentile, busiest_hour = curves.source, curves.percentile, curves.busiest_hour
-    q_grid, t, q3 = curves.grid, curves.table3, curves.at_table3
+    q_grid, q3, sc = curves.grid, curves.at_table3, curves.scale
+    GRID, X_RANGE = sc.grid, sc.x_range  # noqa: N806 - this figure's axis
+    what = "TVC" if sc.table3 else "capacity"
     pct = f"{100 * percentile:g}th percentile"
     rate = "busiest hour" if busiest_hour else "mean over the log"
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
@@ -125,18 +140,18 @@ def recalls_base(curves: RecallCurves) -> dict:
     )
     ring = {"size": 10, "symbol": "circle-open", "line": {"width": 2}}
     fig.add_trace(go.Scatter(x=GRID, y=q_grid.recalls_per_hour, mode="lines", name="recalls per hour",
-                             line={"color": COLORS[1], "width": 3}, hovertemplate="%{x:,.0f} GB: %{y:.3g} per hour<extra></extra>"),
+                             line={"color": COLORS[1], "width": 3}, hovertemplate="%{x:,.4g} GB: %{y:.3g} per hour<extra></extra>"),
                   row=1, col=1)  # fmt: skip
-    fig.add_trace(go.Scatter(x=t.tvc_gb, y=q3.recalls_per_hour, mode="markers", name="Table 3 sizes", marker={"color": COLORS[1], **ring},
-                             hovertext=[f"TVC {g:,.0f} GB: {number(r)} recalls per hour" for g, r in zip(t.tvc_gb, q3.recalls_per_hour, strict=True)],
+    fig.add_trace(go.Scatter(x=sc.marks, y=q3.recalls_per_hour, mode="markers", name=sc.mark_name, marker={"color": COLORS[1], **ring},
+                             hovertext=[f"{what} {g:,.4g} GB: {number(r)} recalls per hour" for g, r in zip(sc.marks, q3.recalls_per_hour, strict=True)],
                              hoverinfo="text"), row=1, col=1)  # fmt: skip
     ready, wait = _minutes(q_grid.response_s), _minutes(q_grid.wait_s)
     for y, name, line in ((ready, f"recall ready ({pct})", {"width": 3}), (wait, "of which waiting for a drive", {"width": 2, "dash": "dot"})):  # fmt: skip
         fig.add_trace(go.Scatter(x=GRID, y=y, mode="lines", name=name, line={"color": COLORS[4], **line},
-                                 hovertemplate="%{x:,.0f} GB: %{y:.3g} min<extra></extra>"), row=2, col=1)  # fmt: skip
-    fig.add_trace(go.Scatter(x=t.tvc_gb, y=_minutes(q3.response_s), mode="markers", name="Table 3 sizes, ready", showlegend=False,
+                                 hovertemplate="%{x:,.4g} GB: %{y:.3g} min<extra></extra>"), row=2, col=1)  # fmt: skip
+    fig.add_trace(go.Scatter(x=sc.marks, y=_minutes(q3.response_s), mode="markers", name=f"{sc.mark_name}, ready", showlegend=False,
                              marker={"color": COLORS[4], **ring}, hoverinfo="text",
-                             hovertext=[f"TVC {g:,.0f} GB: {duration(s)}" for g, s in zip(t.tvc_gb, q3.response_s, strict=True)]),
+                             hovertext=[f"{what} {g:,.4g} GB: {duration(s)}" for g, s in zip(sc.marks, q3.response_s, strict=True)]),
                   row=2, col=1)  # fmt: skip
     saturated = GRID[np.isinf(q_grid.response_s)]
     if saturated.size:
@@ -148,8 +163,8 @@ def recalls_base(curves: RecallCurves) -> dict:
     most = float(np.nanmax(q_grid.recalls_per_hour)) if np.isfinite(q_grid.recalls_per_hour).any() else 1.0
     fig.update_yaxes(title_text="[1/h]", range=[0, 1.1 * max(most, 1e-3)], row=1, col=1)
     fig.update_yaxes(title_text="[min]", range=[0, 1.1 * min(top, 120.0)], row=2, col=1)
-    log_x(fig)
-    fig.update_xaxes(title_text="TVC capacity, physical [GB]", row=2, col=1)
+    log_x(fig, X_RANGE)
+    fig.update_xaxes(title_text=sc.title, row=2, col=1)
     # the title, then the legend, then the plots (an export keeps a legend above the plots)
     height = 600
     fig.update_layout(height=height, margin={"t": 120, "b": 60},
@@ -171,17 +186,26 @@ def _ready(ready_s: float, wait_s: float) -> str:
 
 
 def view_recalls(r) -> View:
-    """The recalls figure with its marks at the capacity, the recalls and their wait there (``r``: a :class:`~.hit_curve.HitsResult`)."""
-    wq, capacity_gb, queue = r.waits_here, r.capacity_gb, r.queue
+    """The recalls figure with its marks at the capacity, the recalls and their wait there (``r``: a :class:`~.hit_curve.HitsResult`).
+
+    With chosen capacities (in the log's sizes), the figure marks them and the readouts speak of the largest.
+    """
+    queue, wq = r.queue, r.waits_here
+    chosen = r.capacities is not None
+    at = float(max(r.capacities)) if chosen else r.capacity_gb  # the waits at the largest chosen capacity
+    if chosen:
+        plot = Plot(recalls_base, {"curves": r.recalls})
+    else:
+        plot = Plot(recalls_base, {"curves": r.recalls},
+                    shapes=[capacity_line(at), capacity_line(at, xref="x2", yref="y2"),
+                            point_mark(at, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
+                            point_mark(at, float(wq.response_s[0]) / 60.0, xref="x2", yref="y2", color=COLORS[4],
+                                       name="ready here", showlegend=False)])  # fmt: skip
     ready = float(wq.response_s[0])
-    plot = Plot(recalls_base, {"curves": r.recalls},
-                shapes=[capacity_line(capacity_gb), capacity_line(capacity_gb, xref="x2", yref="y2"),
-                        point_mark(capacity_gb, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
-                        point_mark(capacity_gb, ready / 60.0, xref="x2", yref="y2", color=COLORS[4],
-                                   name="ready here", showlegend=False)])  # fmt: skip
     pct = f"{100 * queue['percentile']:g}th percentile"
+    where = f" at {size(at)}" if chosen else ""
     readouts = {
-        "recalls": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
+        f"recalls{where}": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
         "mean recalled volume": f"{number(float(wq.volume_mb[0]))} MB uncompressed",
         "drives for recalls": f"{wq.recall_drives} ({queue['total_drives']} − {queue['copy_drives']} copying)",
         "recall drive utilisation": number(float(wq.utilisation[0])),
@@ -189,7 +213,7 @@ def view_recalls(r) -> View:
     }  # fmt: skip
     binding = ""
     if math.isinf(ready):
-        binding = (f"At {number(capacity_gb)} GB the recalls ({number(float(wq.recalls_per_hour[0]))} per hour) need more "
+        binding = (f"At {number(at)} GB the recalls ({number(float(wq.recalls_per_hour[0]))} per hour) need more "
                    f"than the {wq.recall_drives} drive(s) left: utilisation {number(float(wq.utilisation[0]))}, "
                    "the queue grows without bound.")  # fmt: skip
     return View(figures={"recalls": plot}, readouts=readouts, binding=binding)
@@ -209,6 +233,23 @@ def table3_rows(curves: RecallCurves) -> list[dict]:
     return [dict(zip(COLUMNS, (v if isinstance(v, str) else float(v) for v in row), strict=True)) for row in zip(*cols, strict=True)]  # fmt: skip
 
 
+#: The columns of the rows at capacities the person chose (in the log's sizes).
+CHOSEN_COLUMNS = ("capacity [GB]", *COLUMNS[3:])
+
+
+def capacity_rows(curves: RecallCurves) -> list[dict]:
+    """One row per chosen capacity (in the log's sizes): hits, recalls and the recall queue."""
+    h, wq = curves.marked, curves.at_table3
+    cols = (curves.scale.marks, 100 * h.read_hit_ratio, 100 * h.read_byte_hit_ratio, h.recalls_per_hour,
+            h.peak_hour_recalls, wq.volume_mb, wq.utilisation, wq.wait_s, wq.response_s)  # fmt: skip
+    return [dict(zip(CHOSEN_COLUMNS, map(float, row), strict=True)) for row in zip(*cols, strict=True)]
+
+
+def rows_of(curves: RecallCurves) -> list[dict]:
+    """The rows the table shows: Table 3's sizes, or the chosen capacities."""
+    return table3_rows(curves) if curves.scale.table3 else capacity_rows(curves)
+
+
 def cell(key: str, v) -> str:
     """A Table 3 row's value as the table shows it (HTML)."""
     if isinstance(v, str):
@@ -217,24 +258,29 @@ def cell(key: str, v) -> str:
         return "no steady state"
     if key in ("TVC [GB]", "busiest hour [recalls]") and math.isfinite(v):
         return f"{v:,.0f}"  # whole numbers, every digit
+    if key == "capacity [GB]":
+        return size(v)
     return number(v, 4 if key == "compared [GB]" else 3)
 
 
 def table3_html(rows: list[dict], percentile: float) -> str:
-    """The Table 3 rows as an HTML table."""
-    head = [html.escape(h.replace("pct", f"{100 * percentile:g}th pct")) for h in COLUMNS]
+    """The rows (Table 3's, or the chosen capacities') as an HTML table."""
+    keys = list(rows[0]) if rows else list(COLUMNS)
+    shown = {"capacity [GB]": "capacity (the log's sizes)"}  # its cells carry their unit
+    head = [html.escape(shown.get(h, h).replace("pct", f"{100 * percentile:g}th pct")) for h in keys]
     return numbers_table(head, [[cell(k, v) for k, v in r.items()] for r in rows], "vtsmodel-hits-table")
 
 
 def table3_csv(rows: list[dict], source: LogSource) -> str:
-    """The Table 3 rows as CSV, headed by where they came from."""
-    out = io.StringIO()
-    out.write(f"# read hits and recalls by Table 3 TVC size, from the mount log {source.name}"
-              f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
-    out.write(",".join(f'"{c}"' for c in COLUMNS) + "\n")
-    for r in rows:
-        out.write(",".join(f'"{v}"' if isinstance(v, str) else ("inf" if math.isinf(v) else f"{v:.6g}") for v in r.values()) + "\n")  # fmt: skip
-    return out.getvalue()
+    """The rows as CSV, headed by where they came from (text cells guarded: vtsmodel.files.csv_row)."""
+    from vtsmodel.files import csv_row
+
+    keys = list(rows[0]) if rows else list(COLUMNS)
+    by = "Table 3 TVC size" if keys[0] == COLUMNS[0] else "cache capacity (the log's sizes)"
+    name = " ".join(source.name.split())  # one line, whatever the file name holds
+    head = (f"# read hits and recalls by {by}, from the mount log {name}"
+            f"{' (illustrative, synthetic)' if source.example else ''}; vtsmodel.hits ({VTS}, Table 3)\n")  # fmt: skip
+    return head + csv_row(keys) + "".join(csv_row(r.values()) for r in rows)
 
 
 def example_numbers() -> str:

@@ -28,25 +28,35 @@ from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
 from vtsmodel.app.figures import COLORS, new_layout, plain_json
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_controls, read_upload
+from vtsmodel.app.lessons.hit_curve import LARGER, LogSource, read_upload
 from vtsmodel.app.panels import Panel, Plot, Stage, View
+from vtsmodel.app.text import percent
 from vtsmodel.catalog import drive_options
-from vtsmodel.files import atomic_write
+from vtsmodel.files import atomic_write, example_file
+from vtsmodel.mountlog import read_mount_log
 from vtsmodel.replay import library as _LIB
 
-__all__ = ["DELAYS", "EXAMPLE_SHARE", "FORMULAS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage",
-           "hourly_spec", "replay_of", "replay_page", "response_spec", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
+__all__ = ["DELAYS", "EXAMPLE_LOG", "EXAMPLE_SHARE", "FORMULAS", "INPUTS", "LESSON_ID", "NOTEBOOK", "SCENARIO", "TITLE", "ReplayPage",
+           "example_source", "hourly_spec", "replay_of", "replay_page", "response_spec", "scenario_outputs", "scenario_view", "REPLAY", "evaluate_replay", "view_replay",
     "write_report"]  # fmt: skip
 
 LESSON_ID = "09"
 TITLE = "Replay your log: the recall answer from your own requests"
 NOTEBOOK = "09_replay_your_log.ipynb"
 
-#: The page's default share of a cartridge holding the log's volumes: a modelling choice, not a
-#: source value. At 1 the example log's 2,280 tape volumes (403 MB on average) fit on one 18 TB
-#: LTO-9 cartridge and every tape request queues for it; at 0.001 they spread over some fifty,
-#: more than the 16 drives, as a week's reads spread over a library's cartridges. [-]
+#: The lesson's example: a request log drawn by :func:`vtsmodel.replay.synthetic.synthetic_request_log`
+#: (illustrative, not measured): three days of bursty restore jobs, files clustered on the
+#: cartridges the log names, durations with a cv over 3.
+EXAMPLE_LOG = example_file("example_library_log.csv")
+#: The page's default share of a cartridge holding the log's volumes, for a log that names no
+#: cartridges (the example names its own): a modelling choice, not a source value. At 1 a few
+#: thousand volumes of some hundred MB fit on one 18 TB LTO-9 cartridge and every tape request
+#: queues for it; at 0.001 they spread over dozens, as a week's reads spread over a library's
+#: cartridges. [-]
 EXAMPLE_SHARE = 0.001
+#: Shares of requests (edges) whose times to data the formulas' response curves average over:
+#: even to 0.9, then ever finer towards the slowest, down to a share of 10^-5. [-]
+READY_EDGES = np.concatenate([np.linspace(0.0, 0.9, 181), 1.0 - np.geomspace(0.1, 1e-5, 160)[1:], [1.0]])
 #: Dismount delays the third plot replays with "replay every dismount delay". [s]
 DELAYS = (0.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0)
 
@@ -62,9 +72,9 @@ INPUTS = {
     "batch_wait_s": _LIB.BATCH_WAIT_S.but(hi=1800.0, step=30.0),
     "cartridge_share": rp.run.CARTRIDGE_SHARE.but(
         lo=1e-5, lo_open=False, scale="log", step=0.1, default=EXAMPLE_SHARE,
-        help="Share of each cartridge's capacity that holds the log's volumes, the rest holding data the log does not "
-        f"read: 1, they fill their cartridges in order of first use; lower, they spread over more. {EXAMPLE_SHARE:g} "
-        "by default: at 1 the example's volumes fit on one cartridge."),
+        help="For a log that names no cartridges (the example names its own): the share of each cartridge's capacity "
+        "that holds the log's volumes, the rest holding data the log does not read. 1, they fill their cartridges in "
+        f"order of first use; lower, they spread over more. {EXAMPLE_SHARE:g} by default."),
     "cache_gb": rp.run.CACHE_GB.but(default=864.0, optional=False, hi=3456.0, step=12.0,
                                     help="Disk cache in front (LRU, in the log's sizes); 0: none, every request to tape."),
     "q": Input("percentile", "-", 0.95, lo=0.5, hi=0.99, step=0.01, help="The percentile the readouts and plots compare."),
@@ -92,6 +102,12 @@ FORMULAS = (
 _LIBRARY_KEYS = ("drives", "robots", "drive", "policy", "batch_requests", "batch_wait_s")
 
 
+@cache.kept(keep=1)
+def example_source() -> LogSource:
+    """The lesson's example request log (synthetic, illustrative)."""
+    return LogSource(EXAMPLE_LOG.name, read_mount_log(EXAMPLE_LOG), example=True)
+
+
 def _prepared(source: LogSource, cache_gb: float, drive: str, cartridge_share: float) -> rp.PreparedRequests:
     """The cache pass and the stacking: the same for every drive count, robot, delay and policy."""
     return rp.prepare_log(source.log, rp.replay_library(drive=drive), cache_gb=cache_gb if cache_gb > 0 else None,
@@ -100,21 +116,27 @@ def _prepared(source: LogSource, cache_gb: float, drive: str, cartridge_share: f
 
 def _run(
     source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
-) -> rp.Replay:
+) -> tuple[rp.Replay, rp.WaitParts]:
     library = rp.replay_library(dismount_after_s=dismount_after_s, **lib)
     prepared = cache.cached(_prepared, source=source, cache_gb=float(cache_gb), drive=lib["drive"],
                             cartridge_share=float(cartridge_share))  # fmt: skip
-    return rp.replay_prepared(
-        prepared, library, service="log" if prepared.duration_s is not None else "drive"
-    )
+    rep = rp.replay_prepared(prepared, library, service="log" if prepared.duration_s is not None else "drive")
+    return rep, rp.wait_parts(rep, prepared.cartridge)
+
+
+def replay_parts(
+    source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
+) -> tuple[rp.Replay, rp.WaitParts]:
+    """The replay at one setting and its waits split (:func:`vtsmodel.replay.wait_parts`), computed once and kept."""
+    return cache.cached(_run, source=source, cache_gb=float(cache_gb), cartridge_share=float(cartridge_share),
+                        dismount_after_s=float(dismount_after_s), **lib)  # fmt: skip
 
 
 def replay_of(
     source: LogSource, cache_gb: float, cartridge_share: float, dismount_after_s: float, **lib
 ) -> rp.Replay:
     """The replay at one setting, computed once and kept (:mod:`vtsmodel.app.cache`)."""
-    return cache.cached(_run, source=source, cache_gb=float(cache_gb), cartridge_share=float(cartridge_share),
-                        dismount_after_s=float(dismount_after_s), **lib)  # fmt: skip
+    return replay_parts(source, cache_gb, cartridge_share, dismount_after_s, **lib)[0]
 
 
 def _beside(rep: rp.Replay, q: float) -> rp.AnalyticBeside:
@@ -143,19 +165,28 @@ def _line(x, y, name: str, line: dict, **more) -> dict:
 
 
 def response_spec(rep: rp.Replay, a: rp.AnalyticBeside) -> dict:
-    """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t (figure JSON)."""
+    """The replay's response times beside M/D/c and M/G/c: share of tape requests slower than t (figure JSON).
+
+    The formulas' curves are their waits plus each request's own time to data (robot move,
+    load, locate, read: :meth:`~vtsmodel.replay.AnalyticBeside.response_survival` over its
+    quantiles at :data:`READY_EDGES`), so that heavy-tailed reads show in their tails too.
+    """
     layout = _layout("Response time: replay vs the formulas", 420, "response time t [s]",
                      "share of tape requests slower than t")  # fmt: skip
     data = []
     if rep.tape_requests:
         t, share = rep.survival()
+        t, share = t[share > 0], share[share > 0]  # the slowest request: no share above it on a log axis
         data.append(_line(t, share, "replay", {"color": COLORS[0], "width": 3}))
         grid = np.geomspace(max(t[0], 1.0), max(t[-1], 10.0) * 2, 200)
+        ready = weights = None
+        if rep.hold_s is not None and rep.hold_s.size:  # each request's time to data, by its quantiles
+            mid = (READY_EDGES[1:] + READY_EDGES[:-1]) / 2
+            ready, weights = np.quantile(rep.hold_s - rep.library.rewind_unload_s, mid), np.diff(READY_EDGES)
         for model, color in (("M/D/c", COLORS[1]), ("M/G/c", COLORS[2])):
             label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
-            data.append(
-                _line(grid, a.response_survival(grid, model), label, {"color": color, "dash": "dash"})
-            )
+            tail = a.response_survival(grid, model, ready, weights)
+            data.append(_line(grid, tail, label, {"color": color, "dash": "dash"}))
     layout["xaxis"]["type"] = "log"
     ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
     layout["yaxis"].update(
@@ -245,6 +276,8 @@ class ReplayResult:
         The replay (kept per setting).
     beside : vtsmodel.replay.AnalyticBeside
         M/D/c and M/G/c beside it, at ``q``.
+    parts : vtsmodel.replay.WaitParts
+        The replay's waits split: for a cartridge an earlier request held, and the rest.
     delay_curve : tuple of numpy.ndarray or None
         Loads, drive hours held and mean response at each of :data:`DELAYS`, when asked for.
     """
@@ -254,6 +287,7 @@ class ReplayResult:
     q: float
     replay: rp.Replay
     beside: rp.AnalyticBeside
+    parts: rp.WaitParts
     delay_curve: tuple | None
 
 
@@ -265,10 +299,10 @@ def evaluate_replay(source: LogSource | None = None, drives=16, robots=1, drive=
     lib = {"drives": int(drives), "robots": int(robots), "drive": drive, "policy": policy,
            "batch_requests": int(batch_requests), "batch_wait_s": float(batch_wait_s)}  # fmt: skip
     share = float(cartridge_share)
-    rep = replay_of(source, cache_gb, share, dismount_after_s, **lib)
+    rep, parts = replay_parts(source, cache_gb, share, dismount_after_s, **lib)
     curve = (cache.cached(delay_curve, source=source, cache_gb=float(cache_gb), cartridge_share=share, **lib)
              if delays else None)  # fmt: skip
-    return ReplayResult(source, float(dismount_after_s), float(q), rep, _beside(rep, q), curve)
+    return ReplayResult(source, float(dismount_after_s), float(q), rep, _beside(rep, q), parts, curve)
 
 
 def view_replay(r: ReplayResult) -> View:
@@ -296,15 +330,43 @@ def view_replay(r: ReplayResult) -> View:
         "mounts per hour": number(rep.mounts_per_hour),
         "loads saved (cartridge mounted)": f"{rep.loads_saved:,}",
         "drive / robot utilisation": f"{number(rep.drive_utilisation)} / {number(rep.robot_utilisation)}",
-        "service mean, cv": f"{number(a.service_s)} s, {a.service_cv:.2f}",
+        **why_apart(rep, a, r.parts),
     }  # fmt: skip
     u, rr = rep.drive_utilisation, rep.robot_utilisation
     busiest = "robots" if rr > u else "drives"
     binding = (f"Busiest: the {busiest} ({number(100 * max(u, rr))}% of the time); the {pct} response is "
                f"{number(p)} s, of which {number(a.replay_q_s)} s waiting at the {pct} of waits.")  # fmt: skip
-    notes = list(rep.notes) + list(a.notes)
+    notes = list(rep.notes) + [
+        n for n in a.notes if not n.startswith(rp.analytic.FAR_NOTE)
+    ]  # named above instead
     return View(figures=figures, readouts=readouts, binding=binding, notes=tuple(notes),
                 caption_values={"formulas beside the replay": FORMULAS}, citations=rep.library.source_ids)  # fmt: skip
+
+
+def why_apart(rep: rp.Replay, a: rp.AnalyticBeside, parts: rp.WaitParts) -> dict[str, str]:
+    """The readouts that say why the replay's wait and the formulas' differ, each reason on its own line.
+
+    The service cv against the approximations' ground (:data:`vtsmodel.replay.analytic.CV_LIMIT`),
+    the wait for a cartridge an earlier request held (no formula sees it), and the rest of
+    the wait (a drive, a robot, an unload) beside M/G/c's, with the bursts and the robots
+    that the formulas' Poisson arrivals leave out.
+    """
+    pct = f"p{round(100 * a.q)}"
+    cv, limit = a.service_cv, rp.analytic.CV_LIMIT
+    ground = (f"over {limit:g}: where M/G/c's approximation is known to fail; M/D/c takes every service alike"
+              if cv > limit else f"within {limit:g}, the approximations' ground")  # fmt: skip
+    out = {"service mean, cv": f"{number(a.service_s)} s, {cv:.2f}: {ground}"}
+    if not parts.cartridge_s.size:
+        return out
+    out["waiting for a cartridge (no formula sees it)"] = (
+        f"{percent(parts.share_contended)} of tape requests came while an earlier one held their cartridge, "
+        f"{number(parts.mean_cartridge_s())} s each on average")  # fmt: skip
+    peak = f"busiest hour {parts.peak_ratio:.1f}x the mean, " if rep.hourly["arrivals"].size > 1 else ""
+    robots = rep.library.robots
+    out[f"waiting for a drive or robot, {pct}"] = (
+        f"{number(parts.other_quantile_s(a.q))} s against M/G/c's {number(a.mgc_q_s)} s: arrivals in bursts "
+        f"({peak}not Poisson), {robots} robot{'s' if robots > 1 else ''} {percent(rep.robot_utilisation)} busy")  # fmt: skip
+    return out
 
 
 #: The page's stage: a log (the page's) and the setting replayed, viewed.
@@ -321,7 +383,13 @@ class ReplayPage:
                            name="09_replay")  # fmt: skip
         self.files = f = FileBar("replay")
         f.add(w.HTML("<b>Mount log</b>&nbsp;"))
-        self.upload = log_controls(f, self.load_bytes, self.use_example)
+        self.upload = f.upload("Upload mount log…", self.load_bytes, accept=".csv", max_bytes=MAX_UPLOAD_BYTES,
+                               tooltip="A request log (CSV: time_s or time, volume, compressed_mb or host_mb; optional "
+                                       f"access, cartridge, duration_s), up to {MAX_UPLOAD_BYTES / 1e6:g} MB",
+                               larger=LARGER)  # fmt: skip
+        f.button(
+            "Use the example log", self.use_example, f"examples/{EXAMPLE_LOG.name}: synthetic, illustrative"
+        )
         f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB; larger logs: "
                      "<code>vtsmodel replay LOG.csv</code></span>"))  # fmt: skip
         self.status = f.status
@@ -359,16 +427,23 @@ def replay_page(**values) -> ReplayPage:
 
 
 def example_numbers() -> str:
-    """The example log replayed at the defaults and with a 300 s dismount delay: plain numbers."""
+    """The example log replayed at the defaults and with a 300 s dismount delay: plain numbers.
+
+    With the formulas beside each replay, the simulation fed the log's own service sample
+    (seed 0), and the replay's wait split (:func:`vtsmodel.replay.wait_parts`).
+    """
     lines = []
     for delay in (0.0, 300.0):
-        rep = replay_of(example_source(), INPUTS["cache_gb"].default, INPUTS["cartridge_share"].default, delay,
-                        **{k: INPUTS[k].default for k in _LIBRARY_KEYS})  # fmt: skip
-        a = _beside(rep, 0.95)
+        rep, parts = replay_parts(example_source(), INPUTS["cache_gb"].default, INPUTS["cartridge_share"].default,
+                                  delay, **{k: INPUTS[k].default for k in _LIBRARY_KEYS})  # fmt: skip
+        a = rp.analytic_beside(rep, 0.95, warn=False)
         lines.append(
             f"dismount after {delay:g} s: {rep.tape_requests} tape requests, {rep.mounts} mounts, "
-            f"mean response {rep.mean_response_s:.1f} s, p95 {rep.percentile(0.95):.1f} s; "
-            f"p95 wait replay {a.replay_q_s:.1f} s, M/D/c {a.mdc_q_s:.1f} s, M/G/c {a.mgc_q_s:.1f} s"
+            f"drives {rep.drive_utilisation:.1%} busy, mean response {rep.mean_response_s:.1f} s, "
+            f"p95 {rep.percentile(0.95):.1f} s; service cv {a.service_cv:.2f}; p95 wait replay {a.replay_q_s:.1f} s, "
+            f"M/D/c {a.mdc_q_s:.1f} s, M/G/c {a.mgc_q_s:.1f} s, the sample simulated {a.sample_q_s:.1f} s; "
+            f"{parts.share_contended:.1%} waited for their cartridge ({parts.mean_cartridge_s():.1f} s on average), "
+            f"p95 of the rest {parts.other_quantile_s(0.95):.1f} s"
         )
     return "\n".join(lines)
 
