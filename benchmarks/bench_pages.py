@@ -394,8 +394,9 @@ def wait_preheated(pid: int, floor_s: float, *, quiet_s: float = 5.0, timeout_s:
     """Wait until the app server ``pid`` and its kernels are idle (its pool preheated); the seconds waited.
 
     At least ``floor_s``, then until the process tree used under a tenth of a core for
-    ``quiet_s`` (on a loaded machine a fixed wait left kernels still running their notebooks
-    during the visits, which then measured the preheating too). Without ``/proc``: ``floor_s``.
+    ``quiet_s``: a fixed wait is too short on a loaded machine (visits would time the pool's
+    notebooks too) and wasted on a quiet one (eleven kernels preheat in about 21 s of CPU
+    here). Without ``/proc``: ``floor_s``.
     """
     t0 = time.monotonic()
     time.sleep(floor_s)
