@@ -283,6 +283,26 @@ def test_grid_editor_sends_a_row_of_several_changed_cells_as_one_message(monkeyp
     assert sent == []  # nothing changed, nothing sent
 
 
+def test_grid_editor_sends_rows_that_changed_together_as_one_message(monkeypatch):
+    # Lesson 05: an edited rate changes every row's share. Row by row, the page redrew the
+    # grid once per message and echoed each back; the whole grid goes in one message.
+    cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "b [-]")]
+    rows = [{"a": 1.0, "b": 2.0}, {"a": 2.0, "b": 3.0}, {"a": 3.0, "b": 4.0}]
+    editor = GridEditor(cols, rows)
+    sent = []
+    monkeypatch.setattr(editor.grid.comm, "send", lambda data=None, **kw: sent.append(data))
+    editor.update_rows([{"a": 1.5, "b": 2.5}, {"a": 2.0, "b": 3.5}, {"a": 3.0, "b": 4.0}])
+    assert len(sent) == 1 and sent[0]["method"] == "update" and "_data" in sent[0]["state"]
+    assert [editor.cell_text(i, "b") for i in range(3)] == ["2.5", "3.5", "4"]
+    assert editor.grid.get_cell_value_by_index("b [-]", 1) == "3.5"
+    sent.clear()
+    editor.update_rows([{"a": 1.5, "b": 2.5}, {"a": 2.0, "b": 3.5}, {"a": 3.0, "b": 9.0}])  # one cell
+    assert [(m["content"]["event_type"], m["content"]["value"]) for m in sent] == [("cell-changed", "9")]
+    sent.clear()
+    editor.update_rows(editor.rows)
+    assert sent == []  # nothing changed, nothing sent
+
+
 def test_header_widths_show_long_headers_whole():
     w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
     assert w["CF [-]"] == 90 and w["hours at peak [h]"] == 7 * 17 + 28 and w["x" * 80] == 260

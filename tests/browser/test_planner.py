@@ -104,7 +104,7 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     assert vts.recommended.config.label in report and "example_hourly_workload" in report
 
     # The example mount log, uploaded: each configuration its own read hits, the slider greyed out.
-    pick_file(page, "plan", "Upload mount log", str(EXAMPLE_LOG))
+    pick_file(page, "plan", "Upload log", str(EXAMPLE_LOG))
     _status(page, "done", f"read hits from the mount log {EXAMPLE_LOG.name}")
     mine.logs.load_bytes(EXAMPLE_LOG.read_bytes(), EXAMPLE_LOG.name)
     wait_for_panel(page, TITLE, mine.panel.view)  # the figures and every readout

@@ -15,6 +15,7 @@ import datetime
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import time
@@ -23,6 +24,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from vtsmodel.app.static_cache import IMMUTABLE
 
 from .conftest import (
     APP_TOKEN,
@@ -469,6 +472,42 @@ def _plain_get(base: str, notebook: str) -> tuple[int, bytes, float]:
     return status, body, time.monotonic()
 
 
+def _page_config(body: bytes) -> dict:
+    text = body.split(b'id="jupyter-config-data" type="application/json">', 1)[1]
+    return json.loads(text.split(b"</script>", 1)[0])
+
+
+# --- what a page loads (vtsmodel/app/page_assets.py) ------------------------------------
+def test_a_page_loads_what_its_notebook_names_and_versioned_files_are_kept(voila_url):
+    managers = {"@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8"}
+    status, body, _ = _plain_get(voila_url, LESSON)  # plots and a scenario grid
+    assert status == 200, body[:300]
+    config = _page_config(body)
+    loaded = {x["name"] for x in config["federated_extensions"]}
+    assert loaded == managers | {"anywidget", "ipydatagrid", "bqplot", "bqscales"}
+    (plotly,) = config["vtsmodelScripts"]
+    assert f'<link rel="preload" as="script" href="{plotly}">'.encode() in body
+    status, headers, script = _request(voila_url, plotly)
+    assert status == 200 and script.startswith(b"/**\n* plotly.js v"), script[:40]
+    assert headers["Cache-Control"] == IMMUTABLE
+    static = config["fullStaticUrl"]
+    assert re.fullmatch(r"/voila/static/v-[0-9a-f]{12}", static), static
+    assert f'src="{static}/voila.js"'.encode() in body
+    status, headers, _ = _request(voila_url, f"{static}/voila.js")
+    assert status == 200 and headers["Cache-Control"] == IMMUTABLE
+    # Without the version the same file is revalidated, as before; another version finds nothing.
+    status, headers, _ = _request(voila_url, "/voila/static/voila.js")
+    assert status == 200 and "immutable" not in (headers.get("Cache-Control") or "")
+    assert _request(voila_url, "/voila/static/v-000000000000/voila.js")[0] in (403, 404)
+    assert _request(voila_url, plotly.replace("plotly.min.js", "plotly.js"))[0] in (403, 404)
+
+    status, body, _ = _plain_get(voila_url, START)  # widgets only
+    assert status == 200, body[:300]
+    config = _page_config(body)
+    assert {x["name"] for x in config["federated_extensions"]} == managers
+    assert config["vtsmodelScripts"] == []
+
+
 def _kernel_pid(kernel_id: str) -> int:
     """The process of a kernel (its command line names its connection file)."""
     for proc in Path("/proc").iterdir():
@@ -524,7 +563,9 @@ def test_a_flood_of_page_requests_leaves_at_most_the_cap(browser, artifacts_dir)
                 time.sleep(grace + 3)
                 route.continue_()
 
-            slow.route("**/voila/static/voila.js", held)
+            slow.route(
+                re.compile(r"/voila/static/(v-[0-9a-f]+/)?voila\.js$"), held
+            )  # versioned (page_assets)
             slow.goto(with_token(f"{base}/voila/render/{START}"), timeout=RENDER_TIMEOUT_MS)
             slow.locator(".vtsmodel-kernel-gone").wait_for(timeout=90_000)
             assert "Reload the page" in slow.inner_text(".vtsmodel-kernel-gone")

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlencode
 
-from vtsmodel.app import savedir, sessions
+from vtsmodel.app import page_assets, savedir, sessions
 
 __all__ = [
     "CULL_IDLE_S",
@@ -467,6 +467,8 @@ def voila_config(opts: Options, token: str):
     c.PasswordIdentityProvider.allow_password_change = False  # it would write a config file
     c.PasswordIdentityProvider.cookie_options = {"samesite": "Strict"}
     c.VoilaConfiguration.template = "vtsmodel"
+    # A page loads the extensions its notebook names, and Voila's bundles from a versioned URL.
+    c.VoilaConfiguration.page_config_hook = page_assets.page_config_hook(opts.notebooks)
     c.VoilaConfiguration.show_tracebacks = opts.show_tracebacks
     c.VoilaConfiguration.preheat_kernel = opts.pool_size > 0
     c.VoilaConfiguration.default_pool_size = opts.pool_size
@@ -496,12 +498,13 @@ def _app_class():
     from voila.app import Voila
     from voila.request_info_handler import RequestInfoSocketHandler
     from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+    from voila.static_file_handler import MultiStaticFileHandler
     from voila.tornado.handler import TornadoVoilaHandler
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
     from voila.voila_identity_provider import VoilaLoginHandler
 
-    from vtsmodel.app.static_cache import VersionedFileHandler
+    from vtsmodel.app.static_cache import Immutable, VersionedFileHandler
 
     def drop_token(handler) -> bool:
         """Redirect a token-authenticated GET to the same URL without the token."""
@@ -574,6 +577,12 @@ def _app_class():
             kernel_id = await ensure_async(self._km.start_kernel(*args, **kwargs))
             self._on_kernel(kernel_id)
             return kernel_id
+
+    class VersionedVoilaStatic(Immutable, MultiStaticFileHandler):
+        """Voila's bundles under ``voila/static/v-KEY/`` (:mod:`page_assets`): cached for good."""
+
+    class PlotlyScript(Immutable, tornado.web.StaticFileHandler):
+        """plotly.js at a URL naming plotly's version (:func:`page_assets.plotly_url`): cached for good."""
 
     class ForbiddenHost(tornado.web.RequestHandler):
         def prepare(self):
@@ -754,6 +763,12 @@ def _app_class():
                     out.append((pattern, VersionedFileHandler, *rule[2:]))
                 else:
                     out.append((pattern, replaced.get(cls, cls), *rule[2:]))
+            # What a page loads (page_assets): Voila's bundles at a versioned URL, and plotly.js.
+            versioned = page_assets.static_prefix(self.voila_configuration.template)
+            bundles = {"paths": self.static_paths, "default_filename": None}
+            out.insert(0, (f"{self.server_url}voila/static/{versioned}/(.*)", VersionedVoilaStatic, bundles))
+            plotly = {"path": str(page_assets.plotly_folder())}
+            out.insert(0, (page_assets.plotly_route(self.server_url), PlotlyScript, plotly))
             out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))
             out.insert(0, (f"{self.server_url}api/vtsmodel/status/?", Status))
             return out

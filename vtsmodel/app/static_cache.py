@@ -15,7 +15,7 @@ import re
 
 from jupyter_server.base.handlers import FileFindHandler
 
-__all__ = ["IMMUTABLE", "VersionedFileHandler", "is_versioned"]
+__all__ = ["IMMUTABLE", "Immutable", "VersionedFileHandler", "is_versioned"]
 
 #: The cache header of a versioned file: a year, never revalidated.
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -26,6 +26,14 @@ _HASHED = re.compile(r"[/.\-][0-9a-f]{8,}\.[a-z0-9]+$")
 def is_versioned(path: str, arguments: dict) -> bool:
     """Whether a static file's URL names its version: ``?v=`` given, or a content hash in its name."""
     return any(arguments.get("v", ())) or bool(_HASHED.search(path))
+
+
+class Immutable:
+    """A tornado static file handler's mixin: every file it serves is :data:`IMMUTABLE` (its URL names its version)."""
+
+    def set_extra_headers(self, path: str) -> None:
+        """The ``Cache-Control`` of every file: :data:`IMMUTABLE`."""
+        self.set_header("Cache-Control", IMMUTABLE)
 
 
 class VersionedFileHandler(FileFindHandler):

@@ -180,12 +180,9 @@ class SizingWorkbench:
             scenarios(table := tuple(table))
             resized, self.table = len(table) != len(self.table), table
             self.panel.update()
+        self.grid.update_rows(self._rows())
         if resized:
-            self.grid.set_rows(self._rows())
             self.grid.grid.layout.height = self._height()
-        else:
-            for i, r in enumerate(self._rows()):
-                self.grid.set_row(i, r)
 
     def _on_edit(self, row: int, key: str, value) -> None:
         sc, f = self.table[row]
