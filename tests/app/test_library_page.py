@@ -1,6 +1,7 @@
 """Lesson 10 without a browser: set the panel's inputs, compare plots and readouts with the models."""
 
 import math
+import re
 
 import pytest
 
@@ -78,3 +79,17 @@ def test_scenario_outputs_match_the_model():
     assert out["cartridges, last year [-]"] == r.archive.cartridges_onsite[-1]
     none = L.scenario_outputs()
     assert math.isnan(none["one unit fills in year [-]"])  # no growth: one basic SL8500 holds five years
+
+
+@pytest.mark.parametrize(("library", "drive"), [("SL8500", "LTO9"), ("TS4300", "LTO8")])
+def test_captions_cite_the_rows_used_not_every_table_source(library, drive):
+    # a caption about one library and one drive cites their documents and CERN's flows, not the ~50
+    # sources of the whole library and drive tables
+    from vtsmodel.catalog import drive_spec
+
+    p = L.library_panel(library=library, drive=drive)
+    want = {"cern-tape-sizing-2005", *library_model(library).sources, *drive_spec(drive).primary_sources}
+    for figure in ("capacity", "shares"):
+        cited = set(re.findall(r"^\[([^\]]+)\]", p.caption(figure), flags=re.M))
+        assert cited == want, (figure, cited ^ want)
+    assert len(want) < 15

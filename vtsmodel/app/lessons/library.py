@@ -21,7 +21,7 @@ from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.text import number, percent
 from vtsmodel.archive import archive_years, cartridge_tb
-from vtsmodel.catalog import drive_choices
+from vtsmodel.catalog import drive_choices, drive_spec
 from vtsmodel.library import library_model
 from vtsmodel.library_years import cern_example_writes_tb_per_year, library_years
 from vtsmodel.sizing import cern_example_flows
@@ -182,7 +182,9 @@ def view_library(e: ArchiveResult) -> View:
         readouts=readouts, binding=binding, notes=notes,
         caption_values={"flows": "cern-tape-sizing-2005 sample calculation, T0 → T1 written all year",
                         "robot move basis": r.robot_move_basis},
-        citations=(library_years, "library_models", "cern_sizing_example", "cern_facts", *lib.sources),
+        # the rows used: the chosen library's and drive's documents and CERN's flows (not every
+        # source of the library and drive tables)
+        citations=("cern_sizing_example", "cern_facts", *lib.sources, *drive_spec(drive).primary_sources),
     )  # fmt: skip
 
 
