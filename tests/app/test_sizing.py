@@ -303,3 +303,23 @@ def test_inputs_defaults_lie_in_their_ranges_and_cells_may_be_empty_where_flows_
         with pytest.raises(ValueError, match="empty|not valid"):
             L.INPUTS[key].parse(key, "")
     assert L.INPUTS["file_mb"].header == "file size [MB]"  # derived from vtsmodel.quantities.FILE_MB
+
+
+def test_the_compare_figure_cites_every_compared_drives_speed_and_split_the_chosen_drive_only():
+    # "Drives needed on each catalog drive" draws every drive at its own speed: its caption cites the
+    # document of each of those speeds; the split figure is about the chosen drive alone
+    import re
+
+    wb = L.sizing_panel()
+    cited = {
+        f: set(re.findall(r"^\[([^\]]+)\]", wb.panel.caption(f), flags=re.M)) for f in ("split", "compare")
+    }
+    chosen = set(drive_spec(L.DEFAULT_DRIVE).primary_sources)
+    speeds = set()
+    for _label, key in drive_options():
+        spec = drive_spec(key)
+        row = spec.primary.get("observed_rate" if spec.speed_basis == "observed" else "native_rate")
+        speeds |= {row.source} if row is not None else set()
+    assert chosen <= cited["split"] and not (speeds - chosen) & cited["split"]
+    assert chosen | speeds <= cited["compare"]
+    assert {"ibm-ts4500-drives", "ibm-dtl-lto-perf"} <= cited["compare"]  # LTO-9's and LTO-10's rates

@@ -190,6 +190,17 @@ def _term(f: Flow, e: float, d: float, speed: float) -> str:
             f"{number(speed)} MB/s = {number(d)} drives")  # fmt: skip
 
 
+def speed_sources() -> tuple[str, ...]:
+    """Source ids of the speed each catalog drive is compared at (its observed rate, else its native rate)."""
+    out = set()
+    for _label, key in DRIVES:
+        spec = drive_spec(key)
+        row = spec.primary.get("observed_rate" if spec.speed_basis == "observed" else "native_rate")
+        if row is not None:
+            out.add(row.source)
+    return tuple(sorted(out))
+
+
 def view_sizing(r: SizingResult) -> View:
     """The workbench's figures, readouts and terms for a sized table."""
     spec, groups = r.spec, scenarios(r.table)
@@ -211,7 +222,8 @@ def view_sizing(r: SizingResult) -> View:
     patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in r.table) else ()
     return View(
         figures={"split": Plot(split_base, {"r": r}),
-                 "compare": Plot(compare_base, {"c": r.comparison}, shapes=[band], annotations=[mark])},
+                 "compare": Plot(compare_base, {"c": r.comparison}, shapes=[band], annotations=[mark],
+                                 citations=(drives_needed, *patterns, *spec.primary_sources, *speed_sources()))},
         readouts=readouts, binding=" ".join(binding),
         caption_values={"drive speed [MB/s]": f"{number(spec.speed_mb_s)} ({spec.speed_basis})", **terms,
                         "compared drives": f"the catalog's {len(DRIVES)}, each at its own speed (data/drive_catalog.csv)"},
