@@ -418,3 +418,14 @@ def test_a_lessons_plot_exports_as_its_figure_json():
     plot = next(iter(efficiency.efficiency_panel().view.figures.values()))
     assert export.export_spec(plot, "cap") == export.export_spec(plot.spec(), "cap")
     assert b"<title>Efficiency" in export.figure_bytes(plot, "html")
+
+
+def test_a_caption_url_wider_than_the_figure_is_cut_after_a_slash_and_loses_nothing():
+    url = "https://www.ibm.com/support/knowledgecenter/en/STQRQ9/com.ibm.storage.ts4500.doc/performance_specs_lto_drives.html"
+    ref = f"[ibm-ts4500-lto-perf] IBM. Performance specifications for LTO tape drives. n.d. {url}. Accessed 23 November 2026."
+    width = 600
+    chars = int(width / (export._GLYPH * export.CAPTION_FONT_PX))
+    lines = export._wrap_caption(ref, width)
+    assert max(map(len, lines)) <= chars < len(url)  # every line fits, though the URL alone would not
+    assert any(line.startswith("https://") and line.endswith("/") for line in lines)  # cut after a slash
+    assert " ".join(lines).replace("/ ", "/") == ref  # nothing lost: the words, and the URL once joined

@@ -267,12 +267,24 @@ _CAPTION_LINE_PX = 17
 _GLYPH = 0.52
 
 
+def _split_long(line: str, chars: int) -> list[str]:
+    """A line longer than ``chars`` (a long URL) cut after its last ``/``, ``?``, ``&`` or ``.`` that fits, as a reference list breaks a URL."""
+    out = []
+    while len(line) > chars:
+        cut = max(line.rfind(c, 0, chars) for c in "/?&.") + 1
+        cut = cut if cut > chars // 3 else chars
+        out.append(line[:cut])
+        line = line[cut:]
+    return [*out, line]
+
+
 def _wrap_caption(caption: str, width_px: float) -> list[str]:
-    """The caption's lines wrapped to ``width_px`` at :data:`CAPTION_FONT_PX`, never mid-word."""
+    """The caption's lines wrapped to ``width_px`` at :data:`CAPTION_FONT_PX`, never mid-word (a URL wider than that cut after a ``/``)."""
     chars = max(40, int(width_px / (_GLYPH * CAPTION_FONT_PX)))
     out = []
     for line in caption.splitlines():
-        out += textwrap.wrap(line, chars, break_long_words=False, break_on_hyphens=False) or [""]
+        for part in textwrap.wrap(line, chars, break_long_words=False, break_on_hyphens=False) or [""]:
+            out += _split_long(part, chars)
     return out
 
 
