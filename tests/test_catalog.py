@@ -315,3 +315,19 @@ def test_the_data_notes_list_every_borrowed_mount_timing():
         ]
         assert said == done, f"notes/drive_catalog.md says {drive} {said}; mount_parts gives {done}"
     assert set(rows) == set(drive_names())
+
+
+def test_the_speed_s_row_states_the_speed_each_drive_is_sized_at():
+    # speed_provenance is the row a caption cites for speed_mb_s: it must state that very value
+    derived = []
+    for name, spec in drive_catalog().items():
+        row = spec.speed_provenance
+        if row is None:
+            assert spec.speed_basis == "derived", name  # only a derived rate has no row of its own
+            derived.append(name)
+        else:
+            assert row.value == spec.speed_mb_s, name
+    assert drive_spec("LTO9").speed_provenance.source == "ibm-ts4500-drives"
+    # measured: CERN's Maxspeed
+    assert drive_spec("STK9940B").speed_provenance.source == "cern-tape-sizing-2005"
+    assert len(derived) < 3

@@ -235,6 +235,11 @@ class DriveSpec:
         """
         return tuple(sorted({p.source for p in self.primary.values()}))
 
+    @property
+    def speed_provenance(self) -> Provenance | None:
+        """The row behind :attr:`speed_mb_s` (``None`` for a derived rate, which no row states)."""
+        return self.primary.get("observed_rate" if self.speed_basis == "observed" else "native_rate")
+
     def provenance(self, quantity: str) -> Provenance | None:
         """The primary row behind one of the drive's values (``None`` when absent)."""
         if quantity not in QUANTITIES:

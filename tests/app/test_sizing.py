@@ -315,11 +315,8 @@ def test_the_compare_figure_cites_every_compared_drives_speed_and_split_the_chos
         f: set(re.findall(r"^\[([^\]]+)\]", wb.panel.caption(f), flags=re.M)) for f in ("split", "compare")
     }
     chosen = set(drive_spec(L.DEFAULT_DRIVE).primary_sources)
-    speeds = set()
-    for _label, key in drive_options():
-        spec = drive_spec(key)
-        row = spec.primary.get("observed_rate" if spec.speed_basis == "observed" else "native_rate")
-        speeds |= {row.source} if row is not None else set()
+    rows = [drive_spec(key).speed_provenance for _label, key in drive_options()]
+    speeds = {row.source for row in rows if row is not None}
     assert chosen <= cited["split"] and not (speeds - chosen) & cited["split"]
     assert chosen | speeds <= cited["compare"]
     assert {"ibm-ts4500-drives", "ibm-dtl-lto-perf"} <= cited["compare"]  # LTO-9's and LTO-10's rates

@@ -192,13 +192,8 @@ def _term(f: Flow, e: float, d: float, speed: float) -> str:
 
 def speed_sources() -> tuple[str, ...]:
     """Source ids of the speed each catalog drive is compared at (its observed rate, else its native rate)."""
-    out = set()
-    for _label, key in DRIVES:
-        spec = drive_spec(key)
-        row = spec.primary.get("observed_rate" if spec.speed_basis == "observed" else "native_rate")
-        if row is not None:
-            out.add(row.source)
-    return tuple(sorted(out))
+    rows = (drive_spec(key).speed_provenance for _label, key in DRIVES)
+    return tuple(sorted({row.source for row in rows if row is not None}))
 
 
 def view_sizing(r: SizingResult) -> View:
