@@ -277,6 +277,8 @@ def _fmt_cell(v) -> str:
     if isinstance(v, float):
         from vtsmodel import number
 
+        if v.is_integer():  # a count held as a float (slots, cartridges): every digit
+            return f"{v:,.0f}"
         return number(v) if abs(v) < 1e4 else f"{v:,.0f}"
     return str(v)
 
@@ -466,7 +468,7 @@ def _library_years(lib) -> None:
         print(_table(rows, [c for c in cols if any(r.get(c) not in (None, "", "—") for r in rows)]))
         checks = y.checks()
         print(f"\nMargins in year {int(y.year[-1])}:")
-        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": number(ch.limit), "unit": ch.unit,
+        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": _fmt_cell(float(ch.limit)), "unit": ch.unit,
                        "margin": _plan_margin(ch), "met": "yes" if ch.ok else "NO"} for ch in checks],
                      ["margin of", "value", "limit", "unit", "margin", "met"]))  # fmt: skip
         if y.cost is not None:
