@@ -266,20 +266,18 @@ def _parse_flow(text: str):
 
 
 def _fmt_cell(v) -> str:
+    import math
     import numbers
+
+    from vtsmodel.app.text import count, count_or_number
 
     if v is None:
         return ""
     if isinstance(v, numbers.Integral) and not isinstance(v, bool):  # numpy's too: 12,175 beside 3,652
-        from vtsmodel.app.text import count
-
         return count(v)
     if isinstance(v, float):
-        from vtsmodel import number
-
-        if v.is_integer():  # a count held as a float (slots, cartridges): every digit
-            return f"{v:,.0f}"
-        return number(v) if abs(v) < 1e4 else f"{v:,.0f}"
+        # a whole number (slots, cartridges) keeps every digit; others 3 digits below 10^4, whole units above
+        return count_or_number(v) if abs(v) < 1e4 or not math.isfinite(v) else f"{v:,.0f}"
     return str(v)
 
 

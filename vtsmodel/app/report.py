@@ -38,7 +38,7 @@ from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 from vtsmodel.app.export import export_spec
 from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.figures.plan import FIGURE_WIDTH, configurations_spec, day_spec, tornado_spec
-from vtsmodel.app.text import plain_math
+from vtsmodel.app.text import count_or_number, plain_math
 from vtsmodel.data import cite, load, statements, statements_for
 from vtsmodel.files import atomic_write
 from vtsmodel.hourly import COLUMNS
@@ -357,10 +357,9 @@ def _whole(x) -> str:
     return f"{int(x):,}" if math.isfinite(x) and float(x).is_integer() else _n(x, 4)
 
 
-def _whole_or_n(v) -> str:
-    """A margin's number: a whole one (slots, drives) with every digit, else to 3 significant digits."""
-    v = float(v)
-    return _count(v) if math.isfinite(v) and v.is_integer() else _n(v)
+def _margin_cell(v) -> str:
+    """A margin's number: whole ones with every digit (1,443 slots), others to 3 digits; inf in words."""
+    return count_or_number(v) if math.isfinite(float(v)) else _n(v)
 
 
 def _count(v) -> str:
@@ -402,10 +401,10 @@ def _over_years_section(y) -> str:
         checks.append(
             (
                 ch.label,
-                _whole_or_n(ch.value),
-                _whole_or_n(ch.limit),
+                _margin_cell(ch.value),
+                _margin_cell(ch.limit),
                 ch.unit,
-                _whole_or_n(ch.margin),
+                _margin_cell(ch.margin),
                 (text, cls),
                 ch.text,
             )
