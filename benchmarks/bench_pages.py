@@ -140,6 +140,14 @@ async def _measure(ns: dict, kind: str, what: str | None, moves: int) -> dict:
             assert wb.edit(0, what, v), wb.grid.message.value
 
         target, key = what, "Enter"
+        if hasattr(wb.grid, "grid"):  # a tree whose flows are ipydatagrid's canvas: where its cell is
+            sys.path.insert(0, str(ROOT / "tests" / "browser"))
+            from helpers import grid_cell_center
+
+            header = next(c.header for c in wb.grid.columns if c.key == what)
+            cell = grid_cell_center(wb.grid.grid, 0, header, {"x": 0, "y": 0})
+        else:  # an HTML table: its cell by its label
+            cell = next(c.header for c in wb.grid.columns if c.key == what)
     else:
         ctl = _slider(ns, what)
         values, key = _fresh_values(ctl, moves)
@@ -164,7 +172,8 @@ async def _measure(ns: dict, kind: str, what: str | None, moves: int) -> dict:
             later.append((time.perf_counter() - t) * 1000)
         await asyncio.sleep(0)
     return {"target": target, "kind": kind, "key": key, "values": values, "moves": len(values),
-            "wall_ms": wall, "cpu_ms": cpu, "deferred_ms": later, "computed": computed}  # fmt: skip
+            "wall_ms": wall, "cpu_ms": cpu, "deferred_ms": later, "computed": computed,
+            **({"cell": cell} if kind == "grid" else {})}  # fmt: skip
 
 
 def kernel_moves(notebook: Path, moves: int) -> dict:
@@ -265,11 +274,30 @@ def close_page(context) -> None:
                 page.close(run_before_unload=True)
 
 
-def _grid_geometry():
-    """The flows grid of lesson 05 as the notebook builds it (for its cells' places on the page)."""
-    from vtsmodel.app.lessons import sizing
+def _type_cells(page, kernel: dict) -> None:
+    """Type the kernel's values into lesson 05's first flow's cell, as a person does, one edit each.
 
-    return sizing.sizing_panel().grid.grid
+    An HTML table (``kernel["cell"]`` its column's head): click the cell, type, Enter. A tree
+    whose flows are ipydatagrid's canvas (``kernel["cell"]`` the cell's centre from the
+    grid's viewport [px]): double-click the cell, type in its editor, Enter.
+    """
+    flows = page.locator(".vtsmodel-flows").first
+    flows.scroll_into_view_if_needed()
+    if isinstance(kernel["cell"], str):
+        cell = flows.get_by_role("textbox", name=f"{kernel['cell']}, row 1", exact=True)
+    else:
+        editor = flows.locator("input.lm-DataGrid-cellEditorInput")
+    for i, v in enumerate(kernel["values"]):
+        if isinstance(kernel["cell"], str):
+            cell.click()
+            page.keyboard.type(f"{v:.6g}")
+        else:
+            box = flows.locator(".lm-DataGrid-viewport").first.bounding_box()
+            page.mouse.dblclick(box["x"] + kernel["cell"][0], box["y"] + kernel["cell"][1])
+            editor.wait_for(timeout=30_000)
+            editor.fill(f"{v:.6g}")
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
 
 
 def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) -> dict:
@@ -277,8 +305,6 @@ def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) 
 
     ``prepare(page)``, when given, runs once the page is drawn, before the moves (a log uploaded).
     """
-    from helpers import grid_cell_center
-
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = _open(context, url, notebook)
@@ -287,18 +313,7 @@ def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) 
         page.evaluate(_INSTALL)
         n = kernel["moves"]
         if kernel["kind"] == "grid":
-            grid = _grid_geometry()
-            header = next(c for c in grid.data.columns if c.startswith("rate"))
-            container = page.locator(".vtsmodel-flows .datagrid-container").first
-            container.scroll_into_view_if_needed()
-            editor = container.locator("input.lm-DataGrid-cellEditorInput")
-            for i, v in enumerate(kernel["values"]):
-                box = container.locator(".lm-DataGrid-viewport").first.bounding_box()
-                page.mouse.dblclick(*grid_cell_center(grid, 0, header, box))
-                editor.wait_for(timeout=30_000)
-                editor.fill(f"{v:.6g}")
-                editor.press("Enter")
-                page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
+            _type_cells(page, kernel)
         else:
             label = kernel["target"]
             slider = page.locator(".widget-slider", has=page.locator(".widget-label", has_text=label))

@@ -29,16 +29,9 @@ KEYS = ("t0_to_t1", "reprocessing", "t2_analysis")
 EXAMPLE = f"{L.EXAMPLE}: drives"
 
 
-def browser_edit(wb, row: int, key: str, value) -> None:
-    """What ipydatagrid does on an edit in the browser: store the value, then send cell-changed."""
-    header = next(c.header for c in L.COLUMNS if c.key == key)
-    grid = wb.grid.grid
-    grid._DataGrid__handle_custom_msg(
-        None,
-        {"event_type": "cell-changed", "row": row, "column_index": grid._column_name_to_index(header),
-         "value": value},
-        None,
-    )  # fmt: skip
+def browser_edit(wb, row: int, key: str, text: str) -> None:
+    """What the page's table sends when a person commits a cell: its text."""
+    wb.grid._on_msg(wb.grid.view, {"kind": "edit", "row": row, "key": key, "text": text}, [])
 
 
 def sized(flows, drive):
@@ -130,18 +123,19 @@ def test_empty_efficiency_needs_an_access_pattern_then_uses_it():
     assert wb.grid.rows[2]["used"] == pytest.approx(float(drive_efficiency(1000.0, 10.0, speed_mb_s=400.0)))
 
 
-def test_the_flows_grid_fits_a_1024_px_canvas_with_every_header_whole():
-    # The page's grid sizes its canvas in steps of 512 px to its width and copies the canvas
-    # once per column on every redraw, each copy costing by the canvas' size (Chromium without
-    # a GPU: 6.4 ms at 1536 px, 2.6 ms at 1024 px): the flows grid stays under 1024 px.
-    from vtsmodel.app.grids import ROW_HEADER_PX, header_widths
+def test_the_flows_table_is_html_with_computed_columns_not_editable():
+    # An HTML table, not ipydatagrid's canvas (its redraw on every commit: BENCHMARKS.md,
+    # "Lesson 05's grid edit"); the grey columns are the sizing's, for the chosen drive.
+    from vtsmodel.app.tables import TableEditor
 
-    grid = L.sizing_panel().grid.grid
-    width = int(grid.layout.width.removesuffix("px"))
-    assert width == ROW_HEADER_PX + sum(grid.column_widths.values()) + 8 and width < 1024
-    assert grid.base_column_header_size == 34 and grid.header_renderer.text_wrap  # heads on two lines
-    two_lines = header_widths(grid.data.columns, lines=2)
-    assert all(grid.column_widths[h] >= two_lines[h] for h in grid.data.columns)
+    wb = L.sizing_panel()
+    assert isinstance(wb.grid, TableEditor)
+    cols = {c["key"]: c for c in wb.grid.view.columns}
+    assert [k for k, c in cols.items() if not c["editable"]] == ["used", "drives", "share"]
+    assert [k for k, c in cols.items() if not c["numeric"]] == ["scenario", "name"]
+    assert wb.grid.view.rows[0][:3] == ["worked example", "T0 → T1", "100"]
+    browser_edit(wb, 0, "drives", "3")
+    assert wb.grid.view.status["ok"] is False and "drives [-] is computed" in wb.grid.view.status["message"]
 
 
 def test_add_and_remove_flows_copy_and_move_scenarios():
@@ -150,7 +144,7 @@ def test_add_and_remove_flows_copy_and_move_scenarios():
     per_flow = {f.name: ex.value(f"{k}_drives") for k, f in zip(KEYS, cern_example_flows(), strict=True)}
     wb.grid.selected = 1
     assert wb.add_flow() == "reprocessing (copy)" and wb.add_flow() == "reprocessing (copy 2)"
-    assert wb.grid.grid.data.shape[0] == 5 and wb.grid.grid.layout.height == f"{34 + 26 * 6}px"
+    assert len(wb.grid.view.rows) == 5
     total = ex.value("drives_needed_total") + 2 * per_flow["reprocessing"]
     assert wb.panel.readout_values[EXAMPLE] == f"{total:g} needed, buy {total:g}"
     assert wb.remove_flow(0) == "T0 → T1 of worked example"

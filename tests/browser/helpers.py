@@ -375,6 +375,23 @@ def edit_grid_cell(page, container, grid, row: int, column: str, text: str) -> N
     editor.press("Enter")
 
 
+def table_cell(table, row: int, header: str):
+    """The input of a cell of a :class:`~vtsmodel.app.tables.TableEditor` on the page, by its label.
+
+    ``table`` locates the table (``.vtsmodel-table``); ``row`` counts from 0, ``header``
+    is the column's head (its input is labelled "<header>, row <row + 1>").
+    """
+    return table.get_by_role("textbox", name=f"{header}, row {row + 1}", exact=True)
+
+
+def type_into_table_cell(table, row: int, header: str, text: str, *, commit: str = "Enter") -> None:
+    """Click a cell of an HTML table editor, type ``text`` over its text and press ``commit``."""
+    cell = table_cell(table, row, header)
+    cell.click()
+    cell.press_sequentially(text)
+    cell.press(commit)
+
+
 def snap_like_browser(panel) -> dict:
     """Put the test's panel sliders where the browser puts them: on their step grid.
 

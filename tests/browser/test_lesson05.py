@@ -1,6 +1,8 @@
 """05_sizing_workbench in Voila: editing flows in the table and choosing a drive move the
 plots and readouts to the package's numbers; a rejected cell's message stays; export
-downloads PNG and offline HTML; 1280 px fit.
+downloads PNG and offline HTML; 1280 px fit. The flows table is an HTML table
+(:class:`~vtsmodel.app.tables.TableEditor`), driven here with the mouse and keys as a
+person does: click, type, Enter, Tab, Shift-Tab, arrows, Escape.
 
 The expected values come from the lesson's own workbench built in the test process
 (``lesson05.sizing_panel()``) and edited like the browser's: its view is what
@@ -18,13 +20,14 @@ from vtsmodel.sizing import drives_needed
 
 from .conftest import RENDER_TIMEOUT_MS
 from .helpers import (
-    edit_grid_cell,
     export_png_and_html,
     fits_width,
     open_lesson_with_plots,
     panel_locator,
     panel_plot_index,
     select_panel_dropdown,
+    table_cell,
+    type_into_table_cell,
     wait_for_panel,
 )
 
@@ -54,23 +57,72 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
     assert wb.panel.readout_values[LABEL] == _readout(wb) == "50 needed, buy 50"  # the worked example
     wait_for_panel(page, PANEL, wb.panel.view)
 
-    table = page.locator(".vtsmodel-flows .datagrid-container").first
-    flows = [f for _sc, f in wb.table]
-    edits = [(0, "rate_mb_s", 2 * flows[0].rate_mb_s), (2, "efficiency", 2 * flows[2].efficiency)]
-    for row, key, value in edits:
-        before = wb.panel.readout_values[LABEL]
-        header = next(c.header for c in lesson05.COLUMNS if c.key == key)
-        edit_grid_cell(page, table, wb.grid.grid, row, header, f"{value:g}")
-        assert wb.edit(row, key, value)
-        assert wb.panel.readout_values[LABEL] == _readout(wb) != before
-        wait_for_panel(page, PANEL, wb.panel.view)
-
-    # Text in a number cell: refused with the column, the value and the range; the message stays.
-    edit_grid_cell(page, table, wb.grid.grid, 1, "factor [-]", "abc")
+    table = page.locator(".vtsmodel-flows .vtsmodel-table").first
     message = page.locator(".vtsmodel-flows .vtsmodel-grid-message")
+    flows = [f for _sc, f in wb.table]
+    head = {c.key: c.header for c in lesson05.COLUMNS}
+
+    # Click, type over the cell, Enter: the kernel's numbers, the plots, the focus one row down.
+    before = wb.panel.readout_values[LABEL]
+    type_into_table_cell(table, 0, head["rate_mb_s"], f"{2 * flows[0].rate_mb_s:g}")
+    assert wb.edit(0, "rate_mb_s", 2 * flows[0].rate_mb_s)
+    assert wb.panel.readout_values[LABEL] == _readout(wb) != before
+    wait_for_panel(page, PANEL, wb.panel.view)
+    assert table_cell(table, 1, head["rate_mb_s"]).evaluate("e => e === document.activeElement")
+    drives = table.locator("tbody tr").nth(0).locator("td.computed").nth(1)
+    assert drives.inner_text() == wb.grid.cell_text(0, "drives")
+
+    # Arrows and Tab move; typing replaces; Tab commits and moves right.
+    for key in ("ArrowDown", "ArrowRight", "Tab"):  # row 2's rate, row 3's rate, its factor, its efficiency
+        page.keyboard.press(key)
+    eff = table_cell(table, 2, head["efficiency"])
+    assert eff.evaluate("e => e === document.activeElement")
+    page.keyboard.type(f"{2 * flows[2].efficiency:g}")
+    page.keyboard.press("Tab")
+    assert wb.edit(2, "efficiency", 2 * flows[2].efficiency)
+    wait_for_panel(page, PANEL, wb.panel.view)
+    assert table_cell(table, 2, head["file_mb"]).evaluate("e => e === document.activeElement")
+    assert eff.input_value() == wb.grid.cell_text(2, "efficiency")
+
+    # Escape cancels: nothing sent, the text as it was, the plots unchanged.
+    factor = table_cell(table, 0, head["peak_factor"])
+    factor.click()
+    page.keyboard.type("7")
+    page.keyboard.press("Escape")
+    assert factor.input_value() == wb.grid.cell_text(0, "peak_factor") == "2"
+    page.keyboard.press("Shift+Tab")
+    assert table_cell(table, 0, head["rate_mb_s"]).evaluate("e => e === document.activeElement")
+
+    # Text in a number cell: refused with the column, the value and the range; the cell
+    # marked and back to its value; the message stays.
+    type_into_table_cell(table, 1, head["peak_factor"], "abc")
     message.locator("text=factor='abc' is not a number").wait_for(timeout=30_000)
+    bad = table_cell(table, 1, head["peak_factor"])
+    bad.and_(page.locator("[aria-invalid=true]")).wait_for(timeout=30_000)
+    assert bad.input_value() == wb.grid.cell_text(1, "peak_factor") == "2"
+    assert "must be in [1, 100]" in bad.locator("xpath=..").get_attribute("title")
     page.wait_for_timeout(1000)
     assert "must be in [1, 100]" in message.inner_text()
+    wait_for_panel(page, PANEL, wb.panel.view)
+
+    # A table a screen reader reads: headers with their scope, computed cells not inputs,
+    # numbers right-aligned, the focused cell outlined.
+    assert table.locator("thead th[scope=col]").count() == len(lesson05.COLUMNS) + 1
+    assert table.locator("tbody th[scope=row]").all_inner_texts() == ["1", "2", "3"]
+    assert table.locator("tbody input").count() == 3 * sum(c.input is not None for c in lesson05.COLUMNS)
+    assert table_cell(table, 0, head["rate_mb_s"]).evaluate("e => getComputedStyle(e).textAlign") == "right"
+    assert table_cell(table, 0, head["name"]).evaluate("e => getComputedStyle(e).textAlign") in (
+        "left",
+        "start",
+    )
+    bad.focus()
+    assert bad.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+    heads = table.locator("thead th").evaluate_all("els => els.map(e => e.scrollWidth <= e.clientWidth)")
+    assert all(heads), "a header is cut"
+    # the next accepted edit of the cell clears its mark
+    type_into_table_cell(table, 1, head["peak_factor"], "3")
+    assert wb.edit(1, "peak_factor", 3.0)
+    bad.and_(page.locator("[aria-invalid=false]")).wait_for(timeout=30_000)
     wait_for_panel(page, PANEL, wb.panel.view)
 
     label, drive = next((lab, k) for lab, k in drive_options() if k == "LTO9")

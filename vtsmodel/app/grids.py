@@ -1,6 +1,8 @@
 """One editable grid for every sheet: scenarios, workload profiles, flow tables.
 
-A :class:`GridEditor` shows rows of values in an ipydatagrid ``DataGrid``. Its columns
+A :class:`RowsEditor` holds rows of values and applies a person's edits; a
+:class:`GridEditor` shows them in an ipydatagrid ``DataGrid`` (a canvas), a
+:class:`~vtsmodel.app.tables.TableEditor` in an HTML table. Their columns
 are declared with :class:`Column`: an editable column carries an :class:`~vtsmodel.Input`,
 which parses what a person types (numbers as ``float``, never evaluated; a choice by its
 label or value) and formats what the grid shows (plain digits, a choice's label, empty
@@ -29,7 +31,7 @@ import ipywidgets as w
 
 from vtsmodel import Input, number
 
-__all__ = ["ROW_HEADER", "Column", "GridEditor", "header_widths"]
+__all__ = ["ROW_HEADER", "Column", "GridEditor", "RowsEditor", "header_widths"]
 
 #: The head of the rows' numbers (1, 2, ...), which messages use: "row 2: ...".
 ROW_HEADER = "row"
@@ -105,8 +107,11 @@ def _datagrid():
     return DataGrid, TextRenderer
 
 
-class GridEditor:
-    """An editable grid of rows, parsed and formatted by its columns' inputs.
+class RowsEditor:
+    """Rows of values, parsed and formatted by their columns' inputs, and the edits to them.
+
+    What every editor shares; a subclass shows the rows (:meth:`set_rows`,
+    :meth:`update_rows`, :meth:`_send_row`) and receives the page's edits.
 
     Parameters
     ----------
@@ -116,12 +121,126 @@ class GridEditor:
         The rows' values by column key.
     on_edit : callable, optional
         ``on_edit(row, key, value)`` with the parsed value of an accepted edit; raise
-        ``ValueError`` to reject it. The owner then calls :meth:`set_rows` or
-        :meth:`set_row` with its model's values.
+        ``ValueError`` to reject it. The owner then calls :meth:`set_rows`,
+        :meth:`update_rows` or :meth:`set_row` with its model's values.
     on_select : callable, optional
         ``on_select(row)`` when a person selects a cell of another row.
+
+    Attributes
+    ----------
+    message : ipywidgets.HTML
+        The last rejection or confirmation, beside the rows; it stays until the next edit.
+    selected : int
+        The row of the cell a person selected last (0 at first).
+    """
+
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        rows: Sequence[Mapping],
+        *,
+        on_edit: Callable[[int, str, object], None] | None = None,
+        on_select: Callable[[int], None] | None = None,
+    ) -> None:
+        self.columns = list(columns)
+        self.on_edit = on_edit
+        self.on_select = on_select
+        self._rows = [dict(r) for r in rows]
+        self.selected = 0
+        self.message = w.HTML(layout=w.Layout(min_height="1.6em"))
+        self.message.add_class("vtsmodel-grid-message")
+
+    @property
+    def rows(self) -> list[dict]:
+        """A copy of the rows as the editor holds them (values, not text)."""
+        return [dict(r) for r in self._rows]
+
+    def column(self, key: str) -> Column:
+        """The column of ``key``; ``KeyError`` naming the columns if there is none."""
+        col = next((c for c in self.columns if c.key == key), None)
+        if col is None:
+            raise KeyError(f"no column {key!r}; columns: {', '.join(c.key for c in self.columns)}")
+        return col
+
+    def cell_text(self, row: int, key: str) -> str:
+        """The text a cell shows."""
+        return self.column(key).text(self._rows[row].get(key))
+
+    def _texts(self, row: Mapping) -> list[str]:
+        return [c.text(row.get(c.key)) for c in self.columns]
+
+    def set_rows(self, rows: Sequence[Mapping]) -> None:
+        """Show new rows (after rows were added, deleted or loaded)."""
+        raise NotImplementedError
+
+    def update_rows(self, rows: Sequence[Mapping]) -> None:
+        """Show the rows' new values, sending only what changed."""
+        raise NotImplementedError
+
+    def _send_row(self, i: int) -> None:
+        """Show row ``i`` as the editor holds it."""
+        raise NotImplementedError
+
+    def set_row(self, i: int, row: Mapping) -> None:
+        """Show new values of row ``i``; nothing is sent when no cell's text changed."""
+        old = self._rows[i]
+        self._rows[i] = {**old, **row}
+        if self._texts(self._rows[i]) != self._texts(old):
+            self._send_row(i)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show ``text`` under the rows (in red with a sign when ``error``)."""
+        color, sign = ("#B00020", "⚠ ") if error else ("#333", "")
+        kind = "error" if error else "info"
+        self.message.value = (
+            f"<span class='vtsmodel-grid-{kind}' style='color:{color}'>{sign}{html.escape(text)}</span>"
+        )
+
+    def edit(self, row: int, key: str, value) -> bool:
+        """Apply an edit as a person types it; return whether it was accepted.
+
+        A rejected edit shows its reason (the input's name, the value, the valid range)
+        under the rows, and the cell shows the value it had.
+        """
+        col = self.column(key)
+        old = self._rows[row].get(key)
+        try:
+            if col.input is None:
+                raise ValueError(f"{col.header} is computed from the other columns; it cannot be edited")
+            parsed = col.input.parse(col.input.label, value)
+            if self.on_edit is not None:
+                self.on_edit(row, key, parsed)
+            else:
+                self._rows[row][key] = parsed
+        except ValueError as exc:
+            self.say(f"row {row + 1}: rejected: {exc}; kept {col.text(old) or 'empty'}", error=True)
+            self._send_row(row)
+            return False
+        self.say(f"row {row + 1}: {col.header} = {col.text(self._rows[row].get(key))}")
+        return True
+
+    def _select(self, row: int) -> None:
+        """A person selected a cell of ``row``: tell the owner when it is another row."""
+        if 0 <= row < len(self._rows) and row != self.selected:
+            self.selected = row
+            if self.on_select is not None:
+                self.on_select(row)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+
+class GridEditor(RowsEditor):
+    """An editable grid of rows in an ipydatagrid ``DataGrid`` (a canvas).
+
+    Parameters
+    ----------
+    columns, rows, on_edit, on_select
+        As :class:`RowsEditor`.
     title : str
-        A line above the grid (HTML is escaped).
+        A line of HTML above the grid (the page's own text, not a person's).
     height : str
         CSS height of the grid.
     width : str, optional
@@ -136,8 +255,8 @@ class GridEditor:
 
     Attributes
     ----------
-    message : ipywidgets.HTML
-        The last rejection or confirmation, beside the grid; it stays until the next edit.
+    grid : ipydatagrid.DataGrid
+        The grid.
     widget : ipywidgets.VBox
         What ``display`` shows.
     """
@@ -155,14 +274,10 @@ class GridEditor:
         widths: Mapping[str, int] | None = None,
         head_lines: int = 1,
     ) -> None:
+        super().__init__(columns, rows, on_edit=on_edit, on_select=on_select)
         DataGrid, TextRenderer = _datagrid()
-        self.columns = list(columns)
         self._by_header = {c.header: c for c in self.columns}
-        self.on_edit = on_edit
-        self.on_select = on_select
-        self._rows = [dict(r) for r in rows]
         self._writing = False
-        self.selected = 0
         grey = TextRenderer(background_color="#EFEFEF", text_color="#333")
         right = TextRenderer(horizontal_alignment="right")
         renderers = {
@@ -192,8 +307,6 @@ class GridEditor:
         self.grid.on_cell_change(self._on_cell)
         self.grid.observe(self._on_selection, names="selections")
         self.grid.add_class("vtsmodel-grid")
-        self.message = w.HTML(layout=w.Layout(min_height="1.6em"))
-        self.message.add_class("vtsmodel-grid-message")
         head = [w.HTML(title)] if title else []
         # the box as wide as the grid from the start: the grid sizes its canvas to the first width it sees
         self.widget = w.VBox([*head, self.grid, self.message], layout=w.Layout(width=width, max_width="100%"))
@@ -208,14 +321,13 @@ class GridEditor:
         return pd.DataFrame(data, columns=[c.header for c in self.columns], index=index, dtype=object)
 
     @property
-    def rows(self) -> list[dict]:
-        """A copy of the rows as the grid holds them (values, not text)."""
-        return [dict(r) for r in self._rows]
+    def height(self) -> str:
+        """CSS height of the grid."""
+        return self.grid.layout.height
 
-    def cell_text(self, row: int, key: str) -> str:
-        """The text a cell shows."""
-        col = next(c for c in self.columns if c.key == key)
-        return col.text(self._rows[row].get(key))
+    @height.setter
+    def height(self, value: str) -> None:
+        self.grid.layout.height = value
 
     def set_rows(self, rows: Sequence[Mapping]) -> None:
         """Show new rows (after rows were added, deleted or loaded)."""
@@ -226,13 +338,6 @@ class GridEditor:
         finally:
             self._writing = False
         self.selected = min(self.selected, max(len(self._rows) - 1, 0))
-
-    def set_row(self, i: int, row: Mapping) -> None:
-        """Show new values of row ``i``; nothing is sent when no cell's text changed."""
-        old = self._rows[i]
-        self._rows[i] = {**old, **row}
-        if self._texts(self._rows[i]) != self._texts(old):
-            self._send_row(i)
 
     def update_rows(self, rows: Sequence[Mapping]) -> None:
         """Show the rows' new values: a changed row in place, or the whole table in one message.
@@ -260,9 +365,6 @@ class GridEditor:
         for i in changed:
             self._send_row(i)
 
-    def _texts(self, row: Mapping) -> list[str]:
-        return [c.text(row.get(c.key)) for c in self.columns]
-
     def _send_row(self, i: int) -> None:
         """Send row ``i`` as the page shows it: one message, no echo.
 
@@ -275,14 +377,6 @@ class GridEditor:
             self.grid.set_row_value(i + 1, self._texts(self._rows[i]))
         finally:
             self._writing = False
-
-    def say(self, text: str, *, error: bool = False) -> None:
-        """Show ``text`` under the grid (in red with a sign when ``error``)."""
-        color, sign = ("#B00020", "⚠ ") if error else ("#333", "")
-        kind = "error" if error else "info"
-        self.message.value = (
-            f"<span class='vtsmodel-grid-{kind}' style='color:{color}'>{sign}{html.escape(text)}</span>"
-        )
 
     # --- edits ----------------------------------------------------------------------------------
     def _on_cell(self, cell) -> None:
@@ -299,42 +393,7 @@ class GridEditor:
         if accepted and self.grid.get_cell_value_by_index(header, row) != self.cell_text(row, col.key):
             self._send_row(row)  # accepted as typed ("100.0"), shown as the kernel writes it ("100")
 
-    def edit(self, row: int, key: str, value) -> bool:
-        """Apply an edit as a person types it; return whether it was accepted.
-
-        A rejected edit shows its reason (the input's name, the value, the valid range)
-        under the grid, and the cell shows the value it had.
-        """
-        col = next((c for c in self.columns if c.key == key), None)
-        if col is None:
-            raise KeyError(f"no column {key!r}; columns: {', '.join(c.key for c in self.columns)}")
-        old = self._rows[row].get(key)
-        try:
-            if col.input is None:
-                raise ValueError(f"{col.header} is computed from the other columns; it cannot be edited")
-            parsed = col.input.parse(col.input.label, value)
-            if self.on_edit is not None:
-                self.on_edit(row, key, parsed)
-            else:
-                self._rows[row][key] = parsed
-        except ValueError as exc:
-            self.say(f"row {row + 1}: rejected: {exc}; kept {col.text(old) or 'empty'}", error=True)
-            self._send_row(row)
-            return False
-        self.say(f"row {row + 1}: {col.header} = {col.text(self._rows[row].get(key))}")
-        return True
-
     def _on_selection(self, change) -> None:
         sel = change["new"] or []
-        if not sel:
-            return
-        row = int(sel[-1].get("r1", 0))
-        if 0 <= row < len(self._rows) and row != self.selected:
-            self.selected = row
-            if self.on_select is not None:
-                self.on_select(row)
-
-    def _ipython_display_(self):
-        from IPython.display import display
-
-        display(self.widget)
+        if sel:
+            self._select(int(sel[-1].get("r1", 0)))

@@ -2,7 +2,7 @@
 
 The CERN sizing rule (cern-tape-sizing-2005, Summary, sample calculation): each flow needs
 ``rate · factor / efficiency / drive speed`` drives, the site the sum. The page has one
-table of flows (:class:`~vtsmodel.app.grids.GridEditor`: this module holds its inputs, its
+table of flows (:class:`~vtsmodel.app.tables.TableEditor`, an HTML table: this module holds its inputs, its
 file and the workbench); each row names its scenario, and the flows of a scenario add up.
 Scenarios are compared side by side (:mod:`~vtsmodel.app.lessons.drive_counts`): drives per
 flow on the chosen drive, and a dot plot of every catalog drive for each scenario. An
@@ -23,7 +23,7 @@ from vtsmodel import quantities as q
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
 from vtsmodel.app.filekinds import wrong_kind
-from vtsmodel.app.grids import Column, GridEditor
+from vtsmodel.app.grids import Column
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.drive_counts import (
     DEFAULT_DRIVE,
@@ -38,6 +38,7 @@ from vtsmodel.app.lessons.drive_counts import (
 )
 from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, parse_scenario_bytes
+from vtsmodel.app.tables import TableEditor
 from vtsmodel.app.text import number
 from vtsmodel.catalog import drive_spec
 from vtsmodel.data import cite
@@ -121,11 +122,10 @@ class SizingWorkbench:
         self.panel = Panel({"drive": INPUTS["drive"]}, SIZING, state=lambda: {"table": self.table},
                            values={"drive": drive}, title="Drives needed", name="05_sizing")  # fmt: skip
         self.panel.controls["drive"].observe(lambda _c: self._show(), names="value")
-        self.grid = GridEditor(COLUMNS, self._rows(), on_edit=self._on_edit, height=self._height(),
-                               widths={"scenario": 110, "name": 100}, head_lines=2,
-                               title="<b>Data flows</b> (double-click a cell, type, Enter; a scenario's flows add up; "
-                                     "leave the efficiency empty to compute it from the access pattern; grey columns "
-                                     "are computed for the chosen drive)")  # fmt: skip
+        self.grid = TableEditor(COLUMNS, self._rows(), on_edit=self._on_edit, widths={"scenario": 110, "name": 100},
+                                title="<b>Data flows</b> (click a cell, type, Enter; a scenario's flows add up; "
+                                      "leave the efficiency empty to compute it from the access pattern; grey columns "
+                                      "are computed for the chosen drive)")  # fmt: skip
         self.grid.widget.add_class("vtsmodel-flows")
         self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
 
@@ -159,9 +159,6 @@ class SizingWorkbench:
         """The chosen drive's catalog key."""
         return self.panel.values["drive"]
 
-    def _height(self) -> str:
-        return f"{34 + 26 * (len(self.table) + 1)}px"
-
     def _rows(self) -> list[dict]:
         """The table's rows with the columns computed for the chosen drive (the panel's evaluation)."""
         sized = SIZING.result({"table": self.table, "drive": self.drive}).sized
@@ -175,14 +172,11 @@ class SizingWorkbench:
 
     def _show(self, table=None) -> None:
         """Take ``table`` (checked first) and show it; without one, show the columns the drive changed."""
-        resized = False
         if table is not None:
             scenarios(table := tuple(table))
-            resized, self.table = len(table) != len(self.table), table
+            self.table = table
             self.panel.update()
         self.grid.update_rows(self._rows())
-        if resized:
-            self.grid.grid.layout.height = self._height()
 
     def _on_edit(self, row: int, key: str, value) -> None:
         sc, f = self.table[row]

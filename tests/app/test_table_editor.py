@@ -1,0 +1,188 @@
+"""The HTML table editor's Python side (vtsmodel.app.tables): what it sends the page, what it
+does with the page's messages, the columns' parsing and formatting, rejections.
+
+The page (``_table.js``) sends ``{"kind": "edit", row, key, text}`` when a person commits a
+cell and ``{"kind": "select", row}`` when the focus moves to another row; the messages here
+are those. Each test counts the messages the widget sends (its ``_send``), as the page
+receives them. The page's side is driven in Chromium by tests/browser/test_lesson05.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vtsmodel import Input
+from vtsmodel.app.grids import Column
+from vtsmodel.app.tables import TableEditor
+
+RATE = Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0)
+COUNT = Input("count", "-", 2, lo=1, hi=10, integer=True)
+NAME = Input("name", "", "a")
+COLUMNS = [
+    Column.of("name", NAME),
+    Column.of("rate", RATE),
+    Column.of("count", COUNT),
+    Column("total", "total [MB/s]"),
+]
+
+
+def rows_of(values):
+    return [{"name": n, "rate": r, "count": c, "total": r * c} for n, r, c in values]
+
+
+class Owner:
+    """An owner as a page has one: its model, checked across cells, shown after each edit."""
+
+    def __init__(self, values=(("a", 100.0, 2), ("b", 50.5, 1))):
+        self.values = [list(v) for v in values]
+        self.table = TableEditor(
+            COLUMNS, rows_of(self.values), on_edit=self.on_edit, on_select=self.on_select
+        )
+        self.selected = []
+        self.sent = []
+        self.table.view._send = lambda msg, buffers=None: self.sent.append(msg)
+
+    def on_edit(self, row, key, value):
+        i = ("name", "rate", "count").index(key)
+        after = [*self.values[row][:i], value, *self.values[row][i + 1 :]]
+        if after[1] * after[2] > 500:
+            raise ValueError(f"rate × count = {after[1] * after[2]:g} MB/s is over the link's 500 MB/s")
+        self.values[row] = after
+        self.table.update_rows(rows_of(self.values))
+
+    def on_select(self, row):
+        self.selected.append(row)
+
+    def page(self, **content):
+        """A message from the page."""
+        self.table._on_msg(self.table.view, content, [])
+
+    def updates(self):
+        return [m["state"] for m in self.sent if m["method"] == "update"]
+
+
+def test_the_page_gets_columns_with_their_kind_and_the_cells_as_text():
+    t = Owner().table
+    cols = t.view.columns
+    assert [c["header"] for c in cols] == ["name", "rate [MB/s]", "count [-]", "total [MB/s]"]
+    assert [c["editable"] for c in cols] == [True, True, True, False]  # a computed column is not an input
+    assert [c["numeric"] for c in cols] == [False, True, True, True]  # numbers right-aligned
+    # plain digits, as the input formats them; the computed column by number(value, 4)
+    assert t.view.rows == [["a", "100", "2", "200"], ["b", "50.5", "1", "50.5"]]
+
+
+def test_an_edit_is_parsed_applied_and_answered_in_one_message():
+    o = Owner()
+    o.page(kind="edit", row=0, key="rate", text=" 150 ")
+    assert o.values[0] == ["a", 150.0, 2]
+    assert len(o.sent) == 1  # the rows and the edit's outcome together
+    (state,) = o.updates()
+    assert state["rows"] == [["a", "150", "2", "300"], ["b", "50.5", "1", "50.5"]]
+    assert state["status"] == {"seq": 1, "row": 0, "key": "rate", "ok": True, "message": ""}
+    assert o.table.message.value.endswith("row 1: rate [MB/s] = 150</span>")
+
+
+def test_an_edit_shown_as_it_was_sends_only_its_outcome():
+    # "100.0" is the 100 the cell holds: nothing to redraw, but the page shows "100" again.
+    o = Owner()
+    o.page(kind="edit", row=0, key="rate", text="100.0")
+    assert [set(s) for s in o.updates()] == [{"status"}]
+    assert o.table.view.status["ok"] and o.table.view.rows[0][1] == "100"
+
+
+@pytest.mark.parametrize(
+    "key, text, words",
+    [
+        ("rate", "abc", "rate='abc' is not a number"),
+        ("rate", "-1", "outside the valid range [0, 1000]"),
+        ("count", "2.5", "count"),
+        ("rate", "600", "over the link's 500 MB/s"),  # the owner's check across cells
+        ("total", "3", "total [MB/s] is computed from the other columns"),
+    ],
+)
+def test_a_rejected_edit_keeps_the_value_and_says_why_in_the_status(key, text, words):
+    o = Owner()
+    before = o.table.view.rows
+    o.page(kind="edit", row=1, key=key, text=text)
+    assert o.values[1] == ["b", 50.5, 1] and o.table.view.rows == before
+    (state,) = o.updates()
+    assert set(state) == {"status"}  # the rows did not change: the page shows the kept text
+    status = state["status"]
+    assert status["ok"] is False and status["row"] == 1 and status["key"] == key
+    assert words in status["message"] and status["message"].startswith("row 2: rejected: ")
+    assert "⚠" in o.table.message.value and "vtsmodel-grid-error" in o.table.message.value
+
+
+def test_edits_are_counted_so_the_same_outcome_twice_still_reaches_the_page():
+    o = Owner()
+    o.page(kind="edit", row=0, key="rate", text="abc")
+    o.page(kind="edit", row=0, key="rate", text="abc")
+    assert [s["status"]["seq"] for s in o.updates()] == [1, 2]
+
+
+def test_selection_tells_the_owner_once_per_row():
+    o = Owner()
+    o.page(kind="select", row=0)  # the first row is selected at first
+    o.page(kind="select", row=1)
+    o.page(kind="select", row=1)
+    o.page(kind="edit", row=0, key="name", text="c")  # an edit selects its row
+    assert o.selected == [1, 0] and o.table.selected == 0
+    assert o.sent and all(set(s) <= {"rows", "status"} for s in o.updates())  # a selection sends nothing
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"kind": "edit", "row": 5, "key": "rate", "text": "1"},
+        {"kind": "edit", "row": -1, "key": "rate", "text": "1"},
+        {"kind": "edit", "row": 0, "key": "nope", "text": "1"},
+        {"kind": "edit", "row": 0, "key": "rate", "text": 1},
+        {"kind": "edit", "row": "0", "key": "rate", "text": "1"},
+        {"kind": "select", "row": 9},
+        {"kind": "other"},
+    ],
+)
+def test_a_message_no_page_of_ours_sends_changes_nothing(content):
+    o = Owner()
+    o.page(**content)
+    assert o.sent == [] and o.values == [["a", 100.0, 2], ["b", 50.5, 1]] and o.selected == []
+
+
+def test_new_rows_go_in_one_message_and_none_when_nothing_changed():
+    o = Owner()
+    o.table.update_rows(rows_of(o.values))
+    assert o.sent == []
+    o.table.update_rows(rows_of([("a", 100.0, 2), ("b", 60.0, 1), ("c", 1.0, 1)]))  # a row added
+    o.table.set_row(0, {"count": 3, "total": 300.0})
+    assert [list(s) for s in o.updates()] == [["rows"], ["rows"]]
+    assert o.table.view.rows[0] == ["a", "100", "3", "300"] and len(o.table.view.rows) == 3
+    o.table.selected = 2
+    o.table.set_rows(rows_of(o.values[:1]))  # rows removed: the selection stays inside
+    assert o.table.selected == 0 and len(o.table.view.rows) == 1
+
+
+def test_an_editor_without_an_owner_keeps_the_value_and_shows_it():
+    t = TableEditor(COLUMNS, rows_of([("a", 1.0, 1)]))
+    t._on_msg(t.view, {"kind": "edit", "row": 0, "key": "count", "text": "4"}, [])
+    assert t.rows[0]["count"] == 4 and t.view.rows[0][2] == "4" and t.view.status["ok"]
+
+
+def test_empty_optional_cells_and_missing_values_show_empty_never_nan():
+    opt = Input("eff", "-", 0.5, lo=0.01, hi=1.0, optional=True)
+    t = TableEditor(
+        [Column.of("eff", opt), Column("used", "used [-]")], [{"eff": None, "used": float("nan")}]
+    )
+    assert t.view.rows == [["", ""]]
+    t._on_msg(t.view, {"kind": "edit", "row": 0, "key": "eff", "text": "0.25"}, [])
+    assert t.rows[0]["eff"] == 0.25 and t.view.rows[0][0] == "0.25"
+    t._on_msg(t.view, {"kind": "edit", "row": 0, "key": "eff", "text": ""}, [])
+    assert t.rows[0]["eff"] is None and t.view.rows[0][0] == ""
+
+
+def test_title_height_and_widths_reach_the_page():
+    t = TableEditor(COLUMNS, rows_of([("a", 1.0, 1)]), title="<b>Flows</b>", height="300px", width="600px",
+                    widths={"name": 140})  # fmt: skip
+    assert t.view.caption == "<b>Flows</b>" and t.view.max_height == "300px" and t.height == "300px"
+    assert t.view.columns[0]["min_px"] == 140 and t.widget.layout.width == "600px"
+    t.height = "200px"
+    assert t.view.max_height == "200px"
