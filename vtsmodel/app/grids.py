@@ -320,15 +320,6 @@ class GridEditor(RowsEditor):
         index = pd.RangeIndex(1, len(self._rows) + 1, name=ROW_HEADER)
         return pd.DataFrame(data, columns=[c.header for c in self.columns], index=index, dtype=object)
 
-    @property
-    def height(self) -> str:
-        """CSS height of the grid."""
-        return self.grid.layout.height
-
-    @height.setter
-    def height(self, value: str) -> None:
-        self.grid.layout.height = value
-
     def set_rows(self, rows: Sequence[Mapping]) -> None:
         """Show new rows (after rows were added, deleted or loaded)."""
         self._rows = [dict(r) for r in rows]

@@ -23,9 +23,12 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from vtsmodel.app.grids import ROW_HEADER, Column, RowsEditor, header_widths
+from vtsmodel.app.grids import ROW_HEADER, Column, RowsEditor
 
 __all__ = ["TableEditor"]
+
+#: A column's least width [px]: eight digits at the 12 px font, with the cell's padding.
+MIN_COLUMN_PX = 72
 
 _CSS = """
 .vtsmodel-table-wrap { overflow: auto; border: 1px solid #C8C8C8; background: #FFF; }
@@ -87,7 +90,8 @@ class TableEditor(RowsEditor):
     width : str, optional
         CSS width of the table's box; default as wide as its columns.
     widths : mapping of str to int, optional
-        Least column widths [px] by key; a head breaks between words, never inside one.
+        Least column widths [px] by key, over :data:`MIN_COLUMN_PX`; a head breaks between
+        words, never inside one.
 
     Attributes
     ----------
@@ -110,8 +114,7 @@ class TableEditor(RowsEditor):
         widths: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(columns, rows, on_edit=on_edit, on_select=on_select)
-        least = header_widths((c.header for c in self.columns), lines=2, min_px=56)
-        least = {c.key: least[c.header] - 28 for c in self.columns} | dict(widths or {})
+        least = {c.key: MIN_COLUMN_PX for c in self.columns} | dict(widths or {})
         self._seq, self._said = 0, ""
         self.view = _TableView(
             columns=[
@@ -119,7 +122,7 @@ class TableEditor(RowsEditor):
                     "key": c.key,
                     "header": c.header,
                     "editable": c.input is not None,
-                    "numeric": c.input is None or c.input.kind in ("number", "int"),
+                    "numeric": self._numeric(c),
                     "min_px": int(least[c.key]),
                 }
                 for c in self.columns
@@ -135,16 +138,14 @@ class TableEditor(RowsEditor):
             [self.view, self.message], layout=w.Layout(width=width or "auto", max_width="100%")
         )
 
-    @property
-    def height(self) -> str:
-        """CSS height beyond which the table scrolls."""
-        return self.view.max_height
-
-    @height.setter
-    def height(self, value: str) -> None:
-        self.view.max_height = value
-
     # --- what the table shows -------------------------------------------------------------------
+    def _numeric(self, col: Column) -> bool:
+        """Whether ``col`` holds numbers (right-aligned): by its input, or a computed column's values."""
+        if col.input is not None:
+            return col.input.kind in ("number", "int")
+        values = [r.get(col.key) for r in self._rows]
+        return all(v is None or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values)
+
     def _all_texts(self) -> list[list[str]]:
         return [self._texts(r) for r in self._rows]
 

@@ -2,8 +2,9 @@
 
 The CERN sizing rule (cern-tape-sizing-2005, Summary, sample calculation): each flow needs
 ``rate · factor / efficiency / drive speed`` drives, the site the sum. The page has one
-table of flows (:class:`~vtsmodel.app.tables.TableEditor`, an HTML table: this module holds its inputs, its
-file and the workbench); each row names its scenario, and the flows of a scenario add up.
+table of flows (:class:`~vtsmodel.app.tables.TableEditor`, an HTML table: this module holds
+its inputs, its file and the workbench); each row names its scenario, and the flows of a
+scenario add up.
 Scenarios are compared side by side (:mod:`~vtsmodel.app.lessons.drive_counts`): drives per
 flow on the chosen drive, and a dot plot of every catalog drive for each scenario. An
 efficiency left empty comes from the flow's access pattern. The note's worked example (50
