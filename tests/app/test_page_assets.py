@@ -219,8 +219,6 @@ def _drawn_in_source() -> dict[str, set[str]]:
     (``type="heatmap"``); shapes' and axes' types (line, rect, path, log, category) are not
     trace types.
     """
-    import re
-
     texts = {
         str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in (ROOT / "vtsmodel").rglob("*.py")
     }
@@ -255,12 +253,15 @@ def test_the_partial_bundle_is_the_plotly_js_of_the_plotly_package():
 
 
 def test_the_bundles_registered_trace_types_are_read_from_the_file():
+    from plotly.offline import get_plotlyjs_version
+
     # The full bundle registers every trace type plotly.py knows: the reading finds them all.
     assert page_assets.bundle_traces(page_assets.plotly_folder() / page_assets.PLOTLY_FILE) == set(
         _trace_types()
     )
-    assert page_assets.bundle_version(page_assets.plotly_folder() / page_assets.PLOTLY_FILE) == (
-        __import__("plotly.offline").offline.get_plotlyjs_version()
+    assert (
+        page_assets.bundle_version(page_assets.plotly_folder() / page_assets.PLOTLY_FILE)
+        == get_plotlyjs_version()
     )
     # The cartesian bundle: its README's list (plotly.js-cartesian-dist-min 4.1.1).
     assert page_assets.bundle_traces(_installed_partial()) == {
