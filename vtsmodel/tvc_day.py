@@ -51,7 +51,15 @@ from vtsmodel.tvc import (
 )
 from vtsmodel.workload import PROFILES, Profile
 
-__all__ = ["MAX_STEPS", "TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
+__all__ = [
+    "MAX_STEPS",
+    "TvcConstants",
+    "TvcRun",
+    "default_read_hit",
+    "recall_ceiling_mb_s",
+    "run_day",
+    "simulate_tvc",
+]
 
 #: Most time steps one simulation takes (the period over the step): about 3 s of work,
 #: one step every 0.9 s over a day. [-]
@@ -313,6 +321,49 @@ def simulate_tvc(
             f"profile={profile!r} must be a Profile (make_profile, read_profile_csv) or the name of a built-in "
             f"one: {', '.join(map(repr, PROFILES))}"
         )
+    c = _tvc_constants(
+        profile.duration_hours, tvc_gb=tvc_gb, cf=cf, feature=feature, threshold=threshold,
+        peak_copy_fraction=peak_copy_fraction, above_864_fraction=above_864_fraction, read_hit=read_hit,
+        step_minutes=step_minutes, peak_mb_s=peak_mb_s, sustained_mb_s=sustained_mb_s, tvc_config=tvc_config,
+        max_recall_mb_s=max_recall_mb_s,
+    )  # fmt: skip
+    b0 = as_scalar("backlog_gb", BACKLOG_GB.check("backlog_gb", backlog_gb))
+    if b0 > c.cap:
+        raise ConstraintError(
+            f"backlog_gb={b0:g} exceeds the effective capacity, {c.cap:g} GB (tvc_gb={c.tvc:g})"
+        )
+    return run_day(profile, c, b0)
+
+
+@dataclass(frozen=True)
+class TvcConstants:
+    """What a day simulation takes besides the workload and the backlog: checked, in floats.
+
+    :func:`simulate_tvc` checks its arguments into these (:func:`_tvc_constants`) and runs
+    :func:`run_day`; a caller that runs the same cache through many days (the planner) keeps
+    them. Units as :func:`simulate_tvc`'s.
+    """
+
+    tvc: float  # physical capacity [GB]
+    cap: float  # effective capacity [GB]
+    cf: float
+    feature: str
+    theta: float  # fill threshold [-]
+    f: float  # copy share at peak [-]
+    hit: float  # read-hit ratio [-]
+    dt_min: float  # time step [min]
+    P: float  # peak host rate [MB/s]
+    S: float  # sustained host rate [MB/s]
+    cfc: float  # cache CF [-]
+    ceiling: float  # recalls served at most, host [MB/s]
+    tvc_config: str | None
+
+
+def _tvc_constants(
+    duration_hours: float, *, tvc_gb, cf, feature, threshold, peak_copy_fraction, above_864_fraction, read_hit,
+    step_minutes, peak_mb_s, sustained_mb_s, tvc_config, max_recall_mb_s,
+) -> TvcConstants:  # fmt: skip
+    """:func:`simulate_tvc`'s arguments checked (``ValueError`` naming a bad one) into :class:`TvcConstants`."""
     FEATURE.check("feature", feature)
     tvc = as_scalar("tvc_gb", TVC_GB.check("tvc_gb", _capacity(tvc_gb, tvc_config)))
     cf_ = as_scalar("cf", CF.check("cf", cf))
@@ -322,11 +373,11 @@ def simulate_tvc(
         "read_hit", READ_HIT.check("read_hit", default_read_hit() if read_hit is None else read_hit)
     )
     dt_min = as_scalar("step_minutes", STEP_MINUTES.check("step_minutes", step_minutes))
-    steps_needed = profile.duration_hours * 60.0 / dt_min
+    steps_needed = duration_hours * 60.0 / dt_min
     if steps_needed > MAX_STEPS:
         raise ConstraintError(
-            f"step_minutes={dt_min:g} takes {steps_needed:.3g} steps over the profile's {profile.duration_hours:g} h; "
-            f"at most {MAX_STEPS:,}: choose a step of at least {profile.duration_hours * 60.0 / MAX_STEPS:.3g} min"
+            f"step_minutes={dt_min:g} takes {steps_needed:.3g} steps over the profile's {duration_hours:g} h; "
+            f"at most {MAX_STEPS:,}: choose a step of at least {duration_hours * 60.0 / MAX_STEPS:.3g} min"
         )
     for name, inp, value in (
         ("peak_mb_s", PEAK_MB_S, peak_mb_s),
@@ -335,11 +386,6 @@ def simulate_tvc(
         if value is not None:
             as_scalar(name, inp.check(name, value))
     cap = float(effective_capacity_gb(tvc, above_864_fraction=above_864_fraction))
-    b0 = as_scalar("backlog_gb", BACKLOG_GB.check("backlog_gb", backlog_gb))
-    if b0 > cap:
-        raise ConstraintError(
-            f"backlog_gb={b0:g} exceeds the effective capacity, {cap:g} GB (tvc_gb={tvc:g})"
-        )
     p_arr, s_arr = _rates(cf_, tvc, feature, peak_mb_s, sustained_mb_s, tvc_config)
     P, S = float(p_arr), float(s_arr)
     cfc = float(cache_cf(cf_, feature))
@@ -347,6 +393,25 @@ def simulate_tvc(
     if max_recall_mb_s is not None:
         ceiling = as_scalar("max_recall_mb_s", RATE_MB_S.check("max_recall_mb_s", max_recall_mb_s))
 
+    return TvcConstants(tvc, cap, cf_, feature, theta, f, hit, dt_min, P, S, cfc, ceiling, tvc_config)
+
+
+def run_day(profile: Profile, c: TvcConstants, b0: float) -> TvcRun:
+    """The day simulation of :func:`simulate_tvc` with its arguments checked already (:class:`TvcConstants`).
+
+    ``b0``: the backlog at the start, within the effective capacity. [GB]
+    """
+    tvc, cap, cf_, feature, theta, f, hit, dt_min = (
+        c.tvc,
+        c.cap,
+        c.cf,
+        c.feature,
+        c.theta,
+        c.f,
+        c.hit,
+        c.dt_min,
+    )
+    P, S, cfc, ceiling, tvc_config = c.P, c.S, c.cfc, c.ceiling, c.tvc_config
     # time grid; offered volume per step integrated exactly from the piecewise-constant profile
     dur_s = profile.duration_hours * _S_PER_H
     dt = dt_min * 60.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -20,7 +21,7 @@ from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare, number
 from vtsmodel._tables import load
-from vtsmodel._validation import as_scalar
+from vtsmodel._validation import VtsModelWarning, as_scalar
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import drive_spec
 from vtsmodel.drives import drive_efficiency
@@ -30,7 +31,8 @@ from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.provenance import Provenance, _collect_notes
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
-from vtsmodel.tvc_day import TvcRun, recall_ceiling_mb_s, simulate_tvc
+from vtsmodel.tvc import DEFAULT_PEAK_COPY_FRACTION, DEFAULT_THRESHOLD
+from vtsmodel.tvc_day import TvcConstants, TvcRun, _tvc_constants, recall_ceiling_mb_s, run_day, simulate_tvc
 
 __all__ = [
     "FEATURE_ORDER",
@@ -95,7 +97,7 @@ class VtsConfiguration:
         """The Table 3 id the models take for the rates, where the layout matters (base, EHPO)."""
         return self.cache.id if self.cache is not None and self.feature != "paf" else None
 
-    @property
+    @functools.cached_property
     def label(self) -> str:
         """``"864 GB PAF, 4 drives"``; the HDDs and layout where Table 3 lists the capacity in two.
 
@@ -130,6 +132,12 @@ def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfigu
     The order: cache capacity, then feature (base, EHPO, PAF), then drives. The paper
     prices nothing, so "smaller" is this order: a modelling choice.
     """
+    return _configurations(bool(include_earlier_paf))
+
+
+@functools.cache
+def _configurations(include_earlier_paf: bool) -> tuple[VtsConfiguration, ...]:
+    """:func:`vts_configurations`, built once (the product's data does not change)."""
     out = [
         VtsConfiguration.of(c, feat, d)
         for feat in FEATURE_ORDER
@@ -368,33 +376,126 @@ def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_mi
                                           max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
     kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
               **given, **tvc_options)  # fmt: skip
-    first = simulate_tvc(day.profile, **kw)
+    return _repeated(lambda backlog_gb: simulate_tvc(day.profile, backlog_gb=backlog_gb, **kw))
+
+
+def _repeated(simulate) -> tuple[TvcRun, float, float]:
+    """``simulate(backlog_gb)`` from empty, and again with the un-copied data left at its end (:func:`_simulate`)."""
+    first = simulate(0.0)
     left = float(first.uncopied_gb[-1])
     if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
         return first, 0.0, left  # cleared, or already behind (host writes still waiting)
     carried = min(left, first.capacity_gb)
-    second = simulate_tvc(day.profile, backlog_gb=carried, **kw)
+    second = simulate(carried)
     return second, carried, float(second.uncopied_gb[-1])
+
+
+@dataclass(frozen=True)
+class _CacheModel:
+    """One cache's constants in a plan: the day simulation's (checked once) and what binds its sustained rate."""
+
+    tvc: TvcConstants
+    binding_resource: str
+
+
+def _cache_model(cf: float, read_hit: float, hours: float, cfg: VtsConfiguration, channels: int,
+                 step_minutes: float, tvc_options: tuple) -> _CacheModel:  # fmt: skip
+    """What :func:`_simulate` and the binding resource compute for a cache before the day's hours."""
+    rates = None if channels == _measured_channels() else _rates(cf, cfg, channels)
+    opts = dict(tvc_options)
+    c = _tvc_constants(
+        hours, **{"tvc_gb": None, "tvc_config": None, **_cache(cfg)}, cf=cf, feature=cfg.feature,
+        threshold=opts.get("threshold", DEFAULT_THRESHOLD),
+        peak_copy_fraction=opts.get("peak_copy_fraction", DEFAULT_PEAK_COPY_FRACTION), above_864_fraction=None,
+        read_hit=read_hit, step_minutes=step_minutes, peak_mb_s=rates and rates.peak_mb_s,
+        sustained_mb_s=rates and rates.sustained_mb_s, max_recall_mb_s=rates and rates.recall_max_mb_s,
+    )  # fmt: skip
+    bind = str(binding_resource(cf, feature=cfg.feature, mode="sustained", channels=channels, **_cache(cfg)))
+    return _CacheModel(c, bind)
+
+
+#: :func:`_cache_model` of the caches of recent plans, with the project's warnings each gave (:func:`_model_of`).
+_MODELS: dict[tuple, tuple[_CacheModel, tuple]] = {}
+_MODELS_KEPT = 1024
+
+
+def _model_of(day: PlanDay, cfg: VtsConfiguration, channels: int, step_minutes: float,
+              tvc_options: Mapping) -> _CacheModel:  # fmt: skip
+    """:func:`_cache_model`, kept across plans (it does not read the day's hours), its warnings given again each call."""
+    opts = tuple(sorted(tvc_options.items()))
+    key = (day.cf, day.read_hit, float(day.profile.duration_hours), cfg.feature, cfg.tvc_gb, int(channels),
+           float(step_minutes), opts)  # fmt: skip
+    entry = _MODELS.get(key)
+    if entry is None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", VtsModelWarning)
+            model = _cache_model(day.cf, day.read_hit, float(day.profile.duration_hours), cfg, int(channels),
+                                 float(step_minutes), opts)  # fmt: skip
+        kept = []
+        for w in caught:
+            if issubclass(w.category, VtsModelWarning):
+                kept.append((w.message, w.category, w.filename, w.lineno))
+            else:  # not the project's: as it came, once
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if len(_MODELS) >= _MODELS_KEPT:
+            _MODELS.clear()
+        entry = _MODELS[key] = (model, tuple(kept))
+    for message, category, filename, lineno in entry[1]:
+        warnings.warn_explicit(message, category, filename, lineno)
+    return entry[0]
 
 
 def _recall_ready(day: PlanDay, a: Answers, total: int, copy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Drives left for recalls and the recall ready time at the percentile, hour by hour."""
-    lam = day.recalls_per_hour / 3600.0
-    service, ready = day.recall_service_s, day.recall_ready_s
-    left = np.zeros(copy.shape, dtype=int)
-    ok = copy < total
-    if ok.any():
-        left[ok] = np.atleast_1d(recall_drives(total, copy[ok]))  # Sec. 3.2.2: total - copying
-    out = np.full(copy.shape, np.nan)
-    busy = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
-    out[busy] = np.inf
-    stable = busy & (left >= 1) & (lam * service < left)
-    if stable.any():
-        wq = np.atleast_1d(
-            wait_percentile(lam[stable], service, left[stable], a.recall_percentile, service_cv=0.0)
+    return _recalls_ready([(day, total, copy)], a)[0]
+
+
+def _recalls_ready(items, a: Answers) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_recall_ready` of each ``(day, total drives, drives copying each hour)``, one call of each model for all.
+
+    The models are elementwise: every configuration's hours go through
+    :func:`~vtsmodel.recall.recall_drives` and :func:`~vtsmodel.queueing.wait_percentile`
+    together (a test checks the answers equal one configuration's at a time).
+    """
+    lefts, busy, stable = [], [], []
+    ok = [copy < total for _day, total, copy in items]
+    totals = np.concatenate(
+        [np.full(int(k.sum()), total) for k, (_d, total, _c) in zip(ok, items, strict=True)]
+    )
+    if totals.size:
+        flat = np.atleast_1d(
+            recall_drives(totals, np.concatenate([c[k] for k, (_d, _t, c) in zip(ok, items, strict=True)]))
         )
-        out[stable] = wq + ready
-    return left, out
+    at = 0
+    for k, (day, _total, copy) in zip(ok, items, strict=True):
+        left = np.zeros(copy.shape, dtype=int)
+        n = int(k.sum())
+        left[k] = flat[at : at + n] if n else left[k]
+        at += n
+        b = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
+        lefts.append(left)
+        busy.append(b)
+        stable.append(b & (left >= 1) & (day.recalls_per_hour / 3600.0 * day.recall_service_s < left))
+    waits = None
+    if any(s.any() for s in stable):
+        lam = np.concatenate(
+            [d.recalls_per_hour[s] / 3600.0 for (d, _t, _c), s in zip(items, stable, strict=True)]
+        )
+        service = np.concatenate(
+            [np.full(int(s.sum()), d.recall_service_s) for (d, _t, _c), s in zip(items, stable, strict=True)]
+        )
+        left = np.concatenate([lf[s] for lf, s in zip(lefts, stable, strict=True)])
+        waits = np.atleast_1d(wait_percentile(lam, service, left, a.recall_percentile, service_cv=0.0))
+    out, at = [], 0
+    for (day, _total, copy), left, b, s in zip(items, lefts, busy, stable, strict=True):
+        ready_q = np.full(copy.shape, np.nan)
+        ready_q[b] = np.inf
+        n = int(s.sum())
+        if n:
+            ready_q[s] = waits[at : at + n] + day.recall_ready_s
+            at += n
+        out.append((left, ready_q))
+    return out
 
 
 def _fmt(x: float, unit: str = "") -> str:
@@ -528,38 +629,27 @@ class _CacheDay:
     copy_drives: np.ndarray  # drives copying in each hour [count]
 
 
-@dataclass
-class _Runs:
-    """What :func:`vts_plan` computes once and reuses across configurations."""
-
-    caches: dict[tuple[str, float], _CacheDay] = field(default_factory=dict)
-    recalls: dict[tuple[bytes, int, float], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
-
-
-def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
-               tvc_options: Mapping) -> _CacheDay:  # fmt: skip
-    rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
-    run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
-    bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
-                                **_cache(cfg)))  # fmt: skip
-    eff = _copy_efficiency(a, day.cf)
-    per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
+def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float, tvc_options: Mapping,
+               copy_efficiency: float, model: _CacheModel | None = None) -> _CacheDay:  # fmt: skip
+    """One cache through the day; ``model``: its constants kept (:func:`_model_of`), else checked by ``simulate_tvc``."""
+    if model is None:
+        rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
+        run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
+        bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
+                                    **_cache(cfg)))  # fmt: skip
+    else:
+        run, cin, cout = _repeated(lambda backlog_gb: run_day(day.profile, model.tvc, backlog_gb))
+        bind = model.binding_resource
+    per_drive = (
+        _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * copy_efficiency
+    )  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
     return _CacheDay(run, cin, cout, bind, need)
 
 
-def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step_minutes: float,
-              tvc_options: Mapping) -> ConfigResult:  # fmt: skip
-    day = day.of(cfg)
-    key = (cfg.feature, cfg.tvc_gb)
-    if key not in runs.caches:
-        runs.caches[key] = _cache_day(day, a, cfg, step_minutes, tvc_options)
-    cache = runs.caches[key]
-    rkey = (cache.copy_drives.tobytes(), cfg.drives, day.read_hit)
-    if rkey not in runs.recalls:
-        runs.recalls[rkey] = _recall_ready(day, a, cfg.drives, cache.copy_drives)
-    left, ready_q = runs.recalls[rkey]
+def _result(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay, left: np.ndarray,
+            ready_q: np.ndarray) -> ConfigResult:  # fmt: skip
     run = cache.run
     return ConfigResult(
         config=cfg, peak_mb_s=float(run.peak_mb_s), sustained_mb_s=float(run.sustained_mb_s),
@@ -570,6 +660,34 @@ def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step
         binding_resource=cache.binding_resource, checks=_checks(cfg, a, day, cache, ready_q), run=run,
         read_hit=day.read_hit,
     )  # fmt: skip
+
+
+def _evaluate_all(day: PlanDay, a: Answers, configs: tuple[VtsConfiguration, ...], step_minutes: float,
+                  tvc_options: Mapping) -> tuple[ConfigResult, ...]:  # fmt: skip
+    """Every configuration: each cache's day once (its constants kept across plans), every recall queue at once.
+
+    The same answers as :func:`evaluate_configuration` of each (a test checks, on random plans).
+    """
+    eff = None
+    caches: dict[tuple[str, float], _CacheDay] = {}
+    recalls: dict[tuple, int] = {}
+    rows, queues = [], []
+    for cfg in configs:
+        d = day.of(cfg)
+        key = (cfg.feature, cfg.tvc_gb)
+        if key not in caches:
+            model = _model_of(d, cfg, a.escon_channels, step_minutes, tvc_options)
+            if eff is None:  # after the first cache's warnings, as evaluate_configuration gives them
+                eff = _copy_efficiency(a, day.cf)
+            caches[key] = _cache_day(d, a, cfg, step_minutes, tvc_options, eff, model)
+        cache = caches[key]
+        rkey = (cache.copy_drives.tobytes(), cfg.drives, d.read_hit)
+        if rkey not in recalls:
+            recalls[rkey] = len(queues)
+            queues.append((d, cfg.drives, cache.copy_drives))
+        rows.append((cfg, d, cache, recalls[rkey]))
+    ready = _recalls_ready(queues, a)
+    return tuple(_result(cfg, a, d, cache, *ready[i]) for cfg, d, cache, i in rows)
 
 
 @dataclass(frozen=True)
@@ -711,11 +829,8 @@ def vts_plan(
 
     def run():
         day = plan_day(plan)
-        runs = _Runs()
-        results = tuple(
-            _evaluate(day, plan.answers, cfg, runs, step_minutes, opts)
-            for cfg in vts_configurations(include_earlier_paf=include_earlier_paf)
-        )
+        configs = vts_configurations(include_earlier_paf=include_earlier_paf)
+        results = _evaluate_all(day, plan.answers, configs, step_minutes, opts)
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
     (day, results, copy_eff), notes = _collect_notes(run)
@@ -821,4 +936,6 @@ def evaluate_configuration(
     if not isinstance(config, VtsConfiguration):
         raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
     step_minutes = _check_step(step_minutes)
-    return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})
+    a, day = plan.answers, plan_day(plan).of(config)
+    cache = _cache_day(day, a, config, step_minutes, {}, _copy_efficiency(a, day.cf))
+    return _result(config, a, day, cache, *_recall_ready(day, a, config.drives, cache.copy_drives))
