@@ -504,17 +504,11 @@ def _fmt(x: float, unit: str = "") -> str:
     return f"{number(x, 3)}{(' ' + unit) if unit else ''}"
 
 
-def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
-            ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
-    run, carried_in, carried_out, copy = (
-        cache.run,
-        cache.carried_in_gb,
-        cache.carried_out_gb,
-        cache.copy_drives,
-    )
+def _cache_checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, run: TvcRun, thr: float,
+                  dly: float) -> tuple[Check, Check, Check]:  # fmt: skip
+    """The checks a cache's drive counts share: hours throttled, the longest delay, recalls served."""
     out = []
-    thr, allowed = run.hours_throttled, a.throttle_hours_allowed
-    dly, dallowed = run.max_delay_hours, a.delay_hours_allowed
+    allowed, dallowed = a.throttle_hours_allowed, a.delay_hours_allowed
     slowed = ""
     if thr <= 1e-9 and dly > 1e-9:  # 0 h at the threshold is not "never slowed"
         slowed = (
@@ -526,6 +520,20 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
     out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
                      f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"
                      + (f"; {_stalled_text(stalled)}" if stalled else "")))  # fmt: skip
+    out.append(_recall_served(cfg, day, run))
+    return tuple(out)
+
+
+def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
+            ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
+    run, carried_in, carried_out, copy = (
+        cache.run,
+        cache.carried_in_gb,
+        cache.carried_out_gb,
+        cache.copy_drives,
+    )
+    throttle, delay, served = cache.checks
+    out = [throttle, delay]
     busy = ~np.isnan(ready_q)
     pct = f"{100 * a.recall_percentile:g}th percentile"
     if busy.any():
@@ -542,7 +550,7 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
                          worst <= a.recall_target_s + 1e-9, text))  # fmt: skip
     else:
         out.append(Check("recall", f"recall ready ({pct})", 0.0, a.recall_target_s, "s", True, "no recalls"))
-    out.append(_recall_served(cfg, day, run))
+    out.append(served)
     most = float(copy.max()) if copy.size else 0.0
     growing = carried_out > carried_in + 1e-6 * max(run.capacity_gb, 1.0) or float(run.delayed_mb[-1]) > 1e-6
     copy_ok = most <= cfg.drives and not growing
@@ -627,6 +635,12 @@ class _CacheDay:
     carried_out_gb: float
     binding_resource: str
     copy_drives: np.ndarray  # drives copying in each hour [count]
+    hours_at_peak: float  # the run's summary numbers, once [h]
+    hours_throttled: float
+    max_delay_hours: float
+    delay_mb_hours: float  # [MB·h]
+    backlog_cleared_hours: float
+    checks: tuple[Check, Check, Check]  # throttle, delay, recalls served (:func:`_cache_checks`)
 
 
 def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float, tvc_options: Mapping,
@@ -645,7 +659,9 @@ def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: fl
     )  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
-    return _CacheDay(run, cin, cout, bind, need)
+    thr, dly = run.hours_throttled, run.max_delay_hours
+    return _CacheDay(run, cin, cout, bind, need, run.hours_at_peak, thr, dly, run.delay_mb_hours,
+                     run.backlog_cleared_hours, _cache_checks(cfg, a, day, run, thr, dly))  # fmt: skip
 
 
 def _result(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay, left: np.ndarray,
@@ -653,9 +669,9 @@ def _result(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay, l
     run = cache.run
     return ConfigResult(
         config=cfg, peak_mb_s=float(run.peak_mb_s), sustained_mb_s=float(run.sustained_mb_s),
-        hours_at_peak=run.hours_at_peak, hours_throttled=run.hours_throttled,
-        longest_delay_hours=run.max_delay_hours, delay_mb_hours=run.delay_mb_hours,
-        backlog_cleared_hours=run.backlog_cleared_hours, carried_gb=float(cache.carried_in_gb),
+        hours_at_peak=cache.hours_at_peak, hours_throttled=cache.hours_throttled,
+        longest_delay_hours=cache.max_delay_hours, delay_mb_hours=cache.delay_mb_hours,
+        backlog_cleared_hours=cache.backlog_cleared_hours, carried_gb=float(cache.carried_in_gb),
         copy_drives=cache.copy_drives, recall_drives=left, recall_ready_s=ready_q,
         binding_resource=cache.binding_resource, checks=_checks(cfg, a, day, cache, ready_q), run=run,
         read_hit=day.read_hit,
