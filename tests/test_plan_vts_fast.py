@@ -3,7 +3,8 @@
 :func:`vtsmodel.plan.vts_plan` keeps each cache's checked constants across plans
 (``_model_of``: the simulation's rates, capacity, recall ceiling and the binding resource)
 and queues every configuration's recalls in one call of each queueing model
-(``_recalls_ready``); :func:`vtsmodel.plan.evaluate_configuration` runs one configuration
+(``_recalls_ready``); the sensitivity evaluates one configuration with the kept constants
+(``_evaluate_one``); :func:`vtsmodel.plan.evaluate_configuration` runs one configuration
 the plain way (``simulate_tvc`` checking its arguments, one recall queue). Equal results
 on many random plans, after plans that filled the kept constants, say the restructuring
 changed no arithmetic.
@@ -90,6 +91,13 @@ def test_vts_plan_equals_each_configuration_evaluated_alone_on_random_plans():
                     evaluate_configuration, plan, r.config, step_minutes=step
                 )
                 assert _same(r, plain), (plan.answers, r.config.label)
+                if r.config.drives == 6:  # one configuration for many plans (the sensitivity's way)
+                    one = _without_warnings(vts_module._evaluate_one, plan, r.config, step)[0]
+                    assert _same(one, plain), [
+                        f.name
+                        for f in dataclasses.fields(one)
+                        if not _same(getattr(one, f.name), getattr(plain, f.name))
+                    ]
                 assert set(plain_notes) <= set(fast.notes)  # each configuration's warnings are the plan's too
                 checked += 1
     assert checked > 16 * 60  # 60 configurations a plan, most plans evaluated twice

@@ -951,7 +951,18 @@ def evaluate_configuration(
     check_plan(plan)
     if not isinstance(config, VtsConfiguration):
         raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
-    step_minutes = _check_step(step_minutes)
+    return _evaluate_one(plan, config, _check_step(step_minutes), kept=False)
+
+
+def _evaluate_one(
+    plan: Plan, config: VtsConfiguration, step_minutes: float, *, kept: bool = True
+) -> ConfigResult:
+    """One configuration (checked arguments); ``kept``: its cache's constants kept across plans (:func:`_model_of`).
+
+    :func:`evaluate_configuration` runs it without (``simulate_tvc`` checks every argument);
+    the sensitivity, which evaluates one configuration for many plans, with.
+    """
     a, day = plan.answers, plan_day(plan).of(config)
-    cache = _cache_day(day, a, config, step_minutes, {}, _copy_efficiency(a, day.cf))
+    model = _model_of(day, config, a.escon_channels, step_minutes, {}) if kept else None
+    cache = _cache_day(day, a, config, step_minutes, {}, _copy_efficiency(a, day.cf), model)
     return _result(config, a, day, cache, *_recall_ready(day, a, config.drives, cache.copy_drives))
