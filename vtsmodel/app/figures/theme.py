@@ -67,7 +67,12 @@ def style_layout(style: str) -> dict:
 
 @functools.cache
 def _template_json() -> dict:
-    return pio.templates[BASE_TEMPLATE].to_plotly_json()
+    template = pio.templates[BASE_TEMPLATE].to_plotly_json()
+    for axis in ("xaxis", "yaxis"):  # every axis of every figure
+        # plotly.js's default ("hide past div") measures every tick label against the page on each
+        # draw: about a third of a slider's redraw; with automargin no label runs past the figure
+        template["layout"][axis]["ticklabeloverflow"] = "allow"
+    return template
 
 
 def template_json() -> dict:
