@@ -84,15 +84,17 @@ def day_spec(result, *, throttle_threshold: bool = True) -> dict:
     """
     run = result.run
     t = np.asarray(run.time_hours, dtype=float)
-    steps_x = np.repeat(t, 2)[1:-1]
     data = []
     for name, y, color, dash in (
         ("host writes offered [MB/s]", run.offered_mb_s, COLORS[1], "dot"),
         ("host writes accepted [MB/s]", run.accepted_mb_s, COLORS[0], "solid"),
         ("copy to tape, cache MB/s × CF<sub>cache</sub>", np.asarray(run.copy_mb_s) * run.cache_cf, COLORS[2], "dash"),
     ):  # fmt: skip
-        data.append({"type": "scatter", "x": steps_x, "y": np.repeat(np.asarray(y, dtype=float), 2), "name": name,
-                     "mode": "lines", "line": {"color": color, "dash": dash}, "xaxis": "x", "yaxis": "y"})  # fmt: skip
+        # each step's rate held over the step: plotly's step line ("hv") at the step edges, the last rate
+        # repeated at the day's end (half the points of drawing each step's two ends)
+        y = np.asarray(y, dtype=float)
+        data.append({"type": "scatter", "x": t, "y": np.append(y, y[-1:]), "name": name, "mode": "lines",
+                     "line": {"color": color, "dash": dash, "shape": "hv"}, "xaxis": "x", "yaxis": "y"})  # fmt: skip
     layout = _two_rows(("Host writes and copy to tape", "Un-copied data in the cache"))
     _hline(
         layout,
