@@ -58,6 +58,9 @@ def test_vtsmodel_plan_prints_the_library_per_year_and_what_binds(capsys):
         )
         assert " ".join(cells[8:]) == year["binds"]
     assert "Margins in year 5:" in out and "cartridges in the library" in out
+    # the margins' counts keep every digit (1,448 slots less one per drive), the rates 3 digits
+    margins = out.split("Margins in year 5:")[1].splitlines()
+    assert "877  1,443   slots     566  yes" in margins[3] and "74.3    320     1/h     246" in margins[5]
 
 
 def test_a_library_that_misses_a_margin_exits_3(capsys, tmp_path):
@@ -81,6 +84,8 @@ def test_vtsmodel_plan_writes_the_archive_report(capsys, tmp_path):
     assert "The library over the years" in text and "What binds in year 5: cartridge slots" in text
     assert 'id="fig-capacity"' in text and "Margins in year 5" in text
     assert "Every configuration" not in text  # no VTS
+    margins = text.split("Margins in year 5")[1].split("</table>")[0]
+    assert ">1,443<" in margins and ">566<" in margins and ">74.3<" in margins and "74.336" not in margins
 
 
 def test_the_reports_capacity_figure_is_the_plans_cartridges_and_slots():
@@ -93,5 +98,16 @@ def test_the_reports_capacity_figure_is_the_plans_cartridges_and_slots():
     assert bars["type"] == "bar" and list(bars["y"]) == [float(c) for c in y.archive.cartridges_onsite]
     # one dashed line: one basic SL8500 module, 1,448 slots less one free per drive (5)
     (line,) = fig["data"][1:]
-    assert line["y"] == [1443.0, 1443.0] and "holds every year" in line["name"]
+    assert line["y"] == [1443.0, 1443.0] and line["name"] == "1 module: 1,443 slots, holds every year"
     assert set(plan_figures(result)) == {"capacity"}  # a library alone: no VTS figures
+
+
+def test_the_reports_empty_answers_say_what_they_then_are(tmp_path):
+    from vtsmodel.app.report import write_report
+
+    text = Path(write_report(evaluate(load_plan(ARCHIVE)), tmp_path / "r.html")).read_text(encoding="utf-8")
+    answers = text.split("<h3>The answers</h3>")[1].split("</table>")[0]
+    row = answers.split("price of a drive")[1].split("</tr>")[0]
+    assert "not given" in row and "derived" not in row and "empty: not shown" in row  # no price: no cost
+    row = answers.split(">robots<")[1].split("</tr>")[0]
+    assert "derived" in row and "empty: as many as the mounts need" in row

@@ -331,3 +331,9 @@ def test_the_speed_s_row_states_the_speed_each_drive_is_sized_at():
     # measured: CERN's Maxspeed
     assert drive_spec("STK9940B").speed_provenance.source == "cern-tape-sizing-2005"
     assert len(derived) < 3
+
+
+def test_the_streaming_message_gives_the_feed_to_three_digits():
+    # the planner's note read "fed 6.17284 MB/s"; a feed is a modelled rate, not a six-digit figure
+    assert streaming_check("LTO10", 6.17284).message().startswith("LTO10: fed 6.17 MB/s (native), ")
+    assert "fed 6.17 to 1,230 MB/s (native)" in streaming_check("LTO10", [6.17284, 1234.5]).message()

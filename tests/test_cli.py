@@ -639,9 +639,9 @@ def test_a_reader_that_stops_early_is_no_error(tmp_path, monkeypatch, capsys):
 
 
 def test_table_cells_are_plain_decimals_without_exponents():
-    # a library margin of 1,324 slots read "1.32e+03"
-    assert [cli._fmt_cell(v) for v in (1324.0, 999.6, 0.0833, 12_345.6, 7.0, None)] == [
-        "1,320", "1,000", "0.0833", "12,346", "7", ""
+    # a library margin of 1,324 slots read "1.32e+03", then "1,320": a whole number keeps every digit
+    assert [cli._fmt_cell(v) for v in (1324.0, 999.6, 0.0833, 12_345.6, 7.0, 1443.0, None)] == [
+        "1,324", "1,000", "0.0833", "12,346", "7", "1,443", ""
     ]  # fmt: skip
 
 

@@ -141,6 +141,9 @@ class MountLog:
     notes : tuple of str
         What the reader decided that a result should say (defaults taken, columns
         ignored, the time form read).
+    objects_are_cartridges : bool
+        True when the log names no object but the cartridge (a tape library's request
+        log): each cartridge is one object, and a request reads part of it, not the whole.
     """
 
     time_s: np.ndarray
@@ -159,6 +162,7 @@ class MountLog:
     access_given: bool = True
     time_at: str = "start"
     notes: tuple[str, ...] = ()
+    objects_are_cartridges: bool = False
 
     def __len__(self) -> int:
         return int(self.time_s.size)

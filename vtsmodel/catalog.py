@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from vtsmodel._inputs import declare
+from vtsmodel._inputs import declare, number
 from vtsmodel._tables import Provenance, cites, load
 from vtsmodel._validation import UnknownName, VtsModelWarning, broadcast, result
 from vtsmodel.quantities import COMPRESSION_RATIO, STREAM_MB_S
@@ -586,7 +586,7 @@ class StreamingCheck:
     def message(self) -> str:
         """One paragraph for a reader: the numbers, the verdict and the documents' words."""
         feed = np.asarray(self.native_feed_mb_s)
-        shown = f"{feed.item():g}" if feed.ndim == 0 else f"{feed.min():g} to {feed.max():g}"
+        shown = number(feed.item()) if feed.ndim == 0 else f"{number(feed.min())} to {number(feed.max())}"
         if not self.known:
             return f"{self.drive}: fed {shown} MB/s (native); {self.consequence}"
         src = "; ".join(str(p) for p in self.provenance)

@@ -230,7 +230,7 @@ def read_mount_log(
         time_s, vol, codes.ids(), size, acc, last.size_basis, line, start, info.label,
         cartridge=cart, cartridge_ids=None if cart is None else carts.ids(), duration_s=dur,
         sizes_given=info.sizes_given, access_given=info.access_given, time_at=info.time_at,
-        notes=info.notes(),
+        notes=info.notes(), objects_are_cartridges=info.objects_are_cartridges,
     )  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from vtsmodel import hits, mountlog
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES
 from vtsmodel.app.figures import trace_named
 from vtsmodel.app.lessons import hit_curve as C
-from vtsmodel.app.text import number, percent
+from vtsmodel.app.text import number, percent, size
 
 from .hits_common import EDGE_LOGS, core, shape, shown
 
@@ -57,9 +57,11 @@ def test_the_binding_says_where_the_curve_stops_rising():
     curve, _t = core(EXAMPLE)
     full = float(curve.capacity_gb.max()) / C.factor(C.example_source(), 3.0, "all")
     low = shown(C.view_curve, capacity_gb=216.0)
-    assert low.binding.startswith("At 216 GB, ") and f"at {number(full)} GB" in low.binding
+    assert low.binding.startswith("At 216 GB, ") and f"at {size(full)}, beyond" in low.binding
     high = shown(C.view_curve, capacity_gb=3456.0)
-    assert high.binding.startswith(f"From {number(full)} GB on, a larger cache gains nothing")
+    assert high.binding.startswith(
+        f"From {size(full)} on, a larger cache gains nothing"
+    )  # 2.59 TB, not 2,590 GB
     assert high.caption_values == {"mount log": "example_mount_log.csv (illustrative, synthetic)"}
 
 

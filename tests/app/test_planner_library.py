@@ -40,6 +40,15 @@ def test_growth_and_years_move_the_capacity_figure_and_the_readouts():
     assert "more than one IBM TS4300" in (pg.panel.view.headline or "")
 
 
+def test_the_library_margins_give_whole_counts_exactly():
+    # the default plan's SL8500 module: 1,441 usable slots less the cartridges read "1,320 slots" (3 digits)
+    pg = page()
+    y = plan.library_plan(plan.Plan(P.answers_of(pg.panel.values))).over_years
+    slots = next(c for c in y.checks() if c.key == "slots")
+    assert slots.margin == int(slots.margin) and slots.margin % 10  # a count not a multiple of ten
+    assert pg.panel.readout_values[f"library margin, {slots.label}"] == f"{int(slots.margin):,} slots"
+
+
 def test_a_switch_gives_an_answer_that_may_be_left_empty():
     pg = page()
     assert P.answers_of(pg.panel.values).price_cartridge is None

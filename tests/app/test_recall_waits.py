@@ -104,3 +104,35 @@ def test_notebook_numbers_are_labelled():
     for line, g, h in zip(text.splitlines()[1:], t.tvc_gb, t.read_hit_ratio, strict=True):
         assert line.startswith(f"{g:,.0f} GB: read hits {number(100 * h)} % of reads")
     assert not math.isnan(t.read_hit_ratio[0])
+
+
+def test_a_log_of_whole_cartridges_shows_its_recalls_but_no_vts_recall_queue():
+    # A tape library's request log names only cartridges: each is one 18 TB object, and a mount
+    # reads part of it. The VTS B18's queue (a recall reads its whole volume on a 3590) would say
+    # 21,100 times the drives' capacity; the page shows the recalls and says the queue is not modelled.
+    from vtsmodel.app.lessons import hits as L
+    from vtsmodel.logs import example_log
+
+    text = example_log("tape-requests", 600, seed=5).encode()
+    src = C.read_upload(text, "robot.log", format="tape-requests", object_mb=18e6)
+    assert src.log.objects_are_cartridges
+    for caps in (None, (2e7, 4e7)):
+        r = L.evaluate_hits(src, capacities=caps)
+        assert not r.recalls.queued
+        v = R.view_recalls(r)
+        assert v.readouts["recall waits"] == R.NOT_QUEUED and v.binding == ""
+        assert not any("utilisation" in k or "ready" in k or "drives" in k for k in v.readouts)
+        rows = R.rows_of(r.recalls)
+        assert rows and all(set(row).isdisjoint(R.QUEUE_COLUMNS) for row in rows)
+        recalls = [row["recalls [1/h]"] for row in rows]
+        assert recalls == pytest.approx(
+            list(r.recalls.marked.recalls_per_hour if caps else r.recalls.table3.recalls_per_hour)
+        )
+        fig = R.recalls_base(r.recalls)
+        assert len(fig["data"]) == 2 and "yaxis2" not in fig["layout"]  # the recalls alone, one plot
+        assert any("not modelled for whole cartridges" in a["text"] for a in fig["layout"]["annotations"])
+        assert not any(
+            "2" in f"{s.get('xref')}{s.get('yref')}" for s in v.figures["recalls"].shapes
+        )  # no x2, y2
+    # a log with volumes keeps its queue
+    assert R.rows_of(L.evaluate_hits().recalls)[0].keys() >= set(R.QUEUE_COLUMNS)

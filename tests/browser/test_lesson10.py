@@ -28,6 +28,12 @@ TITLE = "The CERN archive over the years"
 
 def test_sliders_and_library_move_plots_and_readouts_then_export(open_lesson, tmp_path):
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
+    # the printed key numbers wrap between words ("binds: cartridge slots", not "cart / ridge")
+    style = page.evaluate(
+        "() => { const s = getComputedStyle([...document.querySelectorAll('.jp-RenderedText pre')]"
+        ".find(p => p.textContent.includes('binds:'))); return [s.wordBreak, s.whiteSpace]; }"
+    )
+    assert style == ["normal", "pre-wrap"]
     panel = panel_as_shown(page, TITLE, lesson10.library_panel())
     move_and_check(page, panel, TITLE, "ingest_growth", "growth of the writes", 6)  # 30 % a year
     assert "robot mounts per hour bind" in lesson10.LIBRARY.show(panel.values).binding

@@ -266,18 +266,18 @@ def _parse_flow(text: str):
 
 
 def _fmt_cell(v) -> str:
+    import math
     import numbers
+
+    from vtsmodel.app.text import count, count_or_number
 
     if v is None:
         return ""
     if isinstance(v, numbers.Integral) and not isinstance(v, bool):  # numpy's too: 12,175 beside 3,652
-        from vtsmodel.app.text import count
-
         return count(v)
     if isinstance(v, float):
-        from vtsmodel import number
-
-        return number(v) if abs(v) < 1e4 else f"{v:,.0f}"
+        # a whole number (slots, cartridges) keeps every digit; others 3 digits below 10^4, whole units above
+        return count_or_number(v) if abs(v) < 1e4 or not math.isfinite(v) else f"{v:,.0f}"
     return str(v)
 
 
@@ -466,7 +466,7 @@ def _library_years(lib) -> None:
         print(_table(rows, [c for c in cols if any(r.get(c) not in (None, "", "—") for r in rows)]))
         checks = y.checks()
         print(f"\nMargins in year {int(y.year[-1])}:")
-        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": number(ch.limit), "unit": ch.unit,
+        print(_table([{"margin of": ch.label, "value": _plan_value(ch), "limit": _fmt_cell(float(ch.limit)), "unit": ch.unit,
                        "margin": _plan_margin(ch), "met": "yes" if ch.ok else "NO"} for ch in checks],
                      ["margin of", "value", "limit", "unit", "margin", "met"]))  # fmt: skip
         if y.cost is not None:

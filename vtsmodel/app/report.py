@@ -38,11 +38,11 @@ from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 from vtsmodel.app.export import export_spec
 from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.figures.plan import FIGURE_WIDTH, configurations_spec, day_spec, tornado_spec
-from vtsmodel.app.text import plain_math
+from vtsmodel.app.text import count_or_number, plain_math
 from vtsmodel.data import cite, load, statements, statements_for
 from vtsmodel.files import atomic_write
 from vtsmodel.hourly import COLUMNS
-from vtsmodel.plan import Plan, PlanResult, answer_inputs, assumptions, evaluate
+from vtsmodel.plan import EMPTY_MEANS, Plan, PlanResult, answer_inputs, assumptions, evaluate
 
 __all__ = [
     "FORMATS",
@@ -219,9 +219,12 @@ def _answers_section(plan, vts) -> str:
     rows = []
     for key, value in plan.answers.to_dict().items():
         inp = inputs[key]
-        shown = "derived" if value is None else (inp.format(value) if inp.choices else _n(value, 4))
-        note = inp.outside_valid(value) if value is not None else ""
-        source = inp.source + (f" — {note}" if note else "")
+        if value is not None:
+            shown, note = (inp.format(value) if inp.choices else _n(value, 4)), inp.outside_valid(value)
+        else:  # left empty: what it then is (the prices: nothing shown)
+            empty = EMPTY_MEANS.get(key, "derived").removeprefix("derived: ")
+            shown, note = ("not given" if empty == "not shown" else "derived"), f"empty: {empty}"
+        source = " — ".join(t for t in (inp.source, note) if t)
         if key in used:
             value_used, by = used[key]
             source = f"from {by} (answered: {shown})"
@@ -354,6 +357,11 @@ def _whole(x) -> str:
     return f"{int(x):,}" if math.isfinite(x) and float(x).is_integer() else _n(x, 4)
 
 
+def _margin_cell(v) -> str:
+    """A margin's number: whole ones with every digit (1,443 slots), others to 3 digits; inf in words."""
+    return count_or_number(v) if math.isfinite(float(v)) else _n(v)
+
+
 def _count(v) -> str:
     """A count in a table: whole, with separators; ``—`` where there is none (NaN), "more than one library" for inf."""
     if math.isnan(v):
@@ -391,7 +399,15 @@ def _over_years_section(y) -> str:
     for ch in y.checks():
         text, cls = _status(ch.ok)
         checks.append(
-            (ch.label, _n(ch.value, 6), _n(ch.limit, 6), ch.unit, _n(ch.margin, 6), (text, cls), ch.text)
+            (
+                ch.label,
+                _margin_cell(ch.value),
+                _margin_cell(ch.limit),
+                ch.unit,
+                _margin_cell(ch.margin),
+                (text, cls),
+                ch.text,
+            )
         )
     parts += [f"<h3>Margins in year {n}</h3>",
               _table(checks, ["margin of", "value", "limit", "unit", "margin", "", "in words"],

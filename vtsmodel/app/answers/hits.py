@@ -15,7 +15,7 @@ from vtsmodel.app.lessons.hit_curve import (
     read_upload,
     table3,
 )
-from vtsmodel.app.lessons.recall_waits import recall_curves, table3_rows
+from vtsmodel.app.lessons.recall_waits import recall_curves, table3_rows, whole_cartridges
 from vtsmodel.app.lessons.replacement import policies_of, sampled_curve_of
 from vtsmodel.app.text import number, percent, size
 from vtsmodel.logs import example_log
@@ -66,7 +66,10 @@ def _tape_requests() -> str:
         f"The capacities run from one cartridge ({size(float(caps[0]))}) to all {carts} ({size(float(caps[-1]))}): "
         f"a cache of one cartridge hits {percent(float(hit[0]))} of requests, one of all {percent(float(hit[-1]))} "
         "(every request but each cartridge's first)."
-    )
+        + (" The recalls' waits are not shown: the page's queue is a VTS B18's, whose recall reads a whole "
+           "logical volume on a 3590, while a request reads part of a cartridge; lesson 09 replays such a log "
+           "on a library's drives and robots." if whole_cartridges(src) else "")
+    )  # fmt: skip
 
 
 def answers() -> list[str]:

@@ -9,7 +9,6 @@ redraws without rebuilding a figure. Sources: the library's rows in
 
 from __future__ import annotations
 
-from vtsmodel import number
 from vtsmodel.app.figures.plot import Plot, figure_json
 from vtsmodel.app.figures.theme import COLORS, new_figure
 
@@ -66,7 +65,7 @@ def capacity_plot(r, citations: tuple = ()) -> Plot:
             fill = r.fill_years[n]
             when = "holds every year" if fill is None else f"full in year {fill}"
             traces.append({"type": "scatter", "mode": "lines", "x": [years[0] - 0.5, years[-1] + 0.5],
-                           "y": [slots, slots], "name": f"{n} {lib.unit}{'s' if n > 1 else ''}: {number(slots)} slots, {when}",
+                           "y": [slots, slots], "name": f"{n} {lib.unit}{'s' if n > 1 else ''}: {slots:,.0f} slots, {when}",
                            "line": {"color": COLORS[(i + 1) % len(COLORS)], "dash": "dash", "width": 2},
                            "hovertemplate": f"{n} {lib.unit}(s): %{{y:,}} usable slots<extra></extra>"})  # fmt: skip
             top = max(top, slots)

@@ -23,7 +23,7 @@ from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar, FilePicker, refusal
 from vtsmodel.app.figures import COLORS, Plot, figure_json, line_mark, new_figure, point_mark
 from vtsmodel.app.panels import View
-from vtsmodel.app.text import number, percent
+from vtsmodel.app.text import number, percent, size
 from vtsmodel.files import example_file
 
 #: The example mount log (synthetic, illustrative: not measured).
@@ -366,10 +366,10 @@ def _binding(curve: hits.HitCurve, k: float, capacity_gb: float) -> str:
     full = float(curve.capacity_gb.max()) / k
     top = float(curve.read_hit_ratio(curve.capacity_gb.max()))
     if capacity_gb >= full:
-        return (f"From {number(full)} GB on, a larger cache gains nothing for this log: the {pct(1 - top)} of reads "
+        return (f"From {size(full)} on, a larger cache gains nothing for this log: the {pct(1 - top)} of reads "
                 "that still miss are first mounts of their volumes in the log.")  # fmt: skip
-    return (f"At {number(capacity_gb)} GB, {pct(float(curve.read_hit_ratio(capacity_gb * k)))} of reads hit; the curve "
-            f"rises to {pct(top)} at {number(full)} GB, beyond which only first mounts of volumes miss.")  # fmt: skip
+    return (f"At {size(capacity_gb)}, {pct(float(curve.read_hit_ratio(capacity_gb * k)))} of reads hit; the curve "
+            f"rises to {pct(top)} at {size(full)}, beyond which only first mounts of volumes miss.")  # fmt: skip
 
 
 def view_curve(r: HitsResult) -> View:

@@ -132,7 +132,8 @@ def view_hits(r: HitsResult) -> View:
     )
     what = ("<b>Each Table 3 size</b>" if r.capacities is None
             else "<b>Each chosen capacity</b>, in the log's own sizes")  # fmt: skip
-    tables = {"hits-rows": f"{what} (the recall columns at the drives, percentile and rate set above)"
+    at = " (the recall columns at the drives, percentile and rate set above)" if r.recalls.queued else ""
+    tables = {"hits-rows": f"{what}{at}"
                            + table3_html(rows_of(r.recalls), r.queue["percentile"]),
               "policies": replacement.policies_html(r)}  # fmt: skip
     # a queue without a steady state is what binds; else where the curve stands

@@ -38,6 +38,18 @@ from vtsmodel.app.text import duration, number, size
 from vtsmodel.plan import answer_inputs
 
 _ASSUMED = "project assumption"
+#: What the page says where the recall queue does not apply (:attr:`RecallCurves.queued`).
+NOT_QUEUED = (
+    "not modelled: this log's objects are whole cartridges, and the queue is a VTS B18's "
+    "(a recall reads one logical volume on a 3590); lesson 09 replays the log on a library's drives"
+)
+
+
+def whole_cartridges(source: LogSource) -> bool:
+    """Whether ``source``'s log names only cartridges (each cartridge one object: a tape library's request log)."""
+    return source.log.objects_are_cartridges
+
+
 INPUTS = {
     "recall_specific_writes": Input("specific-write misses are recalls", "", True, source=f"{VTS}, Sec. 3.4",
                                     help="A specific-mount write whose volume is not in the cache recalls it."),
@@ -106,6 +118,18 @@ class RecallCurves:
     scale: Scale
     marked: hits.CapacityHits
 
+    @property
+    def queued(self) -> bool:
+        """Whether the recall queue applies: not to a log whose objects are whole cartridges.
+
+        The queue is a VTS B18's: a recall reads one logical volume on a 3590
+        (ibm-vts-b18-2000, Sec. 3.4). A tape library's request log names only cartridges,
+        and a mount reads part of one, not the whole: the queue's service times would be
+        those of reading every cartridge end to end. Lesson 09 replays such a log on a
+        library's drives and robots instead.
+        """
+        return not whole_cartridges(self.source)
+
 
 def recall_curves(source: LogSource, cf, cache_rule, warmup_hours, recall_specific_writes=True, total_drives=6,
                   copy_drives=2, vts_drive="3590B", percentile=0.95, busiest_hour=False, capacities=None) -> RecallCurves:  # fmt: skip
@@ -132,8 +156,10 @@ def recalls_base(curves: RecallCurves) -> dict:
     what = "TVC" if sc.table3 else "capacity"
     pct = f"{100 * percentile:g}th percentile"
     rate = "busiest hour" if busiest_hour else "mean over the log"
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
-                        subplot_titles=(f"recalls per hour ({rate})", f"recall ready at the {pct}, on {q3.recall_drives} drive(s)"))  # fmt: skip
+    rows = 2 if curves.queued else 1  # whole cartridges: the recalls alone (NOT_QUEUED)
+    titles = ((f"recalls per hour ({rate})", f"recall ready at the {pct}, on {q3.recall_drives} drive(s)") if rows == 2
+              else (f"recalls per hour ({rate}); their waits are not modelled for whole cartridges",))  # fmt: skip
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=titles)
     fig.update_layout(new_figure(height=600).layout)
     fig.update_layout(
         title={"text": f"The recalls each cache size leaves: {source.name}", "x": 0.0, "xanchor": "left"}
@@ -145,6 +171,8 @@ def recalls_base(curves: RecallCurves) -> dict:
     fig.add_trace(go.Scatter(x=sc.marks, y=q3.recalls_per_hour, mode="markers", name=sc.mark_name, marker={"color": COLORS[1], **ring},
                              hovertext=[f"{what} {g:,.4g} GB: {number(r)} recalls per hour" for g, r in zip(sc.marks, q3.recalls_per_hour, strict=True)],
                              hoverinfo="text"), row=1, col=1)  # fmt: skip
+    if rows == 1:
+        return _finish(fig, sc, rows)
     ready, wait = _minutes(q_grid.response_s), _minutes(q_grid.wait_s)
     for y, name, line in ((ready, f"recall ready ({pct})", {"width": 3}), (wait, "of which waiting for a drive", {"width": 2, "dash": "dot"})):  # fmt: skip
         fig.add_trace(go.Scatter(x=GRID, y=y, mode="lines", name=name, line={"color": COLORS[4], **line},
@@ -160,13 +188,19 @@ def recalls_base(curves: RecallCurves) -> dict:
         fig.add_annotation(x=0.5, y=0.95, xref="x2 domain", yref="y2 domain", showarrow=False, font={"size": 11, "color": "#B00020"},
                            text="shaded: no steady state (recalls arrive faster than the drives serve them)")  # fmt: skip
     top = float(np.nanmax(ready)) if np.isfinite(ready).any() else 5.0
-    most = float(np.nanmax(q_grid.recalls_per_hour)) if np.isfinite(q_grid.recalls_per_hour).any() else 1.0
-    fig.update_yaxes(title_text="[1/h]", range=[0, 1.1 * max(most, 1e-3)], row=1, col=1)
     fig.update_yaxes(title_text="[min]", range=[0, 1.1 * min(top, 120.0)], row=2, col=1)
-    log_x(fig, X_RANGE)
-    fig.update_xaxes(title_text=sc.title, row=2, col=1)
+    return _finish(fig, sc, rows)
+
+
+def _finish(fig, sc: Scale, rows: int) -> dict:
+    """The plots' axes (``rows`` of them), the title and the legend above the plots."""
+    rates = fig.data[0].y
+    most = float(np.nanmax(rates)) if np.isfinite(rates).any() else 1.0
+    fig.update_yaxes(title_text="[1/h]", range=[0, 1.1 * max(most, 1e-3)], row=1, col=1)
+    log_x(fig, sc.x_range)
+    fig.update_xaxes(title_text=sc.title, row=rows, col=1)
     # the title, then the legend, then the plots (an export keeps a legend above the plots)
-    height = 600
+    height = 600 if rows == 2 else 420
     fig.update_layout(height=height, margin={"t": 120, "b": 60},
                       title={"y": 1 - 10 / height, "yanchor": "top", "yref": "container"},
                       legend={"orientation": "h", "x": 0, "xanchor": "left", "yref": "container",
@@ -190,22 +224,27 @@ def view_recalls(r) -> View:
 
     With chosen capacities (in the log's sizes), the figure marks them and the readouts speak of the largest.
     """
-    queue, wq = r.queue, r.waits_here
+    queue, wq, queued = r.queue, r.waits_here, r.recalls.queued
     chosen = r.capacities is not None
     at = float(max(r.capacities)) if chosen else r.capacity_gb  # the waits at the largest chosen capacity
-    if chosen:
-        plot = Plot(recalls_base, {"curves": r.recalls})
-    else:
-        plot = Plot(recalls_base, {"curves": r.recalls},
-                    shapes=[capacity_line(at), capacity_line(at, xref="x2", yref="y2"),
-                            point_mark(at, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False),
-                            point_mark(at, float(wq.response_s[0]) / 60.0, xref="x2", yref="y2", color=COLORS[4],
-                                       name="ready here", showlegend=False)])  # fmt: skip
+    shapes = []
+    if not chosen:
+        shapes = [capacity_line(at),
+                  point_mark(at, float(wq.recalls_per_hour[0]), color=COLORS[1], name="recalls here", showlegend=False)]  # fmt: skip
+        if queued:  # the lower plot's
+            shapes += [capacity_line(at, xref="x2", yref="y2"),
+                       point_mark(at, float(wq.response_s[0]) / 60.0, xref="x2", yref="y2", color=COLORS[4],
+                                  name="ready here", showlegend=False)]  # fmt: skip
+    plot = Plot(recalls_base, {"curves": r.recalls}, shapes=shapes)
     ready = float(wq.response_s[0])
     pct = f"{100 * queue['percentile']:g}th percentile"
     where = f" at {size(at)}" if chosen else ""
     readouts = {
         f"recalls{where}": f"{number(float(wq.recalls_per_hour[0]))} per hour" + (" (busiest hour)" if queue["busiest_hour"] else ""),
+    }  # fmt: skip
+    if not queued:
+        return View(figures={"recalls": plot}, readouts={**readouts, "recall waits": NOT_QUEUED})
+    readouts |= {
         "mean recalled volume": f"{number(float(wq.volume_mb[0]))} MB uncompressed",
         "drives for recalls": f"{wq.recall_drives} ({queue['total_drives']} − {queue['copy_drives']} copying)",
         "recall drive utilisation": number(float(wq.utilisation[0])),
@@ -245,9 +284,16 @@ def capacity_rows(curves: RecallCurves) -> list[dict]:
     return [dict(zip(CHOSEN_COLUMNS, map(float, row), strict=True)) for row in zip(*cols, strict=True)]
 
 
+#: The columns of the recall queue (left out where it does not apply: :attr:`RecallCurves.queued`).
+QUEUE_COLUMNS = COLUMNS[-4:]
+
+
 def rows_of(curves: RecallCurves) -> list[dict]:
-    """The rows the table shows: Table 3's sizes, or the chosen capacities."""
-    return table3_rows(curves) if curves.scale.table3 else capacity_rows(curves)
+    """The rows the table shows: Table 3's sizes, or the chosen capacities (without the queue's columns for whole cartridges)."""
+    rows = table3_rows(curves) if curves.scale.table3 else capacity_rows(curves)
+    if curves.queued:
+        return rows
+    return [{k: v for k, v in row.items() if k not in QUEUE_COLUMNS} for row in rows]
 
 
 def cell(key: str, v) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from vtsmodel import plan
-from vtsmodel.app.text import number
+from vtsmodel.app.text import count_or_number, number
 
 _DRIVE = plan.answer_inputs()["library_drive"]
 
@@ -64,7 +64,7 @@ def years_readouts(y: plan.LibraryYearsPlan) -> dict[str, str]:
         out[f"library, binds in year {n}"] = r.binding[-1]
     for c in y.checks():
         out[f"library margin, {c.label}"] = (
-            f"{number(c.margin)} {c.unit}" if np.isfinite(c.margin) else "none"
+            f"{count_or_number(c.margin)} {c.unit}" if np.isfinite(c.margin) else "none"
         )
     if y.cost is not None:
         out["library, cost so far"] = f"{number(float(y.cost['cumulative'][-1]))} in year {n} (your prices)"
