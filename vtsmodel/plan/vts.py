@@ -404,7 +404,8 @@ def _cache_model(cf: float, read_hit: float, hours: float, cfg: VtsConfiguration
     rates = None if channels == _measured_channels() else _rates(cf, cfg, channels)
     opts = dict(tvc_options)
     c = _tvc_constants(
-        hours, **{"tvc_gb": None, "tvc_config": None, **_cache(cfg)}, cf=cf, feature=cfg.feature,
+        hours, tvc_gb=cfg.tvc_gb if cfg.tvc_config is None else None, tvc_config=cfg.tvc_config, cf=cf,
+        feature=cfg.feature,
         threshold=opts.get("threshold", DEFAULT_THRESHOLD),
         peak_copy_fraction=opts.get("peak_copy_fraction", DEFAULT_PEAK_COPY_FRACTION), above_864_fraction=None,
         read_hit=read_hit, step_minutes=step_minutes, peak_mb_s=rates and rates.peak_mb_s,
@@ -462,15 +463,16 @@ def _recalls_ready(items, a: Answers) -> list[tuple[np.ndarray, np.ndarray]]:
     totals = np.concatenate(
         [np.full(int(k.sum()), total) for k, (_d, total, _c) in zip(ok, items, strict=True)]
     )
-    if totals.size:
-        flat = np.atleast_1d(
-            recall_drives(totals, np.concatenate([c[k] for k, (_d, _t, c) in zip(ok, items, strict=True)]))
-        )
+    copying = np.concatenate([c[k] for k, (_d, _t, c) in zip(ok, items, strict=True)])
+    flat = (
+        np.atleast_1d(recall_drives(totals, copying)) if totals.size else totals
+    )  # Sec. 3.2.2: total - copying
     at = 0
     for k, (day, _total, copy) in zip(ok, items, strict=True):
         left = np.zeros(copy.shape, dtype=int)
         n = int(k.sum())
-        left[k] = flat[at : at + n] if n else left[k]
+        if n:
+            left[k] = flat[at : at + n]
         at += n
         b = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
         lefts.append(left)
