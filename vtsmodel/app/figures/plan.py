@@ -115,7 +115,8 @@ def day_spec(result, *, throttle_threshold: bool = True) -> dict:
         data.append({"type": "scatter", "x": t[:-1][thr], "y": np.full(int(thr.sum()), run.threshold_gb),
                      "mode": "markers", "name": "throttled", "marker": {"color": COLORS[1], "symbol": "x", "size": 6},
                      "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
-    layout["xaxis2"].update(title={"text": "hour [h]"}, dtick=2 if t[-1] <= 48 else 12)
+    # hours, never rotated: a fixed angle spares plotly measuring each label on every draw
+    layout["xaxis2"].update(title={"text": "hour [h]"}, dtick=2 if t[-1] <= 48 else 12, tickangle=0)
     layout["yaxis"].update(title={"text": "MB/s"}, rangemode="tozero")
     layout["yaxis2"].update(title={"text": "GB"}, rangemode="tozero")
     layout.update(title={"text": f"The day with {result.config.label}"}, height=560, width=FIGURE_WIDTH,
