@@ -1,9 +1,9 @@
 """vts_plan's fast path against one configuration at a time: the same answers, to the bit.
 
 :func:`vtsmodel.plan.vts_plan` keeps each cache's checked constants across plans
-(``_model_of``: the simulation's rates, capacity, recall ceiling and the binding resource)
+(``_days._model_of``: the simulation's rates, capacity, recall ceiling and the binding resource)
 and queues every configuration's recalls in one call of each queueing model
-(``_recalls_ready``); the sensitivity evaluates one configuration with the kept constants
+(``_days._recalls_ready``); the sensitivity evaluates one configuration with the kept constants
 (``_evaluate_one``); :func:`vtsmodel.plan.evaluate_configuration` runs one configuration
 the plain way (``simulate_tvc`` checking its arguments, one recall queue). Equal results
 on many random plans, after plans that filled the kept constants, say the restructuring
@@ -22,6 +22,7 @@ import pytest
 from vtsmodel import ExtrapolationWarning, VtsModelWarning
 from vtsmodel.hourly import HourlyWorkload
 from vtsmodel.plan import Plan, evaluate_configuration, vts_plan
+from vtsmodel.plan import _days as days_module
 from vtsmodel.plan import vts as vts_module
 
 
@@ -73,7 +74,7 @@ def _without_warnings(fn, *args, **kw):
 
 def test_vts_plan_equals_each_configuration_evaluated_alone_on_random_plans():
     rng = np.random.default_rng(20261126)
-    vts_module._MODELS.clear()
+    days_module._MODELS.clear()
     checked = 0
     for _ in range(16):
         plan = _random_plan(rng)
@@ -110,7 +111,7 @@ def test_kept_constants_give_their_warnings_again():
     plan: kept with their warnings, the second evaluation notes the same, in the same order.
     """
     plan = Plan().with_answers(cf=7.5)
-    vts_module._MODELS.clear()
+    days_module._MODELS.clear()
     first, second = vts_plan(plan).notes, vts_plan(plan).notes
     assert any("cf=7.5" in n for n in first) and any("EHPO host rate" in n for n in first)
     assert first == second

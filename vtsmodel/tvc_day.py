@@ -51,15 +51,7 @@ from vtsmodel.tvc import (
 )
 from vtsmodel.workload import PROFILES, Profile
 
-__all__ = [
-    "MAX_STEPS",
-    "TvcConstants",
-    "TvcRun",
-    "default_read_hit",
-    "recall_ceiling_mb_s",
-    "run_day",
-    "simulate_tvc",
-]
+__all__ = ["MAX_STEPS", "TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
 
 #: Most time steps one simulation takes (the period over the step): about 3 s of work,
 #: one step every 0.9 s over a day. [-]
@@ -332,15 +324,15 @@ def simulate_tvc(
         raise ConstraintError(
             f"backlog_gb={b0:g} exceeds the effective capacity, {c.cap:g} GB (tvc_gb={c.tvc:g})"
         )
-    return run_day(profile, c, b0)
+    return _run_day(profile, c, b0)
 
 
 @dataclass(frozen=True)
-class TvcConstants:
+class _TvcConstants:
     """What a day simulation takes besides the workload and the backlog: checked, in floats.
 
     :func:`simulate_tvc` checks its arguments into these (:func:`_tvc_constants`) and runs
-    :func:`run_day`; a caller that runs the same cache through many days (the planner) keeps
+    :func:`_run_day`; a caller that runs the same cache through many days (the planner) keeps
     them. Units as :func:`simulate_tvc`'s.
     """
 
@@ -362,8 +354,8 @@ class TvcConstants:
 def _tvc_constants(
     duration_hours: float, *, tvc_gb, cf, feature, threshold, peak_copy_fraction, above_864_fraction, read_hit,
     step_minutes, peak_mb_s, sustained_mb_s, tvc_config, max_recall_mb_s,
-) -> TvcConstants:  # fmt: skip
-    """:func:`simulate_tvc`'s arguments checked (``ValueError`` naming a bad one) into :class:`TvcConstants`."""
+) -> _TvcConstants:  # fmt: skip
+    """:func:`simulate_tvc`'s arguments checked (``ValueError`` naming a bad one) into :class:`_TvcConstants`."""
     FEATURE.check("feature", feature)
     tvc = as_scalar("tvc_gb", TVC_GB.check("tvc_gb", _capacity(tvc_gb, tvc_config)))
     cf_ = as_scalar("cf", CF.check("cf", cf))
@@ -393,11 +385,11 @@ def _tvc_constants(
     if max_recall_mb_s is not None:
         ceiling = as_scalar("max_recall_mb_s", RATE_MB_S.check("max_recall_mb_s", max_recall_mb_s))
 
-    return TvcConstants(tvc, cap, cf_, feature, theta, f, hit, dt_min, P, S, cfc, ceiling, tvc_config)
+    return _TvcConstants(tvc, cap, cf_, feature, theta, f, hit, dt_min, P, S, cfc, ceiling, tvc_config)
 
 
-def run_day(profile: Profile, c: TvcConstants, b0: float) -> TvcRun:
-    """The day simulation of :func:`simulate_tvc` with its arguments checked already (:class:`TvcConstants`).
+def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
+    """The day simulation of :func:`simulate_tvc` with its arguments checked already (:class:`_TvcConstants`).
 
     ``b0``: the backlog at the start, within the effective capacity. [GB]
     """
@@ -483,7 +475,7 @@ def run_day(profile: Profile, c: TvcConstants, b0: float) -> TvcRun:
 
 def _steps(steps: np.ndarray, off_vol: np.ndarray, d_r: np.ndarray, *, P: float, S: float, f: float, cfc: float,
            thr_mb: float, span: float, b0: float) -> tuple[np.ndarray, ...]:  # fmt: skip
-    """The day simulation's steps (:func:`run_day`): accepted, copied, time at peak, throttled, U and Q.
+    """The day simulation's steps (:func:`_run_day`): accepted, copied, time at peak, throttled, U and Q.
 
     ``steps`` [s], ``off_vol`` (host MB offered) and ``d_r`` (the copy rate, physical MB/s)
     per step; ``b0`` the backlog at the start [GB]; the rest as in :func:`simulate_tvc`'s

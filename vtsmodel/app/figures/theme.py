@@ -93,7 +93,8 @@ def check_style(style: str) -> None:
 def style_figure(fig: go.Figure, style: str = "light") -> go.Figure:
     """Apply a proposal-ready style, template included, to ``fig`` in place and return it."""
     check_style(style)
-    fig.update_layout(template=BASE_TEMPLATE, **copy.deepcopy(style_layout(style)))
+    fig.layout.template = template_json()  # replaced, not merged into the figure's own
+    fig.update_layout(**copy.deepcopy(style_layout(style)))
     return fig
 
 
