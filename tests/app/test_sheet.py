@@ -16,7 +16,7 @@ import pytest
 
 from vtsmodel import Input
 from vtsmodel.app.figures import Plot, figure_json, point_mark
-from vtsmodel.app.grids import Column, GridEditor, header_widths
+from vtsmodel.app.grids import ROWS_IN_PLACE, Column, GridEditor, header_widths
 from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.sheet import OVERLAY_POINT, ScenarioSheetWidget, overlay_traces
 
@@ -127,7 +127,7 @@ def test_the_grid_reporting_back_the_kernels_values_changes_nothing(bound, monke
     message = sheet.message.value
     updates, puts = [], []
     monkeypatch.setattr(panel, "update", lambda: updates.append(1))
-    monkeypatch.setattr(sheet.grid, "_put", lambda *a: puts.append(a))
+    monkeypatch.setattr(sheet.grid, "_send_row", lambda *a: puts.append(a))
     for column in ("Scenario", "rate [MB/s]", "drives [count]", "mode", "per drive [MB/s]"):
         browser_edit(sheet, 0, column, cell(sheet, 0, column))
     assert sheet.message.value == message and updates == [] and puts == []
@@ -264,9 +264,10 @@ def test_grid_editor_shows_empty_cells_as_empty_and_checks_across_cells():
     assert editor.edit(0, "note", "x") is False and "computed" in editor.message.value
 
 
-def test_grid_editor_sends_a_row_of_several_changed_cells_as_one_message(monkeypatch):
-    # The page's grid redraws and echoes once per message: a slider move that changes a row's
-    # outputs must not send them cell by cell.
+def test_grid_editor_sends_a_changed_row_as_one_message_and_no_cell_alone(monkeypatch):
+    # The page's grid redraws once per message, and a cell written from the kernel comes
+    # back as an edit (ipydatagrid's cell-changed); a row does not: a slider move that
+    # changes a row's outputs sends the row, even for one changed cell.
     cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "b [-]"), Column("c", "c [-]")]
     editor = GridEditor(cols, [{"a": 1.0, "b": 2.0, "c": 3.0}])
     sent = []
@@ -277,35 +278,79 @@ def test_grid_editor_sends_a_row_of_several_changed_cells_as_one_message(monkeyp
     assert [editor.grid.get_cell_value_by_index(c.header, 0) for c in cols] == ["1.5", "2.5", "3"]
     sent.clear()
     editor.set_row(0, {"c": 4.0})
-    assert [(m["event_type"], m["column"], m["value"]) for m in sent] == [("cell-changed", "c [-]", "4")]
+    assert [(m["event_type"], m["row"], m["value"]) for m in sent] == [
+        ("row-changed", 0, ["1.5", "2.5", "4"])
+    ]
     sent.clear()
     editor.set_row(0, {"a": 1.5})
     assert sent == []  # nothing changed, nothing sent
 
 
-def test_grid_editor_sends_rows_that_changed_together_as_one_message(monkeypatch):
-    # Lesson 05: an edited rate changes every row's share. Row by row, the page redrew the
-    # grid once per message and echoed each back; the whole grid goes in one message.
+def test_grid_editor_sends_a_few_changed_rows_in_place_and_many_as_the_table(monkeypatch):
+    # The page's grid redraws once per message. A new table (the grid's whole data) costs it
+    # a new data model, every column's width set again and the selection cleared, about three
+    # rows' redraws: up to ROWS_IN_PLACE changed rows go in place, a message each, more as one table.
     cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "b [-]")]
     rows = [{"a": 1.0, "b": 2.0}, {"a": 2.0, "b": 3.0}, {"a": 3.0, "b": 4.0}]
     editor = GridEditor(cols, rows)
     sent = []
     monkeypatch.setattr(editor.grid.comm, "send", lambda data=None, **kw: sent.append(data))
     editor.update_rows([{"a": 1.5, "b": 2.5}, {"a": 2.0, "b": 3.5}, {"a": 3.0, "b": 4.0}])
-    assert len(sent) == 1 and sent[0]["method"] == "update" and "_data" in sent[0]["state"]
+    assert ROWS_IN_PLACE == 2
+    assert [(m["content"]["event_type"], m["content"]["row"], m["content"]["value"]) for m in sent] == [
+        ("row-changed", 0, ["1.5", "2.5"]),
+        ("row-changed", 1, ["2", "3.5"]),
+    ]
     assert [editor.cell_text(i, "b") for i in range(3)] == ["2.5", "3.5", "4"]
     assert editor.grid.get_cell_value_by_index("b [-]", 1) == "3.5"
     sent.clear()
-    editor.update_rows([{"a": 1.5, "b": 2.5}, {"a": 2.0, "b": 3.5}, {"a": 3.0, "b": 9.0}])  # one cell
-    assert [(m["content"]["event_type"], m["content"]["value"]) for m in sent] == [("cell-changed", "9")]
-    sent.clear()
     editor.update_rows(editor.rows)
     assert sent == []  # nothing changed, nothing sent
+    editor.update_rows([{"a": 1.0, "b": 9.0}, {"a": 2.0, "b": 9.0}, {"a": 3.0, "b": 9.0}])  # three rows
+    assert len(sent) == 1 and sent[0]["method"] == "update" and "_data" in sent[0]["state"]
+    assert [editor.grid.get_cell_value_by_index("b [-]", i) for i in range(3)] == ["9", "9", "9"]
+    sent.clear()
+    editor.update_rows([*editor.rows, {"a": 4.0, "b": 5.0}])  # a row more: the whole table
+    assert len(sent) == 1 and "_data" in sent[0]["state"] and editor.grid.data.shape[0] == 4
+
+
+def test_an_edit_typed_otherwise_than_the_kernel_writes_it_is_shown_as_written(monkeypatch):
+    # "100.0" typed where 100 was: the value is unchanged and the page's cell shows "100" again.
+    cols = [Column.of("a", Input("a", "-", 1.0, lo=0.0, hi=1e3))]
+    editor = GridEditor(cols, [{"a": 100.0}])
+    grid = editor.grid
+    grid._DataGrid__handle_custom_msg(None, {"event_type": "cell-changed", "row": 0, "column_index": 0, "value": "100.0"}, None)  # fmt: skip
+    assert editor.rows == [{"a": 100.0}] and grid.get_cell_value_by_index("a [-]", 0) == "100"
 
 
 def test_header_widths_show_long_headers_whole():
     w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
     assert w["CF [-]"] == 90 and w["hours at peak [h]"] == 7 * 17 + 28 and w["x" * 80] == 260
+
+
+def test_header_widths_on_two_lines_break_where_the_grid_head_does():
+    # The head breaks before a word, never before a bracket: "files per" over "mount [-]";
+    # "rate [MB/s]" stays on one line.
+    w = header_widths(
+        ["CF [-]", "rate [MB/s]", "files per mount [-]", "efficiency used [-]", "x" * 80], lines=2
+    )
+    assert w["CF [-]"] == 72 and w["rate [MB/s]"] == 6 * 11 + 28
+    assert w["files per mount [-]"] == 6 * 9 + 28 and w["efficiency used [-]"] == 6 * 10 + 28
+    assert w["x" * 80] == 260  # one word, cut at the widest column
+
+
+def test_a_grid_is_as_wide_as_its_columns():
+    cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "hours at peak [h]")]
+    editor = GridEditor(cols, [{"a": 1.0, "b": 2.0}], widths={"a": 100})
+    assert editor.grid.column_widths == {"a [-]": 100, "hours at peak [h]": 7 * 17 + 28}
+    assert editor.grid.layout.width == editor.widget.layout.width == f"{48 + 100 + 147 + 8}px"
+    assert editor.widget.layout.max_width == "100%" and editor.grid.base_column_header_size == 20
+    two = GridEditor(cols, [{"a": 1.0, "b": 2.0}], head_lines=2)
+    assert (
+        two.grid.column_widths["hours at peak [h]"] == 6 * 8 + 28 and two.grid.base_column_header_size == 34
+    )
+    assert two.grid.header_renderer.text_wrap
+    assert GridEditor(cols, [{"a": 1.0, "b": 2.0}], width="420px").grid.layout.width == "420px"
 
 
 def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():

@@ -130,6 +130,20 @@ def test_empty_efficiency_needs_an_access_pattern_then_uses_it():
     assert wb.grid.rows[2]["used"] == pytest.approx(float(drive_efficiency(1000.0, 10.0, speed_mb_s=400.0)))
 
 
+def test_the_flows_grid_fits_a_1024_px_canvas_with_every_header_whole():
+    # The page's grid sizes its canvas in steps of 512 px to its width and copies the canvas
+    # once per column on every redraw, each copy costing by the canvas' size (Chromium without
+    # a GPU: 6.4 ms at 1536 px, 2.6 ms at 1024 px): the flows grid stays under 1024 px.
+    from vtsmodel.app.grids import ROW_HEADER_PX, header_widths
+
+    grid = L.sizing_panel().grid.grid
+    width = int(grid.layout.width.removesuffix("px"))
+    assert width == ROW_HEADER_PX + sum(grid.column_widths.values()) + 8 and width < 1024
+    assert grid.base_column_header_size == 34 and grid.header_renderer.text_wrap  # heads on two lines
+    two_lines = header_widths(grid.data.columns, lines=2)
+    assert all(grid.column_widths[h] >= two_lines[h] for h in grid.data.columns)
+
+
 def test_add_and_remove_flows_copy_and_move_scenarios():
     # 50 = 10 + 15 + 25: a copy of the reprocessing flow adds its 15; removing T0 -> T1 its 10.
     wb = L.sizing_panel()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,10 @@ __all__ = ["ROW_HEADER", "Column", "GridEditor", "header_widths"]
 
 #: The head of the rows' numbers (1, 2, ...), which messages use: "row 2: ...".
 ROW_HEADER = "row"
+#: Width [px] of the rows' numbers; height [px] of a head of two lines (the 12 px font).
+ROW_HEADER_PX, TWO_LINE_HEAD_PX = 48, 34
+#: The most changed rows :meth:`GridEditor.update_rows` sends one by one (more: the whole table).
+ROWS_IN_PLACE = 2
 
 
 @dataclass(frozen=True)
@@ -70,9 +75,26 @@ class Column:
         return str(value)
 
 
-def header_widths(headers, *, min_px: int = 90, max_px: int = 260) -> dict[str, int]:
-    """Column widths [px] that show each header whole (about 7 px a character, 12 px font)."""
-    return {str(h): int(min(max_px, max(min_px, 7 * len(str(h)) + 28))) for h in headers}
+def header_widths(headers, *, lines: int = 1, min_px: int | None = None, max_px: int = 260) -> dict[str, int]:
+    """Column widths [px] that show each header whole, on one line or at most ``lines`` lines.
+
+    One line: about 7 px a character at the 12 px font (a wide margin), at least 90 px.
+    Several: the head breaks a header where a space precedes a word (``files per`` over
+    ``mount [-]``; a unit in brackets stays with the word before it), about 6 px a
+    character (12 px sans-serif measures 4.4-5.7 px in Chromium), at least 72 px. Both
+    leave 28 px for the padding and the column's menu.
+    """
+    if min_px is None:
+        min_px = 90 if lines < 2 else 72
+    per_char = 7 if lines < 2 else 6
+
+    def longest_line(text: str) -> int:
+        words = re.split(r"\s(?=\w)", text)
+        if lines < 2 or len(words) < 2:
+            return len(text)
+        return min(max(len(" ".join(words[:k])), len(" ".join(words[k:]))) for k in range(1, len(words)))
+
+    return {str(h): int(min(max_px, max(min_px, per_char * longest_line(str(h)) + 28))) for h in headers}
 
 
 def _datagrid():
@@ -102,6 +124,15 @@ class GridEditor:
         A line above the grid (HTML is escaped).
     height : str
         CSS height of the grid.
+    width : str, optional
+        CSS width of the grid; default as wide as its columns (at most its container's
+        width). The page's grid paints on a canvas sized in steps of 512 px to its width,
+        and copies that canvas once per column on every redraw, so a grid no wider than
+        its columns redraws in less time (lesson 05: 1024 px instead of 1536 px).
+    widths : mapping of str to int, optional
+        Column widths [px] by key, over the default (:func:`header_widths`).
+    head_lines : int
+        1: each header on one line; 2: a header may take two lines (narrower columns).
 
     Attributes
     ----------
@@ -120,7 +151,9 @@ class GridEditor:
         on_select: Callable[[int], None] | None = None,
         title: str = "",
         height: str = "170px",
-        width: str = "100%",
+        width: str | None = None,
+        widths: Mapping[str, int] | None = None,
+        head_lines: int = 1,
     ) -> None:
         DataGrid, TextRenderer = _datagrid()
         self.columns = list(columns)
@@ -138,10 +171,23 @@ class GridEditor:
             else (right if c.input.kind in ("number", "int") else TextRenderer())
             for c in self.columns
         }
+        by_key = {c.key: c.header for c in self.columns}
+        column_widths = header_widths((c.header for c in self.columns), lines=head_lines)
+        column_widths |= {by_key[k]: int(v) for k, v in (widths or {}).items()}
+        # the viewport is 6 px narrower than the grid (its borders): no scroll bar for the last pixels
+        width = width or f"{ROW_HEADER_PX + sum(column_widths.values()) + 8}px"
+        head_style = (
+            {
+                "header_renderer": TextRenderer(text_wrap=True, vertical_alignment="top"),
+                "base_column_header_size": TWO_LINE_HEAD_PX,
+            }
+            if head_lines > 1
+            else {}
+        )
         self.grid = DataGrid(
             self._frame(), editable=True, selection_mode="cell", renderers=renderers, base_column_size=110,
-            column_widths=header_widths(c.header for c in self.columns), base_row_header_size=48,
-            layout={"height": height, "width": width},
+            column_widths=column_widths, base_row_header_size=ROW_HEADER_PX, **head_style,
+            layout={"height": height, "width": width, "max_width": "100%"},
         )  # fmt: skip
         self.grid.on_cell_change(self._on_cell)
         self.grid.observe(self._on_selection, names="selections")
@@ -149,7 +195,8 @@ class GridEditor:
         self.message = w.HTML(layout=w.Layout(min_height="1.6em"))
         self.message.add_class("vtsmodel-grid-message")
         head = [w.HTML(title)] if title else []
-        self.widget = w.VBox([*head, self.grid, self.message], layout=w.Layout(width=width))
+        # the box as wide as the grid from the start: the grid sizes its canvas to the first width it sees
+        self.widget = w.VBox([*head, self.grid, self.message], layout=w.Layout(width=width, max_width="100%"))
 
     # --- what the grid shows -------------------------------------------------------------------
     def _frame(self):
@@ -181,56 +228,51 @@ class GridEditor:
         self.selected = min(self.selected, max(len(self._rows) - 1, 0))
 
     def set_row(self, i: int, row: Mapping) -> None:
-        """Show new values of row ``i``; nothing is sent when no cell's text changed.
-
-        One changed cell goes as one cell; several go as the whole row in one message. The
-        page's grid redraws once per message and echoes each cell back, about 40 ms a
-        message on a 2-core machine: nine cells one by one (lesson 02's row) kept the page
-        busy for a third of a second after every slider move.
-        """
+        """Show new values of row ``i``; nothing is sent when no cell's text changed."""
         old = self._rows[i]
         self._rows[i] = {**old, **row}
-        texts = [c.text(self._rows[i].get(c.key)) for c in self.columns]
-        changed = [(c, t) for c, t in zip(self.columns, texts, strict=True) if t != c.text(old.get(c.key))]
-        if len(changed) == 1:
-            self._put(i, changed[0][0].header, changed[0][1])
-        elif changed:
-            self._writing = True
-            try:
-                self.grid.set_row_value(i + 1, texts)  # by the row's number (the frame's index)
-            finally:
-                self._writing = False
+        if self._texts(self._rows[i]) != self._texts(old):
+            self._send_row(i)
 
     def update_rows(self, rows: Sequence[Mapping]) -> None:
-        """Show the rows' new values in one message: one cell, one row, or the whole grid.
+        """Show the rows' new values: a changed row in place, or the whole table in one message.
 
-        Each message the page's grid gets costs it a redraw, and each cell or row written
-        one at a time comes back as an echo (lesson 05: an edited rate changes every row's
-        share; row by row that was three redraws and two echoes, half a second of the page's
-        main thread, against one redraw for the whole grid).
+        The page's grid redraws once per message. A row sent in place is one redraw; the
+        whole table (:meth:`set_rows`) is a redraw, each column's width set again (a redraw
+        each) and the selection cleared: about as much as three rows in place (lesson 05 in
+        Chromium, its 1024 px canvas, CPU profile: the grid's drawing an edit, its commit
+        included, 345 ms with three rows in place, 360 ms with the table, on a loaded machine).
+        Up to :data:`ROWS_IN_PLACE` changed rows go in place, more as the whole table.
         """
         rows = [dict(r) for r in rows]
         if len(rows) != len(self._rows):
             self.set_rows(rows)
             return
-
-        def shown(r):
-            return [c.text(r.get(c.key)) for c in self.columns]
-
         changed = [
-            i for i, (old, new) in enumerate(zip(self._rows, rows, strict=True)) if shown(old) != shown(new)
+            i
+            for i, (a, b) in enumerate(zip(self._rows, rows, strict=True))
+            if self._texts(a) != self._texts(b)
         ]
-        if len(changed) == 1:
-            self.set_row(changed[0], rows[changed[0]])
-        elif changed:
+        if len(changed) > ROWS_IN_PLACE:
             self.set_rows(rows)
-        else:
-            self._rows = rows
+            return
+        self._rows = rows
+        for i in changed:
+            self._send_row(i)
 
-    def _put(self, row: int, header: str, text: str) -> None:
+    def _texts(self, row: Mapping) -> list[str]:
+        return [c.text(row.get(c.key)) for c in self.columns]
+
+    def _send_row(self, i: int) -> None:
+        """Send row ``i`` as the page shows it: one message, no echo.
+
+        A row goes whole, never cell by cell: the page's grid redraws on each message, and a
+        cell written from here comes back as an edit to ignore; a row does not.
+        """
         self._writing = True
         try:
-            self.grid.set_cell_value_by_index(header, row, text)
+            # by the row's number (the frame's index)
+            self.grid.set_row_value(i + 1, self._texts(self._rows[i]))
         finally:
             self._writing = False
 
@@ -253,7 +295,9 @@ class GridEditor:
         shown = col.text(self._rows[row].get(col.key))
         if (value if isinstance(value, str) else col.text(value)) == shown:
             return  # the browser's echo of what the kernel wrote, or a cell left as it was
-        self.edit(row, col.key, value)
+        accepted = self.edit(row, col.key, value)
+        if accepted and self.grid.get_cell_value_by_index(header, row) != self.cell_text(row, col.key):
+            self._send_row(row)  # accepted as typed ("100.0"), shown as the kernel writes it ("100")
 
     def edit(self, row: int, key: str, value) -> bool:
         """Apply an edit as a person types it; return whether it was accepted.
@@ -275,7 +319,7 @@ class GridEditor:
                 self._rows[row][key] = parsed
         except ValueError as exc:
             self.say(f"row {row + 1}: rejected: {exc}; kept {col.text(old) or 'empty'}", error=True)
-            self._put(row, col.header, col.text(self._rows[row].get(key)))
+            self._send_row(row)
             return False
         self.say(f"row {row + 1}: {col.header} = {col.text(self._rows[row].get(key))}")
         return True

@@ -8,6 +8,7 @@ example term by term. The flows table and the panel are in :mod:`vtsmodel.app.le
 from __future__ import annotations
 
 import html
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -117,6 +118,16 @@ def evaluate_sizing(table=None, drive: str = DEFAULT_DRIVE) -> SizingResult:
 # --- figures --------------------------------------------------------------------------------
 
 
+def _rule(y: float) -> dict:
+    """A dotted line across the plot between two groups of rows, at data ``y`` (``add_hline``'s shape).
+
+    Given to the figure in one ``update_layout``: plotly's ``add_hline`` took 2-3 ms a line;
+    with the three between the catalog's families, a grid edit's kernel time went 25 -> 19 ms.
+    """
+    return {"type": "line", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y,
+            "line": {"color": "#999", "width": 1, "dash": "dot"}}  # fmt: skip
+
+
 def split_base(r: SizingResult) -> dict:
     """Drives each flow needs on the chosen drive, labelled with share and efficiency: a colour per scenario.
 
@@ -129,8 +140,6 @@ def split_base(r: SizingResult) -> dict:
     rows, names, top = [], [], 0.0
     for j, (sc, s) in enumerate(r.sized.items()):
         y = list(range(len(rows), len(rows) + len(s.names)))
-        if rows:  # between two scenarios
-            fig.add_hline(y=y[0] - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
         text = [f"{number(d)} ({percent(sh)}) at efficiency {number(e)}"
                 for d, sh, e in zip(s.drives, s.shares, s.efficiencies, strict=True)]  # fmt: skip
         fig.add_bar(y=y, x=[float(d) for d in s.drives], orientation="h", text=text, textposition="auto",
@@ -139,6 +148,8 @@ def split_base(r: SizingResult) -> dict:
         rows += y
         names += [_esc(f) for f in s.names]
         top = max(top, *(float(d) for d in s.drives), 0.0)
+    starts = [0, *itertools.accumulate(len(s.names) for s in r.sized.values())][1:-1]  # between two scenarios
+    fig.update_layout(shapes=[_rule(k - 0.5) for k in starts])
     fig.update_xaxes(range=[0.0, top * 1.08 or 1.0])
     fig.update_yaxes(tickmode="array", tickvals=rows, ticktext=names, autorange="reversed", automargin=True,
                      showgrid=False, zeroline=False)  # fmt: skip
@@ -169,9 +180,7 @@ def compare_base(c: Comparison) -> dict:
                         marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
                                 "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
     family = [drive_spec(k).family for _l, k in DRIVES]
-    for i in range(1, len(DRIVES)):
-        if family[i] != family[i - 1]:
-            fig.add_hline(y=i - 0.5, line={"color": "#999", "width": 1, "dash": "dot"})
+    fig.update_layout(shapes=[_rule(i - 0.5) for i in range(1, len(DRIVES)) if family[i] != family[i - 1]])
     lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
     fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
     fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})

@@ -122,10 +122,10 @@ class SizingWorkbench:
                            values={"drive": drive}, title="Drives needed", name="05_sizing")  # fmt: skip
         self.panel.controls["drive"].observe(lambda _c: self._show(), names="value")
         self.grid = GridEditor(COLUMNS, self._rows(), on_edit=self._on_edit, height=self._height(),
+                               widths={"scenario": 110, "name": 100}, head_lines=2,
                                title="<b>Data flows</b> (double-click a cell, type, Enter; a scenario's flows add up; "
                                      "leave the efficiency empty to compute it from the access pattern; grey columns "
                                      "are computed for the chosen drive)")  # fmt: skip
-        self.grid.grid.column_widths = {**self.grid.grid.column_widths, "scenario": 120, "flow": 110}
         self.grid.widget.add_class("vtsmodel-flows")
         self._name = w.Text(placeholder="new scenario name", layout=w.Layout(width="190px"))
 
