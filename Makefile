@@ -30,7 +30,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	@touch $(STAMP)
 
-setup: $(STAMP)
+# The lesson pages' plotly.js: the partial bundle js/package.json names, pinned with its integrity
+# in js/package-lock.json, installed by npm ci (vtsmodel/app/page_assets.py). Without npm the
+# pages load the plotly package's full bundle, and the app's log says so.
+JS_DIR   := $(VENV)/share/vtsmodel/js
+JS_STAMP := $(JS_DIR)/.installed-stamp
+$(JS_STAMP): js/package.json js/package-lock.json | $(STAMP)
+	@if command -v npm >/dev/null 2>&1; then \
+		mkdir -p $(JS_DIR) && cp js/package.json js/package-lock.json $(JS_DIR)/ && \
+		npm ci --prefix $(JS_DIR) --ignore-scripts --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "npm not found: the lesson pages will load plotly's full plotly.js (js/package.json)"; \
+	fi
+
+setup: $(STAMP) $(JS_STAMP)
 
 # Kernel messages sent at once, not held by Nagle's algorithm (vtsmodel/app/_wsnodelay.py).
 NODELAY := vtsmodel.app._wsnodelay.NoDelayConnection

@@ -8,7 +8,11 @@
   archive plan, each with fresh growth values, beside :func:`vtsmodel.plan.vts_plan` of the same
   plan (the ratio says what the library adds to a plan's evaluation).
 
-Run: ``python benchmarks/bench_library.py [--moves 20] [--no-browser]``.
+With ``--baseline DIR`` (a checkout of an earlier commit, e.g. ``git archive REV | tar -x -C
+DIR``), the same measurements of DIR's package and notebooks in the same run, interleaved
+control by control: compare the ratios, not absolute times (the machine is shared).
+
+Run: ``python benchmarks/bench_library.py [--moves 20] [--no-browser] [--baseline DIR]``.
 """
 
 from __future__ import annotations
@@ -39,23 +43,31 @@ TARGETS = (
 )
 
 
-def kernel_in(notebook: str, label: str, moves: int) -> dict:
-    """:func:`bench_pages.kernel_moves` of one slider, in a fresh process."""
+def _worker(tree: Path, *args: str) -> dict:
+    """This script's worker mode (``args``) with ``tree``'s package, in a fresh process; its JSON."""
     proc = subprocess.run(
-        [sys.executable, __file__, "--kernel", str(ROOT / "notebooks" / notebook), "--label", label,
-         "--moves", str(moves)],
-        capture_output=True, text=True, cwd=ROOT, timeout=1800,
+        [sys.executable, __file__, *args], capture_output=True, text=True, cwd=tree, timeout=1800,
+        env={**os.environ, "PYTHONPATH": str(tree)},
     )  # fmt: skip
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def pages(moves: int = 20, browser: bool = True) -> list[dict]:
-    """Each target's kernel moves, and (with ``browser``) the same moves in Voila with Chromium."""
+def kernel_in(notebook: str, label: str, moves: int, tree: Path = ROOT) -> dict:
+    """:func:`bench_pages.kernel_moves` of one slider of ``tree``'s notebook, in a fresh process."""
+    return _worker(
+        tree, "--kernel", str(tree / "notebooks" / notebook), "--label", label, "--moves", str(moves)
+    )
+
+
+def pages(moves: int = 20, browser: bool = True, trees: dict[str, Path] | None = None) -> list[dict]:
+    """Each target's kernel moves, and (with ``browser``) the same moves in Voila with Chromium, per tree."""
+    trees = trees or {"now": ROOT}
     rows = []
     if not browser:
-        return [{"notebook": nb, "label": lb, "kernel": kernel_in(nb, lb, moves)} for nb, lb in TARGETS]
+        return [{"notebook": nb, "label": lb, "tree": k, "kernel": kernel_in(nb, lb, moves, t)}
+                for nb, lb in TARGETS for k, t in trees.items()]  # fmt: skip
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT / "tests" / "browser"))
@@ -69,20 +81,22 @@ def pages(moves: int = 20, browser: bool = True) -> list[dict]:
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        server = bench_pages.Server(ROOT, pool=1)
+        servers = {k: bench_pages.Server(t, pool=1) for k, t in trees.items()}
         try:
             time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "30")))
             for nb, label in TARGETS:
-                row = {"notebook": nb, "label": label}
-                try:
-                    row["kernel"] = kernel_in(nb, label, moves)
-                    row["browser"] = bench_pages.browser_moves(b, server.url, nb, row["kernel"])
-                except Exception as exc:  # noqa: BLE001 - reported per control, the others still run
-                    row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                print(json.dumps(row, default=str)[:300], flush=True)
-                rows.append(row)
+                for k, tree in trees.items():
+                    row = {"notebook": nb, "label": label, "tree": k}
+                    try:
+                        row["kernel"] = kernel_in(nb, label, moves, tree)
+                        row["browser"] = bench_pages.browser_moves(b, servers[k].url, nb, row["kernel"])
+                    except Exception as exc:  # noqa: BLE001 - reported per control, the others still run
+                        row["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    print(json.dumps(row, default=str)[:300], flush=True)
+                    rows.append(row)
         finally:
-            server.close()
+            for server in servers.values():
+                server.close()
             b.close()
     return rows
 
@@ -117,8 +131,14 @@ def core(moves: int = 20) -> dict:
     return out
 
 
-def run(moves: int = 20, browser: bool = True) -> dict:
-    return {"core": core(moves), "pages": pages(moves, browser)}
+def run(moves: int = 20, browser: bool = True, baseline: Path | None = None) -> dict:
+    trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
+    cores = {k: _worker(t, "--core", "--moves", str(moves)) for k, t in trees.items()}
+    return {
+        "core": cores,
+        "pages": pages(moves, browser, trees),
+        "trees": {k: str(t) for k, t in trees.items()},
+    }
 
 
 def report_lines(res: dict) -> list[str]:
@@ -132,19 +152,23 @@ def report_lines(res: dict) -> list[str]:
              f"run. Aims: browser p50 <= {a50} ms, p95 <= {a95} ms.", "",
              "| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | kernel p50 [ms] "
              "| kernel p95 [ms] | aim met |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    both = len(res.get("trees", {})) > 1
     for r in res["pages"]:
+        name = r["notebook"] + (f" ({r['tree']})" if both else "")
         if "error" in r:
-            lines.append(f"| {r['notebook']} | {r['label']} | failed: {r['error']} |" + " |" * 6)
+            lines.append(f"| {name} | {r['label']} | failed: {r['error']} |" + " |" * 6)
             continue
         k, b = r["kernel"], r.get("browser", {})
         ok = b.get("p50_ms", float("inf")) <= a50 and b.get("p95_ms", float("inf")) <= a95
-        lines.append(f"| {r['notebook']} | {k['target']} | {k['moves']} | {bench_pages._cell(b.get('p50_ms'))} "
+        lines.append(f"| {name} | {k['target']} | {k['moves']} | {bench_pages._cell(b.get('p50_ms'))} "
                      f"| {bench_pages._cell(b.get('p95_ms'))} | {bench_pages._cell(b.get('reply_p50_ms'))} "
                      f"| {statistics.median(k['wall_ms']):.1f} | {bench_pages._percentile(k['wall_ms'], 0.95):.1f} "
                      f"| {'yes' if ok else 'no'} |")  # fmt: skip
     lines += ["", "The core, per fresh growth value (library_plan: the archive, drives, robots, frames and each "
               "year's recall target), beside vts_plan of the same plan:", "", "```"]  # fmt: skip
-    lines += [f"{k}: {v}" for k, v in res["core"].items()] + ["```"]
+    for tree, core_ in res["core"].items():
+        lines += [f"{tree + ': ' if both else ''}{k}: {v}" for k, v in core_.items()]
+    lines += ["```"]
     return lines
 
 
@@ -154,12 +178,17 @@ def main() -> None:
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--kernel", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--label", help=argparse.SUPPRESS)
+    ap.add_argument("--core", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--baseline", type=Path, help="a checkout of an earlier commit, measured in the same run")
     args = ap.parse_args()
+    if args.core:
+        print(json.dumps(core(args.moves)))
+        return
     if args.kernel:
         bench_pages.TARGETS[args.kernel.name] = ("slider", args.label)
         print(json.dumps(bench_pages.kernel_moves(args.kernel.resolve(), args.moves)))
         return
-    print("\n".join(report_lines(run(args.moves, not args.no_browser))))
+    print("\n".join(report_lines(run(args.moves, not args.no_browser, args.baseline))))
 
 
 if __name__ == "__main__":

@@ -97,7 +97,10 @@ def test_figures_show_the_plan_numbers(result):
     run = result.vts.closest.run
     figs = {k: go.Figure(spec) for k, spec in figs.items()}  # JSON plotly accepts, every property checked
     accepted = next(t for t in figs["day"].data if t.name.startswith("host writes accepted"))
-    assert np.allclose(np.asarray(accepted.y)[::2], run.accepted_mb_s)
+    assert accepted.line.shape == "hv" and np.allclose(
+        accepted.x, run.time_hours
+    )  # each step's rate over the step
+    assert np.allclose(np.asarray(accepted.y)[:-1], run.accepted_mb_s)
     uncopied = next(t for t in figs["day"].data if t.name.startswith("un-copied"))
     assert np.allclose(uncopied.y, run.uncopied_gb)
     thr = next(t for t in figs["configurations"].data if t.name == "throttled [h]")

@@ -313,6 +313,49 @@ def simulate_tvc(
             f"profile={profile!r} must be a Profile (make_profile, read_profile_csv) or the name of a built-in "
             f"one: {', '.join(map(repr, PROFILES))}"
         )
+    c = _tvc_constants(
+        profile.duration_hours, tvc_gb=tvc_gb, cf=cf, feature=feature, threshold=threshold,
+        peak_copy_fraction=peak_copy_fraction, above_864_fraction=above_864_fraction, read_hit=read_hit,
+        step_minutes=step_minutes, peak_mb_s=peak_mb_s, sustained_mb_s=sustained_mb_s, tvc_config=tvc_config,
+        max_recall_mb_s=max_recall_mb_s,
+    )  # fmt: skip
+    b0 = as_scalar("backlog_gb", BACKLOG_GB.check("backlog_gb", backlog_gb))
+    if b0 > c.cap:
+        raise ConstraintError(
+            f"backlog_gb={b0:g} exceeds the effective capacity, {c.cap:g} GB (tvc_gb={c.tvc:g})"
+        )
+    return _run_day(profile, c, b0)
+
+
+@dataclass(frozen=True)
+class _TvcConstants:
+    """What a day simulation takes besides the workload and the backlog: checked, in floats.
+
+    :func:`simulate_tvc` checks its arguments into these (:func:`_tvc_constants`) and runs
+    :func:`_run_day`; a caller that runs the same cache through many days (the planner) keeps
+    them. Units as :func:`simulate_tvc`'s.
+    """
+
+    tvc: float  # physical capacity [GB]
+    cap: float  # effective capacity [GB]
+    cf: float
+    feature: str
+    theta: float  # fill threshold [-]
+    f: float  # copy share at peak [-]
+    hit: float  # read-hit ratio [-]
+    dt_min: float  # time step [min]
+    P: float  # peak host rate [MB/s]
+    S: float  # sustained host rate [MB/s]
+    cfc: float  # cache CF [-]
+    ceiling: float  # recalls served at most, host [MB/s]
+    tvc_config: str | None
+
+
+def _tvc_constants(
+    duration_hours: float, *, tvc_gb, cf, feature, threshold, peak_copy_fraction, above_864_fraction, read_hit,
+    step_minutes, peak_mb_s, sustained_mb_s, tvc_config, max_recall_mb_s,
+) -> _TvcConstants:  # fmt: skip
+    """:func:`simulate_tvc`'s arguments checked (``ValueError`` naming a bad one) into :class:`_TvcConstants`."""
     FEATURE.check("feature", feature)
     tvc = as_scalar("tvc_gb", TVC_GB.check("tvc_gb", _capacity(tvc_gb, tvc_config)))
     cf_ = as_scalar("cf", CF.check("cf", cf))
@@ -322,11 +365,11 @@ def simulate_tvc(
         "read_hit", READ_HIT.check("read_hit", default_read_hit() if read_hit is None else read_hit)
     )
     dt_min = as_scalar("step_minutes", STEP_MINUTES.check("step_minutes", step_minutes))
-    steps_needed = profile.duration_hours * 60.0 / dt_min
+    steps_needed = duration_hours * 60.0 / dt_min
     if steps_needed > MAX_STEPS:
         raise ConstraintError(
-            f"step_minutes={dt_min:g} takes {steps_needed:.3g} steps over the profile's {profile.duration_hours:g} h; "
-            f"at most {MAX_STEPS:,}: choose a step of at least {profile.duration_hours * 60.0 / MAX_STEPS:.3g} min"
+            f"step_minutes={dt_min:g} takes {steps_needed:.3g} steps over the profile's {duration_hours:g} h; "
+            f"at most {MAX_STEPS:,}: choose a step of at least {duration_hours * 60.0 / MAX_STEPS:.3g} min"
         )
     for name, inp, value in (
         ("peak_mb_s", PEAK_MB_S, peak_mb_s),
@@ -335,11 +378,6 @@ def simulate_tvc(
         if value is not None:
             as_scalar(name, inp.check(name, value))
     cap = float(effective_capacity_gb(tvc, above_864_fraction=above_864_fraction))
-    b0 = as_scalar("backlog_gb", BACKLOG_GB.check("backlog_gb", backlog_gb))
-    if b0 > cap:
-        raise ConstraintError(
-            f"backlog_gb={b0:g} exceeds the effective capacity, {cap:g} GB (tvc_gb={tvc:g})"
-        )
     p_arr, s_arr = _rates(cf_, tvc, feature, peak_mb_s, sustained_mb_s, tvc_config)
     P, S = float(p_arr), float(s_arr)
     cfc = float(cache_cf(cf_, feature))
@@ -347,6 +385,25 @@ def simulate_tvc(
     if max_recall_mb_s is not None:
         ceiling = as_scalar("max_recall_mb_s", RATE_MB_S.check("max_recall_mb_s", max_recall_mb_s))
 
+    return _TvcConstants(tvc, cap, cf_, feature, theta, f, hit, dt_min, P, S, cfc, ceiling, tvc_config)
+
+
+def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
+    """The day simulation of :func:`simulate_tvc` with its arguments checked already (:class:`_TvcConstants`).
+
+    ``b0``: the backlog at the start, within the effective capacity. [GB]
+    """
+    tvc, cap, cf_, feature, theta, f, hit, dt_min = (
+        c.tvc,
+        c.cap,
+        c.cf,
+        c.feature,
+        c.theta,
+        c.f,
+        c.hit,
+        c.dt_min,
+    )
+    P, S, cfc, ceiling, tvc_config = c.P, c.S, c.cfc, c.ceiling, c.tvc_config
     # time grid; offered volume per step integrated exactly from the piecewise-constant profile
     dur_s = profile.duration_hours * _S_PER_H
     dt = dt_min * 60.0
@@ -370,59 +427,9 @@ def simulate_tvc(
 
     thr_mb = theta * cap * _MB_PER_GB
     span = max(P - S, 1e-12 * max(P, 1.0))
-    acc = np.zeros(n)
-    cop = np.zeros(n)
-    thr = np.zeros(n, dtype=bool)
-    peak_t = np.zeros(n)
-    U = np.empty(n + 1)
-    Q = np.empty(n + 1)
-    u, q = b0 * _MB_PER_GB, 0.0
-    U[0], Q[0] = u, q
-    # a scalar loop over floats (the state is path dependent); about 2 µs per step
-    steps_l, off_l, d_l = steps.tolist(), off_vol.tolist(), d_r.tolist()
-    for k in range(n):
-        h = steps_l[k]
-        demand = q + off_l[k]
-        dk = d_l[k]
-        a_vol = c_vol = t_pk = 0.0
-        left = h
-        if u < thr_mb and h > 0:
-            a = min(P, demand / h)
-            # _copy_share in scalar floats (the same operations; numpy per step cost 2 µs of 5)
-            x = 1.0 if a >= P * (1 - 1e-12) else min(max((a - S) / span, 0.0), 1.0)
-            c = dk * (1.0 - (1.0 - f) * x)
-            net = a / cfc - c
-            tau = min(h, (thr_mb - u) / net) if net > 0 else h
-            if net < 0 and u + net * tau < 0:  # cannot copy more than is there
-                c = a / cfc + u / tau
-                net = -u / tau
-            a_vol, c_vol = a * tau, c * tau
-            u = u + net * tau
-            if a >= P * (1 - 1e-12):
-                t_pk = tau
-            left = h - tau
-            if left <= 1e-9 * h:
-                left = 0.0
-            if left == 0.0 and net > 0 and u >= thr_mb * (1 - 1e-12):
-                u = thr_mb  # reached exactly at the step's end
-        if left > 0:
-            rest = demand - a_vol
-            excess = max(u - thr_mb, 0.0) / left  # a start above the threshold drains to it
-            a2 = max(0.0, min((dk - excess) * cfc, rest / left))
-            c2 = min(dk, u / left + a2 / cfc)
-            a_vol += a2 * left
-            c_vol += c2 * left
-            u = u + (a2 / cfc - c2) * left
-            if rest / left > a2 * (1 + 1e-12) + 1e-12:
-                thr[k] = True
-        elif demand - a_vol > 1e-9 * max(demand, 1.0) and u >= thr_mb * (1 - 1e-12):
-            thr[k] = True
-        acc[k], cop[k], peak_t[k] = a_vol, c_vol, t_pk
-        q = demand - a_vol
-        if q < 0:
-            q = 0.0
-        u = max(u, 0.0)
-        U[k + 1], Q[k + 1] = u, q
+    acc, cop, peak_t, thr, U, Q = _steps(
+        steps, off_vol, d_r, P=P, S=S, f=f, cfc=cfc, thr_mb=thr_mb, span=span, b0=b0
+    )
 
     with np.errstate(divide="ignore", invalid="ignore"):
         safe = np.where(steps > 0, steps, 1.0)
@@ -464,3 +471,86 @@ def simulate_tvc(
         recall_unserved_mb_s=misses - served,
         recall_ceiling_mb_s=ceiling,
     )
+
+
+def _steps(steps: np.ndarray, off_vol: np.ndarray, d_r: np.ndarray, *, P: float, S: float, f: float, cfc: float,
+           thr_mb: float, span: float, b0: float) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """The day simulation's steps (:func:`_run_day`): accepted, copied, time at peak, throttled, U and Q.
+
+    ``steps`` [s], ``off_vol`` (host MB offered) and ``d_r`` (the copy rate, physical MB/s)
+    per step; ``b0`` the backlog at the start [GB]; the rest as in :func:`simulate_tvc`'s
+    notation. Accepted and copied volumes and time at peak per step [MB, MB, s], throttled
+    per step, and the un-copied [MB] and delayed [MB] data at the step edges.
+    """
+    # a scalar loop over floats (the state is path dependent); about 1.3 µs per step: min and max
+    # written out (the same results: the first of equals, as the builtins give), the series
+    # kept in lists (a numpy element store costs as much as the step's arithmetic)
+    acc, cop, peak_t, thr, U, Q = [], [], [], [], [], []
+    u, q = b0 * _MB_PER_GB, 0.0
+    U.append(u)
+    Q.append(q)
+    p_hi, thr_hi = P * (1 - 1e-12), thr_mb * (1 - 1e-12)
+    for h, off, dk in zip(steps.tolist(), off_vol.tolist(), d_r.tolist(), strict=True):
+        demand = q + off
+        a_vol = c_vol = t_pk = 0.0
+        left = h
+        throttled = False
+        if u < thr_mb and h > 0:
+            a = demand / h
+            if not a < P:  # min(P, a)
+                a = P
+            # _copy_share in scalar floats (the same operations; numpy per step cost 2 µs of 5)
+            if a >= p_hi:
+                x = 1.0
+            else:
+                x = (a - S) / span
+                x = 0.0 if 0.0 > x else x
+                x = 1.0 if 1.0 < x else x
+            c = dk * (1.0 - (1.0 - f) * x)
+            net = a / cfc - c
+            if net > 0:
+                tau = (thr_mb - u) / net
+                tau = tau if tau < h else h
+            else:
+                tau = h
+            if net < 0 and u + net * tau < 0:  # cannot copy more than is there
+                c = a / cfc + u / tau
+                net = -u / tau
+            a_vol, c_vol = a * tau, c * tau
+            u = u + net * tau
+            if a >= p_hi:
+                t_pk = tau
+            left = h - tau
+            if left <= 1e-9 * h:
+                left = 0.0
+            if left == 0.0 and net > 0 and u >= thr_hi:
+                u = thr_mb  # reached exactly at the step's end
+        if left > 0:
+            rest = demand - a_vol
+            excess = u - thr_mb
+            excess = (0.0 if 0.0 > excess else excess) / left  # a start above the threshold drains to it
+            a2, cap_a = (dk - excess) * cfc, rest / left
+            a2 = cap_a if cap_a < a2 else a2
+            a2 = a2 if a2 > 0.0 else 0.0
+            c2 = u / left + a2 / cfc
+            c2 = c2 if c2 < dk else dk
+            a_vol += a2 * left
+            c_vol += c2 * left
+            u = u + (a2 / cfc - c2) * left
+            throttled = rest / left > a2 * (1 + 1e-12) + 1e-12
+        elif demand - a_vol > 1e-9 * (1.0 if 1.0 > demand else demand) and u >= thr_hi:
+            throttled = True
+        acc.append(a_vol)
+        cop.append(c_vol)
+        peak_t.append(t_pk)
+        thr.append(throttled)
+        q = demand - a_vol
+        if q < 0:
+            q = 0.0
+        u = 0.0 if 0.0 > u else u
+        U.append(u)
+        Q.append(q)
+    acc, cop, peak_t = np.array(acc, dtype=float), np.array(cop, dtype=float), np.array(peak_t, dtype=float)
+    thr, U, Q = np.array(thr, dtype=bool), np.array(U, dtype=float), np.array(Q, dtype=float)
+
+    return acc, cop, peak_t, thr, U, Q

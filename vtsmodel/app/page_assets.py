@@ -16,11 +16,19 @@ widget manager. A notebook that names none loads every extension, as Voila does.
 plotly.js (4.8 MB, about a second of the page's main thread on this 2-core machine) came
 with the jupyterlab-plotly extension, which loads it when a panel's hidden plotly output is
 drawn: the panels were drawn only once it had been parsed and run. With ``"plotly.js":
-true`` the page fetches plotly.js from its first bytes (the file the plotly package ships,
-at a URL naming its version: :func:`plotly_url`) and runs it once the page has loaded, while
-it connects to its kernel; the plot panes wait for ``window.Plotly``. Such a notebook leaves
-jupyterlab-plotly out of its extensions (the panels' hidden plotly output then draws
-nothing, as it shows nothing anyway; in JupyterLab it still loads plotly.js).
+true`` the page fetches plotly.js from its first bytes (at a URL naming its version:
+:func:`plotly_url`) and runs it once the page has loaded, while it connects to its kernel;
+the plot panes wait for ``window.Plotly``. Such a notebook leaves jupyterlab-plotly out of
+its extensions (the panels' hidden plotly output then draws nothing, as it shows nothing
+anyway; in JupyterLab it still loads plotly.js).
+
+The plotly.js a page loads is the partial bundle ``js/package.json`` names (plotly.js's
+cartesian bundle: scatter, bar, heatmap and nine other trace types, 1.5 MB), which ``make
+setup`` installs with ``npm ci`` into :func:`partial_folder`, pinned with its integrity in
+``js/package-lock.json``. Where it is not installed, or it is not the plotly.js the plotly
+package draws with (:func:`plotly.offline.get_plotlyjs_version`), the page loads the plotly
+package's full bundle and the server says why in its log (:func:`plotly_bundle`). A test
+checks that every trace type the pages draw is one the partial bundle registers.
 
 Voila's own bundles (``voila/static/``: ``voila.js`` and 72 chunks, 3.6 MB) have no
 version in their URLs, so every visit asked the server again for each (73 round trips on a
@@ -34,15 +42,25 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import sys
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 __all__ = [
     "METADATA_KEY",
+    "PARTIAL_FILE",
+    "PARTIAL_PACKAGE",
     "PLOTLY_FILE",
+    "PlotlyBundle",
+    "bundle_traces",
+    "bundle_version",
     "declared_extensions",
     "page_config_hook",
+    "partial_folder",
+    "plotly_bundle",
     "plotly_folder",
     "plotly_route",
     "plotly_url",
@@ -56,6 +74,9 @@ __all__ = [
 METADATA_KEY = "vtsmodel"
 #: plotly.js as the plotly package ships it (``plotly/package_data/``).
 PLOTLY_FILE = "plotly.min.js"
+#: The partial plotly.js bundle (npm package, ``js/package.json``) and its file.
+PARTIAL_PACKAGE = "plotly.js-cartesian-dist-min"
+PARTIAL_FILE = "plotly-cartesian.min.js"
 #: Extensions every page loads (names or their beginnings): the widgets' base and controls, and
 #: Voila's widget manager (Voila keeps the one for the installed ipywidgets).
 _ALWAYS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager")
@@ -84,22 +105,98 @@ def plotly_folder() -> Path:
     return Path(plotly.__file__).parent / "package_data"
 
 
-def plotly_url(base_url: str) -> str:
-    """Where a page loads plotly.js from: ``{base_url}voila/vtsmodel/plotly-VERSION/plotly.min.js``.
+def partial_folder() -> Path:
+    """Where ``make setup`` installs the partial bundle: ``{sys.prefix}/share/vtsmodel/js/node_modules/NAME``."""
+    return Path(sys.prefix, "share", "vtsmodel", "js", "node_modules", PARTIAL_PACKAGE)
 
-    VERSION is the plotly package's: a new plotly is a new URL, so the file is cached for good.
+
+def bundle_version(path: Path) -> str | None:
+    """The plotly.js version a bundle's header names (``* plotly.js (cartesian - minified) v4.1.1``), or None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(400)
+    except OSError:
+        return None
+    found = re.search(r"\* plotly\.js (?:\([^)]*\) )?v(\d+\.\d+\.\d+\S*)", head)
+    return found.group(1) if found else None
+
+
+def bundle_traces(path: Path) -> frozenset[str]:
+    """The trace types a plotly.js bundle registers: its modules ``moduleType:"trace",name:"..."``."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return frozenset(re.findall(r'moduleType:\s*"trace",\s*name:\s*"([a-z0-9]+)"', text))
+
+
+@dataclass(frozen=True)
+class PlotlyBundle:
+    """The plotly.js the pages load: a file, the URL folder naming its version, and why it was chosen.
+
+    Attributes
+    ----------
+    folder : Path
+        The folder the file is served from.
+    file : str
+        Its name in ``folder``.
+    tag : str
+        The URL folder naming what it is and its version: a new one is a new URL, so a
+        browser keeps the file for good.
+    partial : bool
+        Whether it is the partial bundle (``js/package.json``).
+    note : str
+        What the server logs: which bundle, and where it is not the partial one, why.
+    """
+
+    folder: Path
+    file: str
+    tag: str
+    partial: bool
+    note: str
+
+
+@lru_cache(maxsize=1)
+def plotly_bundle() -> PlotlyBundle:
+    """The plotly.js the pages load: the partial bundle where it is installed and of plotly's plotly.js, else the full one.
+
+    Decided once per process: the server's route and the pages' URL name the same file.
     """
     from importlib.metadata import version
 
-    return f"{base_url}voila/vtsmodel/plotly-{version('plotly')}/{PLOTLY_FILE}"
+    from plotly.offline import get_plotlyjs_version
+
+    wanted = get_plotlyjs_version()
+    path = partial_folder() / PARTIAL_FILE
+    got = bundle_version(path)
+    if got == wanted:
+        size = path.stat().st_size / 1e6
+        return PlotlyBundle(path.parent, PARTIAL_FILE, f"{PARTIAL_PACKAGE}-{got}", True,
+                            f"plotly.js: the pages load {PARTIAL_PACKAGE} {got} ({size:.1f} MB, {path})")  # fmt: skip
+    why = (
+        f"{path} is not installed (make setup installs it with npm)"
+        if got is None
+        else f"{path} is plotly.js {got}, the plotly package draws with {wanted} (js/package.json)"
+    )
+    full = plotly_folder() / PLOTLY_FILE
+    size = full.stat().st_size / 1e6 if full.is_file() else float("nan")
+    return PlotlyBundle(plotly_folder(), PLOTLY_FILE, f"plotly-{version('plotly')}", False,
+                        f"plotly.js: the pages load plotly's full bundle ({size:.1f} MB): {why}")  # fmt: skip
+
+
+def plotly_url(base_url: str) -> str:
+    """Where a page loads plotly.js from: ``{base_url}voila/vtsmodel/TAG/FILE`` (:func:`plotly_bundle`).
+
+    TAG names the bundle and its version (``plotly.js-cartesian-dist-min-4.1.1``, or
+    ``plotly-7.1.0`` for the plotly package's full bundle): a new version is a new URL, so
+    the file is cached for good.
+    """
+    b = plotly_bundle()
+    return f"{base_url}voila/vtsmodel/{b.tag}/{b.file}"
 
 
 def plotly_route(base_url: str) -> str:
     """The server's route of :func:`plotly_url`: that URL, its file name as the group."""
-    import re
-
-    folder = plotly_url(base_url).removesuffix(PLOTLY_FILE)
-    return f"{re.escape(folder)}({re.escape(PLOTLY_FILE)})"
+    b = plotly_bundle()
+    folder = plotly_url(base_url).removesuffix(b.file)
+    return f"{re.escape(folder)}({re.escape(b.file)})"
 
 
 def with_dependencies(names: Iterable[str], installed: Mapping[str, Mapping]) -> set[str]:

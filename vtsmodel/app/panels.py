@@ -32,11 +32,13 @@ from pathlib import Path
 import anywidget
 import ipywidgets as w
 import traitlets
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from vtsmodel import Input, VtsModelWarning
 from vtsmodel.app import cache
 from vtsmodel.app import export as _export
-from vtsmodel.app.controls import control
+from vtsmodel.app.controls import control, shared
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 from vtsmodel.app.text import in_words
@@ -211,6 +213,11 @@ class _PlotView(anywidget.AnyWidget):
     config = traitlets.Dict().tag(sync=True)
 
 
+def _html(value: str = "", **layout) -> w.HTML:
+    """An HTML widget of a panel: its layout (``layout`` traits) and style shared (:func:`~vtsmodel.app.controls.shared`)."""
+    return w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle))
+
+
 def plotly_loader() -> w.Output:
     """A hidden, empty plotly output: showing it makes the page load plotly.js.
 
@@ -218,7 +225,7 @@ def plotly_loader() -> w.Output:
     (shipped with plotly, in JupyterLab and Voila) loads when it first renders a plotly
     output; every panel carries one such output so that its plots never wait for another.
     """
-    out = w.Output(layout=w.Layout(height="0px", overflow="hidden", visibility="hidden", margin="0"))
+    out = w.Output(layout=shared(w.Layout, height="0px", overflow="hidden", visibility="hidden", margin="0"))
     out.add_class("vtsmodel-plotly-loader")
     bundle = {_PLOTLY_MIME: {"data": [], "layout": {"height": 10}, "config": {"staticPlot": True}}}
     out.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
@@ -243,7 +250,9 @@ class PlotPane:
     """
 
     def __init__(self, plot: Plot) -> None:
-        self.widget = _PlotView(template=template_json(), config=PLOT_CONFIG, layout=w.Layout(width="100%"))
+        self.widget = _PlotView(
+            template=template_json(), config=PLOT_CONFIG, layout=shared(w.Layout, width="100%")
+        )
         self.widget.add_class("vtsmodel-plot")
         self._base: dict | None = None
         self._moving: dict | None = None
@@ -331,28 +340,29 @@ class Panel:
         self.last_error = ""
         self.view: View = self._compute()
         self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self.view.figures.items()}
-        self._headline = w.HTML(layout=w.Layout(width="100%"))
-        self._readouts = w.HTML(layout=w.Layout(width="410px"))
-        self._binding = w.HTML(layout=w.Layout(width="100%"))
-        self._error = w.HTML()
-        self._tables = w.HTML(layout=w.Layout(width="100%"))
+        self._headline = _html(width="100%")
+        self._readouts = _html(width="410px")
+        self._binding = _html(width="100%")
+        self._error = _html()
+        self._tables = _html(width="100%")
         self._text: tuple = ()
         self._render_text()
         for ctl in self.controls.values():
             ctl.observe(self._on_change, names="value")
         self._build_export()
         left = w.VBox(
-            [*self.controls.values(), self._readouts], layout=w.Layout(width="420px", flex="0 0 420px")
+            [*self.controls.values(), self._readouts],
+            layout=shared(w.Layout, width="420px", flex="0 0 420px"),
         )
         right = w.VBox(
             [pane.widget for pane in self.plots.values()],
-            layout=w.Layout(flex="1 1 auto", min_width="0", overflow="hidden"),
+            layout=shared(w.Layout, flex="1 1 auto", min_width="0", overflow="hidden"),
         )
-        head = [w.HTML(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")] if title else []
+        head = [_html(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")] if title else []
         self.widget = w.VBox(
-            [*head, self._headline, w.HBox([left, right], layout=w.Layout(width="100%", flex_flow="row wrap")), self._binding,
-             self._error, self._tables, self._export_box, plotly_loader()],
-            layout=w.Layout(width="100%", max_width="1240px"),
+            [*head, self._headline, w.HBox([left, right], layout=shared(w.Layout, width="100%", flex_flow="row wrap")),
+             self._binding, self._error, self._tables, self._export_box, plotly_loader()],
+            layout=shared(w.Layout, width="100%", max_width="1240px"),
         )  # fmt: skip
         self.widget.add_class("vtsmodel-panel")
 
@@ -498,21 +508,22 @@ class Panel:
         self._fmt = w.Dropdown(
             options=[("PNG", "png"), ("SVG", "svg"), ("PDF", "pdf"), ("HTML (offline)", "html")],
             value="png", description="Format", tooltip="File format of the exported figure",
-            layout=w.Layout(width="200px"),
+            layout=shared(w.Layout, width="200px"), style=shared(DescriptionStyle),
         )  # fmt: skip
         self._which = w.Dropdown(
             options=list(self.plots), description="Figure", tooltip="Which figure to export",
-            layout=w.Layout(width="240px"),
+            layout=shared(w.Layout, width="240px"), style=shared(DescriptionStyle),
         )  # fmt: skip
         self._button = w.Button(
-            description="Export", tooltip="Download the figure with its caption and sources"
-        )
-        self._status = w.HTML()
+            description="Export", tooltip="Download the figure with its caption and sources",
+            layout=shared(w.Layout), style=shared(w.ButtonStyle),
+        )  # fmt: skip
+        self._status = _html()
         self.downloader = Downloader()
         self._button.on_click(self._on_export)
         self._export_box = w.HBox(
             [self._which, self._fmt, self._button, self._status, self.downloader],
-            layout=w.Layout(flex_flow="row wrap", align_items="center"),
+            layout=shared(w.Layout, flex_flow="row wrap", align_items="center"),
         )
         self._export_box.add_class("vtsmodel-export")
 

@@ -582,7 +582,7 @@ def _app_class():
         """Voila's bundles under ``voila/static/v-KEY/`` (:mod:`page_assets`): cached for good."""
 
     class PlotlyScript(Immutable, tornado.web.StaticFileHandler):
-        """plotly.js at a URL naming plotly's version (:func:`page_assets.plotly_url`): cached for good."""
+        """plotly.js at a URL naming its version (:func:`page_assets.plotly_url`): cached for good."""
 
     class ForbiddenHost(tornado.web.RequestHandler):
         def prepare(self):
@@ -767,8 +767,11 @@ def _app_class():
             versioned = page_assets.static_prefix(self.voila_configuration.template)
             bundles = {"paths": self.static_paths, "default_filename": None}
             out.insert(0, (f"{self.server_url}voila/static/{versioned}/(.*)", VersionedVoilaStatic, bundles))
-            plotly = {"path": str(page_assets.plotly_folder())}
-            out.insert(0, (page_assets.plotly_route(self.server_url), PlotlyScript, plotly))
+            bundle = page_assets.plotly_bundle()
+            (self.log.info if bundle.partial else self.log.warning)(bundle.note)
+            out.insert(
+                0, (page_assets.plotly_route(self.server_url), PlotlyScript, {"path": str(bundle.folder)})
+            )
             out.insert(0, (f"{self.server_url}api/kernels/?", KernelList))
             out.insert(0, (f"{self.server_url}api/vtsmodel/status/?", Status))
             return out

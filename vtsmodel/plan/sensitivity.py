@@ -13,7 +13,7 @@ from vtsmodel.plan.answers import answer_inputs
 from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.library import _plan_library
 from vtsmodel.plan.provenance import _collect_notes
-from vtsmodel.plan.vts import STEP, VtsConfiguration, _check_step, evaluate_configuration, vts_plan
+from vtsmodel.plan.vts import STEP, VtsConfiguration, _check_step, _evaluate_one, vts_plan
 
 __all__ = ["FRACTION", "Sensitivity", "SensitivityRow", "sensitivity"]
 
@@ -133,7 +133,7 @@ def _drivers(plan: Plan) -> list[tuple[str, str, float, Callable[[Plan, float], 
 
 
 def _outputs(plan: Plan, config: VtsConfiguration, step_minutes: float) -> dict[str, float]:
-    r = evaluate_configuration(plan, config, step_minutes=step_minutes)
+    r = _evaluate_one(plan, config, step_minutes)  # its cache's constants kept: one cache, many plans
     lib = _plan_library(plan, years=False)  # today's drives: the years do not move them
     return {
         "time at peak [h]": r.hours_at_peak,

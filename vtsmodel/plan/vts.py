@@ -19,18 +19,30 @@ import numpy as np
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._inputs import declare, number
-from vtsmodel._tables import load
 from vtsmodel._validation import as_scalar
-from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
-from vtsmodel.catalog import drive_spec
-from vtsmodel.drives import drive_efficiency
+from vtsmodel.bottleneck import binding_resource
+from vtsmodel.plan._days import (
+    _cache,
+    _CacheModel,
+    _copy_efficiency,
+    _hourly,
+    _measured_channels,
+    _model_of,
+    _rates,
+    _recall_ready,
+    _recalls_ready,
+    _repeated,
+    _simulate,
+    _vts_drive,
+)
 from vtsmodel.plan.answers import Answers
-from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
+from vtsmodel.plan.day import PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.provenance import Provenance, _collect_notes
-from vtsmodel.queueing import wait_percentile
-from vtsmodel.recall import drive_preset, recall_drives
-from vtsmodel.tvc_day import TvcRun, recall_ceiling_mb_s, simulate_tvc
+from vtsmodel.tvc_day import (
+    TvcRun,
+    _run_day,
+)
 
 __all__ = [
     "FEATURE_ORDER",
@@ -95,7 +107,7 @@ class VtsConfiguration:
         """The Table 3 id the models take for the rates, where the layout matters (base, EHPO)."""
         return self.cache.id if self.cache is not None and self.feature != "paf" else None
 
-    @property
+    @functools.cached_property
     def label(self) -> str:
         """``"864 GB PAF, 4 drives"``; the HDDs and layout where Table 3 lists the capacity in two.
 
@@ -130,6 +142,12 @@ def vts_configurations(*, include_earlier_paf: bool = False) -> tuple[VtsConfigu
     The order: cache capacity, then feature (base, EHPO, PAF), then drives. The paper
     prices nothing, so "smaller" is this order: a modelling choice.
     """
+    return _configurations(bool(include_earlier_paf))
+
+
+@functools.cache
+def _configurations(include_earlier_paf: bool) -> tuple[VtsConfiguration, ...]:
+    """:func:`vts_configurations`, built once (the product's data does not change)."""
     out = [
         VtsConfiguration.of(c, feat, d)
         for feat in FEATURE_ORDER
@@ -272,148 +290,17 @@ class ConfigResult:
         }
 
 
-@dataclass(frozen=True)
-class _VtsDrive:
-    """A VTS drive model as the copy sees it."""
-
-    rate_mb_s: float  # native rate [MB/s]
-    cartridge_gb: float  # native cartridge capacity [GB]
-    mount_s: float  # per mount: robot, load, overhead, rewind and unload [s]
-
-
-@functools.cache
-def _vts_drive(vts_drive: str) -> _VtsDrive:
-    """Rate, cartridge and per-mount time of a VTS drive model."""
-    p = drive_preset(vts_drive)
-    spec = drive_spec(b18.TAPE_DRIVES[vts_drive])
-    mount_s = p["robot_s"] + p["load_s"] + p["overhead_s"] + p["rewind_unload_s"]  # Eq. 1: 2.36 min per mount
-    return _VtsDrive(float(p["rate_mb_s"]), float(spec.native_capacity_gb), float(mount_s))
-
-
-def _copy_efficiency(a: Answers, cf: float) -> float:
-    """Share of a drive's rate the copy gets: stored volumes stacked until the cartridge is full.
-
-    The CERN formula (:func:`~vtsmodel.drives.drive_efficiency`) with files of
-    ``volume_mb / cf`` stored MB, as many per mount as fill a cartridge (at most 10^9), the drive's
-    native rate and Eq. 1's 2.36 min per mount; or the efficiency answered.
-    """
-    if a.drive_efficiency is not None:
-        return float(a.drive_efficiency)
-    d = _vts_drive(a.vts_drive)
-    stored = a.volume_mb / cf
-    # as many as fill a cartridge; beyond 10^9 (volumes of a few bytes) the mount's share is nil
-    per_mount = min(max(1.0, d.cartridge_gb * 1000.0 / stored), q.FILES_PER_MOUNT.hi)
-    return float(drive_efficiency(stored, per_mount, speed_mb_s=d.rate_mb_s, t_mount_s=d.mount_s))
-
-
-def _hourly(values_at_edges: np.ndarray, time_hours: np.ndarray, hours: int) -> np.ndarray:
-    """Hourly increments of a cumulative series given at the simulation's step edges."""
-    at = np.interp(np.arange(hours + 1, dtype=float), time_hours, values_at_edges)
-    return np.diff(at)
-
-
-def _cache(cfg: VtsConfiguration) -> dict:
-    """The cache as the models take it: its Table 3 id where the layout matters, else its capacity."""
-    return {"tvc_config": cfg.tvc_config} if cfg.tvc_config is not None else {"tvc_gb": cfg.tvc_gb}
-
-
-@dataclass(frozen=True)
-class _Rates:
-    """A configuration's host rates with the plan's ESCON channels. [MB/s]"""
-
-    peak_mb_s: float
-    sustained_mb_s: float
-    channels_mb_s: float  # what the channels carry (32 KB blocks)
-    recall_max_mb_s: float  # recalls served at most: the read model's ceiling, or the channels
-
-
-@functools.cache
-def _measured_channels() -> int:
-    """The paper's measurements' ESCON channels: with these the planner's rates are the models' own.
-
-    "The throughput shown in the figures has been measured with eight ESCON channels"
-    (ibm-vts-b18-2000, Sec. 3.5.1; vts_facts ``meas_escon_channels_figs7_9``). [count]
-    """
-    return int(load("vts_facts").value("meas_escon_channels_figs7_9"))
-
-
-def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
-    """Peak and sustained write and the recall ceiling of ``cfg`` with ``channels`` ESCON channels.
-
-    The bottleneck view (:func:`~vtsmodel.bottleneck.bottleneck_rate`): a channel carries
-    the PAF peak ceiling over eight (Secs. 3.5.4, 9: "up to 80 MB/s" with eight), so with
-    eight the rates are :func:`~vtsmodel.throughput.write_rate`'s and with fewer they fall
-    where the channels bind (four: 40.3 MB/s at most). Recalls cross the same channels: the
-    recall ceiling (:func:`~vtsmodel.tvc_day.recall_ceiling_mb_s`, Table 1 measured with
-    eight) is held to what the channels carry for writes, an upper bound for reads ("The
-    maximum read rate is usually lower than the corresponding write rate", Sec. 3.5.4).
-    """
-    where = dict(feature=cfg.feature, channels=channels, **_cache(cfg))
-    peak = float(bottleneck_rate(cf, mode="peak", **where))
-    sustained = min(float(bottleneck_rate(cf, mode="sustained", **where)), peak)
-    chan = float(write_capacities(cf, mode="peak", **where)["host channels"])
-    ceiling = float(recall_ceiling_mb_s(cf, feature=cfg.feature, sustained_mb_s=sustained))
-    return _Rates(peak, sustained, chan, min(ceiling, chan))
-
-
-def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_minutes: float,
-              tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
-    """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
-
-    ``rates``: the channels' rates (:func:`_rates`), or None for the paper's eight channels,
-    where they are the models' own (``write_rate`` and the recall ceiling; a test checks).
-    Returns the run, the un-copied data carried into it and the data left at its end. [GB]
-    """
-    given = {} if rates is None else dict(peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
-                                          max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
-    kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
-              **given, **tvc_options)  # fmt: skip
-    first = simulate_tvc(day.profile, **kw)
-    left = float(first.uncopied_gb[-1])
-    if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
-        return first, 0.0, left  # cleared, or already behind (host writes still waiting)
-    carried = min(left, first.capacity_gb)
-    second = simulate_tvc(day.profile, backlog_gb=carried, **kw)
-    return second, carried, float(second.uncopied_gb[-1])
-
-
-def _recall_ready(day: PlanDay, a: Answers, total: int, copy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Drives left for recalls and the recall ready time at the percentile, hour by hour."""
-    lam = day.recalls_per_hour / 3600.0
-    service, ready = day.recall_service_s, day.recall_ready_s
-    left = np.zeros(copy.shape, dtype=int)
-    ok = copy < total
-    if ok.any():
-        left[ok] = np.atleast_1d(recall_drives(total, copy[ok]))  # Sec. 3.2.2: total - copying
-    out = np.full(copy.shape, np.nan)
-    busy = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
-    out[busy] = np.inf
-    stable = busy & (left >= 1) & (lam * service < left)
-    if stable.any():
-        wq = np.atleast_1d(
-            wait_percentile(lam[stable], service, left[stable], a.recall_percentile, service_cv=0.0)
-        )
-        out[stable] = wq + ready
-    return left, out
-
-
 def _fmt(x: float, unit: str = "") -> str:
     if math.isinf(x):
         return "no steady state" if unit == "s" else "∞"
     return f"{number(x, 3)}{(' ' + unit) if unit else ''}"
 
 
-def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
-            ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
-    run, carried_in, carried_out, copy = (
-        cache.run,
-        cache.carried_in_gb,
-        cache.carried_out_gb,
-        cache.copy_drives,
-    )
+def _cache_checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, run: TvcRun, thr: float,
+                  dly: float) -> tuple[Check, Check, Check]:  # fmt: skip
+    """The checks a cache's drive counts share: hours throttled, the longest delay, recalls served."""
     out = []
-    thr, allowed = run.hours_throttled, a.throttle_hours_allowed
-    dly, dallowed = run.max_delay_hours, a.delay_hours_allowed
+    allowed, dallowed = a.throttle_hours_allowed, a.delay_hours_allowed
     slowed = ""
     if thr <= 1e-9 and dly > 1e-9:  # 0 h at the threshold is not "never slowed"
         slowed = (
@@ -425,6 +312,20 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
     out.append(Check("delay", "longest write delay", dly, dallowed, "h", dly <= dallowed + 1e-9,
                      f"delays host writes up to {_fmt(dly, 'h')} against {_fmt(dallowed, 'h')} allowed"
                      + (f"; {_stalled_text(stalled)}" if stalled else "")))  # fmt: skip
+    out.append(_recall_served(cfg, day, run))
+    return tuple(out)
+
+
+def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
+            ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
+    run, carried_in, carried_out, copy = (
+        cache.run,
+        cache.carried_in_gb,
+        cache.carried_out_gb,
+        cache.copy_drives,
+    )
+    throttle, delay, served = cache.checks
+    out = [throttle, delay]
     busy = ~np.isnan(ready_q)
     pct = f"{100 * a.recall_percentile:g}th percentile"
     if busy.any():
@@ -441,7 +342,7 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
                          worst <= a.recall_target_s + 1e-9, text))  # fmt: skip
     else:
         out.append(Check("recall", f"recall ready ({pct})", 0.0, a.recall_target_s, "s", True, "no recalls"))
-    out.append(_recall_served(cfg, day, run))
+    out.append(served)
     most = float(copy.max()) if copy.size else 0.0
     growing = carried_out > carried_in + 1e-6 * max(run.capacity_gb, 1.0) or float(run.delayed_mb[-1]) > 1e-6
     copy_ok = most <= cfg.drives and not growing
@@ -526,50 +427,75 @@ class _CacheDay:
     carried_out_gb: float
     binding_resource: str
     copy_drives: np.ndarray  # drives copying in each hour [count]
+    hours_at_peak: float  # the run's summary numbers, once [h]
+    hours_throttled: float
+    max_delay_hours: float
+    delay_mb_hours: float  # [MB·h]
+    backlog_cleared_hours: float
+    checks: tuple[Check, Check, Check]  # throttle, delay, recalls served (:func:`_cache_checks`)
 
 
-@dataclass
-class _Runs:
-    """What :func:`vts_plan` computes once and reuses across configurations."""
-
-    caches: dict[tuple[str, float], _CacheDay] = field(default_factory=dict)
-    recalls: dict[tuple[bytes, int, float], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
-
-
-def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float,
-               tvc_options: Mapping) -> _CacheDay:  # fmt: skip
-    rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
-    run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
-    bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
-                                **_cache(cfg)))  # fmt: skip
-    eff = _copy_efficiency(a, day.cf)
-    per_drive = _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * eff  # in the cache's MB/s
+def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float, tvc_options: Mapping,
+               copy_efficiency: float, model: _CacheModel | None = None) -> _CacheDay:  # fmt: skip
+    """One cache through the day; ``model``: its constants kept (:func:`_model_of`), else checked by ``simulate_tvc``."""
+    if model is None:
+        rates = None if a.escon_channels == _measured_channels() else _rates(day.cf, cfg, a.escon_channels)
+        run, cin, cout = _simulate(day, cfg, rates, step_minutes, tvc_options)
+        bind = str(binding_resource(day.cf, feature=cfg.feature, mode="sustained", channels=a.escon_channels,
+                                    **_cache(cfg)))  # fmt: skip
+    else:
+        run, cin, cout = _repeated(lambda backlog_gb: _run_day(day.profile, model.tvc, backlog_gb))
+        bind = model.binding_resource
+    per_drive = (
+        _vts_drive(a.vts_drive).rate_mb_s * day.cf / run.cache_cf * copy_efficiency
+    )  # in the cache's MB/s
     copy_mb = _hourly(run.copied_total_mb, run.time_hours, day.workload.hours)
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
-    return _CacheDay(run, cin, cout, bind, need)
+    thr, dly = run.hours_throttled, run.max_delay_hours
+    return _CacheDay(run, cin, cout, bind, need, run.hours_at_peak, thr, dly, run.delay_mb_hours,
+                     run.backlog_cleared_hours, _cache_checks(cfg, a, day, run, thr, dly))  # fmt: skip
 
 
-def _evaluate(day: PlanDay, a: Answers, cfg: VtsConfiguration, runs: _Runs, step_minutes: float,
-              tvc_options: Mapping) -> ConfigResult:  # fmt: skip
-    day = day.of(cfg)
-    key = (cfg.feature, cfg.tvc_gb)
-    if key not in runs.caches:
-        runs.caches[key] = _cache_day(day, a, cfg, step_minutes, tvc_options)
-    cache = runs.caches[key]
-    rkey = (cache.copy_drives.tobytes(), cfg.drives, day.read_hit)
-    if rkey not in runs.recalls:
-        runs.recalls[rkey] = _recall_ready(day, a, cfg.drives, cache.copy_drives)
-    left, ready_q = runs.recalls[rkey]
+def _result(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay, left: np.ndarray,
+            ready_q: np.ndarray) -> ConfigResult:  # fmt: skip
     run = cache.run
     return ConfigResult(
         config=cfg, peak_mb_s=float(run.peak_mb_s), sustained_mb_s=float(run.sustained_mb_s),
-        hours_at_peak=run.hours_at_peak, hours_throttled=run.hours_throttled,
-        longest_delay_hours=run.max_delay_hours, delay_mb_hours=run.delay_mb_hours,
-        backlog_cleared_hours=run.backlog_cleared_hours, carried_gb=float(cache.carried_in_gb),
+        hours_at_peak=cache.hours_at_peak, hours_throttled=cache.hours_throttled,
+        longest_delay_hours=cache.max_delay_hours, delay_mb_hours=cache.delay_mb_hours,
+        backlog_cleared_hours=cache.backlog_cleared_hours, carried_gb=float(cache.carried_in_gb),
         copy_drives=cache.copy_drives, recall_drives=left, recall_ready_s=ready_q,
         binding_resource=cache.binding_resource, checks=_checks(cfg, a, day, cache, ready_q), run=run,
         read_hit=day.read_hit,
     )  # fmt: skip
+
+
+def _evaluate_all(day: PlanDay, a: Answers, configs: tuple[VtsConfiguration, ...], step_minutes: float,
+                  tvc_options: Mapping) -> tuple[ConfigResult, ...]:  # fmt: skip
+    """Every configuration: each cache's day once (its constants kept across plans), every recall queue at once.
+
+    The same answers as :func:`evaluate_configuration` of each (a test checks, on random plans).
+    """
+    eff = None
+    caches: dict[tuple[str, float], _CacheDay] = {}
+    recalls: dict[tuple, int] = {}
+    rows, queues = [], []
+    for cfg in configs:
+        d = day.of(cfg)
+        key = (cfg.feature, cfg.tvc_gb)
+        if key not in caches:
+            model = _model_of(d, cfg, a.escon_channels, step_minutes, tvc_options)
+            if eff is None:  # after the first cache's warnings, as evaluate_configuration gives them
+                eff = _copy_efficiency(a, day.cf)
+            caches[key] = _cache_day(d, a, cfg, step_minutes, tvc_options, eff, model)
+        cache = caches[key]
+        rkey = (cache.copy_drives.tobytes(), cfg.drives, d.read_hit)
+        if rkey not in recalls:
+            recalls[rkey] = len(queues)
+            queues.append((d, cfg.drives, cache.copy_drives))
+        rows.append((cfg, d, cache, recalls[rkey]))
+    ready = _recalls_ready(queues, a)
+    return tuple(_result(cfg, a, d, cache, *ready[i]) for cfg, d, cache, i in rows)
 
 
 @dataclass(frozen=True)
@@ -711,11 +637,8 @@ def vts_plan(
 
     def run():
         day = plan_day(plan)
-        runs = _Runs()
-        results = tuple(
-            _evaluate(day, plan.answers, cfg, runs, step_minutes, opts)
-            for cfg in vts_configurations(include_earlier_paf=include_earlier_paf)
-        )
+        configs = vts_configurations(include_earlier_paf=include_earlier_paf)
+        results = _evaluate_all(day, plan.answers, configs, step_minutes, opts)
         return day, results, _copy_efficiency(plan.answers, day.cf)
 
     (day, results, copy_eff), notes = _collect_notes(run)
@@ -820,5 +743,18 @@ def evaluate_configuration(
     check_plan(plan)
     if not isinstance(config, VtsConfiguration):
         raise ValueError(f"config={config!r} must be a VtsConfiguration (vts_configurations())"[:300])
-    step_minutes = _check_step(step_minutes)
-    return _evaluate(plan_day(plan), plan.answers, config, _Runs(), step_minutes, {})
+    return _evaluate_one(plan, config, _check_step(step_minutes), kept=False)
+
+
+def _evaluate_one(
+    plan: Plan, config: VtsConfiguration, step_minutes: float, *, kept: bool = True
+) -> ConfigResult:
+    """One configuration (checked arguments); ``kept``: its cache's constants kept across plans (:func:`_model_of`).
+
+    :func:`evaluate_configuration` runs it without (``simulate_tvc`` checks every argument);
+    the sensitivity, which evaluates one configuration for many plans, with.
+    """
+    a, day = plan.answers, plan_day(plan).of(config)
+    model = _model_of(day, config, a.escon_channels, step_minutes, {}) if kept else None
+    cache = _cache_day(day, a, config, step_minutes, {}, _copy_efficiency(a, day.cf), model)
+    return _result(config, a, day, cache, *_recall_ready(day, a, config.drives, cache.copy_drives))

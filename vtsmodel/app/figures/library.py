@@ -25,6 +25,9 @@ def capacity_base(unit: str, frames: bool = True) -> dict:
     fig = new_figure(title=title, xaxis_title="year", yaxis_title="cartridges [-]", height=480)
     fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
                       margin={"t": 50, "b": 130})  # fmt: skip
+    fig.update_xaxes(
+        tickangle=0
+    )  # whole years, one a tick: never rotated (plotly measures each label to decide)
     return figure_json(fig)
 
 

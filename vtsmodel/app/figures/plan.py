@@ -84,15 +84,17 @@ def day_spec(result, *, throttle_threshold: bool = True) -> dict:
     """
     run = result.run
     t = np.asarray(run.time_hours, dtype=float)
-    steps_x = np.repeat(t, 2)[1:-1]
     data = []
     for name, y, color, dash in (
         ("host writes offered [MB/s]", run.offered_mb_s, COLORS[1], "dot"),
         ("host writes accepted [MB/s]", run.accepted_mb_s, COLORS[0], "solid"),
         ("copy to tape, cache MB/s × CF<sub>cache</sub>", np.asarray(run.copy_mb_s) * run.cache_cf, COLORS[2], "dash"),
     ):  # fmt: skip
-        data.append({"type": "scatter", "x": steps_x, "y": np.repeat(np.asarray(y, dtype=float), 2), "name": name,
-                     "mode": "lines", "line": {"color": color, "dash": dash}, "xaxis": "x", "yaxis": "y"})  # fmt: skip
+        # each step's rate held over the step: plotly's step line ("hv") at the step edges, the last rate
+        # repeated at the day's end (half the points of drawing each step's two ends)
+        y = np.asarray(y, dtype=float)
+        data.append({"type": "scatter", "x": t, "y": np.append(y, y[-1:]), "name": name, "mode": "lines",
+                     "line": {"color": color, "dash": dash, "shape": "hv"}, "xaxis": "x", "yaxis": "y"})  # fmt: skip
     layout = _two_rows(("Host writes and copy to tape", "Un-copied data in the cache"))
     _hline(
         layout,
@@ -113,7 +115,8 @@ def day_spec(result, *, throttle_threshold: bool = True) -> dict:
         data.append({"type": "scatter", "x": t[:-1][thr], "y": np.full(int(thr.sum()), run.threshold_gb),
                      "mode": "markers", "name": "throttled", "marker": {"color": COLORS[1], "symbol": "x", "size": 6},
                      "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
-    layout["xaxis2"].update(title={"text": "hour [h]"}, dtick=2 if t[-1] <= 48 else 12)
+    # hours, never rotated: a fixed angle spares plotly measuring each label on every draw
+    layout["xaxis2"].update(title={"text": "hour [h]"}, dtick=2 if t[-1] <= 48 else 12, tickangle=0)
     layout["yaxis"].update(title={"text": "MB/s"}, rangemode="tozero")
     layout["yaxis2"].update(title={"text": "GB"}, rangemode="tozero")
     layout.update(title={"text": f"The day with {result.config.label}"}, height=560, width=FIGURE_WIDTH,

@@ -67,7 +67,12 @@ def style_layout(style: str) -> dict:
 
 @functools.cache
 def _template_json() -> dict:
-    return pio.templates[BASE_TEMPLATE].to_plotly_json()
+    template = pio.templates[BASE_TEMPLATE].to_plotly_json()
+    for axis in ("xaxis", "yaxis"):  # every axis of every figure
+        # plotly.js's default ("hide past div") measures every tick label against the page on each
+        # draw: about a third of a slider's redraw; with automargin no label runs past the figure
+        template["layout"][axis]["ticklabeloverflow"] = "allow"
+    return template
 
 
 def template_json() -> dict:
@@ -88,7 +93,8 @@ def check_style(style: str) -> None:
 def style_figure(fig: go.Figure, style: str = "light") -> go.Figure:
     """Apply a proposal-ready style, template included, to ``fig`` in place and return it."""
     check_style(style)
-    fig.update_layout(template=BASE_TEMPLATE, **copy.deepcopy(style_layout(style)))
+    fig.layout.template = template_json()  # replaced, not merged into the figure's own
+    fig.update_layout(**copy.deepcopy(style_layout(style)))
     return fig
 
 

@@ -45,9 +45,12 @@ def the_plan(answers: plan.Answers, workload: HourlyWorkload | None, log: LogSou
                      log=log and log.log)  # fmt: skip
 
 
-def _vts_plan(answers: tuple, workload: HourlyWorkload | None, log: LogSource | None) -> plan.VtsPlan:
-    """Every VTS configuration for ``answers`` (without the library's: it does not read them)."""
-    return plan.vts_plan(the_plan(plan.Answers(**dict(answers)), workload, log))
+def _vts_plan(
+    answers: tuple, workload: HourlyWorkload | None, log: LogSource | None
+) -> tuple[plan.VtsPlan, PlanDay]:
+    """Every VTS configuration for ``answers``, and the hours evaluated (neither reads the library's answers)."""
+    p = the_plan(plan.Answers(**dict(answers)), workload, log)
+    return plan.vts_plan(p), plan_day(p)
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,12 +130,13 @@ def evaluate(
     """The plan of ``answers``, an hourly workload and a mount log: every VTS configuration and the library.
 
     With a log, each configuration gets its own read-hit ratio (:func:`hits_of`). The VTS
-    plan is kept per the answers it reads (all but :data:`LIBRARY_ONLY`), the workload and the log.
+    plan and the hours evaluated are kept per the answers they read (all but :data:`LIBRARY_ONLY`), the
+    workload and the log.
     """
     p = the_plan(answers, workload, log)
-    vts = cache.cached(_vts_plan, answers=answers_key(answers, LIBRARY_ONLY), workload=workload, log=log)
+    vts, day = cache.cached(_vts_plan, answers=answers_key(answers, LIBRARY_ONLY), workload=workload, log=log)
     lib = plan.library_plan(p)
-    return PlanEvaluation(p, vts, lib, plan_day(p), write_feed_mb_s(p, lib), log)
+    return PlanEvaluation(p, vts, lib, day, write_feed_mb_s(p, lib), log)
 
 
 # --- the configurations' figure ------------------------------------------------------------------

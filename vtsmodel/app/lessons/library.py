@@ -80,6 +80,7 @@ def shares_base() -> dict:
     fig = new_figure(title="How full each resource is, in the last year's configuration (or the largest)",
                      xaxis_title="year", yaxis_title="share used [-]", height=380)  # fmt: skip
     fig.update_yaxes(tickformat=".0%")
+    fig.update_xaxes(tickangle=0)  # whole years: never rotated (plotly measures each label to decide)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0})
     return figure_json(fig)
 

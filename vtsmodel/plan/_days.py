@@ -1,0 +1,255 @@
+"""Each VTS cache through a plan's day, and the recall queues (private: :mod:`vtsmodel.plan.vts` evaluates).
+
+The models' rates with the plan's ESCON channels, the copy's efficiency, a day simulated
+(and run again when un-copied data is left at its end), each cache's checked constants kept
+across plans with the warnings they gave (:func:`_model_of`), and the recall ready time of
+every configuration's hours in one call of each queueing model (:func:`_recalls_ready`).
+Sources: ibm-vts-b18-2000 (Secs. 3.2.2, 3.5.1, 3.5.4, Eq. 1), cern-tape-sizing-2005.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vtsmodel import b18
+from vtsmodel import quantities as q
+from vtsmodel._tables import load
+from vtsmodel._validation import VtsModelWarning
+from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
+from vtsmodel.catalog import drive_spec
+from vtsmodel.drives import drive_efficiency
+from vtsmodel.plan.answers import Answers
+from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay
+from vtsmodel.queueing import wait_percentile
+from vtsmodel.recall import drive_preset, recall_drives
+from vtsmodel.tvc import DEFAULT_PEAK_COPY_FRACTION, DEFAULT_THRESHOLD
+from vtsmodel.tvc_day import TvcRun, _tvc_constants, _TvcConstants, recall_ceiling_mb_s, simulate_tvc
+
+if TYPE_CHECKING:  # for the annotations only: vts.py imports this module
+    from vtsmodel.plan.vts import VtsConfiguration
+
+
+@dataclass(frozen=True)
+class _VtsDrive:
+    """A VTS drive model as the copy sees it."""
+
+    rate_mb_s: float  # native rate [MB/s]
+    cartridge_gb: float  # native cartridge capacity [GB]
+    mount_s: float  # per mount: robot, load, overhead, rewind and unload [s]
+
+
+@functools.cache
+def _vts_drive(vts_drive: str) -> _VtsDrive:
+    """Rate, cartridge and per-mount time of a VTS drive model."""
+    p = drive_preset(vts_drive)
+    spec = drive_spec(b18.TAPE_DRIVES[vts_drive])
+    mount_s = p["robot_s"] + p["load_s"] + p["overhead_s"] + p["rewind_unload_s"]  # Eq. 1: 2.36 min per mount
+    return _VtsDrive(float(p["rate_mb_s"]), float(spec.native_capacity_gb), float(mount_s))
+
+
+def _copy_efficiency(a: Answers, cf: float) -> float:
+    """Share of a drive's rate the copy gets: stored volumes stacked until the cartridge is full.
+
+    The CERN formula (:func:`~vtsmodel.drives.drive_efficiency`) with files of
+    ``volume_mb / cf`` stored MB, as many per mount as fill a cartridge (at most 10^9), the drive's
+    native rate and Eq. 1's 2.36 min per mount; or the efficiency answered.
+    """
+    if a.drive_efficiency is not None:
+        return float(a.drive_efficiency)
+    d = _vts_drive(a.vts_drive)
+    stored = a.volume_mb / cf
+    # as many as fill a cartridge; beyond 10^9 (volumes of a few bytes) the mount's share is nil
+    per_mount = min(max(1.0, d.cartridge_gb * 1000.0 / stored), q.FILES_PER_MOUNT.hi)
+    return float(drive_efficiency(stored, per_mount, speed_mb_s=d.rate_mb_s, t_mount_s=d.mount_s))
+
+
+def _hourly(values_at_edges: np.ndarray, time_hours: np.ndarray, hours: int) -> np.ndarray:
+    """Hourly increments of a cumulative series given at the simulation's step edges."""
+    at = np.interp(np.arange(hours + 1, dtype=float), time_hours, values_at_edges)
+    return np.diff(at)
+
+
+def _cache(cfg: VtsConfiguration) -> dict:
+    """The cache as the models take it: its Table 3 id where the layout matters, else its capacity."""
+    return {"tvc_config": cfg.tvc_config} if cfg.tvc_config is not None else {"tvc_gb": cfg.tvc_gb}
+
+
+@dataclass(frozen=True)
+class _Rates:
+    """A configuration's host rates with the plan's ESCON channels. [MB/s]"""
+
+    peak_mb_s: float
+    sustained_mb_s: float
+    channels_mb_s: float  # what the channels carry (32 KB blocks)
+    recall_max_mb_s: float  # recalls served at most: the read model's ceiling, or the channels
+
+
+@functools.cache
+def _measured_channels() -> int:
+    """The paper's measurements' ESCON channels: with these the planner's rates are the models' own.
+
+    "The throughput shown in the figures has been measured with eight ESCON channels"
+    (ibm-vts-b18-2000, Sec. 3.5.1; vts_facts ``meas_escon_channels_figs7_9``). [count]
+    """
+    return int(load("vts_facts").value("meas_escon_channels_figs7_9"))
+
+
+def _rates(cf: float, cfg: VtsConfiguration, channels: int) -> _Rates:
+    """Peak and sustained write and the recall ceiling of ``cfg`` with ``channels`` ESCON channels.
+
+    The bottleneck view (:func:`~vtsmodel.bottleneck.bottleneck_rate`): a channel carries
+    the PAF peak ceiling over eight (Secs. 3.5.4, 9: "up to 80 MB/s" with eight), so with
+    eight the rates are :func:`~vtsmodel.throughput.write_rate`'s and with fewer they fall
+    where the channels bind (four: 40.3 MB/s at most). Recalls cross the same channels: the
+    recall ceiling (:func:`~vtsmodel.tvc_day.recall_ceiling_mb_s`, Table 1 measured with
+    eight) is held to what the channels carry for writes, an upper bound for reads ("The
+    maximum read rate is usually lower than the corresponding write rate", Sec. 3.5.4).
+    """
+    where = dict(feature=cfg.feature, channels=channels, **_cache(cfg))
+    peak = float(bottleneck_rate(cf, mode="peak", **where))
+    sustained = min(float(bottleneck_rate(cf, mode="sustained", **where)), peak)
+    chan = float(write_capacities(cf, mode="peak", **where)["host channels"])
+    ceiling = float(recall_ceiling_mb_s(cf, feature=cfg.feature, sustained_mb_s=sustained))
+    return _Rates(peak, sustained, chan, min(ceiling, chan))
+
+
+def _simulate(day: PlanDay, cfg: VtsConfiguration, rates: _Rates | None, step_minutes: float,
+              tvc_options: Mapping) -> tuple[TvcRun, float, float]:  # fmt: skip
+    """The day simulated, run twice when un-copied data is left at its end (a day that repeats).
+
+    ``rates``: the channels' rates (:func:`_rates`), or None for the paper's eight channels,
+    where they are the models' own (``write_rate`` and the recall ceiling; a test checks).
+    Returns the run, the un-copied data carried into it and the data left at its end. [GB]
+    """
+    given = {} if rates is None else dict(peak_mb_s=rates.peak_mb_s, sustained_mb_s=rates.sustained_mb_s,
+                                          max_recall_mb_s=rates.recall_max_mb_s)  # fmt: skip
+    kw = dict(**_cache(cfg), cf=day.cf, feature=cfg.feature, read_hit=day.read_hit, step_minutes=step_minutes,
+              **given, **tvc_options)  # fmt: skip
+    return _repeated(lambda backlog_gb: simulate_tvc(day.profile, backlog_gb=backlog_gb, **kw))
+
+
+def _repeated(simulate) -> tuple[TvcRun, float, float]:
+    """``simulate(backlog_gb)`` from empty, and again with the un-copied data left at its end (:func:`_simulate`)."""
+    first = simulate(0.0)
+    left = float(first.uncopied_gb[-1])
+    if left <= 1e-9 * max(first.capacity_gb, 1.0) or float(first.delayed_mb[-1]) > 1e-6:
+        return first, 0.0, left  # cleared, or already behind (host writes still waiting)
+    carried = min(left, first.capacity_gb)
+    second = simulate(carried)
+    return second, carried, float(second.uncopied_gb[-1])
+
+
+@dataclass(frozen=True)
+class _CacheModel:
+    """One cache's constants in a plan: the day simulation's (checked once) and what binds its sustained rate."""
+
+    tvc: _TvcConstants
+    binding_resource: str
+
+
+def _cache_model(cf: float, read_hit: float, hours: float, cfg: VtsConfiguration, channels: int,
+                 step_minutes: float, tvc_options: tuple) -> _CacheModel:  # fmt: skip
+    """What :func:`_simulate` and the binding resource compute for a cache before the day's hours."""
+    rates = None if channels == _measured_channels() else _rates(cf, cfg, channels)
+    opts = dict(tvc_options)
+    c = _tvc_constants(
+        hours, tvc_gb=cfg.tvc_gb if cfg.tvc_config is None else None, tvc_config=cfg.tvc_config, cf=cf,
+        feature=cfg.feature,
+        threshold=opts.get("threshold", DEFAULT_THRESHOLD),
+        peak_copy_fraction=opts.get("peak_copy_fraction", DEFAULT_PEAK_COPY_FRACTION), above_864_fraction=None,
+        read_hit=read_hit, step_minutes=step_minutes, peak_mb_s=rates and rates.peak_mb_s,
+        sustained_mb_s=rates and rates.sustained_mb_s, max_recall_mb_s=rates and rates.recall_max_mb_s,
+    )  # fmt: skip
+    bind = str(binding_resource(cf, feature=cfg.feature, mode="sustained", channels=channels, **_cache(cfg)))
+    return _CacheModel(c, bind)
+
+
+#: :func:`_cache_model` of the caches of recent plans, with the project's warnings each gave (:func:`_model_of`).
+_MODELS: dict[tuple, tuple[_CacheModel, tuple]] = {}
+_MODELS_KEPT = 1024
+
+
+def _model_of(day: PlanDay, cfg: VtsConfiguration, channels: int, step_minutes: float,
+              tvc_options: Mapping) -> _CacheModel:  # fmt: skip
+    """:func:`_cache_model`, kept across plans (it does not read the day's hours), its warnings given again each call."""
+    opts = tuple(sorted(tvc_options.items()))
+    key = (day.cf, day.read_hit, float(day.profile.duration_hours), cfg.feature, cfg.tvc_gb, int(channels),
+           float(step_minutes), opts)  # fmt: skip
+    entry = _MODELS.get(key)
+    if entry is None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", VtsModelWarning)
+            model = _cache_model(day.cf, day.read_hit, float(day.profile.duration_hours), cfg, int(channels),
+                                 float(step_minutes), opts)  # fmt: skip
+        kept = []
+        for w in caught:
+            if issubclass(w.category, VtsModelWarning):
+                kept.append((w.message, w.category, w.filename, w.lineno))
+            else:  # not the project's: as it came, once
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if len(_MODELS) >= _MODELS_KEPT:
+            _MODELS.clear()
+        entry = _MODELS[key] = (model, tuple(kept))
+    for message, category, filename, lineno in entry[1]:
+        warnings.warn_explicit(message, category, filename, lineno)
+    return entry[0]
+
+
+def _recall_ready(day: PlanDay, a: Answers, total: int, copy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drives left for recalls and the recall ready time at the percentile, hour by hour."""
+    return _recalls_ready([(day, total, copy)], a)[0]
+
+
+def _recalls_ready(items, a: Answers) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_recall_ready` of each ``(day, total drives, drives copying each hour)``, one call of each model for all.
+
+    The models are elementwise: every configuration's hours go through
+    :func:`~vtsmodel.recall.recall_drives` and :func:`~vtsmodel.queueing.wait_percentile`
+    together (a test checks the answers equal one configuration's at a time).
+    """
+    lefts, busy, stable = [], [], []
+    ok = [copy < total for _day, total, copy in items]
+    totals = np.concatenate(
+        [np.full(int(k.sum()), total) for k, (_d, total, _c) in zip(ok, items, strict=True)]
+    )
+    copying = np.concatenate([c[k] for k, (_d, _t, c) in zip(ok, items, strict=True)])
+    flat = (
+        np.atleast_1d(recall_drives(totals, copying)) if totals.size else totals
+    )  # Sec. 3.2.2: total - copying
+    at = 0
+    for k, (day, _total, copy) in zip(ok, items, strict=True):
+        left = np.zeros(copy.shape, dtype=int)
+        n = int(k.sum())
+        if n:
+            left[k] = flat[at : at + n]
+        at += n
+        b = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
+        lefts.append(left)
+        busy.append(b)
+        stable.append(b & (left >= 1) & (day.recalls_per_hour / 3600.0 * day.recall_service_s < left))
+    waits = None
+    if any(s.any() for s in stable):
+        lam = np.concatenate(
+            [d.recalls_per_hour[s] / 3600.0 for (d, _t, _c), s in zip(items, stable, strict=True)]
+        )
+        service = np.concatenate(
+            [np.full(int(s.sum()), d.recall_service_s) for (d, _t, _c), s in zip(items, stable, strict=True)]
+        )
+        left = np.concatenate([lf[s] for lf, s in zip(lefts, stable, strict=True)])
+        waits = np.atleast_1d(wait_percentile(lam, service, left, a.recall_percentile, service_cv=0.0))
+    out, at = [], 0
+    for (day, _total, copy), left, b, s in zip(items, lefts, busy, stable, strict=True):
+        ready_q = np.full(copy.shape, np.nan)
+        ready_q[b] = np.inf
+        n = int(s.sum())
+        if n:
+            ready_q[s] = waits[at : at + n] + day.recall_ready_s
+            at += n
+        out.append((left, ready_q))
+    return out
