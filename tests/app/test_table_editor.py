@@ -139,12 +139,15 @@ def test_selection_tells_the_owner_once_per_row():
         {"kind": "edit", "row": 0, "key": "rate", "text": 1},
         {"kind": "edit", "row": "0", "key": "rate", "text": "1"},
         {"kind": "select", "row": 9},
+        {"kind": "select", "row": "x"},
+        {"kind": "edit", "row": True, "key": "rate", "text": "1"},
+        ["edit", 0],
         {"kind": "other"},
     ],
 )
 def test_a_message_no_page_of_ours_sends_changes_nothing(content):
     o = Owner()
-    o.page(**content)
+    o.table._on_msg(o.table.view, content, [])
     assert o.sent == [] and o.values == [["a", 100.0, 2], ["b", 50.5, 1]] and o.selected == []
 
 

@@ -171,11 +171,14 @@ class TableEditor(RowsEditor):
     # --- the page's messages --------------------------------------------------------------------
     def _on_msg(self, _view, content, _buffers) -> None:
         kind = content.get("kind") if isinstance(content, dict) else None
+        row = content.get("row") if kind else None
+        if not isinstance(row, int) or isinstance(row, bool):
+            return  # no page of ours sends it
         if kind == "select":
-            self._select(int(content.get("row", -1)))
+            self._select(row)
         elif kind == "edit":
-            row, key, text = content.get("row"), content.get("key"), content.get("text")
-            if not (isinstance(row, int) and 0 <= row < len(self._rows)) or not isinstance(text, str):
+            key, text = content.get("key"), content.get("text")
+            if not 0 <= row < len(self._rows) or not isinstance(text, str):
                 return
             if key not in {c.key for c in self.columns}:
                 return
