@@ -13,6 +13,7 @@ sample calculation: the default is the worked example, 50 drives).
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from vtsmodel.app.lessons import sizing as lesson05
 from vtsmodel.catalog import drive_options, drive_spec
@@ -51,6 +52,18 @@ def _band(page) -> list[float]:
                        " return [s.y0, s.y1]; }")  # fmt: skip
 
 
+#: Records the (row, column) of each table cell whose text the page changes, from 0.
+_WATCH_CELLS = """b => { window.__touched = []; new MutationObserver(rs => rs.forEach(r => {
+  const td = (r.target.nodeType === 1 ? r.target : r.target.parentElement).closest('td');
+  if (td) window.__touched.push([td.parentElement.sectionRowIndex, td.cellIndex - 1]);
+})).observe(b, {subtree: true, childList: true, characterData: true}); }"""
+
+
+def _computed_texts(wb) -> dict[tuple[int, int], str]:
+    return {(r, c): wb.grid.cell_text(r, col.key) for r in range(len(wb.table))
+            for c, col in enumerate(lesson05.COLUMNS) if col.input is None}  # fmt: skip
+
+
 def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson, tmp_path):
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 2)
     wb = lesson05.sizing_panel()
@@ -62,15 +75,21 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
     flows = [f for _sc, f in wb.table]
     head = {c.key: c.header for c in lesson05.COLUMNS}
 
-    # Click, type over the cell, Enter: the kernel's numbers, the plots, the focus one row down.
-    before = wb.panel.readout_values[LABEL]
+    # Click, type over the cell, Enter: the kernel's numbers, the plots, the focus one row down;
+    # of the computed cells, only those whose text changed are touched.
+    table.locator("tbody").evaluate(_WATCH_CELLS)
+    before, shown = wb.panel.readout_values[LABEL], _computed_texts(wb)
     type_into_table_cell(table, 0, head["rate_mb_s"], f"{2 * flows[0].rate_mb_s:g}")
     assert wb.edit(0, "rate_mb_s", 2 * flows[0].rate_mb_s)
     assert wb.panel.readout_values[LABEL] == _readout(wb) != before
     wait_for_panel(page, PANEL, wb.panel.view)
     assert table_cell(table, 1, head["rate_mb_s"]).evaluate("e => e === document.activeElement")
-    drives = table.locator("tbody tr").nth(0).locator("td.computed").nth(1)
-    assert drives.inner_text() == wb.grid.cell_text(0, "drives")
+    changed = {k for k, text in _computed_texts(wb).items() if shown[k] != text}
+    assert changed  # the edit changed the first flow's drives and every share
+    for r, c in changed:
+        cell = table.locator("tbody tr").nth(r).locator("td").nth(c)
+        expect(cell).to_have_text(wb.grid.cell_text(r, lesson05.COLUMNS[c].key))
+    assert {tuple(x) for x in page.evaluate("() => window.__touched")} == changed
 
     # Arrows and Tab move; typing replaces; Tab commits and moves right.
     for key in ("ArrowDown", "ArrowRight", "Tab"):  # row 2's rate, row 3's rate, its factor, its efficiency
@@ -90,6 +109,8 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
     page.keyboard.type("7")
     page.keyboard.press("Escape")
     assert factor.input_value() == wb.grid.cell_text(0, "peak_factor") == "2"
+    page.wait_for_timeout(500)
+    assert message.inner_text().endswith("efficiency [-] = 0.2")  # the last edit's, none since
     page.keyboard.press("Shift+Tab")
     assert table_cell(table, 0, head["rate_mb_s"]).evaluate("e => e === document.activeElement")
 
