@@ -9,7 +9,8 @@ the page touches only the cells whose text changed.
 
 Why not the canvas grid: ipydatagrid redraws its whole canvas when an edit is committed,
 before the page reads the kernel's reply (lesson 05's edit to its first plot: 85 ms p50 at
-a load of 6-7, of which 58-72 ms the grid's redraw; BENCHMARKS.md, "Lesson 05's grid edit").
+a load of 6-7, of which 58-72 ms the grid's redraw). As this table: 60-78 ms against 216 ms
+for the grid in the same runs (load 4-10), 41 ms on a quiet machine (BENCHMARKS.md).
 
 This module imports ipywidgets and anywidget; ``import vtsmodel`` does not.
 """
