@@ -140,14 +140,7 @@ async def _measure(ns: dict, kind: str, what: str | None, moves: int) -> dict:
             assert wb.edit(0, what, v), wb.grid.message.value
 
         target, key = what, "Enter"
-        if hasattr(wb.grid, "grid"):  # a tree whose flows are ipydatagrid's canvas: where its cell is
-            sys.path.insert(0, str(ROOT / "tests" / "browser"))
-            from helpers import grid_cell_center
-
-            header = next(c.header for c in wb.grid.columns if c.key == what)
-            cell = grid_cell_center(wb.grid.grid, 0, header, {"x": 0, "y": 0})
-        else:  # an HTML table: its cell by its label
-            cell = next(c.header for c in wb.grid.columns if c.key == what)
+        cell = next(c.header for c in wb.grid.columns if c.key == what)  # the HTML table's cell by its label
     else:
         ctl = _slider(ns, what)
         values, key = _fresh_values(ctl, moves)
@@ -275,27 +268,14 @@ def close_page(context) -> None:
 
 
 def _type_cells(page, kernel: dict) -> None:
-    """Type the kernel's values into lesson 05's first flow's cell, as a person does, one edit each.
-
-    An HTML table (``kernel["cell"]`` its column's head): click the cell, type, Enter. A tree
-    whose flows are ipydatagrid's canvas (``kernel["cell"]`` the cell's centre from the
-    grid's viewport [px]): double-click the cell, type in its editor, Enter.
-    """
+    """Type the kernel's values into lesson 05's first flow's cell, as a person does, one edit each:
+    click the cell (``kernel["cell"]`` its column's head), type, Enter."""
     flows = page.locator(".vtsmodel-flows").first
     flows.scroll_into_view_if_needed()
-    if isinstance(kernel["cell"], str):
-        cell = flows.get_by_role("textbox", name=f"{kernel['cell']}, row 1", exact=True)
-    else:
-        editor = flows.locator("input.lm-DataGrid-cellEditorInput")
+    cell = flows.get_by_role("textbox", name=f"{kernel['cell']}, row 1", exact=True)
     for i, v in enumerate(kernel["values"]):
-        if isinstance(kernel["cell"], str):
-            cell.click()
-            page.keyboard.type(f"{v:.6g}")
-        else:
-            box = flows.locator(".lm-DataGrid-viewport").first.bounding_box()
-            page.mouse.dblclick(box["x"] + kernel["cell"][0], box["y"] + kernel["cell"][1])
-            editor.wait_for(timeout=30_000)
-            editor.fill(f"{v:.6g}")
+        cell.click()
+        page.keyboard.type(f"{v:.6g}")
         page.keyboard.press("Enter")
         page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 NOTEBOOKS = ROOT / "notebooks"
 PACKAGES = ("numpy", "scipy", "plotly", "ipywidgets", "anywidget", "kaleido", "voila", "jupyterlab",
-            "ipydatagrid", "playwright", "simpy", "ciw", "numba", "libcachesim")  # fmt: skip
+            "playwright", "simpy", "ciw", "numba", "libcachesim")  # fmt: skip
 
 
 #: The report before the app layer (BENCHMARKS.md of 2026-11-22 03:13 UTC), for the

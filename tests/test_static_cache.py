@@ -15,12 +15,20 @@ from vtsmodel.app.static_cache import is_versioned
             {"v": [b"03957c7088ad5ed0"]},
             True,
         ),
-        ("/voila/labextensions/ipydatagrid/static/remoteEntry.e01ddc1715812041a9e5.js", {}, True),
+        (
+            "/voila/labextensions/@jupyter-widgets/jupyterlab-manager/static/remoteEntry.c8c9eed2cdefdeac.js",
+            {},
+            True,
+        ),
         ("/voila/labextensions/anywidget/static/528.d9f5934c.js", {}, True),  # anywidget's 8-digit hashes
-        ("/voila/labextensions/ipydatagrid/static/14ad542071f6e259fbe2.png", {}, True),
-        ("/voila/labextensions/bqplot/static/style.js", {}, False),  # no version: revalidated
-        ("/voila/labextensions/bqplot/package.json", {}, False),
-        ("/voila/labextensions/bqplot/static/third-party-licenses.json", {"v": [b""]}, False),
+        (
+            "/voila/labextensions/@jupyter-widgets/jupyterlab-manager/static/14ad542071f6e259fbe2.png",
+            {},
+            True,
+        ),
+        ("/voila/labextensions/jupyterlab-plotly/static/style.js", {}, False),  # no version: revalidated
+        ("/voila/labextensions/jupyterlab-plotly/package.json", {}, False),
+        ("/voila/labextensions/jupyterlab-plotly/static/third-party-licenses.json", {"v": [b""]}, False),
     ],
 )
 def test_only_a_url_that_names_its_version_is_cached_for_good(path, arguments, versioned):

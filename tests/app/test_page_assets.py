@@ -22,20 +22,22 @@ from vtsmodel.app import page_assets, serve
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 LESSONS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
-# The shape of jupyterlab_server's get_federated_extensions (package.json), as installed here.
+# The shape of jupyterlab_server's get_federated_extensions (package.json): the extensions installed
+# here, and a grid that takes a plotting library's modules, which takes its scales' (as a data grid
+# extension does: its shared packages not bundled).
 INSTALLED = {
     "@jupyter-widgets/jupyterlab-manager": {"jupyterlab": {}},
     "@voila-dashboards/widgets-manager8": {
         "jupyterlab": {"sharedPackages": {"@jupyter-widgets/jupyterlab-manager": {"bundled": True}}}
     },
     "anywidget": {"jupyterlab": {}},
-    "ipydatagrid": {
+    "a-grid": {
         "jupyterlab": {
-            "sharedPackages": {"@jupyter-widgets/base": {"bundled": False}, "bqplot": {"bundled": False}}
+            "sharedPackages": {"@jupyter-widgets/base": {"bundled": False}, "a-plot": {"bundled": False}}
         }
     },
-    "bqplot": {"jupyterlab": {"sharedPackages": {"bqscales": {"bundled": False}, "d3": {"bundled": True}}}},
-    "bqscales": {"jupyterlab": {"sharedPackages": {"d3-scale": {"bundled": True}}}},
+    "a-plot": {"jupyterlab": {"sharedPackages": {"a-scale": {"bundled": False}, "d3": {"bundled": True}}}},
+    "a-scale": {"jupyterlab": {"sharedPackages": {"d3-scale": {"bundled": True}}}},
     "jupyterlab-plotly": {"jupyterlab": {}},
     "jupyterlab_pygments": {"jupyterlab": {}},
 }
@@ -54,10 +56,10 @@ def _notebook(folder: Path, name: str, meta: dict | None) -> Path:
 
 
 def test_an_extension_brings_the_extensions_it_takes_shared_modules_from():
-    # ipydatagrid takes bqplot from the page (bundled: false), bqplot takes bqscales.
-    assert page_assets.with_dependencies(["ipydatagrid"], INSTALLED) == {"ipydatagrid", "bqplot", "bqscales"}
+    # The grid takes the plotting library from the page (bundled: false), which takes the scales.
+    assert page_assets.with_dependencies(["a-grid"], INSTALLED) == {"a-grid", "a-plot", "a-scale"}
     # A bundled shared package is the extension's own copy; a package no extension provides is not one.
-    assert page_assets.with_dependencies(["bqscales"], INSTALLED) == {"bqscales"}
+    assert page_assets.with_dependencies(["a-scale"], INSTALLED) == {"a-scale"}
     assert page_assets.with_dependencies(["anywidget", "not-installed"], INSTALLED) == {"anywidget"}
     assert page_assets.with_dependencies([], INSTALLED) == set()
 
@@ -99,11 +101,11 @@ def _call(hook, notebook_path):
 
 
 def test_a_page_loads_its_notebooks_extensions_and_plotly_js(hook, tmp_path):
-    _notebook(tmp_path, "grid.ipynb", {"labextensions": ["anywidget", "ipydatagrid"], "plotly.js": True})
+    _notebook(tmp_path, "grid.ipynb", {"labextensions": ["anywidget", "a-grid"], "plotly.js": True})
     config = _call(hook, "grid.ipynb")
     names = [x["name"] for x in config["federated_extensions"]]
     assert names == ["@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8", "anywidget",
-                     "ipydatagrid", "bqplot", "bqscales"]  # fmt: skip
+                     "a-grid", "a-plot", "a-scale"]  # fmt: skip
     (src,) = config["vtsmodelScripts"]
     assert src == page_assets.plotly_url("/base/")
     assert config["fullStaticUrl"] == f"/base/voila/static/{page_assets.static_prefix('vtsmodel')}"

@@ -1,7 +1,9 @@
-"""The scenario sheet widget and its grid editor without a browser: edits, rejection, echoes, panels, overlays, files.
+"""The scenario sheet widget without a browser: edits, rejection, selection, panels, overlays, files.
 
-Edits enter the way the browser sends them: ipydatagrid's ``cell-changed`` message, which
-the grid applies to its data and then passes to ``on_cell_change``.
+Edits enter the way the page sends them (``_table.js``): the cell's row first selected (a
+state update, ``set_state``, as a person's focus moves to it), then ``{"kind": "edit", row,
+key, text}``; what the page shows is the table's ``rows`` trait. The page itself is driven in
+Chromium by tests/browser/test_sheet.py.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ import pytest
 
 from vtsmodel import Input
 from vtsmodel.app.figures import Plot, figure_json, point_mark
-from vtsmodel.app.grids import ROWS_IN_PLACE, Column, GridEditor, header_widths
 from vtsmodel.app.panels import Panel, Stage, View
 from vtsmodel.app.sheet import OVERLAY_POINT, ScenarioSheetWidget, overlay_traces
+from vtsmodel.app.tables import Column, TableEditor
 
 from .uploads import browser_upload
 
@@ -69,31 +71,49 @@ def bound():
     return ScenarioSheetWidget(_lesson(), panel), panel
 
 
-def browser_edit(sheet, row, column, value):
-    """What ipydatagrid does when the browser reports an edited cell."""
-    grid = sheet.grid.grid if hasattr(sheet, "grid") and hasattr(sheet.grid, "grid") else sheet.grid
-    index = grid._column_name_to_index(column)
-    grid._DataGrid__handle_custom_msg(None, {"event_type": "cell-changed", "row": row, "column_index": index,
-                                             "value": value}, None)  # fmt: skip
+def _key(table, column):
+    return next(c["key"] for c in table.view.columns if c["header"] == column)
+
+
+def browser_edit(sheet, row, column, text):
+    """What the page sends when a person types ``text`` into a cell (by its head) and presses Enter."""
+    table = sheet.grid
+    table.view.set_state({"selected": row})  # the cell took the focus
+    table._on_msg(table.view, {"kind": "edit", "row": row, "key": _key(table, column), "text": str(text)}, [])
+
+
+def select_on_page(sheet, row):
+    """A person moves to a cell of ``row`` (or clicks its number)."""
+    sheet.grid.view.set_state({"selected": row})
 
 
 def cell(sheet, row, column):
-    return sheet.grid.grid.get_cell_value_by_index(column, row)
+    """The text the page shows in a cell."""
+    table = sheet.grid
+    return table.view.rows[row][[c["header"] for c in table.view.columns].index(column)]
 
 
-def test_grid_shows_names_inputs_with_units_and_computed_columns(bound):
+def test_the_table_shows_names_inputs_with_units_and_computed_columns_grey(bound):
     sheet, _ = bound
-    cols = [f["name"] for f in sheet.grid.grid._data["schema"]["fields"]]
-    assert cols[1:-1] == ["Scenario", "rate [MB/s]", "drives [count]", "mode", "per drive [MB/s]"]
+    cols = sheet.grid.view.columns
+    assert [c["header"] for c in cols] == [
+        "Scenario",
+        "rate [MB/s]",
+        "drives [count]",
+        "mode",
+        "per drive [MB/s]",
+    ]
+    assert [c["editable"] for c in cols] == [True, True, True, True, False]  # the computed column is grey
     assert cell(sheet, 0, "per drive [MB/s]") == "25" and cell(sheet, 0, "mode") == "Fast"
+    assert sheet.grid.view.mark_selected and sheet.grid.view.selected == 0  # the page marks the selected row
 
 
 def test_an_edit_recomputes_the_row_and_drives_the_panel(bound):
     sheet, panel = bound
-    browser_edit(sheet, 0, "rate [MB/s]", 200)  # an int typed into a number column
+    browser_edit(sheet, 0, "rate [MB/s]", "200")  # a whole number typed into a number column
     assert sheet.sheet.values(0)["rate"] == 200.0 and cell(sheet, 0, "per drive [MB/s]") == "50"
     assert panel.controls["rate"].value == 200.0 and panel.readout_values["per drive"] == "50 MB/s"
-    browser_edit(sheet, 0, "mode", "Slow")  # the label the grid shows is accepted
+    browser_edit(sheet, 0, "mode", "Slow")  # the label the table shows is accepted
     assert sheet.sheet.values(0)["mode"] == "slow" and panel.controls["mode"].value == "slow"
 
 
@@ -101,13 +121,13 @@ def test_an_edit_recomputes_the_row_and_drives_the_panel(bound):
     ("column", "value", "words"),
     [
         ("rate [MB/s]", "lots", ["rate='lots' is not a number", "[0, 1000]"]),
-        ("rate [MB/s]", -5.0, ["rate=-5 is outside the valid range [0, 1000]"]),
-        ("drives [count]", 2.5, ["drives=2.5 must be a whole number"]),
+        ("rate [MB/s]", "-5", ["rate=-5 is outside the valid range [0, 1000]"]),
+        ("drives [count]", "2.5", ["drives=2.5 must be a whole number"]),
         ("mode", "medium", ["'Fast', 'Slow'"]),
-        ("per drive [MB/s]", 1.0, ["computed"]),
+        ("per drive [MB/s]", "1", ["computed"]),
     ],
 )
-def test_a_bad_cell_is_rejected_and_the_message_stays_through_the_echo(bound, column, value, words):
+def test_a_bad_cell_is_rejected_and_the_message_stays(bound, column, value, words):
     sheet, panel = bound
     old = cell(sheet, 0, column)
     browser_edit(sheet, 0, column, value)
@@ -115,22 +135,27 @@ def test_a_bad_cell_is_rejected_and_the_message_stays_through_the_echo(bound, co
     assert cell(sheet, 0, column) == old and "rejected" in message
     for word in words:
         assert word.replace("'", "&#x27;") in message
-    # The browser then reports back the restored cell: an echo, which must not replace the message.
+    status = sheet.grid.view.status  # the page marks the cell and shows the reason as its title
+    assert status["ok"] is False and status["row"] == 0 and "rejected" in status["message"]
+    # The cell's kept text sent back, or the focus moving on: the message stays.
     browser_edit(sheet, 0, column, old)
+    select_on_page(sheet, 0)
     assert sheet.message.value == message
     assert panel.controls["rate"].value == 100.0 and sheet.sheet.outputs(0) == {"per drive [MB/s]": 25.0}
 
 
-def test_the_grid_reporting_back_the_kernels_values_changes_nothing(bound, monkeypatch):
+def test_the_page_sending_the_kernels_own_texts_changes_nothing(bound, monkeypatch):
     sheet, panel = bound
-    browser_edit(sheet, 0, "rate [MB/s]", 200)
+    browser_edit(sheet, 0, "rate [MB/s]", "200")
     message = sheet.message.value
-    updates, puts = [], []
+    updates, sent = [], []
     monkeypatch.setattr(panel, "update", lambda: updates.append(1))
-    monkeypatch.setattr(sheet.grid, "_send_row", lambda *a: puts.append(a))
+    monkeypatch.setattr(sheet.grid.view, "_send", lambda msg, buffers=None: sent.append(msg))
     for column in ("Scenario", "rate [MB/s]", "drives [count]", "mode", "per drive [MB/s]"):
         browser_edit(sheet, 0, column, cell(sheet, 0, column))
-    assert sheet.message.value == message and updates == [] and puts == []
+    assert sheet.message.value == message and updates == []
+    updates_sent = [m["state"] for m in sent if m["method"] == "update"]
+    assert len(updates_sent) == 5 and all(set(u) == {"status"} and u["status"]["ok"] for u in updates_sent)
 
 
 def summary_values(sheet) -> dict[str, tuple[str, str]]:
@@ -142,7 +167,7 @@ def summary_values(sheet) -> dict[str, tuple[str, str]]:
 def test_the_summary_and_the_sliders_follow_the_selected_row(bound):
     sheet, panel = bound
     assert summary_values(sheet) == {"per drive [MB/s]": ("25", "25.0")}
-    browser_edit(sheet, 0, "rate [MB/s]", 150)
+    browser_edit(sheet, 0, "rate [MB/s]", "150")
     assert summary_values(sheet) == {"per drive [MB/s]": ("37.5", "37.5")}
     panel.controls["drives"].value = 3  # a slider edits the selected row
     assert (
@@ -150,9 +175,9 @@ def test_the_summary_and_the_sliders_follow_the_selected_row(bound):
         and cell(sheet, 0, "drives [count]") == "3"
     )
     sheet.add("more")
-    assert "vtsmodel-sheet-selected'>more<" in sheet.summary.value
+    assert "vtsmodel-sheet-selected'>more<" in sheet.summary.value and sheet.grid.view.selected == 1
     sheet.select("scenario 1")
-    assert panel.controls["rate"].value == 150.0
+    assert panel.controls["rate"].value == 150.0 and sheet.grid.view.selected == 0  # the page marks it
 
 
 def test_add_duplicate_rename_delete_and_selection(bound):
@@ -169,14 +194,18 @@ def test_add_duplicate_rename_delete_and_selection(bound):
     assert panel.controls["rate"].value == 300.0
     sheet.delete()
     assert sheet.sheet.names == ["scenario 1", "scenario 3"]
-    sheet.grid.grid.selections = [{"r1": 0, "r2": 0, "c1": 1, "c2": 1}]
-    assert sheet.selected == 0 and sheet._choice.value == "scenario 1"
+    select_on_page(sheet, 0)
+    assert (
+        sheet.selected == 0 and sheet._choice.value == "scenario 1" and panel.controls["rate"].value == 300.0
+    )
+    sheet._choice.value = "scenario 3"  # the list beside the buttons: the page marks the row
+    assert sheet.selected == sheet.grid.view.selected == 1 and panel.controls["rate"].value == 100.0
 
 
 def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
     sheet, panel = bound
     sheet.duplicate()
-    browser_edit(sheet, 1, "rate [MB/s]", 500.0)
+    browser_edit(sheet, 1, "rate [MB/s]", "500")
     data = panel.figure("main")["data"]
     names = ["curve", "source data", "scenario 1", "scenario 1: its setting", "this setting"]
     assert [t["name"] for t in data] == names
@@ -186,7 +215,8 @@ def test_every_plot_overlays_the_other_scenarios_one_legend_entry_each(bound):
     assert line["line"]["dash"] == "dash" and line["showlegend"] and point["showlegend"]
     assert point["marker"]["symbol"] == OVERLAY_POINT
     assert point["y"] == [100.0 / 4] and line["y"] == data[0]["y"]
-    browser_edit(sheet, 0, "rate [MB/s]", 50.0)  # an edit of the other row redraws its overlay
+    # an edit of the other row redraws its overlay (from code: on the page an edit selects its row)
+    assert sheet.set_cell(0, "rate [MB/s]", "50")
     assert panel.figure("main")["data"][3]["y"] == [50.0 / 4]
     assert "Also shown = scenario 1" in panel.caption() and "Scenario = scenario 1 copy" in panel.caption()
     sheet.delete()
@@ -237,17 +267,23 @@ def test_lesson_01_write_panel_binds():
     panel = lesson01.write_panel()
     sheet = ScenarioSheetWidget(lesson01, panel)
     sheet.duplicate()
-    browser_edit(sheet, 1, lesson01.INPUTS["cf"].header, 2)
+    browser_edit(sheet, 1, lesson01.INPUTS["cf"].header, "2")
     assert panel.controls["cf"].value == 2.0
     browser_edit(sheet, 1, lesson01.INPUTS["feature"].header, "EHPO")
     assert panel.controls["feature"].value == "ehpo"
     assert {t.get("name") for t in panel.figure("write")["data"]} >= {"scenario 1"}
 
 
-# --- the grid editor alone ------------------------------------------------------------------
+# --- the table editor alone ------------------------------------------------------------------
 
 
-def test_grid_editor_shows_empty_cells_as_empty_and_checks_across_cells():
+def _sent_updates(editor, monkeypatch):
+    sent = []
+    monkeypatch.setattr(editor.view, "_send", lambda msg, buffers=None: sent.append(msg))
+    return sent
+
+
+def test_table_editor_shows_empty_cells_as_empty_and_checks_across_cells():
     seen = []
 
     def on_edit(row, key, value):
@@ -257,100 +293,39 @@ def test_grid_editor_shows_empty_cells_as_empty_and_checks_across_cells():
         editor.set_row(row, {key: value})
 
     cols = [Column.of("hi", Input("hi", "-", 10.0, lo=0.0)), Column("note", "note")]
-    editor = GridEditor(cols, [{"hi": 10.0, "note": None}], on_edit=on_edit)
-    assert editor.cell_text(0, "note") == "" and editor.grid.get_cell_value_by_index("note", 0) == ""
+    editor = TableEditor(cols, [{"hi": 10.0, "note": None}], on_edit=on_edit)
+    assert editor.cell_text(0, "note") == "" and editor.view.rows[0][1] == ""
     assert editor.edit(0, "hi", "3") is False and "hi must be at least 5" in editor.message.value
     assert editor.edit(0, "hi", "7") is True and seen == [(0, "hi", 7.0)] and editor.cell_text(0, "hi") == "7"
+    assert editor.view.rows == [["7", ""]]
     assert editor.edit(0, "note", "x") is False and "computed" in editor.message.value
 
 
-def test_grid_editor_sends_a_changed_row_as_one_message_and_no_cell_alone(monkeypatch):
-    # The page's grid redraws once per message, and a cell written from the kernel comes
-    # back as an edit (ipydatagrid's cell-changed); a row does not: a slider move that
-    # changes a row's outputs sends the row, even for one changed cell.
+def test_table_editor_sends_changed_rows_as_one_message_and_nothing_when_nothing_changed(monkeypatch):
+    # A slider move that changes a row's outputs sends the rows' texts once; the page touches
+    # only the cells whose text changed (tests/browser/test_lesson05.py counts them).
     cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "b [-]"), Column("c", "c [-]")]
-    editor = GridEditor(cols, [{"a": 1.0, "b": 2.0, "c": 3.0}])
-    sent = []
-    monkeypatch.setattr(editor.grid.comm, "send", lambda data=None, **kw: sent.append(data["content"]))
+    editor = TableEditor(cols, [{"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 2.0, "b": 3.0, "c": 4.0}])
+    sent = _sent_updates(editor, monkeypatch)
     editor.set_row(0, {"a": 1.5, "b": 2.5, "c": 3.0})
-    assert [m["event_type"] for m in sent] == ["row-changed"]
-    assert sent[0]["row"] == 0 and sent[0]["value"] == ["1.5", "2.5", "3"]
-    assert [editor.grid.get_cell_value_by_index(c.header, 0) for c in cols] == ["1.5", "2.5", "3"]
-    sent.clear()
-    editor.set_row(0, {"c": 4.0})
-    assert [(m["event_type"], m["row"], m["value"]) for m in sent] == [
-        ("row-changed", 0, ["1.5", "2.5", "4"])
-    ]
+    assert [m["state"] for m in sent] == [{"rows": [["1.5", "2.5", "3"], ["2", "3", "4"]]}]
     sent.clear()
     editor.set_row(0, {"a": 1.5})
-    assert sent == []  # nothing changed, nothing sent
-
-
-def test_grid_editor_sends_a_few_changed_rows_in_place_and_many_as_the_table(monkeypatch):
-    # The page's grid redraws once per message. A new table (the grid's whole data) costs it
-    # a new data model, every column's width set again and the selection cleared, about three
-    # rows' redraws: up to ROWS_IN_PLACE changed rows go in place, a message each, more as one table.
-    cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "b [-]")]
-    rows = [{"a": 1.0, "b": 2.0}, {"a": 2.0, "b": 3.0}, {"a": 3.0, "b": 4.0}]
-    editor = GridEditor(cols, rows)
-    sent = []
-    monkeypatch.setattr(editor.grid.comm, "send", lambda data=None, **kw: sent.append(data))
-    editor.update_rows([{"a": 1.5, "b": 2.5}, {"a": 2.0, "b": 3.5}, {"a": 3.0, "b": 4.0}])
-    assert ROWS_IN_PLACE == 2
-    assert [(m["content"]["event_type"], m["content"]["row"], m["content"]["value"]) for m in sent] == [
-        ("row-changed", 0, ["1.5", "2.5"]),
-        ("row-changed", 1, ["2", "3.5"]),
-    ]
-    assert [editor.cell_text(i, "b") for i in range(3)] == ["2.5", "3.5", "4"]
-    assert editor.grid.get_cell_value_by_index("b [-]", 1) == "3.5"
-    sent.clear()
     editor.update_rows(editor.rows)
     assert sent == []  # nothing changed, nothing sent
-    editor.update_rows([{"a": 1.0, "b": 9.0}, {"a": 2.0, "b": 9.0}, {"a": 3.0, "b": 9.0}])  # three rows
-    assert len(sent) == 1 and sent[0]["method"] == "update" and "_data" in sent[0]["state"]
-    assert [editor.grid.get_cell_value_by_index("b [-]", i) for i in range(3)] == ["9", "9", "9"]
+    editor.update_rows([{"a": 1.0, "b": 9.0, "c": 3.0}, {"a": 2.0, "b": 9.0, "c": 4.0}])  # both rows
+    assert [m["state"] for m in sent] == [{"rows": [["1", "9", "3"], ["2", "9", "4"]]}]
     sent.clear()
-    editor.update_rows([*editor.rows, {"a": 4.0, "b": 5.0}])  # a row more: the whole table
-    assert len(sent) == 1 and "_data" in sent[0]["state"] and editor.grid.data.shape[0] == 4
+    editor.update_rows([*editor.rows, {"a": 4.0, "b": 5.0, "c": 6.0}])  # a row more: one message too
+    assert len(sent) == 1 and len(sent[0]["state"]["rows"]) == 3
 
 
-def test_an_edit_typed_otherwise_than_the_kernel_writes_it_is_shown_as_written(monkeypatch):
+def test_an_edit_typed_otherwise_than_the_kernel_writes_it_is_shown_as_written():
     # "100.0" typed where 100 was: the value is unchanged and the page's cell shows "100" again.
     cols = [Column.of("a", Input("a", "-", 1.0, lo=0.0, hi=1e3))]
-    editor = GridEditor(cols, [{"a": 100.0}])
-    grid = editor.grid
-    grid._DataGrid__handle_custom_msg(None, {"event_type": "cell-changed", "row": 0, "column_index": 0, "value": "100.0"}, None)  # fmt: skip
-    assert editor.rows == [{"a": 100.0}] and grid.get_cell_value_by_index("a [-]", 0) == "100"
-
-
-def test_header_widths_show_long_headers_whole():
-    w = header_widths(["CF [-]", "hours at peak [h]", "x" * 80])
-    assert w["CF [-]"] == 90 and w["hours at peak [h]"] == 7 * 17 + 28 and w["x" * 80] == 260
-
-
-def test_header_widths_on_two_lines_break_where_the_grid_head_does():
-    # The head breaks before a word, never before a bracket: "files per" over "mount [-]";
-    # "rate [MB/s]" stays on one line.
-    w = header_widths(
-        ["CF [-]", "rate [MB/s]", "files per mount [-]", "efficiency used [-]", "x" * 80], lines=2
-    )
-    assert w["CF [-]"] == 72 and w["rate [MB/s]"] == 6 * 11 + 28
-    assert w["files per mount [-]"] == 6 * 9 + 28 and w["efficiency used [-]"] == 6 * 10 + 28
-    assert w["x" * 80] == 260  # one word, cut at the widest column
-
-
-def test_a_grid_is_as_wide_as_its_columns():
-    cols = [Column.of("a", Input("a", "-", 1.0)), Column("b", "hours at peak [h]")]
-    editor = GridEditor(cols, [{"a": 1.0, "b": 2.0}], widths={"a": 100})
-    assert editor.grid.column_widths == {"a [-]": 100, "hours at peak [h]": 7 * 17 + 28}
-    assert editor.grid.layout.width == editor.widget.layout.width == f"{48 + 100 + 147 + 8}px"
-    assert editor.widget.layout.max_width == "100%" and editor.grid.base_column_header_size == 20
-    two = GridEditor(cols, [{"a": 1.0, "b": 2.0}], head_lines=2)
-    assert (
-        two.grid.column_widths["hours at peak [h]"] == 6 * 8 + 28 and two.grid.base_column_header_size == 34
-    )
-    assert two.grid.header_renderer.text_wrap
-    assert GridEditor(cols, [{"a": 1.0, "b": 2.0}], width="420px").grid.layout.width == "420px"
+    editor = TableEditor(cols, [{"a": 100.0}])
+    editor._on_msg(editor.view, {"kind": "edit", "row": 0, "key": "a", "text": "100.0"}, [])
+    assert editor.rows == [{"a": 100.0}] and editor.view.rows == [["100"]] and editor.view.status["ok"]
 
 
 def test_overlays_of_a_highlighted_curve_and_two_panels_kept_in_step():

@@ -2,9 +2,10 @@
 does with the page's messages, the columns' parsing and formatting, rejections.
 
 The page (``_table.js``) sends ``{"kind": "edit", row, key, text}`` when a person commits a
-cell and ``{"kind": "select", row}`` when the focus moves to another row; the messages here
-are those. Each test counts the messages the widget sends (its ``_send``), as the page
-receives them. The page's side is driven in Chromium by tests/browser/test_lesson05.py.
+cell, and sets the ``selected`` row when the focus moves to another row (a state update,
+as ipywidgets applies it: ``set_state``); the messages here are those. Each test counts the
+messages the widget sends (its ``_send``), as the page receives them. The page's side is
+driven in Chromium by tests/browser/test_lesson05.py, test_sheet.py and test_lesson02.py.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from __future__ import annotations
 import pytest
 
 from vtsmodel import Input
-from vtsmodel.app.grids import Column
-from vtsmodel.app.tables import TableEditor
+from vtsmodel.app.tables import Column, TableEditor
 
 RATE = Input("rate", "MB/s", 100.0, lo=0.0, hi=1000.0)
 COUNT = Input("count", "-", 2, lo=1, hi=10, integer=True)
@@ -53,9 +53,15 @@ class Owner:
     def on_select(self, row):
         self.selected.append(row)
 
-    def page(self, **content):
-        """A message from the page."""
+    def page(self, *, focus=True, **content):
+        """A message from the page; an edit after its cell took the focus (which selects its row)."""
+        if focus and content.get("kind") == "edit":
+            self.page_selects(content["row"])  # sends nothing back (its own selection)
         self.table._on_msg(self.table.view, content, [])
+
+    def page_selects(self, row):
+        """The page's state update when a person moves to a cell of ``row``."""
+        self.table.view.set_state({"selected": row})
 
     def updates(self):
         return [m["state"] for m in self.sent if m["method"] == "update"]
@@ -75,7 +81,7 @@ def test_an_edit_is_parsed_applied_and_answered_in_one_message():
     o = Owner()
     o.page(kind="edit", row=0, key="rate", text=" 150 ")
     assert o.values[0] == ["a", 150.0, 2]
-    assert len(o.sent) == 1  # the rows and the edit's outcome together
+    assert len(o.updates()) == 1  # the rows and the edit's outcome together
     (state,) = o.updates()
     assert state["rows"] == [["a", "150", "2", "300"], ["b", "50.5", "1", "50.5"]]
     assert state["status"] == {"seq": 1, "row": 0, "key": "rate", "ok": True, "message": ""}
@@ -122,12 +128,25 @@ def test_edits_are_counted_so_the_same_outcome_twice_still_reaches_the_page():
 
 def test_selection_tells_the_owner_once_per_row():
     o = Owner()
-    o.page(kind="select", row=0)  # the first row is selected at first
-    o.page(kind="select", row=1)
-    o.page(kind="select", row=1)
-    o.page(kind="edit", row=0, key="name", text="c")  # an edit selects its row
-    assert o.selected == [1, 0] and o.table.selected == 0
-    assert o.sent and all(set(s) <= {"rows", "status"} for s in o.updates())  # a selection sends nothing
+    o.page_selects(0)  # the first row is selected at first
+    o.page_selects(1)
+    o.page_selects(1)
+    assert o.selected == [1] and o.table.selected == 1
+    assert [s for s in o.updates() if "selected" in s] == []  # the page's own selection is not sent back
+    o.page(
+        kind="edit", row=0, key="name", text="c", focus=False
+    )  # an edit selects its row, in its one message
+    assert o.selected == [1, 0] and o.table.selected == o.table.view.selected == 0
+    assert [set(s) for s in o.updates()] == [{"selected", "rows", "status"}]
+
+
+def test_the_owner_selects_a_row_and_the_page_follows_but_not_a_row_that_is_not_there():
+    o = Owner()
+    o.table.selected = 1  # a scenario chosen from a list: the page marks it, the owner is not told again
+    assert o.table.view.selected == 1 and o.updates() == [{"selected": 1}] and o.selected == []
+    o.sent.clear()
+    o.page_selects(7)  # no such row: the page is told the selection kept
+    assert o.table.selected == 1 and o.updates() == [{"selected": 1}] and o.selected == []
 
 
 @pytest.mark.parametrize(
@@ -138,7 +157,7 @@ def test_selection_tells_the_owner_once_per_row():
         {"kind": "edit", "row": 0, "key": "nope", "text": "1"},
         {"kind": "edit", "row": 0, "key": "rate", "text": 1},
         {"kind": "edit", "row": "0", "key": "rate", "text": "1"},
-        {"kind": "select", "row": 9},
+        {"kind": "select", "row": 1},
         {"kind": "select", "row": "x"},
         {"kind": "edit", "row": True, "key": "rate", "text": "1"},
         ["edit", 0],
@@ -161,7 +180,7 @@ def test_new_rows_go_in_one_message_and_none_when_nothing_changed():
     assert o.table.view.rows[0] == ["a", "100", "3", "300"] and len(o.table.view.rows) == 3
     o.table.selected = 2
     o.table.set_rows(rows_of(o.values[:1]))  # rows removed: the selection stays inside
-    assert o.table.selected == 0 and len(o.table.view.rows) == 1
+    assert o.table.selected == o.table.view.selected == 0 and len(o.table.view.rows) == 1
 
 
 def test_an_editor_without_an_owner_keeps_the_value_and_shows_it():
@@ -194,3 +213,17 @@ def test_title_height_and_widths_reach_the_page():
                     widths={"name": 140})  # fmt: skip
     assert t.view.caption == "<b>Flows</b>" and t.view.max_height == "300px"
     assert [c["min_px"] for c in t.view.columns] == [140, 72, 72, 72] and t.widget.layout.width == "600px"
+    assert not t.view.mark_selected and TableEditor(COLUMNS, [], mark_selected=True).view.mark_selected
+
+
+def test_each_head_says_what_its_column_accepts():
+    opt = Input("eff", "-", 0.5, lo=0.01, hi=1.0, optional=True, help="Drive efficiency.")
+    t = TableEditor([*COLUMNS, Column.of("eff", opt)], [])
+    hints = {c["key"]: c["hint"] for c in t.view.columns}
+    assert hints["rate"] == "Accepts [0, 1000]."
+    assert (
+        hints["count"] == "Accepts whole numbers in [1, 10]."
+        and hints["name"] == "Accepts text of 1 to 60 characters."
+    )
+    assert hints["total"] == "computed from the other columns"
+    assert hints["eff"] == "Drive efficiency. Accepts [0.01, 1] or empty."

@@ -319,62 +319,6 @@ def fits_width(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
-def grid_cell_center(grid, row: int, column: str, box: dict) -> tuple[float, float]:
-    """Page coordinates of a data cell's centre in an ipydatagrid ``DataGrid``.
-
-    ``grid`` is the Python widget (its size traits and columns); ``box`` the bounding box
-    of the grid's ``.lm-DataGrid-viewport`` on the page. Columns are laid out from the
-    row header (if shown) with ``column_widths`` overriding ``base_column_size``.
-    """
-    headers = grid.header_visibility in ("all", "row")
-    col_headers = grid.header_visibility in ("all", "column")
-    x = box["x"] + (grid.base_row_header_size if headers else 0)
-    widths = grid.column_widths or {}
-    for name in grid.data.columns:
-        w = widths.get(name, grid.base_column_size)
-        if name == column:
-            x += w / 2
-            break
-        x += w
-    else:
-        raise KeyError(f"no column {column!r} in the grid: {list(grid.data.columns)}")
-    y = box["y"] + (grid.base_column_header_size if col_headers else 0) + grid.base_row_size * (row + 0.5)
-    return x, y
-
-
-def edit_grid_cell(page, container, grid, row: int, column: str, text: str) -> None:
-    """Edit one cell of an ipydatagrid in the page: double-click it, type ``text``, Enter.
-
-    ``container`` locates the grid's ``.datagrid-container`` element; ``grid`` is the
-    Python ``DataGrid`` the lesson builds (for its geometry). Checks that the editor opened
-    on the intended cell's current value before typing.
-    """
-    container.scroll_into_view_if_needed()
-    viewport = container.locator(".lm-DataGrid-viewport").first
-    x, y = grid_cell_center(grid, row, column, viewport.bounding_box())
-    editor = container.locator("input.lm-DataGrid-cellEditorInput")
-    # A double-click that lands while the grid redraws (after the kernel wrote a row) opens
-    # no editor: try again a few times before failing.
-    for attempt in range(4):
-        page.mouse.dblclick(x, y)
-        try:
-            editor.wait_for(timeout=5_000)
-            break
-        except Exception:  # noqa: BLE001 - retried; the last attempt raises
-            if attempt == 3:
-                raise
-            page.wait_for_timeout(500)
-    current = grid.get_cell_value_by_index(column, row)
-    shown = editor.input_value()
-    try:
-        same = float(shown) == float(current)
-    except (TypeError, ValueError):
-        same = shown == str(current)
-    assert same, f"the editor opened on {shown!r}, not on {column}[{row}] = {current!r}"
-    editor.fill(text)
-    editor.press("Enter")
-
-
 def table_cell(table, row: int, header: str):
     """The input of a cell of a :class:`~vtsmodel.app.tables.TableEditor` on the page, by its label.
 

@@ -6,12 +6,26 @@
 // Escape. A commit sends one message, {kind: "edit", row, key, text}; the kernel answers
 // with its rows and the edit's outcome (the "rows" and "status" traits, in one message),
 // and only the cells whose text changed are touched. Computed columns are text, not inputs.
+// The selected row ("selected") is shared with the kernel: moving to a cell of another row
+// sets it, and so does the kernel's owner (a scenario chosen in a list, added, deleted); with
+// "mark_selected" the row is marked (aria-current) and a click on its number selects it.
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+// The width [px] of a text in the table's font (tables.py's CSS: 12px sans-serif), measured
+// on one canvas for every table of the page (the table need not be on the page yet).
+let measurer = null;
+function textWidth(text) {
+  if (!measurer) {
+    measurer = document.createElement("canvas").getContext("2d");
+    measurer.font = "12px sans-serif";
+  }
+  return measurer.measureText(text).width;
 }
 
 function render({ model, el: root }) {
@@ -28,7 +42,6 @@ function render({ model, el: root }) {
   let cols = [];
   let cells = []; // cells[r][c] = {td, input (null when computed), text}
   let editing = null; // {input, r, c}
-  let selectedRow = 0; // the kernel's selection at first
 
   function drawCaption() {
     caption.innerHTML = model.get("caption"); // the page's own text, never a person's
@@ -46,11 +59,13 @@ function render({ model, el: root }) {
       const th = el("th", col.numeric ? "num" : "", col.header);
       th.scope = "col";
       th.style.minWidth = `${col.min_px}px`;
+      if (col.hint) th.title = col.hint;
       tr.appendChild(th);
     }
     tbody.replaceChildren();
     cells = [];
     editing = null;
+    marked = null;
   }
 
   function addRow() {
@@ -58,6 +73,7 @@ function render({ model, el: root }) {
     const tr = tbody.insertRow();
     const th = el("th", "", String(r + 1));
     th.scope = "row";
+    th.addEventListener("click", () => selectRow(r));
     tr.appendChild(th);
     const row = cols.map((col, c) => {
       const td = el("td", col.numeric ? "num" : "");
@@ -87,7 +103,11 @@ function render({ model, el: root }) {
     cell.text = text;
     if (!cell.input) {
       cell.td.textContent = text;
-    } else if (!(editing && editing.input === cell.input)) {
+      return;
+    }
+    // an input does not widen its column to its text: its least width does (a choice's label whole)
+    cell.input.style.minWidth = `${Math.ceil(textWidth(text)) + 14}px`; // its padding, the caret
+    if (!(editing && editing.input === cell.input)) {
       cell.input.value = text;
       cell.input.classList.remove("pending");
     }
@@ -107,19 +127,71 @@ function render({ model, el: root }) {
         if (cells[r][c].text !== text) show(cells[r][c], text);
       }),
     );
+    drawSelected();
   }
 
-  // The kernel's word on an edit: the cell shows the kernel's text, marked when rejected.
+  // The selected row marked: its number in blue, aria-current for a screen reader.
+  function drawSelected() {
+    const marks = model.get("mark_selected");
+    table.classList.toggle("marks-selected", marks);
+    Array.from(tbody.rows).forEach((tr, r) => {
+      const on = marks && r === model.get("selected");
+      tr.classList.toggle("selected", on);
+      if (on) tr.setAttribute("aria-current", "true");
+      else tr.removeAttribute("aria-current");
+    });
+  }
+
+  // Scroll the table (not the page) so that row r shows below the sticky head.
+  function reveal(r) {
+    const tr = tbody.rows[r];
+    if (!tr) return;
+    const box = wrap.getBoundingClientRect();
+    const at = tr.getBoundingClientRect();
+    const top = box.top + thead.getBoundingClientRect().height;
+    if (at.top < top) wrap.scrollTop -= top - at.top;
+    else if (at.bottom > box.bottom) wrap.scrollTop += at.bottom - box.bottom;
+  }
+
+  function select(r) {
+    if (r === model.get("selected")) return;
+    model.set("selected", r);
+    model.save_changes();
+  }
+
+  // A click on a row's number: its first editable cell takes the focus (which selects the row).
+  function selectRow(r) {
+    if (!model.get("mark_selected") || !cells[r]) return;
+    const first = cells[r].find((cell) => cell.input);
+    if (first) first.input.focus();
+    else select(r);
+  }
+
+  // The selection marked and in view (the kernel's may be a row scrolled out of sight).
+  function onSelected() {
+    drawSelected();
+    reveal(model.get("selected"));
+  }
+
+  // The kernel's word on an edit: the cell shows the kernel's text, marked when rejected (the
+  // reason its title) until the next edit, as the message under the table.
+  function mark(cell, ok, message) {
+    cell.td.classList.toggle("rejected", !ok);
+    cell.input.setAttribute("aria-invalid", ok ? "false" : "true");
+    cell.td.title = ok ? "" : message;
+  }
+
+  let marked = null; // the cell of the last rejected edit
   function drawStatus() {
     const s = model.get("status");
     const c = cols.findIndex((col) => col.key === s.key);
     const cell = cells[s.row] && cells[s.row][c];
+    if (marked && marked !== cell && marked.input.isConnected) mark(marked, true, "");
+    marked = null;
     if (!cell || !cell.input) return;
-    const rows = model.get("rows");
-    show(cell, rows[s.row][c]);
-    cell.td.classList.toggle("rejected", !s.ok);
-    cell.input.setAttribute("aria-invalid", s.ok ? "false" : "true");
-    cell.td.title = s.ok ? "" : s.message;
+    show(cell, model.get("rows")[s.row][c]);
+    mark(cell, s.ok, s.message);
+    if (!s.ok) marked = cell;
   }
 
   function startEdit(input, text) {
@@ -208,11 +280,7 @@ function render({ model, el: root }) {
   function onFocusIn(e) {
     const input = e.target;
     if (!(input instanceof HTMLInputElement) || input.dataset.r === undefined) return;
-    const r = Number(input.dataset.r);
-    if (r !== selectedRow) {
-      selectedRow = r;
-      model.send({ kind: "select", row: r });
-    }
+    select(Number(input.dataset.r));
   }
 
   function onFocusOut(e) {
@@ -238,6 +306,8 @@ function render({ model, el: root }) {
   model.on("change:rows", drawRows);
   model.on("change:status", drawStatus);
   model.on("change:max_height", onHeight);
+  model.on("change:selected", onSelected);
+  model.on("change:mark_selected", drawSelected);
   drawCaption();
   onColumns();
   onHeight();
@@ -247,6 +317,8 @@ function render({ model, el: root }) {
     model.off("change:rows", drawRows);
     model.off("change:status", drawStatus);
     model.off("change:max_height", onHeight);
+    model.off("change:selected", onSelected);
+    model.off("change:mark_selected", drawSelected);
   };
 }
 

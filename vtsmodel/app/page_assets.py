@@ -1,17 +1,17 @@
 """What a lesson page loads: the JupyterLab extensions its widgets use, and Voila's bundles under a versioned URL.
 
 A Voila 0.5 page loads every installed JupyterLab extension (its page config's
-``federated_extensions``): here plotly.js, the widget manager, ipydatagrid, bqplot,
-bqscales and the Pygments theme, about 70 files and 8 MB on a cold visit, all of it parsed
-and run before the page's widgets were drawn. A lesson notebook names what its page uses in
-its metadata::
+``federated_extensions``): plotly.js, the widget managers, anywidget, the Pygments theme
+and whatever else the environment holds (a data grid once: about 70 files and 8 MB on a
+cold visit), all of it parsed and run before the page's widgets were drawn. A lesson
+notebook names what its page uses in its metadata::
 
-    "metadata": {"vtsmodel": {"labextensions": ["anywidget", "ipydatagrid"], "plotly.js": true}}
+    "metadata": {"vtsmodel": {"labextensions": ["anywidget"], "plotly.js": true}}
 
 and its page loads those extensions, the extensions they take shared modules from (an
-extension's ``sharedPackages`` not bundled in it that another installed extension provides:
-ipydatagrid takes bqplot's, bqplot bqscales'), the widgets' base and controls, and Voila's
-widget manager. A notebook that names none loads every extension, as Voila does.
+extension's ``sharedPackages`` not bundled in it that another installed extension
+provides), the widgets' base and controls, and Voila's widget manager. A notebook that
+names none loads every extension, as Voila does.
 
 plotly.js (4.8 MB, about a second of the page's main thread on this 2-core machine) came
 with the jupyterlab-plotly extension, which loads it when a panel's hidden plotly output is

@@ -199,7 +199,7 @@ class ScenarioSheet:
         return self._values[i][self.column_key(column)]
 
     def rows(self) -> list[dict]:
-        """The sheet as rows: name, inputs by header, computed columns (for CSV and the grid)."""
+        """The sheet as rows: name, inputs by header, computed columns (for CSV and the table)."""
         out = []
         for name, vals, outs in zip(self._names, self._values, self._outputs, strict=True):
             row = {NAME_COLUMN: name}

@@ -1,14 +1,14 @@
-"""The scenario sheet widget: a lesson's named scenarios in a grid, bound to its panels.
+"""The scenario sheet widget: a lesson's named scenarios in a table, bound to its panels.
 
 One row per scenario (:class:`~vtsmodel.app.scenarios.ScenarioSheet` holds and checks
-them) in a :class:`~vtsmodel.app.grids.GridEditor`: the name and the inputs are editable,
-the computed columns are grey. The selected row drives the bound panels' controls and the
-controls edit the selected row; every plot of a bound panel overlays the other scenarios,
+them) in a :class:`~vtsmodel.app.tables.TableEditor`: the name and the inputs are editable,
+the computed columns are grey. The selected row (marked on the page) drives the bound
+panels' controls and the controls edit the selected row; every plot of a bound panel overlays the other scenarios,
 dashed, one legend entry per scenario. Its file bar (:class:`~vtsmodel.app.downloads.FileBar`):
 Save and Export CSV download the sheet in the browser; Load reads a file the person picks,
 with the same checks as any scenario file.
 
-This module imports ipywidgets and ipydatagrid; ``import vtsmodel`` does not.
+This module imports ipywidgets and anywidget; ``import vtsmodel`` does not.
 """
 
 from __future__ import annotations
@@ -22,14 +22,16 @@ import ipywidgets as w
 
 from vtsmodel import Input, number
 from vtsmodel.app.downloads import FileBar
-from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, NAME_COLUMN, ScenarioSheet, parse_scenario_bytes
+from vtsmodel.app.tables import Column, TableEditor
 
 __all__ = ["ScenarioSheetWidget", "overlay_traces", "scenario_sheet"]
 
 _DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
 _NAME = Input(NAME_COLUMN, "", "scenario", help="The scenario's name, unique in the sheet.")
+#: CSS height beyond which the sheet scrolls (its head stays): about ten scenarios.
+SHEET_HEIGHT = "320px"
 
 
 #: The marker of another scenario's operating point (cited source points are open circles and diamonds).
@@ -93,7 +95,7 @@ def _path_points(path: str) -> tuple[list, list]:
 
 
 class ScenarioSheetWidget:
-    """An editable grid of scenarios, bound to one or more panels of the lesson.
+    """An editable table of scenarios, bound to one or more panels of the lesson.
 
     Parameters
     ----------
@@ -108,8 +110,8 @@ class ScenarioSheetWidget:
     Attributes
     ----------
     sheet : ScenarioSheet
-        The model; change it through this widget's methods so the grid follows.
-    grid : GridEditor
+        The model; change it through this widget's methods so the table follows.
+    grid : TableEditor
     summary : ipywidgets.HTML
         The selected scenario's computed columns as text (``data-value`` holds each number).
     widget : ipywidgets.VBox
@@ -123,10 +125,11 @@ class ScenarioSheetWidget:
         columns = [Column(NAME_COLUMN, NAME_COLUMN, _NAME)]
         columns += [Column.of(k, inp) for k, inp in self.sheet.params.items()]
         columns += [Column(c, c) for c in self.sheet.output_columns]
-        self.grid = GridEditor(
-            columns, self._rows(), on_edit=self._on_edit, on_select=self.select,
-            title="<b>Scenarios</b> (double-click a cell, type, Enter; grey columns are computed; "
-            "the selected row is the one the panel above shows)",
+        self.grid = TableEditor(
+            columns, self._rows(), on_edit=self._on_edit, on_select=self.select, height=SHEET_HEIGHT,
+            mark_selected=True,
+            title="<b>Scenarios</b> (click a cell and type, Enter; grey columns are computed; "
+            "the marked row is the one the panel above shows: click a row's number to choose it)",
         )  # fmt: skip
         self.grid.widget.add_class("vtsmodel-sheet")
         self.summary = w.HTML(layout=w.Layout(width="100%"))
@@ -142,7 +145,7 @@ class ScenarioSheetWidget:
 
     @property
     def message(self) -> w.HTML:
-        """The last rejection or confirmation, under the grid."""
+        """The last rejection or confirmation, under the table."""
         return self.grid.message
 
     # --- rows ----------------------------------------------------------------------------------
@@ -153,10 +156,11 @@ class ScenarioSheetWidget:
         ]
 
     def _refresh(self) -> None:
-        """Redraw the whole grid from the sheet (after add, delete, rename or load)."""
+        """Show the whole sheet again (after add, delete, rename or load)."""
         self.selected = min(self.selected, len(self.sheet) - 1)
-        self.grid.set_rows(self._rows())
-        self.grid.selected = self.selected
+        with self.grid.view.hold_sync():  # the rows and the selection in one message
+            self.grid.set_rows(self._rows())
+            self.grid.selected = self.selected
         self._refresh_names()
         self._push_to_panels()
 
@@ -382,7 +386,7 @@ class ScenarioSheetWidget:
             try:
                 other = self._other_view(panel, values)
             except ValueError:
-                continue  # a combination this panel cannot draw; the grid still shows its numbers
+                continue  # a combination this panel cannot draw; the table still shows its numbers
             for key in view.figures:
                 if key in other.figures:
                     extra = overlay_traces(other.figures[key].spec(), name, _DASHES[j % len(_DASHES)])

@@ -1,7 +1,7 @@
 """Browser caching of the app's versioned static files: fetched once, kept until their version changes.
 
 A page of the app loads the installed JupyterLab extensions' bundles (plotly.js, the widget
-manager, the grid: about 150 files, 12 MB). Jupyter server serves them ``no-cache``: every
+manager, anywidget: about 150 files, 12 MB when every extension loaded). Jupyter server serves them ``no-cache``: every
 visit asks again for each (a round trip each, 150 on a warm visit). A bundle whose URL
 names its version (a content hash in the file name, ``568.ca3cef0d68ed10611ed4.js``, or a
 ``?v=`` argument, as the page asks for the extensions' chunks) cannot change under that

@@ -1,6 +1,6 @@
 """Lesson 02, a day in the life of the cache: a workload profile through the tape volume cache.
 
-A built-in profile, or one edited in its grid, run through :func:`vtsmodel.tvc_day.simulate_tvc`:
+A built-in profile, or one edited in its table, run through :func:`vtsmodel.tvc_day.simulate_tvc`:
 the cache's occupancy and the host's offered and accepted write rates through the day, with the
 hours throttled. The panel is :func:`vtsmodel.app.lessons.time_at_peak.day_panel` (it shares the
 configuration, CF, feature, threshold, copy rate and backlog with the time-at-peak panel).
@@ -18,16 +18,16 @@ import numpy as np
 from vtsmodel import Input, tvc_day, workload
 from vtsmodel import quantities as q
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
-from vtsmodel.app.grids import Column, GridEditor
 from vtsmodel.app.panels import Panel, Stage, View
+from vtsmodel.app.tables import Column, TableEditor
 from vtsmodel.app.text import number
 
 INPUTS = {
     "profile": Input("profile", "", "nightly batch window", choices=tuple(workload.PROFILES),
-                     help="A built-in illustrative workload (not source data); edit it in the grid."),
+                     help="A built-in illustrative workload (not source data); edit it in the table."),
     "read_hit": q.READ_HIT.but(step=0.05),
 }  # fmt: skip
-#: The columns of the profile grid: interval start, host write and read rates.
+#: The columns of the profile table: interval start, host write and read rates.
 PROFILE_INPUTS = {
     "start_hours": Input("start", "h", 0.0, lo=0.0, help="Start of the interval."),
     "write_mb_s": Input("write", "MB/s", 0.0, lo=0.0, help="Host write rate offered in the interval."),
@@ -92,7 +92,7 @@ class DayResult:
     Attributes
     ----------
     profile : vtsmodel.workload.Profile
-        The workload (a built-in, or one edited in the grid).
+        The workload (a built-in, or one edited in the table).
     run : vtsmodel.tvc_day.TvcRun
         The day simulated in 2-minute steps (:func:`vtsmodel.tvc_day.simulate_tvc`).
     """
@@ -144,16 +144,16 @@ DAY = Stage(evaluate_day, view_day)
 
 
 def _check_start(rows: list, row: int, value: float, duration_hours: float) -> None:
-    """A start time typed into row ``row`` (from 0) checked against its neighbours, in the grid's words and numbers."""
+    """A start time typed into row ``row`` (from 0) checked against its neighbours, in the table's words and numbers."""
     head, hours = PROFILE_INPUTS["start_hours"].header, lambda x: f"{number(x)} h"
     if row == 0 and value != 0:
         raise ValueError(f"{head} = {number(value)}: the first row starts the day, at 0 h")
     if row > 0 and value <= rows[row - 1][0]:
         raise ValueError(f"{head} = {number(value)} is not after row {row}'s {hours(rows[row - 1][0])}: "
-                         "the starts must increase down the grid")  # fmt: skip
+                         "the starts must increase down the table")  # fmt: skip
     if row + 1 < len(rows) and value >= rows[row + 1][0]:
         raise ValueError(f"{head} = {number(value)} is not before row {row + 2}'s {hours(rows[row + 1][0])}: "
-                         "the starts must increase down the grid")  # fmt: skip
+                         "the starts must increase down the table")  # fmt: skip
     if value >= duration_hours:
         raise ValueError(
             f"{head} = {number(value)} is not before the end of the day, {hours(duration_hours)}"
@@ -161,9 +161,9 @@ def _check_start(rows: list, row: int, value: float, duration_hours: float) -> N
 
 
 class DayPanel:
-    """Panel 2: a profile chooser, the profile's grid and the simulated day, for ``inputs`` (the lesson's).
+    """Panel 2: a profile chooser, the profile's table and the simulated day, for ``inputs`` (the lesson's).
 
-    An edit in the grid is checked cell by cell (:data:`PROFILE_INPUTS`) and then as a
+    An edit in the table is checked cell by cell (:data:`PROFILE_INPUTS`) and then as a
     whole (:func:`vtsmodel.workload.make_profile`: times in order, before the end); an
     accepted edit becomes the profile the panel simulates (:attr:`profile`).
     """
@@ -176,13 +176,14 @@ class DayPanel:
                            name="02_day")  # fmt: skip
         self.panel.controls["profile"].observe(self._on_profile, names="value")
         columns = [Column.of(k, inp) for k, inp in PROFILE_INPUTS.items()]
-        self.grid = GridEditor(columns, self._rows(), on_edit=self._on_edit, height="200px", width="420px",
-                               title="<b>Profile</b> (double-click a cell, type, Enter)")  # fmt: skip
+        self.grid = TableEditor(columns, self._rows(), on_edit=self._on_edit, height="200px",
+                                title="<b>Profile</b> (click a cell and type, Enter)")  # fmt: skip
         self.grid.widget.add_class("vtsmodel-sheet")
+        self.grid.widget.add_class("vtsmodel-profile")
         self.widget = w.VBox([self.panel.widget, self.grid.widget])
 
     def _state(self) -> dict:
-        """The profile the panel simulates where the grid changed it (else the built-in the control names)."""
+        """The profile the panel simulates where the table changed it (else the built-in the control names)."""
         return {"profile": self.profile} if self.edited else {}
 
     def _rows(self) -> list[dict]:

@@ -24,7 +24,6 @@ from vtsmodel import quantities as q
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.export import csv_text
 from vtsmodel.app.filekinds import wrong_kind
-from vtsmodel.app.grids import Column
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.drive_counts import (
     DEFAULT_DRIVE,
@@ -39,7 +38,7 @@ from vtsmodel.app.lessons.drive_counts import (
 )
 from vtsmodel.app.panels import Panel, View
 from vtsmodel.app.scenarios import MAX_FILE_BYTES, parse_scenario_bytes
-from vtsmodel.app.tables import TableEditor
+from vtsmodel.app.tables import Column, TableEditor
 from vtsmodel.app.text import number
 from vtsmodel.catalog import drive_spec
 from vtsmodel.data import cite

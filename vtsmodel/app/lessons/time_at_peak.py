@@ -3,7 +3,7 @@
 Panel 1 answers the Fig. 10 question (ibm-vts-b18-2000): how long can the VTS write at its
 peak rate before the fill threshold throttles it, for each TVC capacity and several data
 compressibilities, and how big a cache does a burst need (this module). Panel 2 runs a
-workload profile (a built-in or one edited in its grid) through
+workload profile (a built-in or one edited in its table) through
 :func:`vtsmodel.tvc_day.simulate_tvc` (:mod:`~vtsmodel.app.lessons.cache_day`). This module
 holds the lesson's contract and the inputs its panels share.
 """
@@ -191,7 +191,7 @@ def time_at_peak_panel(**values) -> Panel:
 
 
 def day_panel(**values) -> DayPanel:
-    """Panel 2: profile choice, editable grid and the simulated day."""
+    """Panel 2: profile choice, editable table and the simulated day."""
     names = (
         "profile",
         "feature",
