@@ -123,6 +123,7 @@ class SizingWorkbench:
                            values={"drive": drive}, title="Drives needed", name="05_sizing")  # fmt: skip
         self.panel.controls["drive"].observe(lambda _c: self._show(), names="value")
         self.grid = TableEditor(COLUMNS, self._rows(), on_edit=self._on_edit, widths={"scenario": 110, "name": 100},
+                                mark_selected=True,  # the flow Add flow copies and Remove flow removes
                                 title="<b>Data flows</b> (click a cell, type, Enter; a scenario's flows add up; "
                                       "leave the efficiency empty to compute it from the access pattern; grey columns "
                                       "are computed for the chosen drive)")  # fmt: skip
