@@ -227,3 +227,15 @@ def test_each_head_says_what_its_column_accepts():
     )
     assert hints["total"] == "computed from the other columns"
     assert hints["eff"] == "Drive efficiency. Accepts [0.01, 1] or empty."
+
+
+def test_an_editable_number_shows_the_digits_a_person_types_back():
+    # "1,000" in a cell a person edits would come back refused (parse reads no separator:
+    # a comma may be a decimal one); a computed cell keeps its thousands grouped.
+    size = Input("file size", "MB", 1000.0, lo=0.1, hi=1e5)
+    rate = Input("rate", "IO/s", 163000, lo=0, hi=10**6, integer=True)
+    t = TableEditor([Column.of("size", size), Column.of("rate", rate), Column("total", "total [MB]")],
+                    [{"size": 1000.0, "rate": 163000, "total": 12500.0}])  # fmt: skip
+    assert t.view.rows == [["1000", "163000", "12,500"]]
+    t._on_msg(t.view, {"kind": "edit", "row": 0, "key": "size", "text": "1200"}, [])
+    assert t.rows[0]["size"] == 1200.0 and t.view.rows[0][0] == "1200"

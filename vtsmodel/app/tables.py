@@ -67,11 +67,17 @@ class Column:
         return cls(key, inp.header, inp)
 
     def text(self, value) -> str:
-        """The cell text of ``value``: a choice's label, plain digits, empty when missing."""
+        """The cell text of ``value``: a choice's label, plain digits, empty when missing.
+
+        An editable number has no thousands separators (``12500``): its text is what a
+        person edits, and :meth:`Input.parse <vtsmodel.Input.parse>` reads no separator (a
+        comma may be a decimal one); a computed number has them (``12,500``).
+        """
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return ""
         if self.input is not None:
-            return self.input.format(value)
+            text = self.input.format(value)
+            return text.replace(",", "") if self.input.kind in ("number", "int") else text
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, int | float):
