@@ -5,9 +5,11 @@ The worked example is cern-tape-sizing-2005, Summary, sample calculation (see te
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import pytest
 
 from vtsmodel import cite
+from vtsmodel.app.figures import figure_json
 from vtsmodel.app.lessons import drive_counts
 from vtsmodel.app.lessons import sizing as L
 from vtsmodel.app.text import number
@@ -118,3 +120,30 @@ def test_numbers_read_plainly():
     assert "e+" not in text and "1,5" in wb.panel.readout_values[EXAMPLE]
     texts = [x for t in wb.panel.figure("compare")["data"] for x in t.get("text", [])]
     assert texts and not any("e+" in x for x in texts)
+
+
+def test_over_a_thousand_drives_keep_the_unit_beside_the_whole_drives_to_buy():
+    wb = L.sizing_panel()
+    wb.panel.set(drive="STK3480")  # 1.28 MB/s: 1,562.5 drives (the example's 2,000 MB/s of flows / 1.28)
+    s = sized(cern_example_flows(), "STK3480")
+    assert s.total == pytest.approx(1562.5) and s.whole_drives == 1563
+    assert wb.panel.readout_values[EXAMPLE] == "1,562.5 needed, buy 1,563"  # was "1,560 needed, buy 1563"
+    assert drive_counts.drives_text(88.888) == "88.9" and drive_counts.drives_text(214.29) == "214"
+    assert (
+        "StorageTek 3480-type (ACS 4400), 1.28 MB/s: 1,562.5 drives needed, buy 1,563"
+        in drive_counts.key_numbers()
+    )
+
+
+@pytest.mark.parametrize("drive", ["IBM3592A", "LTO9", "STK3480"])
+def test_figures_written_as_json_are_what_plotly_validates(drive):
+    # The bases are plain JSON (plotly's objects were most of an edit's kernel time): each must be
+    # exactly what plotly's validated Figure gives back, so no property is misspelt or misplaced.
+    table = (
+        *drive_counts.example_table(),
+        *(("more & <b>", f) for _sc, f in drive_counts.example_table()[:2]),
+    )
+    r = drive_counts.evaluate_sizing(table, drive)
+    for spec in (drive_counts.split_base(r), drive_counts.compare_base(r.comparison),
+                 drive_counts.split_base(drive_counts.evaluate_sizing(None, drive))):  # fmt: skip
+        assert figure_json(go.Figure(spec)) == spec

@@ -194,4 +194,4 @@ def test_an_uploaded_log_is_replayed_and_a_bad_one_changes_nothing():
 def test_example_numbers_are_the_core_s():
     text = L.example_numbers()
     rep = core(dismount_after_s=300.0)
-    assert f"{rep.mounts} mounts" in text and f"mean response {rep.mean_response_s:.1f} s" in text
+    assert f"{rep.mounts:,} mounts" in text and f"mean response {number(rep.mean_response_s)} s" in text

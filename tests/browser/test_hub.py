@@ -96,6 +96,7 @@ def hub(tmp_path_factory):
         "password": password,
         "session": proc.pid,
         "api": f"http://127.0.0.1:{internal}/hub/api",
+        "log": state / "hub.log",
     }
     try:
         deadline = time.monotonic() + 180
@@ -176,6 +177,26 @@ def test_two_students_get_separate_servers_with_the_lessons(browser, hub, artifa
         (artifacts_dir / "hub-memory.txt").write_text(
             "\n".join([*lines, f"hub and proxy: {hub_mb:.0f} MB"]) + "\n"
         )
+        # Closing the lesson's tab stops its kernel: the page's shutdown beacon passes the
+        # hub's proxy and the student's server (without it, only the idle cull would).
+        alice_server = next(p for p in servers if p["user"] == "alice")
+
+        def alice_kernels() -> list[dict]:
+            return [
+                p for p in _processes(hub) if p["ppid"] == alice_server["pid"] and "ipykernel" in p["cmd"]
+            ]
+
+        assert alice_kernels(), "alice's open lesson has no kernel"
+        with alice_page.expect_event("close", timeout=10_000):
+            alice_page.close(run_before_unload=True)
+        deadline = time.monotonic() + 60
+        while alice_kernels() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not alice_kernels(), "alice closed her lesson and its kernel still runs after 60 s"
+        beacons = [
+            ln for ln in hub["log"].read_text().splitlines() if "POST /user/alice/voila/api/shutdown/" in ln
+        ]
+        assert beacons and all(" 204 POST " in ln for ln in beacons), beacons  # the beacon, not the cull
     finally:
         alice.close()
         bob.close()

@@ -13,9 +13,9 @@ import math
 from dataclasses import dataclass
 
 from vtsmodel.app import cache
-from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.figures import COLORS, Plot, new_layout
 from vtsmodel.app.panels import Stage, View
-from vtsmodel.app.text import number, percent
+from vtsmodel.app.text import count, number, percent
 from vtsmodel.catalog import drive_options, drive_spec
 from vtsmodel.drives import drive_efficiency
 from vtsmodel.sizing import Flow, cern_example_drive_speed, cern_example_flows, drives_needed
@@ -37,6 +37,12 @@ def speed_of(drive: str) -> float:
 def label_of(drive: str) -> str:
     """The catalog drive's label."""
     return dict((k, label) for label, k in DRIVES)[drive]
+
+
+def drives_text(n: float) -> str:
+    """Drives needed to 3 digits, or to a tenth where the whole part has more (1,562.5, not 1,560, beside "buy 1,563")."""
+    whole = len(str(int(abs(n)))) if math.isfinite(n) else 0
+    return number(n, whole + 1 if whole > 3 else 3)
 
 
 def _esc(text: str) -> str:
@@ -132,61 +138,66 @@ def split_base(r: SizingResult) -> dict:
     """Drives each flow needs on the chosen drive, labelled with share and efficiency: a colour per scenario.
 
     The flows' names are the axis labels; each scenario's total is its legend entry above the plot (a
-    scenario level on the axis took a third of the width).
+    scenario level on the axis took a third of the width). Written as figure JSON: building it
+    through plotly's validated objects was most of a table edit's kernel time.
     """
     n = sum(len(s.names) for s in r.sized.values())
-    fig = new_figure(title=f"Drives per flow on {_esc(label_of(r.drive))}, {number(speed_of(r.drive))} MB/s",
-                     xaxis_title="drives needed [-]", height=150 + 24 * len(r.sized) + 34 * n)  # fmt: skip
-    rows, names, top = [], [], 0.0
+    layout = new_layout(title=f"Drives per flow on {_esc(label_of(r.drive))}, {number(speed_of(r.drive))} MB/s",
+                        xaxis_title="drives needed [-]", height=150 + 24 * len(r.sized) + 34 * n)  # fmt: skip
+    data, rows, names, top = [], [], [], 0.0
     for j, (sc, s) in enumerate(r.sized.items()):
         y = list(range(len(rows), len(rows) + len(s.names)))
         text = [f"{number(d)} ({percent(sh)}) at efficiency {number(e)}"
                 for d, sh, e in zip(s.drives, s.shares, s.efficiencies, strict=True)]  # fmt: skip
-        fig.add_bar(y=y, x=[float(d) for d in s.drives], orientation="h", text=text, textposition="auto",
-                    marker_color=COLORS[j % len(COLORS)], name=f"{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}",
-                    hoverinfo="text", hovertext=[f"{_esc(sc)} · {_esc(f)}: {t}" for f, t in zip(s.names, text, strict=True)])  # fmt: skip
+        data.append({"type": "bar", "y": y, "x": [float(d) for d in s.drives], "orientation": "h", "text": text,
+                     "textposition": "auto", "marker": {"color": COLORS[j % len(COLORS)]},
+                     "name": f"{_esc(sc)}: {drives_text(s.total)} drives, buy {count(s.whole_drives)}", "hoverinfo": "text",
+                     "hovertext": [f"{_esc(sc)} · {_esc(f)}: {t}" for f, t in zip(s.names, text, strict=True)]})  # fmt: skip
         rows += y
         names += [_esc(f) for f in s.names]
         top = max(top, *(float(d) for d in s.drives), 0.0)
     starts = [0, *itertools.accumulate(len(s.names) for s in r.sized.values())][1:-1]  # between two scenarios
-    fig.update_layout(shapes=[_rule(k - 0.5) for k in starts])
-    fig.update_xaxes(range=[0.0, top * 1.08 or 1.0])
-    fig.update_yaxes(tickmode="array", tickvals=rows, ticktext=names, autorange="reversed", automargin=True,
-                     showgrid=False, zeroline=False)  # fmt: skip
+    if starts:
+        layout["shapes"] = [_rule(k - 0.5) for k in starts]
+    layout["xaxis"]["range"] = [0.0, top * 1.08 or 1.0]
+    layout["yaxis"].update(tickmode="array", tickvals=rows, ticktext=names, autorange="reversed", automargin=True,
+                           showgrid=False, zeroline=False)  # fmt: skip
     # a scenario a row between the title and the plot, however long its name
-    fig.update_layout(showlegend=True, legend={"orientation": "v", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
-                      margin={"t": 56 + 24 * len(r.sized), "r": 20, "b": 55, "l": 20})  # fmt: skip
-    return figure_json(fig)
+    layout["legend"].update(orientation="v", x=0.0, y=1.0, xanchor="left", yanchor="bottom")
+    layout.update(showlegend=True, margin={"t": 56 + 24 * len(r.sized), "r": 20, "b": 55, "l": 20})
+    return {"data": data, "layout": layout}
 
 
 def compare_base(c: Comparison) -> dict:
     """Drives needed on every catalog drive: a dot per scenario (log axis: positions, not lengths).
 
-    The dots of a single scenario carry their numbers; with several, the hover does (labels would overlap).
+    The dots of a single scenario carry their numbers; with several, the hover does (labels would
+    overlap). Written as figure JSON, as :func:`split_base`.
     """
     rows = [f"{_esc(label)}, {number(speed_of(k))} MB/s" for label, k in DRIVES]
-    fig = new_figure(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
-                     xaxis_title="drives needed [-] (log scale)")  # fmt: skip
-    values = []
+    layout = new_layout(title="Drives needed on each catalog drive", height=170 + 21 * len(DRIVES),
+                        xaxis_title="drives needed [-] (log scale)")  # fmt: skip
+    data, values = [], []
     for j, (sc, sizes) in enumerate(c.sized.items()):
         x = [s.total if s.total > 0 else None for s in sizes]
         values += [v for v in x if v]
         hover = [
-            f"{r}<br>{_esc(sc)}: {number(s.total)} drives, buy {s.whole_drives}"
+            f"{r}<br>{_esc(sc)}: {drives_text(s.total)} drives, buy {count(s.whole_drives)}"
             for r, s in zip(rows, sizes, strict=True)
         ]
-        fig.add_scatter(x=x, y=rows, mode="markers+text" if len(c.sized) == 1 else "markers", name=_esc(sc), hoverinfo="text",
-                        text=[number(s.total) for s in sizes], textposition="middle right", textfont={"size": 10},
-                        marker={"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
-                                "line": {"width": 1, "color": "white"}}, hovertext=hover, cliponaxis=False)  # fmt: skip
+        data.append({"type": "scatter", "x": x, "y": rows, "mode": "markers+text" if len(c.sized) == 1 else "markers",
+                     "name": _esc(sc), "hoverinfo": "text", "text": [drives_text(s.total) for s in sizes],
+                     "textposition": "middle right", "textfont": {"size": 10},
+                     "marker": {"color": COLORS[j % len(COLORS)], "size": 10, "symbol": "diamond" if j else "circle",
+                                "line": {"width": 1, "color": "white"}}, "hovertext": hover, "cliponaxis": False})  # fmt: skip
     family = [drive_spec(k).family for _l, k in DRIVES]
-    fig.update_layout(shapes=[_rule(i - 0.5) for i in range(1, len(DRIVES)) if family[i] != family[i - 1]])
+    layout["shapes"] = [_rule(i - 0.5) for i in range(1, len(DRIVES)) if family[i] != family[i - 1]]
     lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
-    fig.update_xaxes(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
-    fig.update_yaxes(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"},
-                      margin={"t": 80, "r": 75, "b": 55, "l": 20})  # fmt: skip
-    return figure_json(fig)
+    layout["xaxis"].update(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
+    layout["yaxis"].update(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
+    layout["legend"].update(orientation="h", x=0.0, y=1.0, xanchor="left", yanchor="bottom")
+    layout.update(showlegend=True, margin={"t": 80, "r": 75, "b": 55, "l": 20})
+    return {"data": data, "layout": layout}
 
 
 # --- the view -------------------------------------------------------------------------------
@@ -216,13 +227,13 @@ def view_sizing(r: SizingResult) -> View:
     readouts = {"drive speed": f"{number(spec.speed_mb_s)} MB/s ({spec.speed_basis})"}
     binding, terms = [], {}
     for sc, s in r.sized.items():
-        readouts[f"{sc}: drives"] = f"{number(s.total)} needed, buy {s.whole_drives}"
+        readouts[f"{sc}: drives"] = f"{drives_text(s.total)} needed, buy {count(s.whole_drives)}"
         i = int(s.drives.argmax())
-        binding.append(f"{sc}: {s.names[i]} needs the most drives, {number(s.drives[i])} of {number(s.total)} "
+        binding.append(f"{sc}: {s.names[i]} needs the most drives, {drives_text(s.drives[i])} of {drives_text(s.total)} "
                        f"({percent(s.shares[i])}), at efficiency {number(s.efficiencies[i])}.")  # fmt: skip
         terms |= {f"{sc} · {f.name}": _term(f, e, d, spec.speed_mb_s)
                   for f, e, d in zip(groups[sc], s.efficiencies, s.drives, strict=True)}  # fmt: skip
-        terms[f"{sc}: drives needed"] = f"{number(s.total)}, buy {s.whole_drives}"
+        terms[f"{sc}: drives needed"] = f"{drives_text(s.total)}, buy {count(s.whole_drives)}"
     patterns = (drive_efficiency,) if any(f.efficiency is None for _sc, f in r.table) else ()
     return View(
         figures={"split": Plot(split_base, {"r": r}),
@@ -243,11 +254,13 @@ def key_numbers() -> str:
     """The worked example term by term, and its flows on every catalog drive: labelled lines with units."""
     speed, flows = cern_example_drive_speed(), cern_example_flows()
     s = drives_needed(flows, drive_speed_mb_s=speed)
-    lines = [f"worked example at {number(speed)} MB/s: {number(s.total)} drives needed, buy {s.whole_drives}"]
+    lines = [
+        f"worked example at {number(speed)} MB/s: {drives_text(s.total)} drives needed, buy {count(s.whole_drives)}"
+    ]
     lines += [f"  {f.name}: {_term(f, e, d, speed)} ({percent(sh)})"
               for f, e, d, sh in zip(flows, s.efficiencies, s.drives, s.shares, strict=True)]  # fmt: skip
     lines.append("the same flows on each catalog drive:")
     for label, k in DRIVES:
         c = drives_needed(flows, drive_speed_mb_s=speed_of(k))
-        lines.append(f"  {label}, {number(speed_of(k))} MB/s: {number(c.total)} drives needed, buy {c.whole_drives}")  # fmt: skip
+        lines.append(f"  {label}, {number(speed_of(k))} MB/s: {drives_text(c.total)} drives needed, buy {count(c.whole_drives)}")  # fmt: skip
     return "\n".join(lines)

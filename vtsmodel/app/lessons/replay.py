@@ -428,7 +428,7 @@ def replay_page(**values) -> ReplayPage:
 
 
 def example_numbers() -> str:
-    """The example log replayed at the defaults and with a 300 s dismount delay: plain numbers.
+    """The example log replayed at the defaults and with a 300 s dismount delay, to 3 digits.
 
     With the formulas beside each replay, the simulation fed the log's own service sample
     (seed 0), and the replay's wait split (:func:`vtsmodel.replay.wait_parts`).
@@ -438,13 +438,14 @@ def example_numbers() -> str:
         rep, parts = replay_parts(example_source(), INPUTS["cache_gb"].default, INPUTS["cartridge_share"].default,
                                   delay, **{k: INPUTS[k].default for k in _LIBRARY_KEYS})  # fmt: skip
         a = rp.analytic_beside(rep, 0.95, warn=False)
+        n = number
         lines.append(
-            f"dismount after {delay:g} s: {rep.tape_requests} tape requests, {rep.mounts} mounts, "
-            f"drives {rep.drive_utilisation:.1%} busy, mean response {rep.mean_response_s:.1f} s, "
-            f"p95 {rep.percentile(0.95):.1f} s; service cv {a.service_cv:.2f}; p95 wait replay {a.replay_q_s:.1f} s, "
-            f"M/D/c {a.mdc_q_s:.1f} s, M/G/c {a.mgc_q_s:.1f} s, the sample simulated {a.sample_q_s:.1f} s; "
-            f"{parts.share_contended:.1%} waited for their cartridge ({parts.mean_cartridge_s():.1f} s on average), "
-            f"p95 of the rest {parts.other_quantile_s(0.95):.1f} s"
+            f"dismount after {delay:g} s: {rep.tape_requests:,} tape requests, {rep.mounts:,} mounts, "
+            f"drives {percent(rep.drive_utilisation)} busy, mean response {n(rep.mean_response_s)} s, "
+            f"p95 {n(rep.percentile(0.95))} s; service cv {n(a.service_cv)}; p95 wait replay {n(a.replay_q_s)} s, "
+            f"M/D/c {n(a.mdc_q_s)} s, M/G/c {n(a.mgc_q_s)} s, the sample simulated {n(a.sample_q_s)} s; "
+            f"{percent(parts.share_contended)} waited for their cartridge ({n(parts.mean_cartridge_s())} s on "
+            f"average), p95 of the rest {n(parts.other_quantile_s(0.95))} s"
         )
     return "\n".join(lines)
 
