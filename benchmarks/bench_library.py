@@ -81,9 +81,11 @@ def pages(moves: int = 20, browser: bool = True, trees: dict[str, Path] | None =
     os.environ.setdefault("JUPYTER_RUNTIME_DIR", tempfile.mkdtemp(prefix="vtsmodel-bench-"))
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        servers = {k: bench_pages.Server(t, pool=1) for k, t in trees.items()}
+        # No preheated kernels, as bench_pages moves a page's control: a page starts its own, and no
+        # kernel refilling the pool runs its notebook beside the moves (with one, the planner's
+        # notebook took a core for seconds after each page opened, during its first moves).
+        servers = {k: bench_pages.Server(t, pool=0) for k, t in trees.items()}
         try:
-            time.sleep(float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "30")))
             for nb, label in TARGETS:
                 for k, tree in trees.items():
                     row = {"notebook": nb, "label": label, "tree": k}
@@ -133,12 +135,11 @@ def core(moves: int = 20) -> dict:
 
 def run(moves: int = 20, browser: bool = True, baseline: Path | None = None) -> dict:
     trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
+    load = [os.getloadavg()[0]]
     cores = {k: _worker(t, "--core", "--moves", str(moves)) for k, t in trees.items()}
-    return {
-        "core": cores,
-        "pages": pages(moves, browser, trees),
-        "trees": {k: str(t) for k, t in trees.items()},
-    }
+    rows = pages(moves, browser, trees)
+    load.append(os.getloadavg()[0])
+    return {"core": cores, "pages": rows, "trees": {k: str(t) for k, t in trees.items()}, "load": load}
 
 
 def report_lines(res: dict) -> list[str]:
@@ -149,7 +150,8 @@ def report_lines(res: dict) -> list[str]:
              "they never had, as bench_pages moves a page's main control: browser = key press to the first change "
              "inside a plot (Voila, Chromium), reply = to the plot's message arriving, kernel = the same moves in the "
              f"notebook's cells run in a fresh process; lesson 01's CF slider is the reference measured in the same "
-             f"run. Aims: browser p50 <= {a50} ms, p95 <= {a95} ms.", "",
+             f"run. Aims: browser p50 <= {a50} ms, p95 <= {a95} ms. Load average "
+             + " -> ".join(f"{x:.1f}" for x in res.get("load", ())) + " (start -> end).", "",
              "| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | kernel p50 [ms] "
              "| kernel p95 [ms] | aim met |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     both = len(res.get("trees", {})) > 1

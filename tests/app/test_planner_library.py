@@ -108,3 +108,50 @@ def test_with_a_mount_log_the_page_shows_the_recall_target_by_replay():
     assert lib.replay is not None and shown.startswith(f"{lib.replay.drives} drive")
     assert f"analytic M/G/c count: {lib.replay.analytic_drives}" in shown
     assert pg.log is example_source()
+
+
+def _sent_by(panel, key, value) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The widget messages a move of ``key`` to ``value`` in the page sends: (what, method, traits), in order.
+
+    The move arrives as the page's slider sends it (a comm message), so the slider's echo is in the list.
+    """
+    from ipywidgets import Widget
+
+    names = {id(p.widget): f"plot {k}" for k, p in panel.plots.items()}
+    names |= {id(getattr(panel, f"_{k}")): k for k in ("headline", "readouts", "binding", "error", "tables")}
+    names |= {id(c): f"control {k}" for k, c in panel.controls.items()}
+    sent, send = [], Widget._send
+
+    def spy(self, msg, buffers=None):
+        sent.append(
+            (names.get(id(self), type(self).__name__), msg.get("method"), tuple(sorted(msg.get("state", {}))))
+        )
+        return send(self, msg, buffers)
+
+    Widget._send = spy
+    try:
+        message = {"method": "update", "state": {"value": value}, "buffer_paths": []}
+        panel.controls[key]._handle_msg({"content": {"data": message}, "buffers": []})
+    finally:
+        Widget._send = send
+    return sent
+
+
+@pytest.mark.parametrize(("key", "value"), [("ingest_growth", 0.35), ("years", 9)])
+def test_a_growth_or_years_move_sends_the_capacity_figure_first_and_nothing_unchanged(key, value):
+    """A library answer moves the capacity figure's moving part (its base is kept), then the texts that
+    change; the configurations, the day and the tornado send nothing (the page redraws one plot)."""
+    pg = page()
+    pg.panel.set(ingest_growth=0.3)
+    sent = _sent_by(pg.panel, key, value)
+    assert sent[0] == (f"control {key}", "echo_update", ("value",))
+    assert sent[1] == ("plot capacity", "update", ("moving",))
+    assert {s[0] for s in sent[2:]} <= {"headline", "readouts", "binding"}
+    assert ("readouts", "update", ("value",)) in sent[2:]  # the library's readouts follow the figure
+    assert pg.panel.values[key] == value
+
+
+def test_the_capacity_figure_stands_beside_the_library_answers():
+    """In the page's order the capacity figure comes second: the plots' column beside the library's sliders."""
+    assert list(P.scenario_view().figures) == ["configurations", "capacity", "day", "tornado"]
+    assert list(page().panel.plots) == ["configurations", "capacity", "day", "tornado"]

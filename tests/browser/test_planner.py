@@ -83,7 +83,8 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     vts = plan.vts_plan(p)
     assert after["recommended"] == vts.recommended.config.label != before["recommended"]
     sens = plan.sensitivity(p, configuration=vts.closest.config)
-    assert traces_mismatch(plot_traces(page, panel_plot_index(page, TITLE, 2)), tornado_before)  # it moved
+    tornado = panel_plot_index(page, TITLE, list(mine.panel.view.figures).index("tornado"))
+    assert traces_mismatch(plot_traces(page, tornado), tornado_before)  # it moved
     cf_row = next(r for r in sens.tornado("time throttled [h]") if r.driver == "compressibility CF")
     assert cf_row.input_base == pytest.approx(cf)
     assert page.locator(".vtsmodel-headline").inner_text().startswith(vts.headline()[:40])

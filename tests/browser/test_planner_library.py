@@ -24,6 +24,10 @@ def test_growth_and_years_move_the_capacity_figure(open_lesson, tmp_path):
     mine = lesson07.PlannerPage(defer_tornado=False)
     panel = panel_as_shown(page, TITLE, mine.panel)
     move_and_check(page, panel, TITLE, "ingest_growth", "growth of the writes", 6)  # 30 % more each year
+    # the figure the slider moves is on the screen with it (it stands beside the library's answers)
+    capacity = panel_plot_index(page, TITLE, list(mine.panel.view.figures).index("capacity"))
+    box = page.locator(".vtsmodel-plot .js-plotly-plot").nth(capacity).bounding_box()
+    assert box["y"] < page.viewport_size["height"] and box["y"] + box["height"] > 0, box
     move_and_check(page, panel, TITLE, "years", "years [", 3)  # 8 years
     move_and_check(page, panel, TITLE, "stored_now_tb", "data stored now", 40)  # 4,000 TB
     years = mine.panel.result.library.over_years

@@ -95,8 +95,10 @@ export default {
     const div = document.createElement("div");
     div.className = "vtsmodel-plot-area";
     // The layout plotly.js forces while it measures labels (a dozen times a draw) is this plot's
-    // alone, not the page's: 2-4 ms less per redraw on the planner and lesson 10.
-    div.style.contain = "layout paint";
+    // alone, not the page's: 2-4 ms less per redraw on the planner and lesson 10. Size contained
+    // too (the box's height is the figure's, its width the column's), so a redraw never lays out
+    // the page around it: 0.2-2.5 ms less per redraw of the planner's capacity figure (BENCHMARKS.md).
+    div.style.contain = "strict";
     el.appendChild(div);
     let Plotly;
     try {

@@ -13,7 +13,8 @@ mount log once per setting (:class:`~vtsmodel.app.lessons.configurations.PlanEva
 every figure, readout, scenario row and the report read that evaluation. Figures
 (:mod:`vtsmodel.app.figures.plan`): every configuration against the targets (a base kept per
 the configurations' numbers; the targets and the recommended configuration are moving marks),
-the recommended configuration's day and the tornado (computed after the rest).
+the library's cartridges against its slots over the years (beside the library's answers), the
+recommended configuration's day and the tornado (computed after the rest).
 """
 
 from __future__ import annotations
@@ -170,13 +171,15 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
             lib.drive, e.feed_mb_s, compression_ratio=p.answers.cf
         )  # a note when it cannot stream
     shapes, labels = plan_figures.target_marks(vts)
+    # In the page's order: the capacity figure second, beside the library's answers (years, growth, ...)
+    # in the column of controls, so that it is on the screen while they move.
     figures = {
         "configurations": Plot(cfg.configurations_base, {"numbers": cfg.ConfigurationNumbers(vts)},
                                shapes=shapes, annotations=labels),
+        "capacity": capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources),
         "day": Plot(cfg.day_base, {"result": vts.closest}),
         "tornado": tornado or sens.tornado_plot(e.sensitivity(fraction)),
     }  # fmt: skip
-    figures["capacity"] = capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources)
     readouts = {**cfg.vts_readouts(e), **library_readouts(lib, e.feed_mb_s, p.answers.cf)}
     a = p.answers
     caption = {"day evaluated": p.day().name if p.workload is not None else "the day the answers describe"}
