@@ -301,24 +301,21 @@ function render({ model, el: root }) {
   table.addEventListener("focusin", onFocusIn);
   table.addEventListener("focusout", onFocusOut);
   table.addEventListener("dblclick", onDblClick);
-  model.on("change:caption", drawCaption);
-  model.on("change:columns", onColumns);
-  model.on("change:rows", drawRows);
-  model.on("change:status", drawStatus);
-  model.on("change:max_height", onHeight);
-  model.on("change:selected", onSelected);
-  model.on("change:mark_selected", drawSelected);
+  const listeners = {
+    "change:caption": drawCaption,
+    "change:columns": onColumns,
+    "change:rows": drawRows,
+    "change:status": drawStatus,
+    "change:max_height": onHeight,
+    "change:selected": onSelected,
+    "change:mark_selected": drawSelected,
+  };
+  for (const [name, fn] of Object.entries(listeners)) model.on(name, fn);
   drawCaption();
   onColumns();
   onHeight();
   return () => {
-    model.off("change:caption", drawCaption);
-    model.off("change:columns", onColumns);
-    model.off("change:rows", drawRows);
-    model.off("change:status", drawStatus);
-    model.off("change:max_height", onHeight);
-    model.off("change:selected", onSelected);
-    model.off("change:mark_selected", drawSelected);
+    for (const [name, fn] of Object.entries(listeners)) model.off(name, fn);
   };
 }
 
