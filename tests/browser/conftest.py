@@ -27,6 +27,8 @@ import pytest
 
 from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 
+from .helpers import cut_labels
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -276,6 +278,8 @@ def open_lesson(browser, voila_url, request, artifacts_dir):
             f"{notebook}: {broken} widget(s) not displayed, console: {missing[:2]} "
             "(see VOILA_MODEL_NOT_FOUND in tests/browser/conftest.py)"
         )
+        cut = cut_labels(page)
+        assert not cut, f"{notebook}: controls whose label is cut short: {cut}"
         return page
 
     yield _open

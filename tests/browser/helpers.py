@@ -319,6 +319,14 @@ def fits_width(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
+def cut_labels(page) -> list[str]:
+    """The shown controls' labels too long for their box (a person reads only the start)."""
+    return page.evaluate(
+        "() => [...document.querySelectorAll('.widget-label, .widget-label-basic')]"
+        ".filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())"
+    )
+
+
 def table_cell(table, row: int, header: str):
     """The input of a cell of a :class:`~vtsmodel.app.tables.TableEditor` on the page, by its label.
 

@@ -375,7 +375,7 @@ def _inputs() -> dict[str, Input]:
         "retention_years": archive.RETENTION,
         "copies": archive.COPIES,
         "offsite_copies": archive.OFFSITE,
-        "library_compression": archive.COMPRESSION.but(label="expected compression on tape"),
+        "library_compression": archive.COMPRESSION.but(label="compression on tape"),
         "fill_efficiency": archive.FILL,
         "reclaim_reserve": archive.RESERVE,
         "robots": ROBOTS.but(

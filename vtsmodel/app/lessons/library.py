@@ -48,7 +48,7 @@ _STAND_IN = "cern-tape-sizing-2005 (160 robot arm movements per hour: 22.5 s a m
 INPUTS = {
     "years": Input("years", "years", 5, lo=1, hi=10, integer=True, step=1, source="issue 29 (five years)",
                    help="Years the archive is planned for."),
-    "ingest_growth": Input("growth of the writes a year", "-", 0.0, lo=0.0, hi=1.0, step=0.05, source="your archive",
+    "ingest_growth": Input("growth of the writes", "-", 0.0, lo=0.0, hi=1.0, step=0.05, source="your archive",
                            help="How much more is written each year than the year before (0.3: 30%)."),
     "library": Input("library", "", "SL8500", choices=LIBRARY_CHOICES, source="data/library_models.csv",
                      help="A library family whose documents give its slots and drive bays per unit."),
