@@ -70,8 +70,8 @@ def pages(moves: int = 20, browser: bool = True, trees: dict[str, Path] | None =
                 for nb, lb in TARGETS for k, t in trees.items()]  # fmt: skip
     from playwright.sync_api import sync_playwright
 
-    sys.path.insert(0, str(ROOT / "tests" / "browser"))
-    from conftest import CHROMIUM_ARGS
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser.conftest import CHROMIUM_ARGS
 
     from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 

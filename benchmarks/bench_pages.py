@@ -222,8 +222,8 @@ class Server:
     """The app server (``make app``'s launcher) of ``tree``'s notebooks on a free port."""
 
     def __init__(self, tree: Path, *, pool: int) -> None:
-        sys.path.insert(0, str(ROOT / "tests" / "browser"))  # the browser harness of the tests
-        from conftest import APP_TOKEN, _wait_http, free_port, ready_url
+        sys.path.insert(0, str(ROOT / "tests"))  # the browser harness of the tests
+        from browser.conftest import APP_TOKEN, _wait_http, free_port, ready_url
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -246,7 +246,7 @@ class Server:
 
 
 def _open(context, url: str, notebook: str):
-    from conftest import wait_rendered, wait_widgets_rendered, with_token
+    from browser.conftest import wait_rendered, wait_widgets_rendered, with_token
 
     page = context.new_page()
     page.goto(with_token(f"{url}/voila/render/{notebook}"), timeout=300_000)
@@ -329,7 +329,7 @@ def to_interactive(context, url: str, notebook: str, visit: str) -> dict:
     the server (from memory, from disk), those the server answered "not modified" (304), and
     the megabytes that came over the network (Chromium's own counts).
     """
-    from conftest import wait_rendered, with_token
+    from browser.conftest import wait_rendered, with_token
 
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -420,8 +420,8 @@ def run(
     """
     from playwright.sync_api import sync_playwright
 
-    sys.path.insert(0, str(ROOT / "tests" / "browser"))
-    from conftest import CHROMIUM_ARGS
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser.conftest import CHROMIUM_ARGS
 
     from vtsmodel.app._browser import HOW_TO_GET, find_chromium
 

@@ -322,9 +322,9 @@ def browser(n: int, moves: int = 30) -> dict:
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    sys.path.insert(0, str(ROOT / "tests"))
     import bench_pages
-    from conftest import CHROMIUM_ARGS
+    from browser.conftest import CHROMIUM_ARGS
     from helpers import pick_file
 
     from vtsmodel import mountlog

@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests" / "browser"))  # the browser harness of the tests
+sys.path.insert(0, str(ROOT / "tests"))  # the browser harness of the tests
 
 import bench_pages  # noqa: E402
 
@@ -76,7 +76,7 @@ def owner(url: str, function: str) -> str:
 
 def visit(context, url: str, notebook: str) -> dict:
     """One visit of ``notebook`` in ``context``: its marks, page to interactive and self time by owner [ms]."""
-    from conftest import wait_rendered, with_token
+    from browser.conftest import wait_rendered, with_token
 
     page = context.new_page()
     page.add_init_script(MARKS_JS)
@@ -104,7 +104,7 @@ def visit(context, url: str, notebook: str) -> dict:
 
 def run(notebooks: list[str], baseline: Path | None, visits: int) -> dict:
     """Every notebook's visits in each tree, interleaved: ``{(notebook, tree, visit): [marks, ...]}``."""
-    from conftest import CHROMIUM_ARGS
+    from browser.conftest import CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
 
     from vtsmodel.app._browser import HOW_TO_GET, find_chromium
