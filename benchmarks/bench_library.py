@@ -148,23 +148,24 @@ def report_lines(res: dict) -> list[str]:
     lines = ["## The library over the years: growth and years sliders, fresh values", "",
              "The planner's (07) and lesson 10's growth and years sliders moved one step at a time through values "
              "they never had, as bench_pages moves a page's main control: browser = key press to the first change "
-             "inside a plot (Voila, Chromium), reply = to the plot's message arriving, kernel = the same moves in the "
+             "inside a plot (Voila, Chromium), reply = to the plot's message arriving, drawn = plotly.js's drawing between "
+             "one key press and the next (every plot the move redraws), kernel = the same moves in the "
              f"notebook's cells run in a fresh process; lesson 01's CF slider is the reference measured in the same "
              f"run. Aims: browser p50 <= {a50} ms, p95 <= {a95} ms. Load average "
              + " -> ".join(f"{x:.1f}" for x in res.get("load", ())) + " (start -> end).", "",
-             "| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | kernel p50 [ms] "
-             "| kernel p95 [ms] | aim met |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+             "| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | drawn p50 [ms] | kernel p50 [ms] "
+             "| kernel p95 [ms] | aim met |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     both = len(res.get("trees", {})) > 1
     for r in res["pages"]:
         name = r["notebook"] + (f" ({r['tree']})" if both else "")
         if "error" in r:
-            lines.append(f"| {name} | {r['label']} | failed: {r['error']} |" + " |" * 6)
+            lines.append(f"| {name} | {r['label']} | failed: {r['error']} |" + " |" * 7)
             continue
         k, b = r["kernel"], r.get("browser", {})
         ok = b.get("p50_ms", float("inf")) <= a50 and b.get("p95_ms", float("inf")) <= a95
         lines.append(f"| {name} | {k['target']} | {k['moves']} | {bench_pages._cell(b.get('p50_ms'))} "
                      f"| {bench_pages._cell(b.get('p95_ms'))} | {bench_pages._cell(b.get('reply_p50_ms'))} "
-                     f"| {statistics.median(k['wall_ms']):.1f} | {bench_pages._percentile(k['wall_ms'], 0.95):.1f} "
+                     f"| {bench_pages._cell(b.get('drawn_p50_ms'))} | {statistics.median(k['wall_ms']):.1f} | {bench_pages._percentile(k['wall_ms'], 0.95):.1f} "
                      f"| {'yes' if ok else 'no'} |")  # fmt: skip
     lines += ["", "The core, per fresh growth value (library_plan: the archive, drives, robots, frames and each "
               "year's recall target), beside vts_plan of the same plan:", "", "```"]  # fmt: skip

@@ -27,10 +27,12 @@ _READ_TRACES = """
 """
 
 
-#: The named marks (operating points drawn as layout shapes) of a plot: name, x, y, visible.
+#: The named marks (operating points and bands drawn as layout shapes) of a plot: name, anchor x and y,
+#: the corners x0, x1, y0, y1, visible, path.
 _READ_MARKS = """
 (el) => ((el.layout && el.layout.shapes) || []).filter(s => s.name).map(s => ({
-  name: s.name, x: s.xanchor ?? null, y: s.yanchor ?? null, visible: s.visible !== false, path: s.path ?? null}))
+  name: s.name, x: s.xanchor ?? null, y: s.yanchor ?? null, visible: s.visible !== false, path: s.path ?? null,
+  x0: s.x0 ?? null, x1: s.x1 ?? null, y0: s.y0 ?? null, y1: s.y1 ?? null}))
 """
 
 
@@ -239,7 +241,20 @@ def marks_mismatch(marks: list[dict], spec, *, rtol: float = 1e-6) -> str:
                     return f"mark {exp['name']!r} {axis}: {a} != {b}"
         elif got["path"] != exp.get("path"):
             return f"mark {exp['name']!r}: its path differs"
+        for corner in ("x0", "x1", "y0", "y1"):
+            if corner in exp and not _same(got.get(corner), exp[corner], rtol):
+                return f"mark {exp['name']!r} {corner}: {got.get(corner)} != {exp[corner]}"
     return ""
+
+
+def _same(a, b, rtol: float) -> bool:
+    """Two coordinates equal: numbers within ``rtol``, anything else (a category, a date) as it is."""
+    import math
+
+    try:
+        return math.isclose(float(a), float(b), rel_tol=rtol, abs_tol=1e-12)
+    except (TypeError, ValueError):
+        return a == b
 
 
 def wait_for_panel(page, title: str, view, *, rtol: float = 1e-6, timeout_s: float = 30.0) -> None:

@@ -20,10 +20,12 @@ from vtsmodel.hits import lru_hit_curve
 
 from .helpers import (
     fits_width,
+    move_panel_slider,
     open_lesson_with_plots,
     panel_as_shown,
     panel_plot_index,
     pick_file,
+    plot_locator,
     plot_traces,
     traces_mismatch,
     wait_for_panel,
@@ -39,6 +41,55 @@ def _status(page, kind: str, text: str) -> str:
     loc = page.locator(f".vtsmodel-plan-status .vtsmodel-plan-{kind}", has_text=text)
     loc.wait_for(timeout=120_000)
     return loc.inner_text()
+
+
+def _below_screen(page, index: int) -> float:
+    """How far the top of the page's ``index``-th plot is below the bottom of the screen [px]."""
+    return plot_locator(page, index).evaluate("el => el.getBoundingClientRect().top - window.innerHeight")
+
+
+def _wait_shows(page, index: int, spec) -> None:
+    page.wait_for_function(
+        "i => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')[i] !== undefined", arg=index
+    )
+    for _ in range(300):
+        if not traces_mismatch(plot_traces(page, index), spec):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(traces_mismatch(plot_traces(page, index), spec))
+
+
+def test_a_move_draws_the_plots_on_the_screen_and_those_below_when_near(open_lesson):
+    """A move redraws the plot beside the slider at once; the day's plot, far below the screen, when it
+    is scrolled near (``_plotpane.js``), or by itself once the moves pause: each then shows the package's view."""
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 3)
+    mine = lesson07.PlannerPage(defer_tornado=False)
+    panel_as_shown(page, TITLE, mine.panel)
+    first, day = panel_plot_index(page, TITLE, 0), panel_plot_index(page, TITLE, 2)
+    page.evaluate("() => { window.__vtsmodelOffscreenDelayMs = 3600000; }")  # drawn only when near
+    before = plot_traces(page, day)
+
+    move_panel_slider(page, mine.panel, TITLE, "write_gb_per_day", "data written per day", 1)
+    specs = [p.spec() for p in mine.panel.view.figures.values()]
+    _wait_shows(page, first, specs[0])
+    assert _below_screen(page, first) < 0, "the configurations' plot is beside the slider, on the screen"
+    assert _below_screen(page, day) > 600, "the day's plot is far below the screen"
+    page.wait_for_timeout(1000)
+    assert plot_traces(page, day) == before, "the day's plot was redrawn off the screen"
+    assert traces_mismatch(before, specs[2]), "the move changes the day's plot"
+
+    plot_locator(page, day).scroll_into_view_if_needed()
+    _wait_shows(page, day, specs[2])
+
+    # With the page's own delay: drawn without scrolling once the moves pause.
+    page.evaluate("() => { delete window.__vtsmodelOffscreenDelayMs; }")
+    before = plot_traces(page, day)
+    move_panel_slider(page, mine.panel, TITLE, "write_gb_per_day", "data written per day", 1)
+    assert _below_screen(page, day) > 600
+    specs = [p.spec() for p in mine.panel.view.figures.values()]
+    assert traces_mismatch(before, specs[2])
+    _wait_shows(page, day, specs[2])
+    assert _below_screen(page, day) > 600
 
 
 def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):

@@ -12,6 +12,11 @@ const PLOTLY_WAIT_MS = 120000;
 // are drawn and the page is idle, at the latest this long after: the first screen answers sooner.
 const IDLE_DRAW_MS = 5000;
 const NEAR_SCREEN = "600px";
+// After its first draw, a plot off screen that changes is drawn when it comes near the screen, or
+// once its changes have paused this long and the page is idle: a move draws what is on the screen
+// first, and the page is free for the next move sooner (the planner: two figures of four).
+// window.__vtsmodelOffscreenDelayMs overrides it (the browser tests).
+const OFFSCREEN_DELAY_MS = 300;
 
 function whenPlotly() {
   return new Promise((resolve, reject) => {
@@ -44,6 +49,17 @@ function doneNear() {
   if (drawsNear.pending === 0) drawsNear.waiting.splice(0).forEach((resolve) => resolve());
 }
 
+// The element whose scrolling brings ``el`` onto the screen (Voila and JupyterLab scroll an element
+// inside the page; the widget boxes between are "overflow: auto" but never scroll): the root the
+// "near the screen" margin applies to; null (the page's viewport) while nothing scrolls yet.
+function scrollRoot(el) {
+  for (let n = el.parentElement; n && n !== document.body; n = n.parentElement) {
+    const o = getComputedStyle(n).overflowY;
+    if ((o === "auto" || o === "scroll") && n.scrollHeight > n.clientHeight + 1) return n;
+  }
+  return null;
+}
+
 // Resolves true when ``el`` is near the screen at first sight; false otherwise, and then
 // ``later`` resolves when it comes near the screen, or when the near ones are drawn and the
 // page is idle (at the latest IDLE_DRAW_MS after that).
@@ -64,7 +80,7 @@ function sight(el) {
         near();
       }
     },
-    { rootMargin: NEAR_SCREEN },
+    { root: scrollRoot(el), rootMargin: NEAR_SCREEN },
   );
   seen.observe(el);
   nearDrawn().then(() => {
@@ -161,15 +177,45 @@ export default {
         drawing = false;
       }
     };
+    // Whether the plot is near the screen (kept once it is first drawn), and a change not drawn yet.
+    let near = true;
+    let pending = false;
+    let deferred = null;
+    let closed = false;
+    const drawPending = () => {
+      deferred = null;
+      if (pending && !closed) {
+        pending = false;
+        draw();
+      }
+    };
+    const drawSoon = () => {
+      pending = true;
+      if (deferred !== null) clearTimeout(deferred.timer);
+      deferred = {
+        timer: setTimeout(() => {
+          if (window.requestIdleCallback) {
+            window.requestIdleCallback(drawPending, { timeout: IDLE_DRAW_MS });
+          } else {
+            drawPending();
+          }
+        }, window.__vtsmodelOffscreenDelayMs ?? OFFSCREEN_DELAY_MS),
+      };
+    };
     // One draw for a change of base and moving part sent together.
     let queued = false;
     const request = () => {
       // When the kernel's change arrived: the page benchmark splits a move into reply and redraw.
       window.__vtsmodelReceived = performance.now();
+      if (!near) {
+        drawSoon();
+        return;
+      }
       if (queued) return;
       queued = true;
       Promise.resolve().then(() => {
         queued = false;
+        pending = false;
         draw();
       });
     };
@@ -192,11 +238,27 @@ export default {
     }
     model.on("change:base", request);
     model.on("change:moving", request);
+    const watch = new IntersectionObserver(
+      (entries) => {
+        near = entries.some((e) => e.isIntersecting);
+        if (near && pending) {
+          if (deferred !== null) clearTimeout(deferred.timer);
+          deferred = null;
+          pending = false;
+          draw();
+        }
+      },
+      { root: scrollRoot(el), rootMargin: NEAR_SCREEN },
+    );
+    watch.observe(el);
     const resize = new ResizeObserver(() => {
       if (div.offsetWidth > 0 && div.offsetHeight > 0) Plotly.Plots.resize(div);
     });
     resize.observe(el);
     return () => {
+      closed = true;
+      watch.disconnect();
+      if (deferred !== null) clearTimeout(deferred.timer);
       resize.disconnect();
       model.off("change:base", request);
       model.off("change:moving", request);
