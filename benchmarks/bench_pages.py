@@ -197,8 +197,9 @@ def kernel_in(tree: Path, notebook: str, moves: int) -> dict:
 _INSTALL = """
 () => {
   window.__lat = []; window.__reply = []; window.__t0 = null; window.__draw = [];
-  // plotly.js's drawing (its synchronous part) between one key press and the next: every plot a move redraws
-  let drawn = null;
+  // plotly.js's drawing (its synchronous part) from one move's first key press to the next move's: every
+  // plot a move redraws (a move is one key press, or a cell's number typed and Enter)
+  let drawn = null, moves = 0;
   const react = window.Plotly.react;
   window.Plotly.react = function (...args) {
     const t = performance.now();
@@ -207,8 +208,11 @@ _INSTALL = """
     return out;
   };
   document.addEventListener('keydown', () => {
-    if (drawn !== null) window.__draw.push(drawn);
-    drawn = 0;
+    if (drawn === null || window.__lat.length > moves) {
+      if (drawn !== null) window.__draw.push(drawn);
+      drawn = 0;
+      moves = window.__lat.length;
+    }
     window.__t0 = performance.now(); window.__vtsmodelReceived = null;
   }, true);
   const touchesPlot = (rec) => {
