@@ -7,7 +7,14 @@ import warnings
 import numpy as np
 import pytest
 
-from vtsmodel._validation import ExtrapolationWarning, as_float_array, check_choice, result, warn_outside
+from vtsmodel._validation import (
+    ExtrapolationWarning,
+    _fmt_range,
+    as_float_array,
+    check_choice,
+    result,
+    warn_outside,
+)
 
 
 def test_valid_input_becomes_a_float_array():
@@ -126,3 +133,43 @@ def test_a_whole_number_bound_is_said_exactly(hi, text):
         as_float_array("x", 0.0, lo=16, hi=hi)
     if hi > 16:  # the Input's own text, as a control's tooltip and a plan file's comment say it
         assert Input("x", "-", 16, lo=16, hi=hi).range_text() == text.replace("1e+08", "100000000")
+
+
+_KINDS = (float, int, np.float64, np.float32, np.int64, np.int32)
+
+
+@pytest.mark.parametrize("kind", _KINDS, ids=lambda k: k.__name__)
+@pytest.mark.parametrize(
+    ("lo", "hi", "lo_open", "hi_open", "integer"),
+    [
+        (0, 1e6, True, False, False),
+        (None, None, False, False, False),
+        (1, 100, False, True, True),
+        (-5, 5, False, False, False),
+    ],
+)
+def test_a_plain_number_is_checked_as_the_same_number_in_an_array(kind, lo, hi, lo_open, hi_open, integer):
+    """The plain-number path of as_float_array (no numpy checks) accepts and refuses exactly what an array of
+    that one number is accepted and refused for, and returns the same float."""
+    bounds = {"lo": lo, "hi": hi, "lo_open": lo_open, "hi_open": hi_open, "integer": integer}
+    edges = [b for b in (lo, hi) if b is not None]
+    values = [0, 1, 2.5, -5, 5, 99, 100, 1e6, 1e6 + 1, -1, 3, 2**53, 2**53 + 2, *edges]
+    for v in values:
+        try:
+            x = kind(v)
+        except (OverflowError, ValueError):
+            continue
+        try:
+            want = float(as_float_array("x", np.array([x]), **bounds)[0])
+        except ValueError:
+            with pytest.raises(ValueError) as err:
+                as_float_array("x", x, **bounds)
+            assert str(err.value).startswith("x=") and _fmt_range(lo, hi, lo_open, hi_open) in str(err.value)
+            continue
+        got = as_float_array("x", x, **bounds)
+        assert got.shape == () and got.dtype == np.float64 and float(got) == want, (kind, v)
+
+
+def test_a_python_int_past_the_floats_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"^n=1000.* is outside the valid range"):
+        as_float_array("n", 10**400, lo=0)

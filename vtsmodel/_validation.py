@@ -8,6 +8,7 @@ outside what a source validated raises an :class:`ExtrapolationWarning`.
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from collections.abc import Iterable
 
@@ -83,6 +84,10 @@ def _describe(value) -> str:
     return f"array with values {np.array2string(arr.ravel()[:6], threshold=6)}"
 
 
+#: The types :func:`as_float_array` checks without numpy when they are in range (not ``bool``: a bool
+#: is never a number here).
+_PLAIN_NUMBERS = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+
 #: Largest whole number an integer input may take: every whole number up to it is exact in
 #: a float64 (2**53), so counts never wrap around when converted to integers.
 MAX_WHOLE = 2.0**53
@@ -152,7 +157,19 @@ def as_float_array(
     numpy.ndarray
         The value as a float64 array (0-d for a scalar).
     """
-    rng = _fmt_range(lo, hi, lo_open, hi_open)
+    if type(value) in _PLAIN_NUMBERS:  # a plain number in its range: the common case, without numpy's checks
+        try:
+            x = float(value)
+        except OverflowError:
+            x = math.inf
+        if (
+            math.isfinite(x)
+            and (lo is None or (x > lo if lo_open else x >= lo))
+            and (hi is None or (x < hi if hi_open else x <= hi))
+            and (not integer or (x.is_integer() and abs(x) <= MAX_WHOLE))
+        ):
+            return np.array(x)
+    rng = _fmt_range(lo, hi, lo_open, hi_open)  # below: the checks that name what is wrong
     if isinstance(value, str | bytes | np.str_ | np.bytes_):
         raise _text_error(name, value, rng)
     if value is None:
