@@ -306,17 +306,16 @@ class Input:
         """
         if self.optional and _empty(value):
             return None
-        rng = self.range_text()
         if hasattr(value, "item") and not isinstance(value, list | tuple | dict):
             size = getattr(value, "size", 1)
             if size != 1:  # numpy's own message named no input
                 held = "an empty array" if size == 0 else f"an array of {size} values"
-                raise ValueError(f"{name} is {held}; {self.header} takes one value: {rng}")
+                raise ValueError(f"{name} is {held}; {self.header} takes one value: {self.range_text()}")
             value = value.item()  # numpy scalars (a grid sends them)
         if isinstance(value, str):
             text = value.strip()
             if len(text) > MAX_TEXT:
-                raise ValueError(f"{name}={text[:20]!r}… is not valid; {self.header}: {rng}")
+                raise ValueError(f"{name}={text[:20]!r}… is not valid; {self.header}: {self.range_text()}")
         else:
             text = None
         if self.choices:
@@ -333,11 +332,11 @@ class Input:
                 for _label, v in self.options:
                     if num is not None and _same_choice(num, v):
                         return v
-            raise ValueError(f"{name}={_shown(value)} is not valid; choose {rng}")
+            raise ValueError(f"{name}={_shown(value)} is not valid; choose {self.range_text()}")
         if self.kind == "text":
             if text is None or not text or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
                 raise ValueError(
-                    f"{name}={_shown(value)} is not valid; {self.header}: {rng}, no control characters"
+                    f"{name}={_shown(value)} is not valid; {self.header}: {self.range_text()}, no control characters"
                 )
             return text
         if self.kind == "flag":
@@ -349,34 +348,42 @@ class Input:
                 return False
             if isinstance(value, numbers.Integral) and value in (0, 1):
                 return bool(value)
-            raise ValueError(f"{name}={_shown(value)} is not valid; {self.header}: {rng}")
+            raise ValueError(f"{name}={_shown(value)} is not valid; {self.header}: {self.range_text()}")
         if value is None or (text is not None and not text):
-            raise ValueError(f"{name} is empty; {self.header} must be a number in {rng}")
+            raise ValueError(f"{name} is empty; {self.header} must be a number in {self.range_text()}")
         if isinstance(value, bool) or not isinstance(value, numbers.Real | str):
-            raise ValueError(f"{name}={_shown(value)} must be a number in {rng} ({self.header})")
+            raise ValueError(
+                f"{name}={_shown(value)} must be a number in {self.range_text()} ({self.header})"
+            )
         if text is not None:
             try:
                 num = float(text)  # "1e3", " 2.5 ": numbers; anything else is rejected
             except ValueError:
                 raise ValueError(
-                    f"{name}={_shown(value)} is not a number; {self.header} must be in {rng}"
+                    f"{name}={_shown(value)} is not a number; {self.header} must be in {self.range_text()}"
                 ) from None
         else:
             try:
                 num = float(value)
             except OverflowError:
-                raise ValueError(f"{name}={_shown(value)} is outside the valid range {rng}") from None
+                raise ValueError(
+                    f"{name}={_shown(value)} is outside the valid range {self.range_text()}"
+                ) from None
         if not math.isfinite(num):
-            raise ValueError(f"{name}={_shown(value)} must be finite; {self.header} must be in {rng}")
+            raise ValueError(
+                f"{name}={_shown(value)} must be finite; {self.header} must be in {self.range_text()}"
+            )
         bad = (
             (self.lo is not None and (num <= self.lo if self.lo_open else num < self.lo))
             or (self.hi is not None and (num >= self.hi if self.hi_open else num > self.hi))
         )  # fmt: skip
         if bad:
-            raise ValueError(f"{name}={num:g} is outside the valid range {rng} ({self.header})")
+            raise ValueError(f"{name}={num:g} is outside the valid range {self.range_text()} ({self.header})")
         if self.integer:
             if num != round(num):
-                raise ValueError(f"{name}={num:g} must be a whole number in {rng} ({self.header})")
+                raise ValueError(
+                    f"{name}={num:g} must be a whole number in {self.range_text()} ({self.header})"
+                )
             return int(round(num))
         return num
 
