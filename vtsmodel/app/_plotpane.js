@@ -177,30 +177,27 @@ export default {
         drawing = false;
       }
     };
-    // Whether the plot is near the screen (kept once it is first drawn), and a change not drawn yet.
+    // Whether the plot is near the screen (kept once it is first drawn), and a change not drawn yet:
+    // drawn when the plot comes near, or once the changes pause and the page is idle.
     let near = true;
     let pending = false;
-    let deferred = null;
+    let timer = null;
     let closed = false;
     const drawPending = () => {
-      deferred = null;
+      clearTimeout(timer);
+      timer = null;
       if (pending && !closed) {
         pending = false;
         draw();
       }
     };
-    const drawSoon = () => {
+    const drawLater = () => {
       pending = true;
-      if (deferred !== null) clearTimeout(deferred.timer);
-      deferred = {
-        timer: setTimeout(() => {
-          if (window.requestIdleCallback) {
-            window.requestIdleCallback(drawPending, { timeout: IDLE_DRAW_MS });
-          } else {
-            drawPending();
-          }
-        }, window.__vtsmodelOffscreenDelayMs ?? OFFSCREEN_DELAY_MS),
-      };
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (window.requestIdleCallback) window.requestIdleCallback(drawPending, { timeout: IDLE_DRAW_MS });
+        else drawPending();
+      }, window.__vtsmodelOffscreenDelayMs ?? OFFSCREEN_DELAY_MS);
     };
     // One draw for a change of base and moving part sent together.
     let queued = false;
@@ -208,7 +205,7 @@ export default {
       // When the kernel's change arrived: the page benchmark splits a move into reply and redraw.
       window.__vtsmodelReceived = performance.now();
       if (!near) {
-        drawSoon();
+        drawLater();
         return;
       }
       if (queued) return;
@@ -241,12 +238,7 @@ export default {
     const watch = new IntersectionObserver(
       (entries) => {
         near = entries.some((e) => e.isIntersecting);
-        if (near && pending) {
-          if (deferred !== null) clearTimeout(deferred.timer);
-          deferred = null;
-          pending = false;
-          draw();
-        }
+        if (near) drawPending();
       },
       { root: scrollRoot(el), rootMargin: NEAR_SCREEN },
     );
@@ -257,8 +249,8 @@ export default {
     resize.observe(el);
     return () => {
       closed = true;
+      clearTimeout(timer);
       watch.disconnect();
-      if (deferred !== null) clearTimeout(deferred.timer);
       resize.disconnect();
       model.off("change:base", request);
       model.off("change:moving", request);
