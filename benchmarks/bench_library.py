@@ -148,8 +148,8 @@ def report_lines(res: dict) -> list[str]:
     lines = ["## The library over the years: growth and years sliders, fresh values", "",
              "The planner's (07) and lesson 10's growth and years sliders moved one step at a time through values "
              "they never had, as bench_pages moves a page's main control: browser = key press to the first change "
-             "inside a plot (Voila, Chromium), reply = to the plot's message arriving, drawn = plotly.js's drawing between "
-             "one key press and the next (every plot the move redraws), kernel = the same moves in the "
+             "inside a plot (Voila, Chromium), reply = to the plot's message arriving, drawn = plotly.js's drawing from "
+             "one move's first key press to the next move's (every plot the move redraws), kernel = the same moves in the "
              f"notebook's cells run in a fresh process; lesson 01's CF slider is the reference measured in the same "
              f"run. Aims: browser p50 <= {a50} ms, p95 <= {a95} ms. Load average "
              + " -> ".join(f"{x:.1f}" for x in res.get("load", ())) + " (start -> end).", "",
