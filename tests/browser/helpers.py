@@ -50,6 +50,50 @@ def plot_traces(page, plot_index: int = 0) -> list[dict]:
     return plot_locator(page, plot_index).evaluate(_READ_TRACES)
 
 
+#: What a plot drew, element by element: the bars' and lines' paths, the points, the tick labels and their
+#: places, the shapes and the annotations.
+_DRAWN = """
+(gd) => {
+  const q = (sel, f) => Array.from(gd.querySelectorAll(sel)).map(f);
+  return {
+    bars: q('.barlayer .point path', e => e.getAttribute('d')),
+    lines: q('.scatterlayer .js-line', e => e.getAttribute('d')),
+    points: q('.scatterlayer .point', e => (e.getAttribute('transform') || '') + (e.getAttribute('d') || '')),
+    ticks: q('.xtick text, .ytick text, .x2tick text, .y2tick text',
+             e => e.textContent + '@' + e.getAttribute('transform') + ':' + e.getAttribute('x') + ',' + e.getAttribute('y')),
+    shapes: q('.shapelayer path', e => e.getAttribute('d')),
+    annotations: q('.annotation', e => e.textContent + '@' + e.getAttribute('transform')),
+  };
+}
+"""
+
+
+def drawn_unlike_a_new_plot(page, plot_index: int = 0) -> str:
+    """What the n-th plot drew differently from a new plot of its own figure ('' when nothing).
+
+    The figure (``data`` and ``layout`` as the page last gave them) is drawn afresh beside it
+    with ``Plotly.newPlot``, at its size, and every drawn element compared.
+    """
+    return plot_locator(page, plot_index).evaluate(
+        f"""async (gd) => {{
+          const drawn = {_DRAWN};
+          const fresh = document.createElement('div');
+          fresh.style.width = gd.offsetWidth + 'px'; fresh.style.height = gd.offsetHeight + 'px';
+          gd.parentElement.appendChild(fresh);
+          const layout = Object.assign({{}}, gd.layout); delete layout.transition;
+          try {{
+            await Plotly.newPlot(fresh, JSON.parse(JSON.stringify(gd.data)), JSON.parse(JSON.stringify(layout)), gd._context);
+            const now = drawn(gd), want = drawn(fresh);
+            for (const k of Object.keys(want)) {{
+              const a = JSON.stringify(now[k]), b = JSON.stringify(want[k]);
+              if (a !== b) return k + ': ' + a.slice(0, 300) + ' drawn, ' + b.slice(0, 300) + ' new';
+            }}
+            return '';
+          }} finally {{ Plotly.purge(fresh); fresh.remove(); }}
+        }}"""
+    )
+
+
 def wait_for_plot_change(page, before: list[dict], plot_index: int = 0, timeout: int = 30_000) -> list[dict]:
     """Wait until the n-th plot's traces differ from ``before``; return the new traces."""
     page.wait_for_function(

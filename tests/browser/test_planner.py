@@ -19,6 +19,7 @@ from vtsmodel.app.text import number
 from vtsmodel.hits import lru_hit_curve
 
 from .helpers import (
+    drawn_unlike_a_new_plot,
     fits_width,
     move_panel_slider,
     open_lesson_with_plots,
@@ -90,6 +91,44 @@ def test_a_move_draws_the_plots_on_the_screen_and_those_below_when_near(open_les
     assert traces_mismatch(before, specs[2])
     _wait_shows(page, day, specs[2])
     assert _below_screen(page, day) > 600
+
+
+def test_a_move_of_the_values_alone_redraws_the_traces_as_a_new_plot_would(open_lesson):
+    """A data-per-day move changes the configurations' values under axes that stay put: the page redraws
+    the traces alone (plotly.js's transition path, ``_plotpane.js``), and what it draws is what a new
+    plot of the same figure draws; a move of a target (a shape, an axis) is drawn in full, as well."""
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 3)
+    mine = lesson07.PlannerPage(defer_tornado=False)
+    panel_as_shown(page, TITLE, mine.panel)
+    first = panel_plot_index(page, TITLE, 0)
+    plot_locator(page, first).evaluate(
+        "gd => { window.__inPlace = 0; gd.on('plotly_transitioning', () => { window.__inPlace += 1; }); }"
+    )
+    axes = mine.panel.figure("configurations")["layout"]["yaxis"]["range"]
+    for _ in range(3):
+        move_panel_slider(page, mine.panel, TITLE, "write_gb_per_day", "data written per day", 1)
+        _wait_shows(page, first, mine.panel.figure("configurations"))
+        assert drawn_unlike_a_new_plot(page, first) == ""
+    assert mine.panel.figure("configurations")["layout"]["yaxis"]["range"] == axes  # the axes stayed put
+    assert page.evaluate("() => window.__inPlace") >= 1, "no move took the traces-only path"
+
+    moved = page.evaluate("() => window.__inPlace")
+    move_panel_slider(page, mine.panel, TITLE, "recall_target_s", "recall ready within", 3)
+    _wait_shows(page, first, mine.panel.figure("configurations"))
+    target = next(
+        s["y0"]
+        for s in mine.panel.figure("configurations")["layout"]["shapes"]
+        if s.get("name", "").startswith("target ")
+    )
+    page.wait_for_function(
+        "([i, y]) => document.querySelectorAll('.vtsmodel-plot .js-plotly-plot')[i].layout.shapes"
+        ".some(s => s.name && s.name.startsWith('target ') && s.y0 === y)",
+        arg=[first, target],
+    )
+    assert drawn_unlike_a_new_plot(page, first) == ""
+    assert page.evaluate("() => window.__inPlace") == moved, (
+        "a moved target was drawn by the traces-only path"
+    )
 
 
 def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):

@@ -150,6 +150,33 @@ export default {
       movingObjs = objs;
       return objs;
     };
+    // A figure that asks for it (layout.transition) has a move that changes only its traces' y
+    // values drawn by plotly.js's transition path (no animation: duration 0): the traces redrawn
+    // under axes, legend, shapes and annotations left as they are, about half a full redraw (the
+    // planner's configurations, BENCHMARKS.md). That path would leave a changed axis, shape or label
+    // stale, so any other change is drawn in full. The last draw's tick arrays are passed again:
+    // plotly.js compares arrays by identity and would redraw every tick for an equal copy.
+    let lastKey = null;
+    let lastLayout = null;
+    let lastTemplate = null;
+    const inPlace = (data, layout) => {
+      if (!layout.transition) return layout;
+      const { template, ...rest } = layout;
+      const key = JSON.stringify([rest, data.map(({ y, ...t }) => t)]);
+      if (key === lastKey && template === lastTemplate && lastLayout) {
+        for (const [name, axis] of Object.entries(layout)) {
+          const was = lastLayout[name];
+          if (!/^[xy]axis\d*$/.test(name) || !isObject(axis) || !isObject(was)) continue;
+          for (const k of ["tickvals", "ticktext", "categoryarray"]) if (k in axis) axis[k] = was[k];
+        }
+      } else {
+        delete layout.transition;
+      }
+      lastKey = key;
+      lastLayout = layout;
+      lastTemplate = template;
+      return layout;
+    };
     let drawing = false;
     let again = false;
     const draw = async () => {
@@ -171,7 +198,7 @@ export default {
           }
           const moving = model.get("moving") || {};
           const data = baseData.concat(tracesFor(moving));
-          await Plotly.react(div, data, layoutFor(moving), model.get("config"));
+          await Plotly.react(div, data, inPlace(data, layoutFor(moving)), model.get("config"));
         } while (again);
       } finally {
         drawing = false;

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vtsmodel import number
-from vtsmodel.app.figures.marks import line_mark, point_mark
+from vtsmodel.app.figures.marks import line_mark
 from vtsmodel.app.figures.plot import plain_json
 from vtsmodel.app.figures.theme import COLORS
 
@@ -24,10 +24,13 @@ __all__ = [
     "configurations_spec",
     "day_spec",
     "for_page",
+    "log_range",
     "log_ticks",
+    "nice_ceiling",
     "slanted_px",
     "target_marks",
     "tornado_spec",
+    "value_axes",
 ]
 
 #: Figure width in the report, fitting an A4 page's text width. [CSS px]
@@ -157,6 +160,57 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     return below + inside + above
 
 
+#: The steps of :func:`nice_ceiling` in each power of ten: fine enough that a plot fills at
+#: least two thirds of its height (8 -> 10 the coarsest), coarse enough that a slider's move
+#: seldom crosses one.
+NICE_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def nice_ceiling(x: float) -> float:
+    """The smallest of 1, 1.5, 2, 3, 4, 5, 6 and 8 times a power of ten at or above ``x``; 1 for ``x <= 0``.
+
+    The top of a linear axis that stays put while a slider moves the values under it: the
+    axis is redrawn only when a value crosses a step (a page redraws the traces alone then).
+
+    Examples
+    --------
+    >>> nice_ceiling(0.0), nice_ceiling(2.2), nice_ceiling(7.9), nice_ceiling(8.01)
+    (1.0, 3.0, 8.0, 10.0)
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError(f"nice_ceiling: x={x!r} must be finite")
+    if x <= 0:
+        return 1.0
+    p = 10.0 ** math.floor(math.log10(x))
+    for m in NICE_STEPS:
+        if m * p >= x * (1 - 1e-12):
+            return m * p
+    return 10.0 * p  # pragma: no cover - log10's rounding at an exact power of ten
+
+
+def log_range(lo: float, hi: float, ticks: Sequence[float], pad: float = 0.06) -> list[float]:
+    """A log axis's range [log10 units] over ``lo`` to ``hi`` and ``ticks``, widened to the 1, 2, 5 values around them.
+
+    The range moves only when a value crosses one of those (as :func:`nice_ceiling` does for a
+    linear axis); ``pad`` decades either side keep a marker on the edge whole.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in log_range(150.0, 4000.0, [200.0, 500.0, 1000.0, 2000.0])]
+    [1.94, 3.759]
+    """
+    lo, hi = float(lo), float(hi)
+    if not (0 < lo <= hi and math.isfinite(hi)):
+        raise ValueError(f"log_range: lo={lo!r} and hi={hi!r} must be positive and finite, lo <= hi")
+    steps = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 2)
+             for m in (1, 2, 5)]  # fmt: skip
+    below = max(t for t in steps if t <= lo * (1 + 1e-12))
+    above = min(t for t in steps if t >= hi * (1 - 1e-12))
+    low, high = min([below, *ticks]), max([above, *ticks])
+    return [math.log10(low) - pad, math.log10(high) + pad]
+
+
 def slanted_px(labels: Sequence[str], size: float = 14.0) -> int:
     """Height [px] under a plot that category labels slanted at 45 degrees take, with the gap above them.
 
@@ -171,8 +225,39 @@ def _caches(vts) -> list[str]:
     return list(dict.fromkeys(r.config.label.rsplit(", ", 1)[0] for r in vts.results))
 
 
+def value_axes(vts) -> dict:
+    """The ranges of :func:`configurations_spec`'s value axes, over every configuration's values and the targets.
+
+    ``yaxis`` (hours) from 0 to :func:`nice_ceiling` of the largest bar or target; ``yaxis2``
+    (recall ready, seconds) on a log scale labelled 1, 2, 5 per decade in full
+    (:func:`log_ticks`, :func:`log_range`), when any configuration has a recall time. A page
+    sends these with the targets (they move when a target does).
+    """
+    first = vts.results[0]
+    throttle, delay, recall = (first.check(k) for k in ("throttle", "delay", "recall"))
+    hours = [v for r in vts.results for v in (r.hours_throttled, r.longest_delay_hours)]
+    top = [v for v in (*hours, throttle.limit, delay.limit) if math.isfinite(v)]
+    out = {"yaxis": {"range": [0.0, nice_ceiling(max(top, default=0.0) * 1.05)]}}  # autorange's 5 % above
+    shown = [r.worst_recall_ready_s for r in vts.results if math.isfinite(r.worst_recall_ready_s)]
+    if shown:
+        lo, hi = min(shown + [recall.limit]), max(shown + [recall.limit])
+        ticks = log_ticks(lo, hi)
+        labels = [_n(t) for t in ticks]  # 200, 500, 1,000
+        out["yaxis2"] = {
+            "type": "log",
+            "tickvals": ticks,
+            "ticktext": labels,
+            "range": log_range(lo, hi, ticks),
+        }
+    return out
+
+
 def configurations_spec(vts, *, targets: bool = True) -> dict:
     """Every cache configuration against the targets: time throttled, longest write delay, recall ready time.
+
+    Both value axes have set ranges that cover the values and the targets and move in steps
+    (:func:`nice_ceiling`, :func:`log_range`): a slider that moves the values redraws the bars
+    and points under axes that stay put.
 
     Parameters
     ----------
@@ -212,15 +297,11 @@ def configurations_spec(vts, *, targets: bool = True) -> dict:
         data.append({"type": "scatter", "x": caches, "y": ys, "mode": "markers+lines", "name": f"{drives} drives",
                      "marker": {"color": COLORS[(i + 2) % len(COLORS)], "size": 7}, "line": {"width": 1},
                      "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
-    if any_recall:
-        if targets:
-            _hline(layout, recall.limit, 2, {"color": "#444", "dash": "dash", "width": 1.5})
-            data.append(_legend_line(f"recall target: {_n(recall.limit)} s", "#444", "dash", "y2"))
-        shown = [y for d in data[2:] if d.get("yaxis") == "y2" for y in d["y"] if y is not None]
-        ticks = log_ticks(min(shown + [recall.limit]), max(shown + [recall.limit]))
-        layout["yaxis2"].update(
-            type="log", tickvals=ticks, ticktext=[_n(t) for t in ticks]
-        )  # 200, 500, 1,000
+    if any_recall and targets:
+        _hline(layout, recall.limit, 2, {"color": "#444", "dash": "dash", "width": 1.5})
+        data.append(_legend_line(f"recall target: {_n(recall.limit)} s", "#444", "dash", "y2"))
+    for axis, values in value_axes(vts).items():
+        layout[axis].update(values)
     names = slanted_px(caches)  # the slanted names under the plot, then the legend (two rows) under them
     bottom = names + 2 * LEGEND_ROW_PX + 10
     height = 500 + bottom  # the title's band and a plot area of 430 px over them
@@ -236,10 +317,12 @@ def configurations_spec(vts, *, targets: bool = True) -> dict:
     return plain_json({"data": data, "layout": layout})
 
 
-def target_marks(vts) -> tuple[list[dict], list[dict]]:
+def target_marks(vts) -> tuple[list[dict], list[dict], list[dict]]:
     """The targets as lines over :func:`configurations_spec` (``targets=False``), and the recommended (or closest) configuration marked.
 
-    Returns the shapes and their labels (annotations): marks a slider moves without a new base.
+    Returns the shapes, their labels (annotations) and the recommended configuration's recall
+    point as a marker trace: a move that changes the values but not the recommendation
+    changes traces only, which a page redraws without its axes (:mod:`vtsmodel.app.lessons.configurations`).
     """
     first, best = vts.results[0], vts.closest
     shapes, labels = [], []
@@ -264,12 +347,15 @@ def target_marks(vts) -> tuple[list[dict], list[dict]]:
     word = "recommended" if vts.recommended is not None else "closest"
     shapes.append({"type": "rect", "xref": "x", "x0": i - 0.45, "x1": i + 0.45, "yref": "paper", "y0": 0, "y1": 1,
                    "fillcolor": "rgba(0,158,115,0.12)", "line": {"width": 0}, "layer": "below"})  # fmt: skip
-    shapes.append(point_mark(i, best.worst_recall_ready_s, xref="x2", yref="y2", color=COLORS[2], size=14,
-                             showlegend=False, name=f"{word}: {best.config.label}"))  # fmt: skip
+    y = best.worst_recall_ready_s
+    point = {"type": "scatter", "x": [_caches(vts)[i]], "y": [y if math.isfinite(y) else None], "xaxis": "x2",
+             "yaxis": "y2", "mode": "markers", "name": f"{word}: {best.config.label}", "showlegend": False,
+             "marker": {"symbol": "diamond", "size": 14, "color": COLORS[2], "line": {"color": "white", "width": 1}},
+             "cliponaxis": False}  # fmt: skip
     labels.append({"xref": "x", "x": i, "yref": "y domain", "y": 0.98, "yanchor": "top", "textangle": -90,
                    "showarrow": False, "text": f"{word}: {best.config.label}", "font": {"size": 11, "color": "#05704F"},
                    "bgcolor": "rgba(255,255,255,0.85)"})  # fmt: skip
-    return shapes, labels
+    return shapes, labels, [point]
 
 
 def tornado_spec(sens, outputs: Sequence[str] | None = None, *, every_label: bool = False) -> dict:

@@ -175,7 +175,11 @@ def configurations_base(numbers: ConfigurationNumbers) -> dict:
     decade in full (:func:`~vtsmodel.app.figures.plan.log_ticks`).
     """
     spec = plan_figures.configurations_spec(numbers.vts, targets=False)
-    return plan_figures.for_page(spec, height=660, legend_rows=1, bottom=120)
+    page = plan_figures.for_page(spec, height=660, legend_rows=1, bottom=120)
+    # Its axes stay put while the values move (configurations_spec): the pane redraws the traces
+    # alone when nothing else changed (plotly.js's transition path, without an animation).
+    page["layout"]["transition"] = {"duration": 0}
+    return page
 
 
 def day_base(result: plan.ConfigResult) -> dict:

@@ -170,12 +170,13 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
         catalog.warn_streaming(
             lib.drive, e.feed_mb_s, compression_ratio=p.answers.cf
         )  # a note when it cannot stream
-    shapes, labels = plan_figures.target_marks(vts)
+    shapes, labels, points = plan_figures.target_marks(vts)
     # In the page's order: the capacity figure second, beside the library's answers (years, growth, ...)
     # in the column of controls, so that it is on the screen while they move.
     figures = {
         "configurations": Plot(cfg.configurations_base, {"numbers": cfg.ConfigurationNumbers(vts)},
-                               shapes=shapes, annotations=labels),
+                               traces=points, shapes=shapes, annotations=labels,
+                               layout=plan_figures.value_axes(vts)),
         "capacity": capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources),
         "day": Plot(cfg.day_base, {"result": vts.closest}),
         "tornado": tornado or sens.tornado_plot(e.sensitivity(fraction)),
