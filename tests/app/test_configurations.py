@@ -7,6 +7,7 @@ import math
 import pytest
 
 from vtsmodel import plan
+from vtsmodel.app.figures import axes
 from vtsmodel.app.figures import plan as plan_figures
 from vtsmodel.app.lessons import configurations as cfg
 
@@ -51,38 +52,38 @@ def test_targets_are_moving_shapes_over_a_cached_base():
 
 def test_the_value_axes_hold_every_value_and_target_and_stay_put_for_a_small_move():
     _p, vts, _l, _s = evaluated(plan.Answers())
-    axes = plan_figures.value_axes(vts)
-    top = axes["yaxis"]["range"][1]
+    shown = plan_figures.value_axes(vts)
+    top = shown["yaxis"]["range"][1]
     hours = [v for r in vts.results for v in (r.hours_throttled, r.longest_delay_hours) if math.isfinite(v)]
     limits = [vts.results[0].check(k).limit for k in ("throttle", "delay")]
-    assert axes["yaxis"]["range"][0] == 0.0 and max(hours + limits) * 1.05 <= top
-    assert top == plan_figures.nice_ceiling(top)  # a step: 1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten
-    lo, hi = axes["yaxis2"]["range"]
+    assert shown["yaxis"]["range"][0] == 0.0 and max(hours + limits) * 1.05 <= top
+    assert top == axes.nice_ceiling(top)  # a step: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten
+    lo, hi = shown["yaxis2"]["range"]
     recall = [r.worst_recall_ready_s for r in vts.results if math.isfinite(r.worst_recall_ready_s)]
-    for v in (*recall, *axes["yaxis2"]["tickvals"], vts.results[0].check("recall").limit):
+    for v in (*recall, *shown["yaxis2"]["tickvals"], vts.results[0].check("recall").limit):
         assert lo < math.log10(v) < hi
     # one step of the planner's data-per-day slider (2,000 -> 2,020 GB) moves the values, not the axes
     d = plan.Answers().write_gb_per_day
     _p, moved, _l, _s = evaluated(plan.Answers(write_gb_per_day=d * 1.01))
     assert cfg.ConfigurationNumbers(moved) != cfg.ConfigurationNumbers(vts)  # a new base: the bars moved
-    assert plan_figures.value_axes(moved) == axes
+    assert plan_figures.value_axes(moved) == shown
 
 
 def test_nice_ceiling_and_log_range_step_as_documented():
-    # nice_ceiling: the next of 1, 1.5, 2, 3, 4, 5, 6, 8 (x 10^k) at or above x
-    assert [plan_figures.nice_ceiling(x) for x in (0.0, -3.0, 0.07, 1.0, 1.01, 5.5, 8.0, 9.0, 120.0)] == [
-        1.0, 1.0, 0.08, 1.0, 1.5, 6.0, 8.0, 10.0, 150.0,
+    # nice_ceiling: the next of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (x 10^k) at or above x
+    assert [axes.nice_ceiling(x) for x in (0.0, -3.0, 0.07, 1.0, 1.01, 2.2, 5.5, 8.0, 9.0, 130.0)] == [
+        1.0, 1.0, 0.08, 1.0, 1.2, 2.5, 6.0, 8.0, 10.0, 150.0,
     ]  # fmt: skip
     with pytest.raises(ValueError, match="x=inf"):
-        plan_figures.nice_ceiling(math.inf)
+        axes.nice_ceiling(math.inf)
     # log_range: out to the 1, 2, 5 values around lo and hi, 0.06 decade either side
-    lo, hi = plan_figures.log_range(150.0, 4000.0, [200.0, 500.0, 1000.0, 2000.0])
+    lo, hi = axes.log_range(150.0, 4000.0, [200.0, 500.0, 1000.0, 2000.0])
     assert lo == pytest.approx(math.log10(100.0) - 0.06) and hi == pytest.approx(math.log10(5000.0) + 0.06)
-    assert plan_figures.log_range(300.0, 350.0, [200.0, 500.0]) == pytest.approx(
+    assert axes.log_range(300.0, 350.0, [200.0, 500.0]) == pytest.approx(
         [math.log10(200.0) - 0.06, math.log10(500.0) + 0.06]
     )
     with pytest.raises(ValueError, match="lo=0.0"):
-        plan_figures.log_range(0.0, 10.0, [])
+        axes.log_range(0.0, 10.0, [])
 
 
 def test_readouts_of_a_target_missed_without_a_number():

@@ -261,7 +261,7 @@ class ConfigResult:
         """The targets missed."""
         return tuple(c for c in self.checks if not c.ok)
 
-    @property
+    @functools.cached_property  # read by every comparison of configurations (frozen: its arrays never change)
     def worst_recall_ready_s(self) -> float:
         """Recall ready time at the percentile in the busiest hour (NaN: no recalls). [s]"""
         r = self.recall_ready_s[~np.isnan(self.recall_ready_s)]

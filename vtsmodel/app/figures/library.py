@@ -9,6 +9,7 @@ redraws without rebuilding a figure. Sources: the library's rows in
 
 from __future__ import annotations
 
+from vtsmodel.app.figures.axes import nice_ceiling
 from vtsmodel.app.figures.plot import Plot, figure_json
 from vtsmodel.app.figures.theme import COLORS, new_figure
 
@@ -23,8 +24,9 @@ def capacity_base(unit: str, frames: bool = True) -> dict:
     title = (f"Cartridges in the library and the usable slots of 1, 2, ... {unit}s" if frames
              else "Cartridges per year")  # fmt: skip
     fig = new_figure(title=title, xaxis_title="year", yaxis_title="cartridges [-]", height=480)
+    # transition: a move that changes only the bars is drawn by redrawing them alone (_plotpane.js)
     fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
-                      margin={"t": 50, "b": 130})  # fmt: skip
+                      margin={"t": 50, "b": 130}, transition={"duration": 0})  # fmt: skip
     fig.update_xaxes(
         tickangle=0
     )  # whole years, one a tick: never rotated (plotly measures each label to decide)
@@ -75,5 +77,5 @@ def capacity_plot(r, citations: tuple = ()) -> Plot:
     xr = [years[0] - 0.6, years[-1] + 0.6]
     unit = r.library.unit if r.library is not None else "frame"
     return Plot(capacity_base, {"unit": unit, "frames": lib is not None}, traces=traces,
-                layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, 1.08 * top]}},
+                layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, nice_ceiling(1.08 * top)]}},
                 citations=citations)  # fmt: skip

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vtsmodel import number
+from vtsmodel.app.figures.axes import log_range, nice_ceiling
 from vtsmodel.app.figures.marks import line_mark
 from vtsmodel.app.figures.plot import plain_json
 from vtsmodel.app.figures.theme import COLORS
@@ -24,9 +25,7 @@ __all__ = [
     "configurations_spec",
     "day_spec",
     "for_page",
-    "log_range",
     "log_ticks",
-    "nice_ceiling",
     "slanted_px",
     "target_marks",
     "tornado_spec",
@@ -158,57 +157,6 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     below = [t for t in ticks if t < lo][-1:]  # a narrow range: the ticks on either side
     above = [t for t in ticks if t > hi][:1]
     return below + inside + above
-
-
-#: The steps of :func:`nice_ceiling` in each power of ten: fine enough that a plot fills at
-#: least two thirds of its height (8 -> 10 the coarsest), coarse enough that a slider's move
-#: seldom crosses one.
-NICE_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
-
-
-def nice_ceiling(x: float) -> float:
-    """The smallest of 1, 1.5, 2, 3, 4, 5, 6 and 8 times a power of ten at or above ``x``; 1 for ``x <= 0``.
-
-    The top of a linear axis that stays put while a slider moves the values under it: the
-    axis is redrawn only when a value crosses a step (a page redraws the traces alone then).
-
-    Examples
-    --------
-    >>> nice_ceiling(0.0), nice_ceiling(2.2), nice_ceiling(7.9), nice_ceiling(8.01)
-    (1.0, 3.0, 8.0, 10.0)
-    """
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"nice_ceiling: x={x!r} must be finite")
-    if x <= 0:
-        return 1.0
-    p = 10.0 ** math.floor(math.log10(x))
-    for m in NICE_STEPS:
-        if m * p >= x * (1 - 1e-12):
-            return m * p
-    return 10.0 * p  # pragma: no cover - log10's rounding at an exact power of ten
-
-
-def log_range(lo: float, hi: float, ticks: Sequence[float], pad: float = 0.06) -> list[float]:
-    """A log axis's range [log10 units] over ``lo`` to ``hi`` and ``ticks``, widened to the 1, 2, 5 values around them.
-
-    The range moves only when a value crosses one of those (as :func:`nice_ceiling` does for a
-    linear axis); ``pad`` decades either side keep a marker on the edge whole.
-
-    Examples
-    --------
-    >>> [round(v, 3) for v in log_range(150.0, 4000.0, [200.0, 500.0, 1000.0, 2000.0])]
-    [1.94, 3.759]
-    """
-    lo, hi = float(lo), float(hi)
-    if not (0 < lo <= hi and math.isfinite(hi)):
-        raise ValueError(f"log_range: lo={lo!r} and hi={hi!r} must be positive and finite, lo <= hi")
-    steps = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 2)
-             for m in (1, 2, 5)]  # fmt: skip
-    below = max(t for t in steps if t <= lo * (1 + 1e-12))
-    above = min(t for t in steps if t >= hi * (1 - 1e-12))
-    low, high = min([below, *ticks]), max([above, *ticks])
-    return [math.log10(low) - pad, math.log10(high) + pad]
 
 
 def slanted_px(labels: Sequence[str], size: float = 14.0) -> int:
