@@ -218,24 +218,45 @@ def test_import_vtsmodel_and_tvc_day_does_not_import_numba():
     assert out.stdout.split() == ["[]", "True"]  # imported on the first day simulated, not before
 
 
-@pytest.mark.slow
-def test_without_numba_the_same_days_in_plain_python():
-    """numba absent: the plain-Python loop gives the compiled loop's simulate_tvc results."""
+def _days_in_a_process(setup: str) -> None:
+    """Run the cases of :func:`_runs` in a fresh process after ``setup``: the same series as here, to the bit."""
     code = (
-        "import sys; sys.modules['numba'] = None\n"
+        f"{setup}\n"
         "sys.path.insert(0, 'tests')\n"
         "from test_daykernel import _runs, _SERIES\n"
-        "from vtsmodel import _daykernel, simulate_tvc\n"
-        "assert not _daykernel.COMPILED\n"
+        "from vtsmodel import simulate_tvc\n"
         "for p, kw in _runs():\n"
         "    r = simulate_tvc(p, **kw)\n"
         "    print(repr([getattr(r, s).tolist() for s in _SERIES]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    plain = [eval(line) for line in out.stdout.splitlines()]  # noqa: S307 - our own output
+    there = [eval(line) for line in out.stdout.splitlines()]  # noqa: S307 - our own output
     cases = _runs()
-    assert len(plain) == len(cases)
-    for (p, kw), got in zip(cases, plain, strict=True):
+    assert len(there) == len(cases)
+    for (p, kw), got in zip(cases, there, strict=True):
         r = simulate_tvc(p, **kw)
         assert got == [getattr(r, s).tolist() for s in _SERIES], (getattr(p, "name", p), kw)
+
+
+@pytest.mark.slow
+def test_without_numba_the_same_days_in_plain_python():
+    """numba absent: the plain-Python loop gives the compiled loop's simulate_tvc results."""
+    _days_in_a_process(
+        "import sys; sys.modules['numba'] = None\n"
+        "from vtsmodel import _daykernel\n"
+        "assert not _daykernel.COMPILED"
+    )
+
+
+@needs_numba
+@pytest.mark.slow
+def test_with_no_writable_cache_folder_the_loop_is_compiled_uncached():
+    """numba finds no folder to cache in (a read-only package and home): compiled per process, no error."""
+    _days_in_a_process(
+        "import sys\n"
+        "from numba.core import caching\n"
+        "caching.CacheImpl._locator_classes = []  # no locator: numba's 'cannot cache function'\n"
+        "from vtsmodel import _daykernel\n"
+        "assert _daykernel.COMPILED and type(_daykernel._loop._cache).__name__ == 'NullCache'"
+    )

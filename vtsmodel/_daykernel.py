@@ -10,17 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # numba is optional (the ``hits`` and ``notebooks`` extras)
-    import numba
-
-    _jit = numba.njit(cache=True, nogil=True)
-    COMPILED = True
-except ImportError:  # pragma: no cover - exercised by a subprocess test
-
-    def _jit(f):
-        return f
-
-    COMPILED = False
+from vtsmodel._jit import COMPILED
+from vtsmodel._jit import jit as _jit
 
 
 @_jit
