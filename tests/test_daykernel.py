@@ -127,32 +127,15 @@ def _runs():
     rng = np.random.default_rng(7)
     cases = []
     for name in PROFILES:
-        for feature in ("paf", "ehpo", "base"):
-            for step in (1.0, 5.0, 7.0):
-                cases.append(
-                    (
-                        name,
-                        dict(
-                            tvc_config="tvc_864_36gb_paf" if feature == "paf" else "tvc_576_36gb_base_ehpo",
-                            cf=3.0,
-                            feature=feature,
-                            step_minutes=step,
-                        ),
-                    )
-                )
-    # a busy day filling the smallest cache, with a backlog above the threshold at the start
-    cases.append(
-        (
-            "nightly batch window",
-            dict(tvc_config="tvc_216_9gb_base_ehpo", cf=2.0, feature="base", backlog_gb=170, read_hit=0.2),
-        )
-    )
-    cases.append(
-        (
-            "weekly full backup",
-            dict(tvc_config="tvc_216_36gb_paf", cf=4.0, feature="paf", backlog_gb=180, threshold=0.7),
-        )
-    )
+        for feature, config in (("paf", "tvc_864_36gb_paf"), ("ehpo", "tvc_576_36gb_base_ehpo"),
+                                ("base", "tvc_576_36gb_base_ehpo")):  # fmt: skip
+            cases += [(name, {"tvc_config": config, "cf": 3.0, "feature": feature, "step_minutes": step})
+                      for step in (1.0, 5.0, 7.0)]  # fmt: skip
+    # busy days filling a small cache, with a backlog above the threshold at the start
+    cases.append(("nightly batch window", {"tvc_config": "tvc_216_9gb_base_ehpo", "cf": 2.0, "feature": "base",
+                                           "backlog_gb": 210, "read_hit": 0.2}))  # fmt: skip
+    cases.append(("weekly full backup", {"tvc_config": "tvc_216_36gb_paf", "cf": 4.0, "feature": "paf",
+                                         "backlog_gb": 180, "threshold": 0.7}))  # fmt: skip
     # heavy-tailed hours, 7-minute intervals (steps cut through them), a 24.03-hour day (a short last step)
     for shape in ("lognormal", "pareto", "burst"):
         k = 206
@@ -165,18 +148,8 @@ def _runs():
             w[[40, 41, 120]] = 900.0  # 7-minute bursts far above the peak rate
         rows = [(i * 7 / 60, float(w[i]), float(rng.uniform(0, 30))) for i in range(k)]
         prof = make_profile(rows, duration_hours=24.03, name=shape)
-        for feature in ("paf", "base"):
-            cases.append(
-                (
-                    prof,
-                    dict(
-                        tvc_config="tvc_432_36gb_paf" if feature == "paf" else "tvc_288_36gb_base_ehpo",
-                        cf=2.5,
-                        feature=feature,
-                        step_minutes=5.0,
-                    ),
-                )
-            )
+        cases += [(prof, {"tvc_config": config, "cf": 2.5, "feature": feature, "step_minutes": 5.0})
+                  for feature, config in (("paf", "tvc_432_36gb_paf"), ("base", "tvc_288_36gb_base_ehpo"))]  # fmt: skip
     return cases
 
 
@@ -184,6 +157,7 @@ def _runs():
 def test_simulate_tvc_the_same_with_the_loop_compiled_or_not(monkeypatch):
     compiled = [simulate_tvc(p, **kw) for p, kw in _runs()]
     assert any(r.throttled.any() for r in compiled) and any(not r.throttled.any() for r in compiled)
+    assert any(r.uncopied_gb[0] > r.threshold_gb for r in compiled)  # a start above the threshold
     _plain_python(monkeypatch)
     for (p, kw), c in zip(_runs(), compiled, strict=True):
         r = simulate_tvc(p, **kw)
