@@ -1,8 +1,8 @@
 """The day simulation's step loop (``tvc_day._steps``) against the loop it replaced, to the bit.
 
-The loop was rewritten for speed (min and max written out, the series kept in lists);
-:func:`_reference_steps` is the earlier loop as it stood in ``simulate_tvc``, kept here
-verbatim. Random steps, offers and copy rates, starts below and above the fill threshold,
+The loop was rewritten for speed (min and max written out; compiled where numba is installed,
+see tests/test_daykernel.py); :func:`_reference_steps` is the earlier loop as it stood in
+``simulate_tvc``, kept here verbatim. Random steps, offers and copy rates, starts below and above the fill threshold,
 zero-length and idle steps: the same floats and flags out.
 """
 

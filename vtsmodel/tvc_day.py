@@ -482,75 +482,8 @@ def _steps(steps: np.ndarray, off_vol: np.ndarray, d_r: np.ndarray, *, P: float,
     notation. Accepted and copied volumes and time at peak per step [MB, MB, s], throttled
     per step, and the un-copied [MB] and delayed [MB] data at the step edges.
     """
-    # a scalar loop over floats (the state is path dependent); about 1.3 µs per step: min and max
-    # written out (the same results: the first of equals, as the builtins give), the series
-    # kept in lists (a numpy element store costs as much as the step's arithmetic)
-    acc, cop, peak_t, thr, U, Q = [], [], [], [], [], []
-    u, q = b0 * _MB_PER_GB, 0.0
-    U.append(u)
-    Q.append(q)
-    p_hi, thr_hi = P * (1 - 1e-12), thr_mb * (1 - 1e-12)
-    for h, off, dk in zip(steps.tolist(), off_vol.tolist(), d_r.tolist(), strict=True):
-        demand = q + off
-        a_vol = c_vol = t_pk = 0.0
-        left = h
-        throttled = False
-        if u < thr_mb and h > 0:
-            a = demand / h
-            if not a < P:  # min(P, a)
-                a = P
-            # _copy_share in scalar floats (the same operations; numpy per step cost 2 µs of 5)
-            if a >= p_hi:
-                x = 1.0
-            else:
-                x = (a - S) / span
-                x = 0.0 if 0.0 > x else x
-                x = 1.0 if 1.0 < x else x
-            c = dk * (1.0 - (1.0 - f) * x)
-            net = a / cfc - c
-            if net > 0:
-                tau = (thr_mb - u) / net
-                tau = tau if tau < h else h
-            else:
-                tau = h
-            if net < 0 and u + net * tau < 0:  # cannot copy more than is there
-                c = a / cfc + u / tau
-                net = -u / tau
-            a_vol, c_vol = a * tau, c * tau
-            u = u + net * tau
-            if a >= p_hi:
-                t_pk = tau
-            left = h - tau
-            if left <= 1e-9 * h:
-                left = 0.0
-            if left == 0.0 and net > 0 and u >= thr_hi:
-                u = thr_mb  # reached exactly at the step's end
-        if left > 0:
-            rest = demand - a_vol
-            excess = u - thr_mb
-            excess = (0.0 if 0.0 > excess else excess) / left  # a start above the threshold drains to it
-            a2, cap_a = (dk - excess) * cfc, rest / left
-            a2 = cap_a if cap_a < a2 else a2
-            a2 = a2 if a2 > 0.0 else 0.0
-            c2 = u / left + a2 / cfc
-            c2 = c2 if c2 < dk else dk
-            a_vol += a2 * left
-            c_vol += c2 * left
-            u = u + (a2 / cfc - c2) * left
-            throttled = rest / left > a2 * (1 + 1e-12) + 1e-12
-        elif demand - a_vol > 1e-9 * (1.0 if 1.0 > demand else demand) and u >= thr_hi:
-            throttled = True
-        acc.append(a_vol)
-        cop.append(c_vol)
-        peak_t.append(t_pk)
-        thr.append(throttled)
-        q = demand - a_vol
-        if q < 0:
-            q = 0.0
-        u = 0.0 if 0.0 > u else u
-        U.append(u)
-        Q.append(q)
-    acc, cop, peak_t = np.array(acc, dtype=float), np.array(cop, dtype=float), np.array(peak_t, dtype=float)
-    thr, U, Q = np.array(thr, dtype=bool), np.array(U, dtype=float), np.array(Q, dtype=float)
+    from vtsmodel import _daykernel  # here, not at the top: numba is imported on the first day simulated
 
-    return acc, cop, peak_t, thr, U, Q
+    return _daykernel.day_steps(
+        steps, off_vol, d_r, P=P, S=S, f=f, cfc=cfc, thr_mb=thr_mb, span=span, u0=b0 * _MB_PER_GB
+    )

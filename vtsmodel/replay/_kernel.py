@@ -27,17 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # numba is optional (the ``hits`` extra)
-    import numba
-
-    _jit = numba.njit(cache=True, nogil=True)
-    COMPILED = True
-except ImportError:  # pragma: no cover - exercised by a subprocess test
-
-    def _jit(f):
-        return f
-
-    COMPILED = False
+from vtsmodel._jit import COMPILED  # noqa: F401 - read by callers and tests
+from vtsmodel._jit import jit as _jit
 
 INF = np.inf
 
