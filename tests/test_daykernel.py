@@ -166,6 +166,33 @@ def test_simulate_tvc_the_same_with_the_loop_compiled_or_not(monkeypatch):
         assert np.array_equal(list(r.summary().values()), list(c.summary().values()), equal_nan=True)
 
 
+def test_with_compiled_steps_off_the_plain_loop_gives_the_same_days(monkeypatch):
+    """tvc_day.COMPILED_STEPS off: the plain loop (vtsmodel._dayloop, numba never asked) gives the same days."""
+    from vtsmodel import tvc_day
+
+    want = [simulate_tvc(p, **kw) for p, kw in _runs()]
+    monkeypatch.setattr(tvc_day, "COMPILED_STEPS", False)
+    monkeypatch.setattr(_daykernel, "day_steps", None)  # the compiled path would fail: it is not taken
+    for (p, kw), w in zip(_runs(), want, strict=True):
+        r = simulate_tvc(p, **kw)
+        for name in _SERIES:
+            assert np.array_equal(getattr(r, name), getattr(w, name)), (getattr(p, "name", p), kw, name)
+
+
+@pytest.mark.slow
+def test_a_command_simulates_its_days_without_numba_and_leaves_the_switch_as_it_was():
+    """``vtsmodel plan``: a short process, its days in plain Python (numba's start would cost more)."""
+    code = (
+        "import sys\n"
+        "from vtsmodel import tvc_day\n"
+        "from vtsmodel.app import cli\n"
+        "code = cli.main(['plan', 'examples/example_plan.json'])\n"
+        "print('RESULT', code, 'numba' in sys.modules, tvc_day.COMPILED_STEPS)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.splitlines()[-1] == "RESULT 0 False True"
+
+
 def test_the_step_loop_is_the_kernel(monkeypatch):
     """tvc_day._steps runs _daykernel's loop (not a copy of it): a loop that records its calls sees each day."""
     calls = []

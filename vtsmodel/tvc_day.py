@@ -51,7 +51,13 @@ from vtsmodel.tvc import (
 )
 from vtsmodel.workload import PROFILES, Profile
 
-__all__ = ["MAX_STEPS", "TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
+__all__ = ["COMPILED_STEPS", "MAX_STEPS", "TvcRun", "default_read_hit", "recall_ceiling_mb_s", "simulate_tvc"]
+
+#: Whether a day's step loop runs compiled by numba where numba is installed (the same floats
+#: to the bit: ``vtsmodel._daykernel``). On by default: 0.2 ms less a day, once numba has
+#: started (0.6-0.75 s, the first day of a process). A short process that simulates a few
+#: hundred days, the ``vtsmodel`` command, turns it off and never imports numba for them.
+COMPILED_STEPS = True
 
 #: Most time steps one simulation takes (the period over the step): about 3 s of work,
 #: one step every 0.9 s over a day. [-]
@@ -482,8 +488,11 @@ def _steps(steps: np.ndarray, off_vol: np.ndarray, d_r: np.ndarray, *, P: float,
     notation. Accepted and copied volumes and time at peak per step [MB, MB, s], throttled
     per step, and the un-copied [MB] and delayed [MB] data at the step edges.
     """
-    from vtsmodel import _daykernel  # here, not at the top: numba is imported on the first day simulated
+    kw = {"P": P, "S": S, "f": f, "cfc": cfc, "thr_mb": thr_mb, "span": span, "u0": b0 * _MB_PER_GB}
+    if COMPILED_STEPS:
+        from vtsmodel import _daykernel  # here, not at the top: numba is imported on the first day simulated
 
-    return _daykernel.day_steps(
-        steps, off_vol, d_r, P=P, S=S, f=f, cfc=cfc, thr_mb=thr_mb, span=span, u0=b0 * _MB_PER_GB
-    )
+        return _daykernel.day_steps(steps, off_vol, d_r, **kw)
+    from vtsmodel import _dayloop
+
+    return _dayloop.run(_dayloop.loop, False, steps, off_vol, d_r, **kw)

@@ -898,6 +898,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _run(args) -> int:
+    """Run a command with the day simulation's loop in plain Python (``tvc_day.COMPILED_STEPS``).
+
+    A command simulates a few hundred days at most, 0.2 ms each in plain Python: less than
+    numba's start (0.6-0.75 s) would cost it (BENCHMARKS.md).
+    """
+    from vtsmodel import tvc_day
+
+    before, tvc_day.COMPILED_STEPS = tvc_day.COMPILED_STEPS, False
+    try:
+        return int(args.func(args) or 0)
+    finally:
+        tvc_day.COMPILED_STEPS = before
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
@@ -911,7 +926,7 @@ def main(argv: list[str] | None = None) -> int:
         if extra:  # named with the command's help, where its flags are
             raise _Usage(f"{PROG} {args.command}: unrecognized arguments: {' '.join(extra)} "
                          f"(see {PROG} {args.command} --help)")  # fmt: skip
-        return int(args.func(args) or 0)
+        return _run(args)
     except _Usage as exc:
         print(str(exc), file=sys.stderr)
         return 2
