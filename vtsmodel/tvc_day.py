@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vtsmodel import _dayloop
 from vtsmodel._inputs import declare
 from vtsmodel._tables import cites, load
 from vtsmodel._validation import ConstraintError, ExtrapolationWarning, as_scalar, broadcast, result
@@ -493,6 +494,4 @@ def _steps(steps: np.ndarray, off_vol: np.ndarray, d_r: np.ndarray, *, P: float,
         from vtsmodel import _daykernel  # here, not at the top: numba is imported on the first day simulated
 
         return _daykernel.day_steps(steps, off_vol, d_r, **kw)
-    from vtsmodel import _dayloop
-
     return _dayloop.run(_dayloop.loop, False, steps, off_vol, d_r, **kw)
