@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from vtsmodel.app.figures.axes import nice_ceiling
 from vtsmodel.app.lessons import LESSONS, lesson_module
 from vtsmodel.app.lessons import library as L
 from vtsmodel.app.lessons.start import LESSON_LIST
@@ -40,6 +41,11 @@ def test_capacity_plot_and_readouts_are_the_models_numbers():
     lines = [t for t in fig["data"][1:]]
     drives = float(max(r.drives))
     assert [t["y"][0] for t in lines] == [1448 - drives, 3176 - drives][: len(lines)]
+    # the cartridge axis in steps over every bar and line (axes.nice_ceiling): a move of the bars keeps it
+    lo, hi = fig["layout"]["yaxis"]["range"]
+    top = max(max(t["y"]) for t in fig["data"])
+    assert lo == 0 and 1.08 * top <= hi < 1.08 * top * 1.25  # 8 % above the tallest, filled at least 4/5
+    assert nice_ceiling(hi) == hi  # a step: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten
     ro = p.readout_values
     assert ro["robots"].startswith(
         f"{r.robots[0]}," if r.robots[0] == r.robots[-1] else f"{r.robots[0]} → {r.robots[-1]},"
