@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from vtsmodel import plan
@@ -76,6 +77,10 @@ def test_nice_ceiling_and_log_range_step_as_documented():
     ]  # fmt: skip
     with pytest.raises(ValueError, match="x=inf"):
         axes.nice_ceiling(math.inf)
+    # the values fill at least three quarters of the axis, and a step is its own ceiling (it stays put)
+    for x in np.geomspace(1e-3, 1e6, 2001):
+        top = axes.nice_ceiling(x)
+        assert x <= top <= x * 4 / 3 * (1 + 1e-12) and axes.nice_ceiling(top) == top, x
     # log_range: out to the 1, 2, 5 values around lo and hi, 0.06 decade either side
     lo, hi = axes.log_range(150.0, 4000.0, [200.0, 500.0, 1000.0, 2000.0])
     assert lo == pytest.approx(math.log10(100.0) - 0.06) and hi == pytest.approx(math.log10(5000.0) + 0.06)

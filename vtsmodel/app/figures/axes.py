@@ -14,8 +14,8 @@ __all__ = ["NICE_STEPS", "log_range", "nice_ceiling"]
 
 
 #: The steps of :func:`nice_ceiling` in each power of ten: fine enough that the values fill at
-#: least four fifths of the axis (8 -> 10 and 1.2 -> 1.5 the coarsest), coarse enough that a
-#: slider's step seldom crosses one.
+#: least three quarters of the axis (1.5 -> 2, 3 -> 4 and 6 -> 8 the coarsest), coarse enough
+#: that a slider's step seldom crosses one.
 NICE_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 
 
