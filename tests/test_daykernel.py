@@ -1,7 +1,7 @@
 """The day simulation's step loop compiled (numba) against the same loop run as plain Python, to the bit.
 
-``vtsmodel._daykernel._loop`` is one source: numba compiles it when numba is installed, else
-it runs as it is. No fastmath and the same operations in the same order, so both must give
+``vtsmodel._dayloop.loop`` is one source: ``vtsmodel._daykernel._loop`` is it compiled by numba
+when numba is installed; without numba, or with ``tvc_day.COMPILED_STEPS`` off, it runs as it is. No fastmath and the same operations in the same order, so both must give
 the same floats and flags (``np.array_equal``, not a tolerance), on days shaped like real
 ones: the shipped profiles, bursts far above the peak, heavy-tailed (lognormal, Pareto)
 offered volumes, short and zero-length last steps, a start backlog above the threshold, PAF
@@ -34,9 +34,14 @@ _SERIES = ("time_hours", "offered_mb_s", "accepted_mb_s", "copy_mb_s", "recall_m
 
 
 def _plain_python(monkeypatch):
-    """Run the loop as it runs without numba: the Python function over lists."""
-    monkeypatch.setattr(_daykernel, "_loop", _daykernel._loop.py_func)
-    monkeypatch.setattr(_daykernel, "COMPILED", False)
+    """Run the loop as the ``vtsmodel`` command and a machine without numba do: plain Python over lists.
+
+    ``tvc_day.COMPILED_STEPS`` off takes ``vtsmodel._dayloop``'s loop; the compiled path would fail.
+    """
+    from vtsmodel import tvc_day
+
+    monkeypatch.setattr(tvc_day, "COMPILED_STEPS", False)
+    monkeypatch.setattr(_daykernel, "day_steps", None)
 
 
 def _loop_inputs(rng):
@@ -164,19 +169,6 @@ def test_simulate_tvc_the_same_with_the_loop_compiled_or_not(monkeypatch):
         for name in _SERIES:
             assert np.array_equal(getattr(r, name), getattr(c, name)), (getattr(p, "name", p), kw, name)
         assert np.array_equal(list(r.summary().values()), list(c.summary().values()), equal_nan=True)
-
-
-def test_with_compiled_steps_off_the_plain_loop_gives_the_same_days(monkeypatch):
-    """tvc_day.COMPILED_STEPS off: the plain loop (vtsmodel._dayloop, numba never asked) gives the same days."""
-    from vtsmodel import tvc_day
-
-    want = [simulate_tvc(p, **kw) for p, kw in _runs()]
-    monkeypatch.setattr(tvc_day, "COMPILED_STEPS", False)
-    monkeypatch.setattr(_daykernel, "day_steps", None)  # the compiled path would fail: it is not taken
-    for (p, kw), w in zip(_runs(), want, strict=True):
-        r = simulate_tvc(p, **kw)
-        for name in _SERIES:
-            assert np.array_equal(getattr(r, name), getattr(w, name)), (getattr(p, "name", p), kw, name)
 
 
 @pytest.mark.slow
