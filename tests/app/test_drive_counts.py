@@ -5,11 +5,13 @@ The worked example is cern-tape-sizing-2005, Summary, sample calculation (see te
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import pytest
 
 from vtsmodel import cite
-from vtsmodel.app.figures import figure_json
+from vtsmodel.app.figures import axes, figure_json
 from vtsmodel.app.lessons import drive_counts
 from vtsmodel.app.lessons import sizing as L
 from vtsmodel.app.text import number
@@ -66,6 +68,34 @@ def test_comparison_is_a_dot_plot_on_a_log_axis_not_stacked_bars():
     # legends at the top, never over an export's caption
     assert compare["layout"]["showlegend"] is True and compare["layout"]["legend"]["yanchor"] == "bottom"
     assert compare["layout"]["legend"]["y"] >= 1.0
+
+
+#: What a trace may change and still be redrawn by plotly.js's transition path (_plotpane.js, VALUE_KEYS).
+VALUE_KEYS = ("x", "y", "text", "hovertext", "name")
+
+
+def _without_values(fig: dict) -> tuple:
+    return fig["layout"], [{k: v for k, v in t.items() if k not in VALUE_KEYS} for t in fig["data"]]
+
+
+def test_an_edit_of_a_rate_moves_the_values_under_axes_that_stay_put():
+    # The page redraws an edit that changes only the traces' values, labels and names by plotly.js's
+    # transition path (about half a full redraw); a figure asks for it (in_place) only with fixed axes.
+    wb = L.sizing_panel()
+    before = {k: wb.panel.figure(k) for k in ("split", "compare")}
+    assert wb.edit(0, "rate_mb_s", wb.table[0][1].rate_mb_s * 1.01)
+    after = {k: wb.panel.figure(k) for k in ("split", "compare")}
+    for k, fig in after.items():
+        assert fig["layout"]["transition"] == axes.in_place()
+        assert fig["data"][0]["x"] != before[k]["data"][0]["x"]  # the values moved
+        assert _without_values(fig) == _without_values(before[k]), k  # nothing else did, the axes included
+    assert after["split"]["data"][0]["name"] != before["split"]["data"][0]["name"]  # the total in the legend
+    # the ranges hold every value with the room its label takes
+    top = after["split"]["layout"]["xaxis"]["range"][1]
+    assert max(after["split"]["data"][0]["x"]) * 1.08 <= top == axes.nice_ceiling(top)
+    lo, hi = after["compare"]["layout"]["xaxis"]["range"]
+    dots = [v for t in after["compare"]["data"] for v in t["x"] if v]
+    assert lo <= math.log10(min(dots)) - 0.15 and hi >= math.log10(max(dots)) + 0.3
 
 
 def test_split_labels_the_flows_and_names_each_scenarios_total_above_the_plot():

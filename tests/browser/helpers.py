@@ -51,7 +51,8 @@ def plot_traces(page, plot_index: int = 0) -> list[dict]:
 
 
 #: What a plot drew, element by element: the bars' and lines' paths, the points, the tick labels and their
-#: places, the shapes and the annotations.
+#: places, the shapes, the annotations, the labels on bars and points, the legend's entries and what a
+#: hover would show.
 _DRAWN = """
 (gd) => {
   const q = (sel, f) => Array.from(gd.querySelectorAll(sel)).map(f);
@@ -63,6 +64,10 @@ _DRAWN = """
              e => e.textContent + '@' + e.getAttribute('transform') + ':' + e.getAttribute('x') + ',' + e.getAttribute('y')),
     shapes: q('.shapelayer path', e => e.getAttribute('d')),
     annotations: q('.annotation', e => e.textContent + '@' + e.getAttribute('transform')),
+    labels: q('.textpoint text, .bartext', e => e.textContent + '@' + (e.getAttribute('transform') || '')
+              + ':' + e.getAttribute('x') + ',' + e.getAttribute('y')),
+    legend: q('.legendtext', e => e.textContent + '@' + e.getAttribute('x') + ',' + e.getAttribute('y')),
+    hover: gd._fullData.map(t => JSON.stringify([t.name, t.hovertext, t.text])),
   };
 }
 """
@@ -92,6 +97,21 @@ def drawn_unlike_a_new_plot(page, plot_index: int = 0) -> str:
           }} finally {{ Plotly.purge(fresh); fresh.remove(); }}
         }}"""
     )
+
+
+def watch_in_place(page, *plot_indices: int) -> None:
+    """Count, from now, the draws of each of these plots that took plotly.js's transition path (``_plotpane.js``)."""
+    for i in plot_indices:
+        plot_locator(page, i).evaluate(
+            "(gd, i) => { window.__inPlace = window.__inPlace || {}; window.__inPlace[i] = 0;"
+            " gd.on('plotly_transitioning', () => { window.__inPlace[i] += 1; }); }",
+            i,
+        )
+
+
+def in_place_draws(page, plot_index: int) -> int:
+    """How many draws of the plot took the transition path since :func:`watch_in_place`."""
+    return page.evaluate("i => (window.__inPlace || {})[i] || 0", plot_index)
 
 
 def wait_for_plot_change(page, before: list[dict], plot_index: int = 0, timeout: int = 30_000) -> list[dict]:

@@ -21,8 +21,10 @@ from vtsmodel.sizing import drives_needed
 
 from .conftest import RENDER_TIMEOUT_MS
 from .helpers import (
+    drawn_unlike_a_new_plot,
     export_png_and_html,
     fits_width,
+    in_place_draws,
     open_lesson_with_plots,
     panel_locator,
     panel_plot_index,
@@ -30,6 +32,7 @@ from .helpers import (
     table_cell,
     type_into_table_cell,
     wait_for_panel,
+    watch_in_place,
 )
 
 pytestmark = pytest.mark.browser
@@ -90,6 +93,19 @@ def test_table_edits_and_drive_choice_follow_the_package_then_export(open_lesson
         cell = table.locator("tbody tr").nth(r).locator("td").nth(c)
         expect(cell).to_have_text(wb.grid.cell_text(r, lesson05.COLUMNS[c].key))
     assert {tuple(x) for x in page.evaluate("() => window.__touched")} == changed
+
+    # Edits that move only the values, their labels and the totals in the legend redraw the traces
+    # alone (the axes stay put, _plotpane.js); what each plot draws is what a new plot of it draws.
+    plots = [panel_plot_index(page, PANEL, n) for n in range(2)]
+    watch_in_place(page, *plots)
+    for k in (1.01, 1.02):
+        rate = 2 * flows[0].rate_mb_s * k
+        type_into_table_cell(table, 0, head["rate_mb_s"], f"{rate:g}")
+        assert wb.edit(0, "rate_mb_s", rate)
+        wait_for_panel(page, PANEL, wb.panel.view)
+        for i in plots:
+            assert drawn_unlike_a_new_plot(page, i) == ""
+    assert all(in_place_draws(page, i) >= 1 for i in plots), "no edit took the traces-only path"
 
     # Arrows and Tab move; typing replaces; Tab commits and moves right.
     for key in ("ArrowDown", "ArrowRight", "Tab"):  # row 2's rate, row 3's rate, its factor, its efficiency

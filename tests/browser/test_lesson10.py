@@ -10,14 +10,18 @@ import pytest
 from vtsmodel.app.lessons import library as lesson10
 
 from .helpers import (
+    drawn_unlike_a_new_plot,
     export_png_and_html,
     fits_width,
+    in_place_draws,
     move_and_check,
     open_lesson_with_plots,
     panel_as_shown,
+    panel_plot_index,
     panel_readouts,
     select_panel_dropdown,
     wait_for_panel,
+    watch_in_place,
 )
 
 pytestmark = pytest.mark.browser
@@ -35,7 +39,14 @@ def test_sliders_and_library_move_plots_and_readouts_then_export(open_lesson, tm
     )
     assert style == ["normal", "pre-wrap"]
     panel = panel_as_shown(page, TITLE, lesson10.library_panel())
+    plots = [panel_plot_index(page, TITLE, n) for n in range(2)]
+    watch_in_place(page, *plots)
     move_and_check(page, panel, TITLE, "ingest_growth", "growth of the writes", 6)  # 30 % a year
+    # the capacity figure: moves that change its bars and its slot lines' names (the usable slots follow
+    # the drives) redraw the traces alone, and draw what a new plot of it draws
+    assert in_place_draws(page, plots[0]) >= 1, "no growth move took the traces-only path"
+    for i in plots:
+        assert drawn_unlike_a_new_plot(page, i) == ""
     assert "robot mounts per hour bind" in lesson10.LIBRARY.show(panel.values).binding
     move_and_check(page, panel, TITLE, "years", "years", 2)
     move_and_check(page, panel, TITLE, "robot_move_s", "robot time per move", -39)  # 3 s, the TS4500's

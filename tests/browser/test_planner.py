@@ -21,6 +21,7 @@ from vtsmodel.hits import lru_hit_curve
 from .helpers import (
     drawn_unlike_a_new_plot,
     fits_width,
+    in_place_draws,
     move_panel_slider,
     open_lesson_with_plots,
     panel_as_shown,
@@ -30,6 +31,7 @@ from .helpers import (
     plot_traces,
     traces_mismatch,
     wait_for_panel,
+    watch_in_place,
 )
 
 pytestmark = pytest.mark.browser
@@ -101,18 +103,16 @@ def test_a_move_of_the_values_alone_redraws_the_traces_as_a_new_plot_would(open_
     mine = lesson07.PlannerPage(defer_tornado=False)
     panel_as_shown(page, TITLE, mine.panel)
     first = panel_plot_index(page, TITLE, 0)
-    plot_locator(page, first).evaluate(
-        "gd => { window.__inPlace = 0; gd.on('plotly_transitioning', () => { window.__inPlace += 1; }); }"
-    )
+    watch_in_place(page, first)
     axes = mine.panel.figure("configurations")["layout"]["yaxis"]["range"]
     for _ in range(3):
         move_panel_slider(page, mine.panel, TITLE, "write_gb_per_day", "data written per day", 1)
         _wait_shows(page, first, mine.panel.figure("configurations"))
         assert drawn_unlike_a_new_plot(page, first) == ""
     assert mine.panel.figure("configurations")["layout"]["yaxis"]["range"] == axes  # the axes stayed put
-    assert page.evaluate("() => window.__inPlace") >= 1, "no move took the traces-only path"
+    assert in_place_draws(page, first) >= 1, "no move took the traces-only path"
 
-    moved = page.evaluate("() => window.__inPlace")
+    moved = in_place_draws(page, first)
     move_panel_slider(page, mine.panel, TITLE, "recall_target_s", "recall ready within", 3)
     _wait_shows(page, first, mine.panel.figure("configurations"))
     target = next(
@@ -126,9 +126,7 @@ def test_a_move_of_the_values_alone_redraws_the_traces_as_a_new_plot_would(open_
         arg=[first, target],
     )
     assert drawn_unlike_a_new_plot(page, first) == ""
-    assert page.evaluate("() => window.__inPlace") == moved, (
-        "a moved target was drawn by the traces-only path"
-    )
+    assert in_place_draws(page, first) == moved, "a moved target was drawn by the traces-only path"
 
 
 def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):

@@ -106,6 +106,16 @@ function merged(base, extra) {
   return out;
 }
 
+// What a trace may change and still be drawn by the transition path (inPlace): its values, their
+// labels (text on the plot, hover text) and its name. The browser tests compare such a drawing
+// with a new plot's, element by element (tests/browser/helpers.py, drawn_unlike_a_new_plot).
+const VALUE_KEYS = ["x", "y", "text", "hovertext", "name"];
+function withoutValues(trace) {
+  const out = Object.assign({}, trace);
+  for (const k of VALUE_KEYS) delete out[k];
+  return out;
+}
+
 export default {
   async render({ model, el }) {
     const div = document.createElement("div");
@@ -150,19 +160,20 @@ export default {
       movingObjs = objs;
       return objs;
     };
-    // A figure that asks for it (layout.transition) has a move that changes only its traces' y
-    // values drawn by plotly.js's transition path (no animation: duration 0): the traces redrawn
-    // under axes, legend, shapes and annotations left as they are, about half a full redraw (the
-    // planner's configurations, BENCHMARKS.md). That path would leave a changed axis, shape or label
-    // stale, so any other change is drawn in full. The last draw's tick arrays are passed again:
-    // plotly.js compares arrays by identity and would redraw every tick for an equal copy.
+    // A figure that asks for it (layout.transition) has a move that changes only its traces' values,
+    // their labels and names (VALUE_KEYS) drawn by plotly.js's transition path (no animation:
+    // duration 0): the traces redrawn under axes, shapes and annotations left as they are, about
+    // half a full redraw (the planner's configurations, lesson 05's plots: BENCHMARKS.md). That path
+    // can leave a changed axis, shape or annotation stale, so any other change is drawn in full. The
+    // last draw's tick arrays are passed again: plotly.js compares arrays by identity and would
+    // redraw every tick for an equal copy.
     let lastKey = null;
     let lastLayout = null;
     let lastTemplate = null;
     const inPlace = (data, layout) => {
       if (!layout.transition) return layout;
       const { template, ...rest } = layout;
-      const key = JSON.stringify([rest, data.map(({ y, ...t }) => t)]);
+      const key = JSON.stringify([rest, data.map((t) => withoutValues(t))]);
       if (key === lastKey && template === lastTemplate && lastLayout) {
         for (const [name, axis] of Object.entries(layout)) {
           const was = lastLayout[name];

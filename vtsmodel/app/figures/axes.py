@@ -1,8 +1,9 @@
 """Axis ranges that stay put while a slider moves the values under them.
 
-A page's plot pane redraws only the traces of a figure whose axes did not change
-(``_plotpane.js``: plotly.js's transition path, about half a full redraw); these give an
-axis a range that moves in steps, so most moves of a slider keep it.
+A page's plot pane redraws only the traces of a figure that asks for it (:func:`in_place`)
+when nothing but the traces' values, labels and names changed (``_plotpane.js``: plotly.js's
+transition path, about half a full redraw); these give an axis a range that moves in steps,
+so most moves of a slider keep it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["NICE_STEPS", "log_range", "nice_ceiling"]
+__all__ = ["NICE_STEPS", "in_place", "log_range", "nice_ceiling"]
 
 
 #: The steps of :func:`nice_ceiling` in each power of ten: fine enough that the values fill at
@@ -62,3 +63,13 @@ def log_range(lo: float, hi: float, ticks: Sequence[float], pad: float = 0.06) -
     above = min(t for t in steps if t >= hi * (1 - 1e-12))
     low, high = min([below, *ticks]), max([above, *ticks])
     return [math.log10(low) - pad, math.log10(high) + pad]
+
+
+def in_place() -> dict:
+    """The ``layout.transition`` of a figure whose axes stay put (:func:`nice_ceiling`, :func:`log_range`).
+
+    A move that changes only its traces' values, labels and names is then redrawn by plotly.js's
+    transition path without an animation (``_plotpane.js``); any other change, in full. A figure
+    whose axes follow the data (autorange) must not ask: that path leaves them as they were.
+    """
+    return {"duration": 0}

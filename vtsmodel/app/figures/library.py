@@ -9,7 +9,7 @@ redraws without rebuilding a figure. Sources: the library's rows in
 
 from __future__ import annotations
 
-from vtsmodel.app.figures.axes import nice_ceiling
+from vtsmodel.app.figures.axes import in_place, nice_ceiling
 from vtsmodel.app.figures.plot import Plot, figure_json
 from vtsmodel.app.figures.theme import COLORS, new_figure
 
@@ -26,7 +26,7 @@ def capacity_base(unit: str, frames: bool = True) -> dict:
     fig = new_figure(title=title, xaxis_title="year", yaxis_title="cartridges [-]", height=480)
     # transition: a move that changes only the bars is drawn by redrawing them alone (_plotpane.js)
     fig.update_layout(legend={"orientation": "h", "y": -0.18, "yanchor": "top", "x": 0}, barmode="overlay",
-                      margin={"t": 50, "b": 130}, transition={"duration": 0})  # fmt: skip
+                      margin={"t": 50, "b": 130}, transition=in_place())  # fmt: skip
     fig.update_xaxes(
         tickangle=0
     )  # whole years, one a tick: never rotated (plotly measures each label to decide)

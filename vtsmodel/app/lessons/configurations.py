@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from vtsmodel import plan
 from vtsmodel.app import cache
 from vtsmodel.app.figures import plan as plan_figures
+from vtsmodel.app.figures.axes import in_place
 from vtsmodel.app.lessons.hit_curve import LogSource, curve_of
 from vtsmodel.app.text import number
 from vtsmodel.hourly import HourlyWorkload
@@ -178,7 +179,7 @@ def configurations_base(numbers: ConfigurationNumbers) -> dict:
     page = plan_figures.for_page(spec, height=660, legend_rows=1, bottom=120)
     # Its axes stay put while the values move (configurations_spec): the pane redraws the traces
     # alone when nothing else changed (plotly.js's transition path, without an animation).
-    page["layout"]["transition"] = {"duration": 0}
+    page["layout"]["transition"] = in_place()
     return page
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from vtsmodel.app import cache
 from vtsmodel.app.figures import COLORS, Plot, new_layout
+from vtsmodel.app.figures.axes import in_place, log_range, nice_ceiling
 from vtsmodel.app.panels import Stage, View
 from vtsmodel.app.text import count, number, percent
 from vtsmodel.catalog import drive_options, drive_spec
@@ -159,12 +160,13 @@ def split_base(r: SizingResult) -> dict:
     starts = [0, *itertools.accumulate(len(s.names) for s in r.sized.values())][1:-1]  # between two scenarios
     if starts:
         layout["shapes"] = [_rule(k - 0.5) for k in starts]
-    layout["xaxis"]["range"] = [0.0, top * 1.08 or 1.0]
+    layout["xaxis"]["range"] = [0.0, nice_ceiling(top * 1.08)]  # put while an edit moves the bars (in_place)
     layout["yaxis"].update(tickmode="array", tickvals=rows, ticktext=names, autorange="reversed", automargin=True,
                            showgrid=False, zeroline=False)  # fmt: skip
     # a scenario a row between the title and the plot, however long its name
     layout["legend"].update(orientation="v", x=0.0, y=1.0, xanchor="left", yanchor="bottom")
-    layout.update(showlegend=True, margin={"t": 56 + 24 * len(r.sized), "r": 20, "b": 55, "l": 20})
+    layout.update(showlegend=True, margin={"t": 56 + 24 * len(r.sized), "r": 20, "b": 55, "l": 20},
+                  transition=in_place())  # fmt: skip
     return {"data": data, "layout": layout}
 
 
@@ -193,10 +195,12 @@ def compare_base(c: Comparison) -> dict:
     family = [drive_spec(k).family for _l, k in DRIVES]
     layout["shapes"] = [_rule(i - 0.5) for i in range(1, len(DRIVES)) if family[i] != family[i - 1]]
     lo, hi = (min(values), max(values)) if values else (1.0, 10.0)
-    layout["xaxis"].update(type="log", range=[math.log10(lo) - 0.15, math.log10(hi) + 0.3])
+    # 0.15 decades of room to the left, 0.3 to the right for the labels, out to the 1, 2, 5 values around
+    # them: the range stays put while an edit moves the dots (in_place)
+    layout["xaxis"].update(type="log", range=log_range(lo * 10**-0.15, hi * 10**0.3, (), pad=0.0))
     layout["yaxis"].update(type="category", autorange="reversed", automargin=True, tickfont={"size": 11})
     layout["legend"].update(orientation="h", x=0.0, y=1.0, xanchor="left", yanchor="bottom")
-    layout.update(showlegend=True, margin={"t": 80, "r": 75, "b": 55, "l": 20})
+    layout.update(showlegend=True, margin={"t": 80, "r": 75, "b": 55, "l": 20}, transition=in_place())
     return {"data": data, "layout": layout}
 
 
