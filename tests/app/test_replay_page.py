@@ -74,7 +74,10 @@ def test_sliders_move_the_readouts_and_plots_as_the_core_says():
     np.testing.assert_allclose(delay["data"][0]["y"], loads[0] - np.array(loads))
     assert delay["layout"]["shapes"][-1]["x0"] == 300.0
     resp = page.panel.figure("response")
-    assert resp["data"][0]["name"] == "replay" and len(resp["data"]) == 3
+    assert [t["name"] for t in resp["data"]][:2] == ["replay", "M/D/c"] and len(resp["data"]) == 4
+    assert resp["data"][3]["x"] == pytest.approx([rep.percentile(0.95)] * 2)  # the replay's p95, dotted
+    lo, hi = resp["layout"]["xaxis"]["range"]  # every curve inside the time axis
+    assert all(10**lo <= v <= 10**hi for t in resp["data"] for v in t["x"])
 
 
 def test_the_example_is_the_generator_s_and_shaped_as_the_lesson_says(tmp_path):

@@ -13,14 +13,18 @@ from vtsmodel import mountlog
 from vtsmodel.app.lessons import replay as L
 
 from .helpers import (
+    drawn_unlike_a_new_plot,
     export_png_and_html,
     fits_width,
+    in_place_draws,
     move_and_check,
     open_lesson_with_plots,
     panel_as_shown,
+    panel_plot_index,
     panel_readouts,
     pick_file,
     wait_for_panel,
+    watch_in_place,
 )
 
 pytestmark = pytest.mark.browser
@@ -52,6 +56,15 @@ def test_upload_a_log_move_the_sliders_and_export(open_lesson, tmp_path, artifac
     # fewer drives, then a dismount delay: the plots and readouts follow the package's replay
     move_and_check(page, mine, TITLE, "drives", "drives", -12)
     assert mine.values["drives"] == 4
+    # one drive more: the response curves, the hourly and the loads' bars move under axes that stay put,
+    # redrawn alone (in_place); every plot draws what a new plot of it draws
+    plots = [panel_plot_index(page, TITLE, n) for n in range(3)]
+    watch_in_place(page, *plots)
+    move_and_check(page, mine, TITLE, "drives", "drives", 1)
+    assert sum(in_place_draws(page, i) for i in plots) >= 2, "no plot took the traces-only path"
+    for i in plots:
+        assert drawn_unlike_a_new_plot(page, i) == ""
+    move_and_check(page, mine, TITLE, "drives", "drives", -1)
     move_and_check(page, mine, TITLE, "dismount_after_s", "dismount delay", 10)
     assert mine.values["dismount_after_s"] == 300.0
     shown = panel_readouts(page, TITLE)

@@ -27,6 +27,7 @@ from vtsmodel import Input, number
 from vtsmodel.app import cache
 from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
 from vtsmodel.app.figures import COLORS, new_layout, plain_json
+from vtsmodel.app.figures.axes import in_place, log_range, nice_ceiling
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.lessons.hit_curve import LARGER, LogSource, read_upload
 from vtsmodel.app.panels import Panel, Plot, Stage, View
@@ -169,11 +170,16 @@ def response_spec(rep: rp.Replay, a: rp.AnalyticBeside) -> dict:
 
     The formulas' curves are their waits plus each request's own time to data (robot move,
     load, locate, read: :meth:`~vtsmodel.replay.AnalyticBeside.response_survival` over its
-    quantiles at :data:`READY_EDGES`), so that heavy-tailed reads show in their tails too.
+    quantiles at :data:`READY_EDGES`), so that heavy-tailed reads show in their tails too. A
+    dotted line marks the replay's response at the quantile compared (``a.q``). The time axis
+    runs out to the 1, 2, 5 values around the curves, so a move that changes only the curves
+    redraws them alone (:func:`~vtsmodel.app.figures.axes.in_place`).
     """
     layout = _layout("Response time: replay vs the formulas", 420, "response time t [s]",
                      "share of tape requests slower than t")  # fmt: skip
     data = []
+    layout["xaxis"]["type"] = "log"
+    bottom, top = -4, 0.05  # the share axis [log10]
     if rep.tape_requests:
         t, share = rep.survival()
         t, share = t[share > 0], share[share > 0]  # the slowest request: no share above it on a log axis
@@ -188,10 +194,17 @@ def response_spec(rep: rp.Replay, a: rp.AnalyticBeside) -> dict:
             label = model if model == "M/D/c" else f"M/G/c, cv {a.service_cv:.2f}"
             tail = a.response_survival(grid, model, ready, weights)
             data.append(_line(grid, tail, label, {"color": color, "dash": "dash"}))
-    layout["xaxis"]["type"] = "log"
+        p = rep.percentile(a.q)
+        if math.isfinite(p):
+            data.append(_line([p, p], [10.0**bottom, 10.0**top], f"replay p{100 * a.q:g}",
+                              {"color": COLORS[0], "dash": "dot", "width": 2}, showlegend=False,
+                              hovertemplate=f"replay p{100 * a.q:g}: %{{x:,.4g}} s<extra></extra>"))  # fmt: skip
+        first = min(v for v in (float(t[0]), float(grid[0])) if v > 0)  # grid[0] >= 1 s
+        layout["xaxis"]["range"] = log_range(first, float(grid[-1]), (), pad=0.0)
+        layout["transition"] = in_place()
     ticks = [1.0, 0.1, 0.01, 0.001, 0.0001]
     layout["yaxis"].update(
-        type="log", range=[-4, 0.05], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
+        type="log", range=[bottom, top], tickvals=ticks, ticktext=["100%", "10%", "1%", "0.1%", "0.01%"]
     )
     return plain_json({"data": data, "layout": layout})
 
@@ -212,6 +225,11 @@ def hourly_spec(rep: rp.Replay) -> dict:
     ]
     layout["yaxis2"] = {"title": {"text": "drive utilisation"}, "overlaying": "y", "side": "right",
                         "range": [0, 1.05], "tickformat": ".0%", "dtick": 0.25, "showgrid": False}  # fmt: skip
+    # mounts from 0 to a step above the busiest hour: a move that changes only the bars and the line
+    # redraws them alone (in_place)
+    top = float(np.max(rep.hourly["mounts"], initial=0.0))
+    layout["yaxis"]["range"] = [0.0, nice_ceiling(1.05 * top)]
+    layout["transition"] = in_place()
     return plain_json({"data": data, "layout": layout})
 
 
@@ -259,8 +277,11 @@ def held_base(rep: rp.Replay, dismount_after_s: float) -> dict:
              "hovertemplate": "%{x}: %{y:,.4g}<extra></extra>"} for x, y, color, xa, ya in bars]  # fmt: skip
     layout["xaxis"]["domain"] = [0, 0.42]
     layout["xaxis2"] = {"domain": [0.58, 1], "anchor": "y2"}
-    layout["yaxis"]["title"] = {"text": "loads [count]"}
-    layout["yaxis2"] = {"title": {"text": "drive time [h]"}, "anchor": "x2"}
+    # each from 0 to a step above its taller bar: a move that changes only the bars redraws them alone (in_place)
+    layout["yaxis"].update(title={"text": "loads [count]"}, range=[0.0, nice_ceiling(1.05 * max(bars[0][1]))])
+    layout["yaxis2"] = {"title": {"text": "drive time [h]"}, "anchor": "x2",
+                        "range": [0.0, nice_ceiling(1.05 * max(bars[1][1]))]}  # fmt: skip
+    layout["transition"] = in_place()
     return plain_json({"data": data, "layout": layout})
 
 
@@ -313,9 +334,7 @@ def view_replay(r: ReplayResult) -> View:
               "line": {"color": "#333", "dash": "dot"}}  # fmt: skip
     p = rep.percentile(q) if rep.tape_requests else math.nan
     figures = {
-        "response": Plot(response_base, {"rep": rep, "beside": a},
-                         shapes=[{"type": "line", "x0": p, "x1": p, "y0": 0, "y1": 1, "yref": "paper",
-                                  "line": {"color": COLORS[0], "dash": "dot"}}] if math.isfinite(p) else []),
+        "response": Plot(response_base, {"rep": rep, "beside": a}),
         "hourly": Plot(hourly_base, {"rep": rep}),
         "delay": Plot(delay_base, {"curve": r.delay_curve}, shapes=[x_line]) if r.delay_curve is not None
         else Plot(held_base, {"rep": rep, "dismount_after_s": r.dismount_after_s}),
