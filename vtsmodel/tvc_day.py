@@ -395,6 +395,62 @@ def _tvc_constants(
     return _TvcConstants(tvc, cap, cf_, feature, theta, f, hit, dt_min, P, S, cfc, ceiling, tvc_config)
 
 
+@dataclass(frozen=True)
+class _DayGrid:
+    """A profile on the day simulation's time grid: what every cache's day of it shares (:func:`_day_grid`).
+
+    Arrays read-only: the runs of a plan's caches hold the same ones.
+    """
+
+    steps: np.ndarray  # each step's length [s]
+    moving: np.ndarray  # steps > 0
+    safe_steps: np.ndarray  # steps, 1 where 0 (a divisor)
+    off_vol: np.ndarray  # host MB offered in each step, integrated exactly from the profile
+    read_rate: np.ndarray  # host MB/s read in each step
+    off_rate: np.ndarray  # host MB/s offered in each step
+    offered_total_mb: np.ndarray  # cumulative host MB offered at the step edges
+    time_hours: np.ndarray  # the step edges [h]
+
+
+_GRIDS: dict[tuple, _DayGrid] = {}  # the last profile's grid, keyed by its values and the step
+
+
+def _day_grid(profile: Profile, dt_min: float) -> _DayGrid:
+    """The time grid of ``profile`` at ``dt_min`` minutes a step, the offered and read volumes on it.
+
+    Computed once for a plan's sixteen caches, which simulate the same hours: keyed by the
+    profile's values (not its identity), so a profile changed in place is never answered from
+    an old grid.
+    """
+    key = (profile.start_hours.tobytes(), profile.write_mb_s.tobytes(), profile.read_mb_s.tobytes(),
+           float(profile.duration_hours), float(dt_min))  # fmt: skip
+    grid = _GRIDS.get(key)
+    if grid is not None:
+        return grid
+    dur_s = profile.duration_hours * _S_PER_H
+    dt = dt_min * 60.0
+    n = max(1, int(math.ceil(dur_s / dt - 1e-9)))
+    edges_s = np.minimum(np.arange(n + 1) * dt, dur_s)
+    knots = np.append(profile.start_hours * _S_PER_H, dur_s)
+    cum_w = np.concatenate([[0.0], np.cumsum(profile.write_mb_s * np.diff(knots))])
+    cum_r = np.concatenate([[0.0], np.cumsum(profile.read_mb_s * np.diff(knots))])
+    steps = np.diff(edges_s)
+    off_vol = np.diff(np.interp(edges_s, knots, cum_w))
+    read_vol = np.diff(np.interp(edges_s, knots, cum_r))
+    moving = steps > 0
+    safe = np.where(moving, steps, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        read_rate = np.where(moving, read_vol / safe, 0.0)
+        off_rate = np.where(moving, off_vol / safe, 0.0)
+    grid = _DayGrid(steps, moving, safe, off_vol, read_rate, off_rate, np.concatenate([[0.0], np.cumsum(off_vol)]),
+                    edges_s / _S_PER_H)  # fmt: skip
+    for a in vars(grid).values():
+        a.flags.writeable = False
+    _GRIDS.clear()
+    _GRIDS[key] = grid
+    return grid
+
+
 def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
     """The day simulation of :func:`simulate_tvc` with its arguments checked already (:class:`_TvcConstants`).
 
@@ -411,21 +467,9 @@ def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
         c.dt_min,
     )
     P, S, cfc, ceiling, tvc_config = c.P, c.S, c.cfc, c.ceiling, c.tvc_config
-    # time grid; offered volume per step integrated exactly from the piecewise-constant profile
-    dur_s = profile.duration_hours * _S_PER_H
-    dt = dt_min * 60.0
-    n = max(1, int(math.ceil(dur_s / dt - 1e-9)))
-    edges_s = np.minimum(np.arange(n + 1) * dt, dur_s)
-    starts_s = profile.start_hours * _S_PER_H
-    knots = np.append(starts_s, dur_s)
-    cum_w = np.concatenate([[0.0], np.cumsum(profile.write_mb_s * np.diff(knots))])
-    cum_r = np.concatenate([[0.0], np.cumsum(profile.read_mb_s * np.diff(knots))])
-    steps = np.diff(edges_s)
-    off_vol = np.diff(np.interp(edges_s, knots, cum_w))
-    read_vol = np.diff(np.interp(edges_s, knots, cum_r))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        read_rate = np.where(steps > 0, read_vol / np.where(steps > 0, steps, 1.0), 0.0)
-    misses = read_rate * (1.0 - hit)  # host MB/s of read misses
+    g = _day_grid(profile, dt_min)
+    steps, off_vol = g.steps, g.off_vol
+    misses = g.read_rate * (1.0 - hit)  # host MB/s of read misses
     served = np.minimum(misses, ceiling)  # recalls up to the read model's ceiling
     recall = served / cfc  # physical MB/s read back from tape
     d_full = S / cfc  # Sec. 3.1.2: sustained input equals copying
@@ -439,14 +483,12 @@ def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
     )
 
     with np.errstate(divide="ignore", invalid="ignore"):
-        safe = np.where(steps > 0, steps, 1.0)
-        acc_rate = np.where(steps > 0, acc / safe, 0.0)
-        cop_rate = np.where(steps > 0, cop / safe, 0.0)
-        off_rate = np.where(steps > 0, off_vol / safe, 0.0)
+        acc_rate = np.where(g.moving, acc / g.safe_steps, 0.0)
+        cop_rate = np.where(g.moving, cop / g.safe_steps, 0.0)
     zero = np.zeros(1)
     return TvcRun(
-        time_hours=edges_s / _S_PER_H,
-        offered_mb_s=off_rate,
+        time_hours=g.time_hours,
+        offered_mb_s=g.off_rate,
         accepted_mb_s=acc_rate,
         copy_mb_s=cop_rate,
         recall_mb_s=recall,
@@ -454,7 +496,7 @@ def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
         at_peak_hours=peak_t / _S_PER_H,
         uncopied_gb=U / _MB_PER_GB,
         delayed_mb=Q,
-        offered_total_mb=np.concatenate([zero, np.cumsum(off_vol)]),
+        offered_total_mb=g.offered_total_mb,
         accepted_total_mb=np.concatenate([zero, np.cumsum(acc)]),
         written_total_mb=np.concatenate([zero, np.cumsum(acc / cfc)]),
         copied_total_mb=np.concatenate([zero, np.cumsum(cop)]),

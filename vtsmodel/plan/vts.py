@@ -251,12 +251,12 @@ class ConfigResult:
     run: TvcRun = field(repr=False, compare=False)
     read_hit: float = math.nan
 
-    @property
+    @functools.cached_property  # read by every comparison of configurations (frozen: its checks never change)
     def meets(self) -> bool:
         """Whether every target is met."""
         return all(c.ok for c in self.checks)
 
-    @property
+    @functools.cached_property
     def failing(self) -> tuple[Check, ...]:
         """The targets missed."""
         return tuple(c for c in self.checks if not c.ok)
@@ -553,7 +553,7 @@ class VtsPlan:
                 return r
         raise KeyError(f"no configuration {label!r}")
 
-    @property
+    @functools.cached_property  # read by every view of a plan (frozen: its results never change)
     def closest(self) -> ConfigResult:
         """The recommended configuration, or when none meets every target, the one missing fewest."""
         return self.recommended if self.recommended is not None else _closest(self.results)
