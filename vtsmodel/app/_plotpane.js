@@ -163,13 +163,13 @@ export default {
     // A figure that asks for it (layout.transition) has a move that changes only its traces' values,
     // their labels and names (VALUE_KEYS) drawn by plotly.js's transition path (no animation:
     // duration 0): the traces redrawn under axes, shapes and annotations left as they are, about
-    // half a full redraw (the planner's configurations, lesson 05's plots: BENCHMARKS.md). That path
-    // can leave a changed axis, shape or annotation stale, so any other change is drawn in full. The
-    // last draw's tick arrays are passed again: plotly.js compares arrays by identity and would
-    // redraw every tick for an equal copy.
+    // half a full redraw (the planner's configurations, lessons 05 and 09: BENCHMARKS.md). That path
+    // can leave a changed axis, shape or annotation stale, so any other change is drawn in full.
     let lastKey = null;
     let lastLayout = null;
     let lastTemplate = null;
+    // The last draw's tick arrays are passed again: the transition path compares arrays by identity
+    // and would redraw every tick for an equal copy.
     const inPlace = (data, layout) => {
       if (!layout.transition) return layout;
       const { template, ...rest } = layout;
