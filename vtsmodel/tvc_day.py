@@ -123,7 +123,8 @@ class TvcRun:
     State arrays (length ``n + 1``, at the step boundaries): ``time_hours``, ``uncopied_gb``,
     ``delayed_mb`` (offered but not yet accepted, host MB), ``offered_total_mb``,
     ``accepted_total_mb`` (host MB), ``written_total_mb`` and ``copied_total_mb``
-    (physical MB, cumulative).
+    (physical MB, cumulative). ``time_hours``, ``offered_mb_s`` and ``offered_total_mb``
+    depend on the profile alone and are read-only: the runs of one profile share them.
     """
 
     time_hours: np.ndarray
