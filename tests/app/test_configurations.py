@@ -91,6 +91,27 @@ def test_nice_ceiling_and_log_range_step_as_documented():
         axes.log_range(0.0, 10.0, [])
 
 
+def test_the_values_the_transition_path_takes_are_the_panes():
+    # _plotpane.js decides in the browser; values_alone_changed says the same in the tests and benchmarks
+    import json
+    import re
+    from importlib.resources import files
+
+    js = files("vtsmodel.app").joinpath("_plotpane.js").read_text()
+    listed = re.search(r"const VALUE_KEYS = (\[[^\]]*\]);", js)
+    assert listed is not None and tuple(json.loads(listed.group(1))) == axes.VALUE_KEYS
+    fig = {
+        "data": [{"type": "bar", "x": [1, 2], "y": [3, 4], "name": "a"}],
+        "layout": {"yaxis": {"range": [0, 5]}},
+    }
+    moved = {"data": [{"type": "bar", "x": [1, 2], "y": [3, 4.5], "name": "b", "text": ["3", "4.5"]}],
+             "layout": {"yaxis": {"range": [0, 5]}}}  # fmt: skip
+    assert axes.values_alone_changed(fig, moved) and not axes.values_alone_changed(fig, fig)
+    assert not axes.values_alone_changed(fig, {**moved, "layout": {"yaxis": {"range": [0, 6]}}})  # an axis
+    recoloured = {**moved, "data": [{**moved["data"][0], "marker": {"color": "red"}}]}
+    assert not axes.values_alone_changed(fig, recoloured)
+
+
 def test_readouts_of_a_target_missed_without_a_number():
     behind = plan.Check("copy", "drives for the copy", math.inf, 4.0, "drives", False, "falls behind: …")
     assert cfg.check_readout(behind) == "falls behind day after day with 4"

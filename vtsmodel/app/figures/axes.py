@@ -9,9 +9,9 @@ so most moves of a slider keep it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-__all__ = ["NICE_STEPS", "in_place", "log_range", "nice_ceiling"]
+__all__ = ["NICE_STEPS", "VALUE_KEYS", "in_place", "log_range", "nice_ceiling", "values_alone_changed"]
 
 
 #: The steps of :func:`nice_ceiling` in each power of ten: fine enough that the values fill at
@@ -73,3 +73,21 @@ def in_place() -> dict:
     whose axes follow the data (autorange) must not ask: that path leaves them as they were.
     """
     return {"duration": 0}
+
+
+#: What a trace may change and still be redrawn by the transition path: its values, their labels and
+#: its name (``_plotpane.js``'s ``VALUE_KEYS``, the same list: a test reads both).
+VALUE_KEYS = ("x", "y", "text", "hovertext", "name")
+
+
+def values_alone_changed(before: Mapping, after: Mapping) -> bool:
+    """Whether two figures differ in their traces' values, labels and names alone (:data:`VALUE_KEYS`).
+
+    A move between them is what the page redraws by the transition path, for a figure that asks
+    (:func:`in_place`).
+    """
+
+    def rest(fig: Mapping) -> tuple:
+        return fig["layout"], [{k: v for k, v in t.items() if k not in VALUE_KEYS} for t in fig["data"]]
+
+    return before != after and rest(before) == rest(after)
