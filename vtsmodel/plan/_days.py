@@ -10,7 +10,6 @@ Sources: ibm-vts-b18-2000 (Secs. 3.2.2, 3.5.1, 3.5.4, Eq. 1), cern-tape-sizing-2
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,12 +19,12 @@ import numpy as np
 from vtsmodel import b18
 from vtsmodel import quantities as q
 from vtsmodel._tables import load
-from vtsmodel._validation import VtsModelWarning
 from vtsmodel.bottleneck import binding_resource, bottleneck_rate, write_capacities
 from vtsmodel.catalog import drive_spec
 from vtsmodel.drives import drive_efficiency
 from vtsmodel.plan.answers import Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay
+from vtsmodel.plan.provenance import _given_again, _recorded
 from vtsmodel.queueing import wait_percentile
 from vtsmodel.recall import drive_preset, recall_drives
 from vtsmodel.tvc import DEFAULT_PEAK_COPY_FRACTION, DEFAULT_THRESHOLD
@@ -183,22 +182,12 @@ def _model_of(day: PlanDay, cfg: VtsConfiguration, channels: int, step_minutes: 
            float(step_minutes), opts)  # fmt: skip
     entry = _MODELS.get(key)
     if entry is None:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", VtsModelWarning)
-            model = _cache_model(day.cf, day.read_hit, float(day.profile.duration_hours), cfg, int(channels),
-                                 float(step_minutes), opts)  # fmt: skip
-        kept = []
-        for w in caught:
-            if issubclass(w.category, VtsModelWarning):
-                kept.append((w.message, w.category, w.filename, w.lineno))
-            else:  # not the project's: as it came, once
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        entry = _recorded(lambda: _cache_model(day.cf, day.read_hit, float(day.profile.duration_hours), cfg,
+                                               int(channels), float(step_minutes), opts))  # fmt: skip
         if len(_MODELS) >= _MODELS_KEPT:
             _MODELS.clear()
-        entry = _MODELS[key] = (model, tuple(kept))
-    for message, category, filename, lineno in entry[1]:
-        warnings.warn_explicit(message, category, filename, lineno)
-    return entry[0]
+        _MODELS[key] = entry
+    return _given_again(entry)
 
 
 def _recall_ready(day: PlanDay, a: Answers, total: int, copy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

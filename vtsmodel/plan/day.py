@@ -10,7 +10,9 @@ import numpy as np
 
 from vtsmodel.hits import HitCurve, tvc_read_hit
 from vtsmodel.hourly import HourlyWorkload
+from vtsmodel.plan.answers import ARCHIVE_ANSWERS, Answers
 from vtsmodel.plan.files import Plan, check_plan
+from vtsmodel.plan.provenance import _given_again, _recorded
 from vtsmodel.recall import recall_ready_s, recall_service_s
 from vtsmodel.workload import Profile, make_profile
 
@@ -76,9 +78,26 @@ class PlanDay:
         return dataclasses.replace(self, read_hit=hit, recalls_per_hour=recalls)
 
 
+#: The answers a plan's day reads: all but the library's.
+DAY_ANSWERS = tuple(k for k in Answers.__dataclass_fields__ if k not in (*ARCHIVE_ANSWERS, "library_drive"))
+_LAST: dict = {}  # the last plan's day: its key, the plan (its workload's and hits' ids stay theirs), the day
+
+
 def plan_day(plan: Plan) -> PlanDay:
-    """The hours ``plan`` evaluates, with the read-hit ratio and recalls it implies."""
+    """The hours ``plan`` evaluates, with the read-hit ratio and recalls it implies.
+
+    The last plan's day is kept (the VTS plan, the library and a page read it for one change),
+    with the project warnings it gave, given again on each call; the library's answers do not
+    change it.
+    """
     check_plan(plan)
+    key = (tuple(getattr(plan.answers, k) for k in DAY_ANSWERS), id(plan.workload), id(plan.hits))
+    if _LAST.get("key") != key:
+        _LAST.update(key=key, plan=plan, entry=_recorded(lambda: _plan_day(plan)))
+    return _given_again(_LAST["entry"])
+
+
+def _plan_day(plan: Plan) -> PlanDay:
     a = plan.answers
     w = plan.day()
     hit, hit_basis = a.read_hit, "answer"

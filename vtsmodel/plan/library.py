@@ -38,7 +38,7 @@ from vtsmodel.library_years import (
     _t_mount,
     library_years,
 )
-from vtsmodel.plan.answers import ARCHIVE_ANSWERS, NO_LIBRARY, Answers
+from vtsmodel.plan.answers import NO_LIBRARY, Answers
 from vtsmodel.plan.day import MIN_RECALLS_PER_HOUR, PlanDay, plan_day
 from vtsmodel.plan.files import Plan, check_plan
 from vtsmodel.plan.provenance import Provenance, _collect_notes
@@ -349,21 +349,6 @@ def _plan_flows(day: PlanDay, a: Answers) -> list[Flow]:
 _TRY = 16
 
 
-def _day(plan: Plan) -> PlanDay:
-    """:func:`~vtsmodel.plan.day.plan_day`, kept for the last day: the library's answers do not change it."""
-    a = plan.answers
-    key = (tuple(getattr(a, k) for k in _DAY_ANSWERS), id(plan.workload), id(plan.hits))
-    if _DAYS.get("key") != key:
-        # the plan is kept with it, so its workload's and hits' ids stay theirs
-        _DAYS.update(key=key, plan=plan, day=plan_day(plan))
-    return _DAYS["day"]
-
-
-#: The answers a plan's day reads (all but the library's).
-_DAY_ANSWERS = tuple(k for k in Answers.__dataclass_fields__ if k not in (*ARCHIVE_ANSWERS, "library_drive"))
-_DAYS: dict = {}
-
-
 def _recall_targets(lam, a: Answers, d: _LibraryDrive, robot_wait_s=0.0) -> _RecallTargets:
     """The fewest drives whose recall wait at the percentile leaves the ready time within the target, each year.
 
@@ -666,7 +651,7 @@ def _plan_library(
     recall_idx = 1 if flows is None and not own else None  # the day's flows: writes, then recalls
 
     def run():
-        day = _day(plan) if plan is not None else None
+        day = plan_day(plan) if plan is not None else None
         if flows is not None or own:
             fl = _flows(flows) if flows is not None else [f.flow for f in own]
         else:

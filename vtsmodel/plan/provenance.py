@@ -164,6 +164,30 @@ def _collect_notes(fn, *args, **kwargs):
     return out, tuple(notes)
 
 
+def _recorded(compute: Callable[[], object]) -> tuple[object, tuple]:
+    """``compute()`` and the project warnings it gave, to keep beside it (:func:`_given_again`).
+
+    Warnings from elsewhere are passed on as they came, once.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", VtsModelWarning)
+        value = compute()
+    kept = []
+    for w in caught:
+        if issubclass(w.category, VtsModelWarning):
+            kept.append((w.message, w.category, w.filename, w.lineno))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return value, tuple(kept)
+
+
+def _given_again(entry: tuple[object, tuple]) -> object:
+    """A kept result of :func:`_recorded`: its warnings given again, as the computation gave them; its value."""
+    for message, category, filename, lineno in entry[1]:
+        warnings.warn_explicit(message, category, filename, lineno)
+    return entry[0]
+
+
 def assumptions() -> list[dict]:
     """The planner's assumptions: what, the value, and its source or why.
 
