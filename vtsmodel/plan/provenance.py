@@ -63,6 +63,10 @@ class Provenance:
     @classmethod
     def of_vts(cls, vts_drive: str) -> Provenance:
         """A VTS plan's, with the VTS's 3590 model (:data:`vtsmodel.b18.TAPE_DRIVES`)."""
+        return _of_vts(cls, vts_drive)
+
+    @classmethod
+    def _of_vts(cls, vts_drive: str) -> Provenance:
         funcs = (throughput.write_rate, tvc_day.simulate_tvc, tvc.cache_cf, tvc.effective_capacity_gb,
                  b18.product_configurations, b18.capacity_configuration, bottleneck.binding_resource,
                  bottleneck.write_capacities, recall.recall_parts, recall.recall_service_s, recall.recall_ready_s,
@@ -96,6 +100,11 @@ class Provenance:
     ) -> Provenance:
         names = tuple(f"{f.__module__}.{f.__qualname__}" for f in funcs)
         return cls(names, found, rows, _sources(found, rows))
+
+
+@functools.cache  # once a drive: the tables do not change while a process runs (a planner move read them again)
+def _of_vts(cls, vts_drive: str) -> Provenance:
+    return cls._of_vts(vts_drive)
 
 
 @functools.cache
