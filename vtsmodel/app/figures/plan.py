@@ -176,16 +176,23 @@ def _caches(vts) -> list[str]:
 def value_axes(vts) -> dict:
     """The ranges of :func:`configurations_spec`'s value axes, over every configuration's values and the targets.
 
-    ``yaxis`` (hours) from 0 to :func:`nice_ceiling` of the largest bar or target; ``yaxis2``
-    (recall ready, seconds) on a log scale labelled 1, 2, 5 per decade in full
-    (:func:`log_ticks`, :func:`log_range`), when any configuration has a recall time. A page
-    sends these with the targets (they move when a target does).
+    ``yaxis`` (hours) from 0 to :func:`nice_ceiling` of the largest bar or target, or of the
+    hours simulated once a bar or target passes half of them; ``yaxis2`` (recall ready, seconds)
+    on a log scale labelled 1, 2, 5 per decade in full (:func:`log_ticks`, :func:`log_range`),
+    when any configuration has a recall time. A page sends these with the targets (they move
+    when a target does).
     """
     first = vts.results[0]
     throttle, delay, recall = (first.check(k) for k in ("throttle", "delay", "recall"))
     hours = [v for r in vts.results for v in (r.hours_throttled, r.longest_delay_hours)]
-    top = [v for v in (*hours, throttle.limit, delay.limit) if math.isfinite(v)]
-    out = {"yaxis": {"range": [0.0, nice_ceiling(max(top, default=0.0) * 1.05)]}}  # autorange's 5 % above
+    top = max((v for v in (*hours, throttle.limit, delay.limit) if math.isfinite(v)), default=0.0)
+    # No delay or time throttled outlasts the hours simulated, and a configuration that falls behind
+    # delays writes for nearly all of them: past half the day the axis runs to its end, or it would
+    # flip between two steps (25 and 30 h) on every move while such a delay hovers around 23.8 h.
+    simulated = float(vts.day.get("hours [h]", 0.0))
+    if top > simulated / 2:
+        top = max(top, simulated)
+    out = {"yaxis": {"range": [0.0, nice_ceiling(top * 1.05)]}}  # autorange's 5 % above
     shown = [r.worst_recall_ready_s for r in vts.results if math.isfinite(r.worst_recall_ready_s)]
     if shown:
         lo, hi = min(shown + [recall.limit]), max(shown + [recall.limit])
