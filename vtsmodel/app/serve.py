@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlencode
 
-from vtsmodel.app import page_assets, savedir, sessions
+from vtsmodel.app import kernelgc, page_assets, savedir, sessions
 
 __all__ = [
     "CULL_IDLE_S",
@@ -821,6 +821,22 @@ class _Quiet(logging.Filter):
         return record.msg not in _QUIET
 
 
+def kernel_environment(save_dir: Path | None) -> None:
+    """Set what the kernels the app starts inherit.
+
+    The app's mark (:mod:`vtsmodel.app.kernelgc`), the save folder (the launcher's, or none)
+    and the page templates.
+    """
+    os.environ[kernelgc.ENV_VAR] = "1"
+    if save_dir is not None:
+        os.environ[savedir.ENV_VAR] = str(save_dir)
+    else:
+        os.environ.pop(savedir.ENV_VAR, None)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Start the app; return the exit status (2 for bad options or no free port)."""
     try:
@@ -837,14 +853,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     ready = opts.pool_size * len(lessons(opts.notebooks))
     cap = opts.max_kernels or sessions.default_cap(sessions.available_memory_mb(), ready)
-    # Kernels inherit the environment: the save folder is the launcher's, or none.
-    if opts.save_dir is not None:
-        os.environ[savedir.ENV_VAR] = str(opts.save_dir)
-    else:
-        os.environ.pop(savedir.ENV_VAR, None)
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p
-    )
+    kernel_environment(opts.save_dir)
     app_class, kernel_manager_class = _app_class()
     config = voila_config(replace(opts, port=port), token)
     config.VoilaConfiguration.multi_kernel_manager_class = kernel_manager_class
