@@ -264,8 +264,8 @@ class ConfigResult:
     @functools.cached_property  # read by every comparison of configurations (frozen: its arrays never change)
     def worst_recall_ready_s(self) -> float:
         """Recall ready time at the percentile in the busiest hour (NaN: no recalls). [s]"""
-        r = self.recall_ready_s[~np.isnan(self.recall_ready_s)]
-        return float(r.max()) if r.size else math.nan
+        r = self.recall_ready_s
+        return float(np.fmax.reduce(r)) if r.size else math.nan  # NaN hours ignored; all NaN: NaN
 
     def check(self, key: str) -> Check:
         """The check of ``key``."""
@@ -291,6 +291,12 @@ class ConfigResult:
 
 
 def _fmt(x: float, unit: str = "") -> str:
+    """``x`` to 3 significant digits with its unit, as the checks' texts say it."""
+    return _fmt_float(float(x), unit)
+
+
+@functools.lru_cache(maxsize=4096)  # a plan's texts say about 70 values 360 times (the targets in every one)
+def _fmt_float(x: float, unit: str) -> str:
     if math.isinf(x):
         return "no steady state" if unit == "s" else "∞"
     return f"{number(x, 3)}{(' ' + unit) if unit else ''}"
@@ -318,19 +324,14 @@ def _cache_checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, run: TvcRun, 
 
 def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
             ready_q: np.ndarray) -> tuple[Check, ...]:  # fmt: skip
-    run, carried_in, carried_out, copy = (
-        cache.run,
-        cache.carried_in_gb,
-        cache.carried_out_gb,
-        cache.copy_drives,
-    )
+    copy = cache.copy_drives
     throttle, delay, served = cache.checks
     out = [throttle, delay]
-    busy = ~np.isnan(ready_q)
+    # the busiest hour: the largest ready time (NaN: no recalls that hour), the first hour of it
+    worst = float(np.fmax.reduce(ready_q)) if ready_q.size else math.nan
     pct = f"{100 * a.recall_percentile:g}th percentile"
-    if busy.any():
-        worst = float(ready_q[busy].max())
-        hour = int(np.flatnonzero(busy)[np.argmax(ready_q[busy])])
+    if not math.isnan(worst):
+        hour = int(np.argmax(ready_q == worst))
         why = ""
         if math.isinf(worst):
             why = (" (no drive left for recalls while copying)" if copy[hour] >= cfg.drives
@@ -343,18 +344,10 @@ def _checks(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay,
     else:
         out.append(Check("recall", f"recall ready ({pct})", 0.0, a.recall_target_s, "s", True, "no recalls"))
     out.append(served)
-    most = float(copy.max()) if copy.size else 0.0
-    growing = carried_out > carried_in + 1e-6 * max(run.capacity_gb, 1.0) or float(run.delayed_mb[-1]) > 1e-6
-    copy_ok = most <= cfg.drives and not growing
-    if growing:
-        text = (f"falls behind: {_fmt(carried_out, 'GB')} un-copied at the end of the day after "
-                f"{_fmt(carried_in, 'GB')} at its start"
-                + (f", {_fmt(float(run.delayed_mb[-1]) / 1000.0, 'GB')} of host writes still waiting"
-                   if run.delayed_mb[-1] > 1e-6 else ""))  # fmt: skip
-    else:
-        text = f"copy to tape needs up to {most:.0f} of {cfg.drives} drives"
-    out.append(Check("copy", "drives for the copy", most if not growing else math.inf, float(cfg.drives),
-                     "drives", copy_ok, text))  # fmt: skip
+    most, behind = cache.most_copy_drives, cache.behind
+    text = behind or f"copy to tape needs up to {most:.0f} of {cfg.drives} drives"
+    out.append(Check("copy", "drives for the copy", most if not behind else math.inf, float(cfg.drives),
+                     "drives", most <= cfg.drives and not behind, text))  # fmt: skip
     if day.virtual_drives > 0:
         vd = cfg.virtual_drives
         out.append(Check("virtual_drives", "virtual drives", float(vd), float(day.virtual_drives), "drives",
@@ -433,6 +426,18 @@ class _CacheDay:
     delay_mb_hours: float  # [MB·h]
     backlog_cleared_hours: float
     checks: tuple[Check, Check, Check]  # throttle, delay, recalls served (:func:`_cache_checks`)
+    most_copy_drives: float  # the most drives copying in an hour [count]
+    behind: str  # how the copy falls behind day after day ("" when it keeps up): the copy check's text
+
+
+def _behind(run: TvcRun, carried_in: float, carried_out: float) -> str:
+    """How the copy falls behind day after day, for the copy check; "" when it keeps up. [GB in the text]"""
+    waiting = float(run.delayed_mb[-1])
+    if carried_out <= carried_in + 1e-6 * max(run.capacity_gb, 1.0) and waiting <= 1e-6:
+        return ""
+    return (f"falls behind: {_fmt(carried_out, 'GB')} un-copied at the end of the day after "
+            f"{_fmt(carried_in, 'GB')} at its start"
+            + (f", {_fmt(waiting / 1000.0, 'GB')} of host writes still waiting" if waiting > 1e-6 else ""))  # fmt: skip
 
 
 def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: float, tvc_options: Mapping,
@@ -453,7 +458,8 @@ def _cache_day(day: PlanDay, a: Answers, cfg: VtsConfiguration, step_minutes: fl
     need = np.maximum(np.ceil(copy_mb / 3600.0 / per_drive - 1e-9).astype(int), 0)
     thr, dly = run.hours_throttled, run.max_delay_hours
     return _CacheDay(run, cin, cout, bind, need, run.hours_at_peak, thr, dly, run.delay_mb_hours,
-                     run.backlog_cleared_hours, _cache_checks(cfg, a, day, run, thr, dly))  # fmt: skip
+                     run.backlog_cleared_hours, _cache_checks(cfg, a, day, run, thr, dly),
+                     float(need.max()) if need.size else 0.0, _behind(run, cin, cout))  # fmt: skip
 
 
 def _result(cfg: VtsConfiguration, a: Answers, day: PlanDay, cache: _CacheDay, left: np.ndarray,
