@@ -60,6 +60,7 @@ class CompressionWarning(ExtrapolationWarning):
     """
 
 
+@functools.lru_cache(maxsize=1024)  # an input's bounds never change; every array checked asks for them
 def _fmt_range(lo, hi, lo_open=False, hi_open=False) -> str:
     """A range as every message writes it: ``[0.001, 1]``, ``(0, 1]``, ``[0, ∞)``; an unbounded end is open."""
     left = "(" if lo_open or lo is None else "["

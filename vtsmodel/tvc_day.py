@@ -190,12 +190,12 @@ class TvcRun:
             return 0.0
         # time at which cumulative accepted reaches each cumulative offered level
         levels = np.minimum(off, acc[-1])
-        j = np.searchsorted(acc, levels, side="left")
-        j = np.clip(j, 1, acc.size - 1)
-        a0, a1 = acc[j - 1], acc[j]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            frac = np.where(a1 > a0, (levels - a0) / (a1 - a0), 0.0)
-        t_acc = t[j - 1] + np.clip(frac, 0, 1) * (t[j] - t[j - 1])
+        j = np.minimum(np.maximum(np.searchsorted(acc, levels, side="left"), 1), acc.size - 1)
+        i = j - 1
+        a0, a1 = acc[i], acc[j]
+        rising = a1 > a0
+        frac = np.where(rising, (levels - a0) / np.where(rising, a1 - a0, 1.0), 0.0)  # no 0/0 where flat
+        t_acc = t[i] + np.minimum(np.maximum(frac, 0.0), 1.0) * (t[j] - t[i])
         t_acc = np.where(off > acc[-1] + 1e-9 * max(off[-1], 1.0), t[-1], t_acc)  # relative: sums of ~1e6 MB
         return float(max(np.max(t_acc - t), 0.0))
 
@@ -483,9 +483,8 @@ def _run_day(profile: Profile, c: _TvcConstants, b0: float) -> TvcRun:
         steps, off_vol, d_r, P=P, S=S, f=f, cfc=cfc, thr_mb=thr_mb, span=span, b0=b0
     )
 
-    with np.errstate(divide="ignore", invalid="ignore"):
-        acc_rate = np.where(g.moving, acc / g.safe_steps, 0.0)
-        cop_rate = np.where(g.moving, cop / g.safe_steps, 0.0)
+    acc_rate = np.where(g.moving, acc / g.safe_steps, 0.0)  # safe_steps: never 0
+    cop_rate = np.where(g.moving, cop / g.safe_steps, 0.0)
     zero = np.zeros(1)
     return TvcRun(
         time_hours=g.time_hours,
