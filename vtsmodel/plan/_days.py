@@ -202,43 +202,24 @@ def _recalls_ready(items, a: Answers) -> list[tuple[np.ndarray, np.ndarray]]:
     :func:`~vtsmodel.recall.recall_drives` and :func:`~vtsmodel.queueing.wait_percentile`
     together (a test checks the answers equal one configuration's at a time).
     """
-    lefts, busy, stable = [], [], []
-    ok = [copy < total for _day, total, copy in items]
-    totals = np.concatenate(
-        [np.full(int(k.sum()), total) for k, (_d, total, _c) in zip(ok, items, strict=True)]
-    )
-    copying = np.concatenate([c[k] for k, (_d, _t, c) in zip(ok, items, strict=True)])
-    flat = (
-        np.atleast_1d(recall_drives(totals, copying)) if totals.size else totals
-    )  # Sec. 3.2.2: total - copying
-    at = 0
-    for k, (day, _total, copy) in zip(ok, items, strict=True):
-        left = np.zeros(copy.shape, dtype=int)
-        n = int(k.sum())
-        if n:
-            left[k] = flat[at : at + n]
-        at += n
-        b = day.recalls_per_hour > MIN_RECALLS_PER_HOUR
-        lefts.append(left)
-        busy.append(b)
-        stable.append(b & (left >= 1) & (day.recalls_per_hour / 3600.0 * day.recall_service_s < left))
-    waits = None
-    if any(s.any() for s in stable):
-        lam = np.concatenate(
-            [d.recalls_per_hour[s] / 3600.0 for (d, _t, _c), s in zip(items, stable, strict=True)]
-        )
-        service = np.concatenate(
-            [np.full(int(s.sum()), d.recall_service_s) for (d, _t, _c), s in zip(items, stable, strict=True)]
-        )
-        left = np.concatenate([lf[s] for lf, s in zip(lefts, stable, strict=True)])
-        waits = np.atleast_1d(wait_percentile(lam, service, left, a.recall_percentile, service_cv=0.0))
-    out, at = [], 0
-    for (day, _total, copy), left, b, s in zip(items, lefts, busy, stable, strict=True):
-        ready_q = np.full(copy.shape, np.nan)
-        ready_q[b] = np.inf
-        n = int(s.sum())
-        if n:
-            ready_q[s] = waits[at : at + n] + day.recall_ready_s
-            at += n
-        out.append((left, ready_q))
-    return out
+    # One row per item, one column per hour (a plan's items share its hours): the same elementwise
+    # arithmetic, and the models' inputs in the same order, as item by item.
+    copy = np.stack([c for _d, _t, c in items])
+    total = np.array([t for _d, t, _c in items])[:, None]
+    per_hour = np.stack([d.recalls_per_hour for d, _t, _c in items])
+    service = np.array([float(d.recall_service_s) for d, _t, _c in items])[:, None]
+    ready_s = np.array([float(d.recall_ready_s) for d, _t, _c in items])[:, None]
+    shape = copy.shape
+    ok = copy < total
+    left = np.zeros(shape, dtype=int)
+    if ok.any():
+        left[ok] = recall_drives(np.broadcast_to(total, shape)[ok], copy[ok])  # Sec. 3.2.2: total - copying
+    busy = per_hour > MIN_RECALLS_PER_HOUR
+    stable = busy & (left >= 1) & (per_hour / 3600.0 * service < left)
+    ready_q = np.full(shape, np.nan)
+    ready_q[busy] = np.inf
+    if stable.any():
+        waits = wait_percentile(per_hour[stable] / 3600.0, np.broadcast_to(service, shape)[stable], left[stable],
+                                a.recall_percentile, service_cv=0.0)  # fmt: skip
+        ready_q[stable] = waits + np.broadcast_to(ready_s, shape)[stable]
+    return [(left[i], ready_q[i]) for i in range(len(items))]
