@@ -189,3 +189,27 @@ def test_a_plan_file_may_carry_comment_lines_and_errors_keep_their_line_numbers(
         plan_from_bytes(broken.encode())
     url = '{"schema": "vtsmodel-plan", "version": 1, "name": "a // b", "answers": {}}'
     assert plan_from_bytes(url.encode()).name == "a // b"  # // inside a string is no comment
+
+
+# --- the copy check: the drives copying each hour, or a copy that falls behind day after day --------
+def test_the_copy_check_says_the_drives_copying_or_how_the_copy_falls_behind():
+    # A modelling check, not a source's number: a configuration keeps up when no host write still
+    # waits at the end of the day and the un-copied data carried out of it is no more than carried
+    # in; then it needs its busiest hour's copy drives. The parts of it that belong to a cache are
+    # computed once for its drive counts (plan.vts._CacheDay): every drive count must read them.
+    seen = set()
+    for gb_per_day in (800.0, 20000.0):
+        for r in vts_plan(Plan(Answers(write_gb_per_day=gb_per_day))).results:
+            c, most, waiting = r.check("copy"), float(r.copy_drives.max()), float(r.run.delayed_mb[-1])
+            assert c.limit == r.config.drives, r.config.label
+            if math.isinf(c.value):
+                seen.add("behind" + (", writes waiting" if waiting > 1e-6 else ""))
+                assert not c.ok and c.text.startswith("falls behind: "), r.config.label
+                assert "un-copied at the end of the day after" in c.text
+                assert ("of host writes still waiting" in c.text) == (waiting > 1e-6), r.config.label
+            else:
+                seen.add("keeps up")
+                assert waiting <= 1e-6 and c.value == most, r.config.label
+                assert c.ok == (most <= r.config.drives)
+                assert c.text == f"copy to tape needs up to {most:.0f} of {r.config.drives} drives"
+    assert seen == {"keeps up", "behind", "behind, writes waiting"}, seen
