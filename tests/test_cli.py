@@ -428,6 +428,36 @@ def test_plan_with_a_mount_log_evaluates_each_configuration_with_its_own_read_hi
     )
 
 
+def test_plan_reads_a_mount_log_as_it_comes_with_the_reading_flags(capsys, tmp_path):
+    # A real system's mount log has no header, another delimiter and is compressed: the same
+    # rows as the example log's, read with --columns, give the same plan; without the flags the
+    # error names the flag to give, and the flags without --mount-log are a usage error.
+    import csv
+    import gzip
+
+    from vtsmodel.plan import Plan, save_plan
+
+    save_plan(Plan(name="logged"), tmp_path / "plan.json")
+    rows = list(csv.reader(line for line in EXAMPLE_LOG.read_text().splitlines() if not line.startswith("#")))
+    head, body = rows[0], rows[1:]
+    assert head == ["time_s", "volume", "compressed_mb", "access"]
+    raw = tmp_path / "mounts.log.gz"
+    with gzip.open(raw, "wt") as f:
+        f.writelines(";".join(r) + "\n" for r in body)
+    plan = str(tmp_path / "plan.json")
+    code, want, err = run(capsys, "plan", plan, "--mount-log", str(EXAMPLE_LOG))
+    assert code == 0, err
+    code, out, err = run(
+        capsys, "plan", plan, "--mount-log", str(raw), "--columns", "time,volume,compressed_mb,access"
+    )
+    assert code == 0, err
+    assert out.replace(raw.name, EXAMPLE_LOG.name) == want
+    code, out, err = run(capsys, "plan", plan, "--mount-log", str(raw))
+    assert code == 1 and "no header line" in err and "--columns" in err
+    code, out, err = run(capsys, "plan", plan, "--columns", "time,volume")
+    assert code == 2 and "need --mount-log" in err
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [

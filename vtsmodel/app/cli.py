@@ -7,7 +7,7 @@
     vtsmodel size [--flow NAME,RATE,FACTOR,EFFICIENCY ...] [--drive NAME | --drive-speed MB/s]
     vtsmodel cite [TABLE_OR_SOURCE ...]
     vtsmodel plan [PLAN_FILE] [--workload CSV] [--mount-log LOG.csv] [--report out.html|out.pdf]
-                              [--overwrite]
+                              [--overwrite] [--log-format F] [--columns SPEC] [--sort] ...
     vtsmodel plan [PLAN_FILE] --init NEW_PLAN.json [--overwrite]
     vtsmodel hits LOG [--log-format F] [--columns SPEC] [--object-gb GB] [--sort] ...
                       [--capacities 500GB,2TB | --auto N | --table3] [--format table|csv|json]
@@ -396,6 +396,12 @@ def _cmd_plan(args) -> int:
         from vtsmodel.app.report import FORMATS
 
         _report_path(args, "plan", FORMATS)
+    from vtsmodel.app.hits_cli import reading_options
+
+    reading = reading_options(args)
+    if not args.mount_log and (args.sort or set(reading) - {"encoding"} or reading["encoding"] != "utf-8"):
+        raise _Usage(f"{PROG} plan: the flags that say how to read a mount log (--columns, --log-format, "
+                     "--delimiter, ...) need --mount-log LOG")  # fmt: skip
     if args.plan_file is None and not args.workload:
         raise _Usage(
             f"{PROG} plan: give a plan file, --workload CSV (the default answers for the rest), "
@@ -414,7 +420,7 @@ def _cmd_plan(args) -> int:
         from vtsmodel.hits import lru_hit_curve
         from vtsmodel.mountlog import read_mount_log
 
-        log = read_mount_log(args.mount_log)
+        log = read_mount_log(args.mount_log, sort=args.sort, **reading)
         plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log, log=log)
     result = evaluate(plan, fraction=0.2 if args.report else None)
     if result.vts is None:
@@ -832,9 +838,12 @@ def build_parser() -> argparse.ArgumentParser:
         "comment (the defaults, or PLAN_FILE's answers); nothing is evaluated",
     )
     pl.add_argument("--overwrite", action="store_true", help="replace an existing report or --init file")
-    pl.set_defaults(func=_cmd_plan)
-
     from vtsmodel.app import hits_cli
+
+    hits_cli.add_reading_arguments(
+        pl, _positive_float, "reading the mount log (each detected when not given)"
+    )
+    pl.set_defaults(func=_cmd_plan)
 
     hits_cli.add_parser(sub, _positive_float)
 

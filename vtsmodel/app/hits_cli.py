@@ -23,7 +23,7 @@ from pathlib import Path
 
 from vtsmodel import VtsModelWarning
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "add_reading_arguments", "reading_options"]
 
 #: Capacities ``--auto`` gives when neither it nor ``--capacities`` is given (not a VTS log). [count]
 DEFAULT_AUTO = 20
@@ -35,7 +35,6 @@ _DELIMITERS = {"tab": "\t", "space": None, "spaces": None, "comma": ",", "semico
 def add_parser(sub, positive_float) -> None:
     """Add the ``hits`` command to the command line's subparsers."""
     from vtsmodel.b18 import FEATURES
-    from vtsmodel.logs import FORMATS, TIME_FORMS
 
     h = sub.add_parser(
         "hits",
@@ -49,23 +48,7 @@ def add_parser(sub, positive_float) -> None:
         ),
     )
     h.add_argument("log", metavar="LOG", help="the log (a file, plain or compressed)")
-    r = h.add_argument_group("reading the log (each detected when not given)")
-    r.add_argument("--log-format", choices=sorted(FORMATS), help="a named format")
-    r.add_argument(
-        "--columns", metavar="SPEC",
-        help="what each field holds, by position from 1: 'time,volume,,bytes,op' or 'time=1,tape=2,bytes=5'",
-    )  # fmt: skip
-    r.add_argument("--delimiter", metavar="D", help="one character, or tab, space, comma, semicolon, bar")
-    r.add_argument("--time-form", choices=sorted(TIME_FORMS), help="the times' form")
-    r.add_argument(
-        "--object-gb", type=positive_float, metavar="GB", help="the size of every object (no size column)"
-    )
-    r.add_argument("--size-basis", choices=("compressed", "host"), help="what the sizes measure")
-    r.add_argument(
-        "--access-map", metavar="W=KIND,...", help="the log's access words: R=read,W=scratch_write,D=skip"
-    )
-    r.add_argument("--encoding", default="utf-8", help="the text encoding (default utf-8)")
-    r.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
+    add_reading_arguments(h, positive_float)
     c = h.add_argument_group("capacities")
     which = c.add_mutually_exclusive_group()
     which.add_argument("--capacities", metavar="LIST", help="e.g. 500GB,2TB,10TB (a number alone is GB)")
@@ -84,7 +67,33 @@ def add_parser(sub, positive_float) -> None:
     h.set_defaults(func=run)
 
 
-def _options(args) -> dict:
+def add_reading_arguments(
+    parser, positive_float, title: str = "reading the log (each detected when not given)"
+) -> None:
+    """Add the flags that say how to read a log (:func:`reading_options`): ``hits``' log, ``plan``'s mount log."""
+    from vtsmodel.logs import FORMATS, TIME_FORMS
+
+    r = parser.add_argument_group(title)
+    r.add_argument("--log-format", choices=sorted(FORMATS), help="a named format")
+    r.add_argument(
+        "--columns", metavar="SPEC",
+        help="what each field holds, by position from 1: 'time,volume,,bytes,op' or 'time=1,tape=2,bytes=5'",
+    )  # fmt: skip
+    r.add_argument("--delimiter", metavar="D", help="one character, or tab, space, comma, semicolon, bar")
+    r.add_argument("--time-form", choices=sorted(TIME_FORMS), help="the times' form")
+    r.add_argument(
+        "--object-gb", type=positive_float, metavar="GB", help="the size of every object (no size column)"
+    )
+    r.add_argument("--size-basis", choices=("compressed", "host"), help="what the sizes measure")
+    r.add_argument(
+        "--access-map", metavar="W=KIND,...", help="the log's access words: R=read,W=scratch_write,D=skip"
+    )
+    r.add_argument("--encoding", default="utf-8", help="the text encoding (default utf-8)")
+    r.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
+
+
+def reading_options(args) -> dict:
+    """What the reading flags (:func:`add_reading_arguments`) say, as :class:`vtsmodel.logs.LogFile` takes it."""
     opts = {"encoding": args.encoding}
     if args.log_format:
         opts["format"] = args.log_format
@@ -115,7 +124,7 @@ def run(args) -> int:
     from vtsmodel.app.text import parse_sizes_gb
     from vtsmodel.logs import LogFile
 
-    spec = LogFile(args.log, **_options(args))
+    spec = LogFile(args.log, **reading_options(args))
     first = next(mountlog.iter_mount_log(spec, chunk_lines=1))  # the reader's findings, before the pass
     vts = first.info.vts_sizes
     log = mountlog.read_mount_log(spec, sort=True) if args.sort else spec
