@@ -37,7 +37,7 @@ def core(answers: plan.Answers, log=EXAMPLE_LOG, workload=None):
     return p, vts, plan.sensitivity(p, configuration=vts.closest.config)
 
 
-def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
+def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None, name: str = EXAMPLE_LOG.name) -> None:
     """The page's numbers are the planner's with the example log: each configuration's read hits, readouts, figures."""
     p, vts, sens = core(answers, workload=workload)
     shown = cfg.evaluate(answers, workload, pg.log).vts
@@ -52,7 +52,7 @@ def shows_log(pg: P.PlannerPage, answers: plan.Answers, workload=None) -> None:
     best = vts.closest
     r = pg.panel.readout_values
     assert r["read hit ratio used"] == (
-        f"{number(best.read_hit)} at {number(best.config.tvc_gb)} GB, from the mount log {EXAMPLE_LOG.name}"
+        f"{number(best.read_hit)} at {number(best.config.tvc_gb)} GB, from the mount log {name}"
     )
     for c in best.checks:
         assert r[c.label] == cfg.check_readout(c)
@@ -200,3 +200,24 @@ def test_the_report_holds_the_logs_hits(monkeypatch):
         mark = " ◀ recommended" if vts.recommended is not None and r.config == vts.recommended.config else ""
         label = report._e(r.config.label + mark)
         assert f"<tr><td>{label}</td><td class=num>{report._n(r.read_hit)}</td>" in text, r.config.label
+
+
+def test_a_headerless_compressed_log_is_read_with_its_columns_as_the_hits_page_reads_it():
+    # A real system's mount log: the example's rows, no header, semicolon-separated, gzip. Without
+    # its columns the page says which to give and changes nothing; with them, the same read hits.
+    import csv
+    import gzip
+
+    rows = list(csv.reader(line for line in EXAMPLE_LOG.read_text().splitlines() if not line.startswith("#")))
+    assert rows[0] == ["time_s", "volume", "compressed_mb", "access"]
+    data = gzip.compress("".join(";".join(r) + "\n" for r in rows[1:]).encode())
+    pg = page()
+    browser_upload(pg.logs.upload, "mounts.log.gz", data)
+    assert pg.log is None and "no header line" in pg.status.value and "columns" in pg.status.value
+    pg.logs.reading.columns.value = "time,volume,compressed_mb,access"
+    browser_upload(pg.logs.upload, "mounts.log.gz", data)
+    assert pg.log is not None and pg.log.name == "mounts.log.gz", pg.status.value
+    got, want = pg.log.log, example_source().log
+    assert got.volume_ids.tolist() == want.volume_ids.tolist() and got.time_s.tolist() == want.time_s.tolist()
+    assert got.size_mb.tolist() == want.size_mb.tolist() and got.access.tolist() == want.access.tolist()
+    shows_log(pg, plan.Answers(), name="mounts.log.gz")

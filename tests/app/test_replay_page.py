@@ -194,6 +194,26 @@ def test_an_uploaded_log_is_replayed_and_a_bad_one_changes_nothing():
     assert "compressed_mb" in page.status.value
 
 
+def test_a_headerless_compressed_log_is_replayed_with_its_columns():
+    # A real system's request log: semicolon-separated, no header, gzip, its sizes in MB. The page
+    # reads it as lesson 08 does once its columns are said, and replays the same log as the core.
+    import gzip
+
+    log = mountlog.synthetic_mount_log(500, 80, seed=3)
+    rows = mountlog.mount_log_csv(log).splitlines()
+    assert rows[0] == "time_s,volume,compressed_mb,access", rows[0]
+    data = gzip.compress("".join(r.replace(",", ";") + "\n" for r in rows[1:]).encode())
+    page = L.ReplayPage()
+    browser_upload(page.upload, "robot.log.gz", data)
+    assert page.source.example and "no header line" in page.status.value
+    page.reading.columns.value = "time,volume,compressed_mb,access"
+    browser_upload(page.upload, "robot.log.gz", data)
+    assert page.source.name == "robot.log.gz" and "500 requests" in page.status.value, page.status.value
+    assert page.source.log.time_s.tolist() == log.time_s.tolist()
+    assert page.source.log.volume_ids.tolist() == log.volume_ids.tolist()
+    assert page.panel.readout_values["mount log"] == "robot.log.gz"
+
+
 def test_example_numbers_are_the_core_s():
     text = L.example_numbers()
     rep = core(dismount_after_s=300.0)

@@ -15,6 +15,7 @@ import io
 import math
 from dataclasses import dataclass
 
+import ipywidgets as w
 import numpy as np
 import plotly.graph_objects as go
 
@@ -97,6 +98,47 @@ def log_controls(files: FileBar, read, use_example) -> FilePicker:
     )
     example.disabled = not EXAMPLE_LOG.exists()
     return up
+
+
+#: Named log formats an upload offers (vtsmodel.logs.FORMATS), "detect" first.
+LOG_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FTP)", "xferlog"),
+               ("tape requests (;, no header)", "tape-requests"))  # fmt: skip
+
+
+class ReadingBoxes:
+    """How a page reads an uploaded log: its format, what each column holds, the size of every object.
+
+    Each is detected when left empty (:class:`vtsmodel.logs.LogFile`); a log without a header
+    needs its columns. ``widget`` is the row of boxes; :meth:`options` what they say.
+    """
+
+    def __init__(self) -> None:
+        small = {"style": {"description_width": "initial"}}
+        self.log_format = w.Dropdown(options=list(LOG_FORMATS), value="", description="format",
+                                     layout=w.Layout(width="250px"), **small)  # fmt: skip
+        self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
+                              layout=w.Layout(width="300px"), **small)  # fmt: skip
+        self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
+                                  layout=w.Layout(width="260px"), **small)  # fmt: skip
+        for box in (self.log_format, self.columns, self.object_size):
+            box.add_class("vtsmodel-read-option")
+        self.widget = w.HBox([w.HTML("<b>Reading an upload</b> (each detected when left empty)&nbsp;"),
+                              self.log_format, self.columns, self.object_size],
+                             layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
+
+    def options(self) -> dict:
+        """What the boxes say, as :class:`vtsmodel.logs.LogFile` takes it; ``ValueError`` for a size that is not one."""
+        from vtsmodel.app.text import parse_sizes_gb
+
+        opts = {}
+        if self.log_format.value:
+            opts["format"] = self.log_format.value
+        if self.columns.value.strip():
+            opts["columns"] = self.columns.value.strip()
+        if self.object_size.value.strip():
+            (gb,) = parse_sizes_gb(self.object_size.value, name="size of every object")
+            opts["object_mb"] = gb * 1e3
+        return opts
 
 
 # Few kept: the curve of a 200,000-mount log (the largest the page reads) holds about 50 MB.

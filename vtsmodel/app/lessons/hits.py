@@ -35,6 +35,7 @@ from vtsmodel.app.lessons.hit_curve import (
     VTS,
     HitsResult,
     LogSource,
+    ReadingBoxes,
     capacities_choice,
     columns_html,
     curve_figure,
@@ -150,9 +151,6 @@ HITS = Stage(evaluate_hits, view_hits)
 #: The capacities the table and the figures' marks show.
 CAPACITY_CHOICES = (("Table 3's TVC sizes (a VTS B18)", "table3"),
                     ("12 over the log's working set", "auto"), ("typed (the log's sizes)", "typed"))  # fmt: skip
-#: Named log formats the upload offers (vtsmodel.logs.FORMATS), "detect" first.
-_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FTP)", "xferlog"),
-            ("tape requests (;, no header)", "tape-requests"))  # fmt: skip
 
 
 class HitsPage:
@@ -182,20 +180,17 @@ class HitsPage:
                      "logs: <code>vtsmodel hits LOG</code></span>&nbsp;&nbsp;<b>Table</b>&nbsp;"))  # fmt: skip
         f.button("Download table (CSV)", self.download_table, "The rows under the panel, as CSV")
         self.status = f.status
-        self.log_format = w.Dropdown(options=list(_FORMATS), value="", description="format", layout=w.Layout(width="250px"), **small)  # fmt: skip
-        self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
-                              layout=w.Layout(width="300px"), **small)  # fmt: skip
-        self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
-                                  layout=w.Layout(width="260px"), **small)  # fmt: skip
-        for box in (self.log_format, self.columns, self.object_size):
-            box.add_class("vtsmodel-read-option")
-        reading = w.HBox([w.HTML("<b>Reading an upload</b> (each detected when left empty)&nbsp;"), self.log_format,
-                          self.columns, self.object_size], layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
+        self.reading = ReadingBoxes()
+        self.log_format, self.columns, self.object_size = (
+            self.reading.log_format,
+            self.reading.columns,
+            self.reading.object_size,
+        )
         self.which.add_class("vtsmodel-capacities")
         self.typed.add_class("vtsmodel-typed-capacities")
         self.which.observe(self._capacities, names="value")
         self.typed.observe(self._capacities, names="value")
-        self.widget = w.VBox([f.widget, reading, w.HBox([self.which, self.typed]), self.panel.widget],
+        self.widget = w.VBox([f.widget, self.reading.widget, w.HBox([self.which, self.typed]), self.panel.widget],
                              layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         self.panel.controls["shards"].observe(self._enable, names="value")
         self._enable()
@@ -241,17 +236,7 @@ class HitsPage:
 
     def reading_options(self) -> dict:
         """How the page reads an upload (:class:`vtsmodel.logs.LogFile`), from its reading boxes."""
-        from vtsmodel.app.text import parse_sizes_gb
-
-        opts = {}
-        if self.log_format.value:
-            opts["format"] = self.log_format.value
-        if self.columns.value.strip():
-            opts["columns"] = self.columns.value.strip()
-        if self.object_size.value.strip():
-            (gb,) = parse_sizes_gb(self.object_size.value, name="size of every object")
-            opts["object_mb"] = gb * 1e3
-        return opts
+        return self.reading.options()
 
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and show it; say what it shows. A bad log raises ``ValueError`` and changes nothing."""

@@ -21,15 +21,18 @@ from vtsmodel import plan
 from vtsmodel.app.downloads import FileBar
 from vtsmodel.app.filekinds import wrong_kind
 from vtsmodel.app.lessons.configurations import hits_of
-from vtsmodel.app.lessons.hit_curve import LogSource, example_source, log_controls, read_upload
+from vtsmodel.app.lessons.hit_curve import LogSource, ReadingBoxes, example_source, log_controls, read_upload
 
 #: A plan file's keys that may reference a file, and what the page calls that file.
 REFERENCES = {"workload": "workload", "mount_log": "mount log"}
 
 
-def read_log(data: bytes, name: str) -> LogSource:
-    """A picked mount log, checked as the planner checks one; ``ValueError`` naming the line, or a log with no reads."""
-    log = read_upload(data, name)
+def read_log(data: bytes, name: str, **options) -> LogSource:
+    """A picked mount log, checked as the planner checks one; ``ValueError`` naming the line, or a log with no reads.
+
+    ``options``: how to read it (:class:`vtsmodel.logs.LogFile`; :class:`ReadingBoxes`).
+    """
+    log = read_upload(data, name, **options)
     plan.Plan(
         hits=hits_of(log), mount_log_file=name
     )  # the planner's checks (a log without reads gives no ratio)
@@ -51,7 +54,7 @@ def log_caption(log: LogSource | None) -> dict[str, str]:
 
 
 class MountLogFiles:
-    """The planner's "Mount log" group on its file bar: an upload, the example and clear.
+    """The planner's "Mount log" group on its file bar: an upload, how to read it, the example and clear.
 
     Parameters
     ----------
@@ -66,11 +69,15 @@ class MountLogFiles:
         files.add(w.HTML("&nbsp;&nbsp;<b>Mount log</b>"))
         self.upload = log_controls(files, self.load_bytes, self.use_example)
         files.button("Clear mount log", self.clear, "Back to the answered read-hit ratio")
+        self.reading = ReadingBoxes()  # a log without a header needs its columns
+        files.add(
+            w.Box(layout=w.Layout(width="100%", height="0px")), self.reading.widget
+        )  # on a line of its own
         files.add(w.Box(layout=w.Layout(width="100%", height="0px")))  # the groups after it: a new line
 
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and evaluate with it; a bad log raises ``ValueError`` and changes nothing."""
-        log = read_log(data, name)
+        log = read_log(data, name, **self.reading.options())
         self.show(log)
         return self.showing(log)
 

@@ -29,7 +29,7 @@ from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
 from vtsmodel.app.figures import COLORS, new_layout, plain_json
 from vtsmodel.app.figures.axes import in_place, log_range, nice_ceiling
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.lessons.hit_curve import LARGER, LogSource, read_upload
+from vtsmodel.app.lessons.hit_curve import LARGER, LOG_FILES, LogSource, ReadingBoxes, read_upload
 from vtsmodel.app.panels import Panel, Plot, Stage, View
 from vtsmodel.app.text import percent
 from vtsmodel.catalog import drive_options
@@ -403,9 +403,10 @@ class ReplayPage:
                            name="09_replay")  # fmt: skip
         self.files = f = FileBar("replay")
         f.add(w.HTML("<b>Mount log</b>&nbsp;"))
-        self.upload = f.upload("Upload mount log…", self.load_bytes, accept=".csv", max_bytes=MAX_UPLOAD_BYTES,
+        self.upload = f.upload("Upload mount log…", self.load_bytes, accept=LOG_FILES, max_bytes=MAX_UPLOAD_BYTES,
                                tooltip="A request log (CSV: time_s or time, volume, compressed_mb or host_mb; optional "
-                                       f"access, cartridge, duration_s), up to {MAX_UPLOAD_BYTES / 1e6:g} MB",
+                                       "access, cartridge, duration_s; or a real system's: any delimiter, header or "
+                                       f"not, gzip/bz2/xz/zstd), up to {MAX_UPLOAD_BYTES / 1e6:g} MB",
                                larger=LARGER)  # fmt: skip
         f.button(
             "Use the example log", self.use_example, f"examples/{EXAMPLE_LOG.name}: synthetic, illustrative"
@@ -413,7 +414,9 @@ class ReplayPage:
         f.add(w.HTML(f"<span style='color:#555'>up to {MAX_UPLOAD_BYTES / 1e6:g} MB; larger logs: "
                      "<code>vtsmodel replay LOG.csv</code></span>"))  # fmt: skip
         self.status = f.status
-        self.widget = w.VBox([f.widget, self.panel.widget], layout=w.Layout(width="100%", max_width="1240px"))
+        self.reading = ReadingBoxes()  # a log without a header needs its columns
+        self.widget = w.VBox([f.widget, self.reading.widget, self.panel.widget],
+                             layout=w.Layout(width="100%", max_width="1240px"))  # fmt: skip
         f.say(source_html(self.source))
 
     def set(self, **values) -> None:
@@ -428,7 +431,7 @@ class ReplayPage:
 
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and show it; a bad log raises ``ValueError`` and changes nothing."""
-        self.show(read_upload(data, name))
+        self.show(read_upload(data, name, **self.reading.options()))
         return source_html(self.source)
 
     def use_example(self) -> None:
