@@ -314,6 +314,23 @@ def test_a_mount_log_whose_target_no_drive_count_meets_says_so():
     a = Answers(library="none", library_drive="LTO9", recall_target_s=30)  # less than one mount takes
     lib = library_plan(Plan(a, log=_burst_log(3)))
     assert lib.replay is None and any("the mount log replayed" in n for n in lib.notes)
+    # said in the plan's answers (its target and percentile), not in the replay's parameter names
+    from vtsmodel import number
+    from vtsmodel._validation import ConstraintError
+    from vtsmodel.replay import replay_drives_needed, replay_library
+
+    robots = int(lib.over_years.years.robots[0])  # the replay the plan runs: its drive, robots and move
+    with pytest.raises(ConstraintError) as raised:
+        replay_drives_needed(
+            _burst_log(3),
+            30,
+            q=0.95,
+            library=replay_library(1, drive="LTO9", robots=robots, robot_move_s=22.5),
+        )
+    note = next(n for n in lib.notes if "the mount log replayed" in n)
+    assert (f"even {raised.value.drives:,} drives leave a recall at the 95th percentile "
+            f"{number(raised.value.replayed_s)} s to be ready, against the 30 s target") in note, note  # fmt: skip
+    assert "max_drives" not in note and "target_s" not in note
 
 
 def test_every_answer_that_may_be_left_empty_says_what_empty_means():

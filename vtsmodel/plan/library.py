@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vtsmodel import quantities as q
-from vtsmodel._inputs import declare
+from vtsmodel._inputs import declare, number
 from vtsmodel._tables import load
 from vtsmodel._validation import ConstraintError, as_scalar
 from vtsmodel.archive import ArchiveYears, archive_years, cartridge_tb, cost_by_year
@@ -539,7 +539,11 @@ def _replayed(
         out = replay_drives_needed(plan.log, a.recall_target_s, q=a.recall_percentile, library=lib)
         answer = out, tuple(out.replay.notes)
     except ConstraintError as exc:
-        answer = None, (f"the mount log replayed: {exc}; requests for one cartridge wait for each other whatever "
+        said = str(exc)
+        if hasattr(exc, "replayed_s"):  # the search's limit: said in the plan's answers
+            said = (f"even {exc.drives:,} drives leave a recall at the {100 * a.recall_percentile:g}th percentile "
+                    f"{number(exc.replayed_s)} s to be ready, against the {number(a.recall_target_s)} s target")  # fmt: skip
+        answer = None, (f"the mount log replayed: {said}; requests for one cartridge wait for each other whatever "
                         "the drives (a log whose volumes fill few cartridges of this drive is bound by them)",)  # fmt: skip
     _REPLAYED[key] = (plan.log, answer)
     while len(_REPLAYED) > 8:

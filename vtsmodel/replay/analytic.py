@@ -375,7 +375,8 @@ def replay_drives_needed(
     Raises
     ------
     ConstraintError
-        (a ``ValueError``) when ``max_drives`` drives do not meet the target.
+        (a ``ValueError``) when ``max_drives`` drives do not meet the target; its ``drives``
+        and ``replayed_s`` say how many were tried and the percentile they gave. [count, s]
     """
     target = float(as_scalar("target_s", TARGET_S.check("target_s", target_s)))
     q = float(as_scalar("q", QUANTILE.check("q", q)))
@@ -410,10 +411,12 @@ def replay_drives_needed(
     c, prev = 1, 0
     while not meets(c):
         if c >= top:
-            raise ConstraintError(
+            exc = ConstraintError(
                 f"max_drives={top} drives do not meet target_s={target:g} at q={q:g} "
                 f"(replayed {tried[c]:.4g} s): raise max_drives or the target"
             )
+            exc.drives, exc.replayed_s = top, float(tried[c])  # for a caller that says it in its own terms
+            raise exc
         prev, c = c, min(2 * c, top)
     lo, hi = prev + 1, c
     while lo < hi:
