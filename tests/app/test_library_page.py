@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from vtsmodel.app.figures.axes import nice_ceiling
+from vtsmodel.app.figures.axes import nice_ceiling, values_alone_changed, year_range
+from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import LESSONS, lesson_module
 from vtsmodel.app.lessons import library as L
 from vtsmodel.app.lessons.start import LESSON_LIST
@@ -99,3 +100,30 @@ def test_captions_cite_the_rows_used_not_every_table_source(library, drive):
         cited = set(re.findall(r"^\[([^\]]+)\]", p.caption(figure), flags=re.M))
         assert cited == want, (figure, cited ^ want)
     assert len(want) < 15
+
+
+def test_year_axes_end_in_bands_so_a_years_move_within_one_redraws_the_traces_alone():
+    """axes.year_range: the year axis ends at the first multiple of five years at or past the last year.
+
+    Within a band a years move changes the figures' traces alone (the page's transition path); the
+    bars and slot lines still end at the last year planned; a report draws the years planned exactly.
+    """
+    p = L.library_panel()
+    figs = {}
+    for years in (5, 6, 7, 10):
+        p.set(years=years)
+        figs[years] = {k: p.figure(k) for k in ("capacity", "shares")}
+        cap = figs[years]["capacity"]
+        assert cap["layout"]["xaxis"]["range"] == ([-0.6, 5.6] if years == 5 else [-0.6, 10.6])
+        assert cap["data"][0]["x"] == list(range(years + 1))  # a bar per year planned, no more
+        assert all(t["x"] == [-0.5, years + 0.5] for t in cap["data"][1:])  # slot lines to the last year
+    for k in ("capacity", "shares"):
+        assert values_alone_changed(figs[6][k], figs[7][k])
+        assert not values_alone_changed(figs[5][k], figs[6][k])  # a new band: drawn in full
+    assert capacity_plot(_model(years=7), band=1).spec()["layout"]["xaxis"]["range"] == [-0.6, 7.6]
+
+
+@pytest.mark.parametrize("band", [0, -5, 2.5, True])
+def test_year_range_rejects_a_band_that_is_not_a_whole_number_of_years(band):
+    with pytest.raises(ValueError, match="band="):
+        year_range(0, 5, band)

@@ -50,16 +50,20 @@ def plot_traces(page, plot_index: int = 0) -> list[dict]:
     return plot_locator(page, plot_index).evaluate(_READ_TRACES)
 
 
-#: What a plot drew, element by element: the bars' and lines' paths, the points, the tick labels and their
-#: places, the shapes, the annotations, the labels on bars and points, the legend's entries and what a
-#: hover would show.
+#: What a plot drew, element by element: the bars' and lines' paths, the points (each with how it is
+#: painted), the tick labels and their places, the shapes, the annotations, the labels on bars and points,
+#: the legend's entries and symbols and what a hover would show.
 _DRAWN = """
 (gd) => {
   const q = (sel, f) => Array.from(gd.querySelectorAll(sel)).map(f);
+  // how a mark is painted (a bar or point that entered unstyled is drawn black)
+  const paint = (e) => { const c = getComputedStyle(e);
+    return ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity'].map(k => c.getPropertyValue(k)).join(' '); };
   return {
-    bars: q('.barlayer .point path', e => e.getAttribute('d')),
-    lines: q('.scatterlayer .js-line', e => e.getAttribute('d')),
-    points: q('.scatterlayer .point', e => (e.getAttribute('transform') || '') + (e.getAttribute('d') || '')),
+    bars: q('.barlayer .point path', e => e.getAttribute('d') + ' ' + paint(e)),
+    lines: q('.scatterlayer .js-line', e => e.getAttribute('d') + ' ' + paint(e)),
+    points: q('.scatterlayer .point', e => (e.getAttribute('transform') || '') + (e.getAttribute('d') || '') + ' ' + paint(e)),
+    legendsymbols: q('.legendsymbols path', e => (e.getAttribute('d') || '') + ' ' + paint(e)),
     ticks: q('.xtick text, .ytick text, .x2tick text, .y2tick text',
              e => e.textContent + '@' + e.getAttribute('transform') + ':' + e.getAttribute('x') + ',' + e.getAttribute('y')),
     shapes: q('.shapelayer path', e => e.getAttribute('d')),
@@ -91,7 +95,11 @@ def drawn_unlike_a_new_plot(page, plot_index: int = 0) -> str:
             const now = drawn(gd), want = drawn(fresh);
             for (const k of Object.keys(want)) {{
               const a = JSON.stringify(now[k]), b = JSON.stringify(want[k]);
-              if (a !== b) return k + ': ' + a.slice(0, 300) + ' drawn, ' + b.slice(0, 300) + ' new';
+              if (a !== b) {{
+                const i = now[k].findIndex((x, j) => JSON.stringify(x) !== JSON.stringify(want[k][j]));
+                return k + ' (' + now[k].length + ' drawn, ' + want[k].length + ' new), first unlike #' + i + ': '
+                  + JSON.stringify(now[k][i]).slice(0, 300) + ' drawn, ' + JSON.stringify(want[k][i]).slice(0, 300) + ' new';
+              }}
             }}
             return '';
           }} finally {{ Plotly.purge(fresh); fresh.remove(); }}

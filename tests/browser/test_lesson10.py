@@ -53,7 +53,22 @@ def test_sliders_and_library_move_plots_and_readouts_then_export(open_lesson, tm
     for i in plots:
         assert drawn_unlike_a_new_plot(page, i) == ""
     assert "robot mounts per hour bind" in lesson10.LIBRARY.show(panel.values).binding
-    move_and_check(page, panel, TITLE, "years", "years", 2)
+    # 5 -> 6 -> 7 -> 8 years: the year axes end in bands of five years (axes.year_range) and the other axes
+    # in steps, so a move within a band that keeps them (the panel's figures say which) redraws a plot's
+    # traces alone; 5 -> 6 opens a band and is drawn in full; every drawing is what a new plot draws
+    counted = {i: in_place_draws(page, i) for i in plots}  # watched since the growth move
+    start = dict(counted)
+    for _ in range(3):
+        before = [panel.figure(k) for k in ("capacity", "shares")]
+        move_and_check(page, panel, TITLE, "years", "years", 1)
+        for i, k, was in zip(plots, ("capacity", "shares"), before, strict=True):
+            alone = values_alone_changed(was, panel.figure(k))
+            assert in_place_draws(page, i) == counted[i] + alone, (
+                f"{k}: drawn {'in full' if alone else 'in place'}"
+            )
+            counted[i] = in_place_draws(page, i)
+            assert drawn_unlike_a_new_plot(page, i) == ""
+    assert all(counted[i] > start[i] for i in plots), (start, counted)
     move_and_check(page, panel, TITLE, "robot_move_s", "robot time per move", -39)  # 3 s, the TS4500's
     label = next(lb for lb, v in panel.controls["library"].options if v == "TS4300")
     select_panel_dropdown(page, TITLE, "library", label)

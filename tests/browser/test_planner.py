@@ -128,6 +128,17 @@ def test_a_move_of_the_values_alone_redraws_the_traces_as_a_new_plot_would(open_
     assert drawn_unlike_a_new_plot(page, first) == ""
     assert in_place_draws(page, first) == moved, "a moved target was drawn by the traces-only path"
 
+    # The years, 5 -> 6 -> 7: the capacity figure's year axis ends in bands of five years (axes.year_range),
+    # so the first move (a new band) is drawn in full and the second, one more bar and longer slot lines
+    # under the same axes, by the traces-only path; both as a new plot draws them.
+    capacity = panel_plot_index(page, TITLE, 1)
+    watch_in_place(page, capacity)
+    for _ in range(2):
+        move_panel_slider(page, mine.panel, TITLE, "years", "years [", 1)
+        _wait_shows(page, capacity, mine.panel.figure("capacity"))
+        assert drawn_unlike_a_new_plot(page, capacity) == ""
+    assert in_place_draws(page, capacity) == 1, "the years move within a band was drawn in full"
+
 
 def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     page = open_lesson_with_plots(open_lesson, NOTEBOOK, 3)

@@ -188,6 +188,16 @@ export default {
       lastTemplate = template;
       return layout;
     };
+    // That path without an animation leaves a bar or point that enters (one more year) unstyled, drawn
+    // black: a move that changes a trace's number of points restyles the plot's marks after it, as a
+    // full draw does (each drawn trace type's style, plotly.js's Plots.style); drawn in full where the
+    // plot does not say its trace types.
+    let lastLengths = "";
+    const lengths = (data) => data.map((t) => (t.x || t.y || []).length).join(",");
+    const styleModules = () => {
+      const modules = div._fullLayout && div._fullLayout._visibleModules;
+      return Array.isArray(modules) ? [...new Set(modules.map((m) => m.style).filter(Boolean))] : null;
+    };
     let drawing = false;
     let again = false;
     const draw = async () => {
@@ -209,7 +219,12 @@ export default {
           }
           const moving = model.get("moving") || {};
           const data = baseData.concat(tracesFor(moving));
-          await Plotly.react(div, data, inPlace(data, layoutFor(moving)), model.get("config"));
+          const layout = inPlace(data, layoutFor(moving));
+          const entered = Boolean(layout.transition) && lengths(data) !== lastLengths;
+          lastLengths = lengths(data);
+          if (entered && !styleModules()) delete layout.transition;
+          await Plotly.react(div, data, layout, model.get("config"));
+          if (entered && layout.transition) for (const style of styleModules() || []) style(div);
         } while (again);
       } finally {
         drawing = false;

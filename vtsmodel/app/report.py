@@ -104,7 +104,7 @@ def plan_figures(result) -> dict[str, dict]:
     if result.sensitivity is not None:
         out["tornado"] = tornado_spec(result.sensitivity)
     if result.library.over_years is not None:
-        spec = capacity_plot(result.library.over_years.years).spec()
+        spec = capacity_plot(result.library.over_years.years, band=1).spec()
         out["capacity"] = {**spec, "layout": {**spec["layout"], "width": FIGURE_WIDTH}}
     return out
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["NICE_STEPS", "VALUE_KEYS", "in_place", "log_range", "nice_ceiling", "values_alone_changed"]
+__all__ = [
+    "NICE_STEPS",
+    "VALUE_KEYS",
+    "in_place",
+    "log_range",
+    "nice_ceiling",
+    "values_alone_changed",
+    "year_range",
+]
 
 
 #: The steps of :func:`nice_ceiling` in each power of ten: fine enough that the values fill at
@@ -41,6 +49,26 @@ def nice_ceiling(x: float) -> float:
         if m * p >= x * (1 - 1e-12):
             return m * p
     return 10.0 * p  # pragma: no cover - log10's rounding at an exact power of ten
+
+
+def year_range(first: int, last: int, band: int = 1) -> list[float]:
+    """The range of an axis of whole years ``first`` to ``last`` (a bar centred on each), its end in steps of ``band`` years.
+
+    The axis ends at the first year ``first + k * band`` at or after ``last``, so a page moving the
+    years one at a time keeps it while the last year stays in its band of ``band`` years (and
+    redraws the bars alone); ``band=1`` (a report) ends it at ``last``.
+
+    Examples
+    --------
+    >>> year_range(0, 5, 5), year_range(0, 6, 5), year_range(0, 10, 5), year_range(0, 6)
+    ([-0.6, 5.6], [-0.6, 10.6], [-0.6, 10.6], [-0.6, 6.6])
+    """
+    if isinstance(band, bool) or not isinstance(band, int) or band < 1:
+        raise ValueError(f"year_range: band={band!r} must be a whole number of years >= 1")
+    if last < first:
+        raise ValueError(f"year_range: last={last!r} must be >= first={first!r}")
+    end = first + band * max(1, math.ceil((last - first) / band))
+    return [first - 0.6, end + 0.6]
 
 
 def log_range(lo: float, hi: float, ticks: Sequence[float], pad: float = 0.06) -> list[float]:

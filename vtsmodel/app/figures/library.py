@@ -9,7 +9,7 @@ redraws without rebuilding a figure. Sources: the library's rows in
 
 from __future__ import annotations
 
-from vtsmodel.app.figures.axes import in_place, nice_ceiling
+from vtsmodel.app.figures.axes import in_place, nice_ceiling, year_range
 from vtsmodel.app.figures.plot import Plot, figure_json
 from vtsmodel.app.figures.theme import COLORS, new_figure
 
@@ -33,7 +33,7 @@ def capacity_base(unit: str, frames: bool = True) -> dict:
     return figure_json(fig)
 
 
-def capacity_plot(r, citations: tuple = ()) -> Plot:
+def capacity_plot(r, citations: tuple = (), band: int = 5) -> Plot:
     """Cartridges per year against the slots of each configuration of the library (its fill-up year in the legend).
 
     Parameters
@@ -44,6 +44,10 @@ def capacity_plot(r, citations: tuple = ()) -> Plot:
         empty figure that says why.
     citations : tuple
         The plot's citations (tables, functions).
+    band : int
+        The year axis ends in steps of this many years (:func:`~.axes.year_range`): a page's
+        years slider then redraws the bars alone within a band; a report passes 1. The bars and
+        slot lines end at the last year planned.
     """
     if r is None:
         note = {"text": "No plan over the years: the drive has no cartridge capacity in the catalog",
@@ -74,7 +78,7 @@ def capacity_plot(r, citations: tuple = ()) -> Plot:
                            "line": {"color": COLORS[(i + 1) % len(COLORS)], "dash": "dash", "width": 2},
                            "hovertemplate": f"{n} {lib.unit}(s): %{{y:,}} usable slots<extra></extra>"})  # fmt: skip
             top = max(top, slots)
-    xr = [years[0] - 0.6, years[-1] + 0.6]
+    xr = year_range(years[0], years[-1], band)
     unit = r.library.unit if r.library is not None else "frame"
     return Plot(capacity_base, {"unit": unit, "frames": lib is not None}, traces=traces,
                 layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, nice_ceiling(1.08 * top)]}},

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from vtsmodel import Input
 from vtsmodel.app.figures import COLORS, Plot, figure_json, new_figure
+from vtsmodel.app.figures.axes import in_place, nice_ceiling
 from vtsmodel.app.figures.library import capacity_plot
 from vtsmodel.app.lessons import scenario_values
 from vtsmodel.app.panels import Panel, Stage, View
@@ -81,7 +82,10 @@ def shares_base() -> dict:
                      xaxis_title="year", yaxis_title="share used [-]", height=380)  # fmt: skip
     fig.update_yaxes(tickformat=".0%")
     fig.update_xaxes(tickangle=0)  # whole years: never rotated (plotly measures each label to decide)
-    fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0})
+    # its axes stay put within a band of years and a step of the share axis: a move redraws the lines alone
+    fig.update_layout(
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0}, transition=in_place()
+    )
     return figure_json(fig)
 
 
@@ -178,7 +182,7 @@ def view_library(e: ArchiveResult) -> View:
         figures={
             "capacity": capacity,
             "shares": Plot(shares_base, {}, traces=share_traces, shapes=[full],
-                           layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, max(1.1, 1.08 * top_share)]}}),
+                           layout={"xaxis": {"range": xr, "dtick": 1}, "yaxis": {"range": [0, max(1.1, nice_ceiling(1.08 * top_share))]}}),
         },
         readouts=readouts, binding=binding, notes=notes,
         caption_values={"flows": "cern-tape-sizing-2005 sample calculation, T0 → T1 written all year",
