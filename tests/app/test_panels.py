@@ -168,6 +168,83 @@ def test_panel_shows_notes_and_keeps_the_last_good_view_on_error():
     assert not p.last_error and p._error.value == "" and not p.view.notes
 
 
+# --- a lead: the first figure sent from a part of the evaluation ----------------------------------
+
+PARTS = []
+
+
+def _part(rate, drives):
+    """The part of the test's evaluation that its first figure needs (kept in the cache)."""
+    PARTS.append((rate, drives))
+    if rate > 500:
+        warnings.warn(
+            f"rate={rate:g} is outside the range the source validated", ExtrapolationWarning, stacklevel=2
+        )
+    if rate > 900:
+        raise ValueError(f"rate={rate:g} and drives={drives:d} cannot be combined")
+    return rate / drives
+
+
+def evaluate_in_parts(rate=100.0, drives=4, copy=True):
+    per_drive = cache.cached(_part, rate=rate, drives=drives)
+    if not copy and rate > 400:
+        raise ValueError(f"rate={rate:g} needs the copy")
+    return {"rate": rate, "drives": drives, "per_drive": per_drive}
+
+
+def _main(rate, drives, per_drive):
+    return Plot(curve_base, {"drives": drives}, shapes=[point_mark(rate / 100, per_drive, name="here")])
+
+
+def view_in_parts(r, mode="fast"):
+    return View({"main": _main(r["rate"], r["drives"], r["per_drive"]),
+                 "other": Plot(curve_base, {"drives": 1}, shapes=[point_mark(1.0, r["rate"], name="rate")])},
+                readouts={"per drive": f"{number(r['per_drive'])} MB/s"})  # fmt: skip
+
+
+def lead_in_parts(rate=100.0, drives=4, copy=True):
+    return {"main": _main(rate, drives, cache.cached(_part, rate=rate, drives=drives))}
+
+
+LED = Stage(evaluate_in_parts, view_in_parts, lead=lead_in_parts)
+
+
+def _led_panel(**values):
+    return Panel({"rate": RATE, "drives": DRIVES, "mode": MODE, "copy": FLAG}, LED, values=values)
+
+
+def test_a_lead_figure_is_sent_before_the_rest_is_evaluated_and_once():
+    """Stage.lead: the first figure goes out from the kept part, before the evaluation; the view's is the same."""
+    cache.clear()
+    PARTS.clear()
+    p = _led_panel()
+    order = []
+    for key, pane in p.plots.items():
+        pane.widget.observe(lambda ch, key=key: order.append((key, ch["name"])), names=["base", "moving"])
+    evaluated = []
+    p.stage = Stage(lambda **kw: evaluated.append(list(order)) or evaluate_in_parts(**kw), view_in_parts,
+                    reads=("rate", "drives", "copy"), lead=lead_in_parts)  # fmt: skip
+    p.set(rate=150.0)
+    assert evaluated == [[("main", "moving")]]  # the lead's figure was out before the evaluation ran
+    assert order == [("main", "moving"), ("other", "moving")]  # and not sent again by the view
+    assert PARTS == [(100.0, 4), (150.0, 4)]  # the part computed once per setting: the evaluation found it
+    assert p.figure("main") == PlotPane(view_in_parts(p.result).figures["main"]).spec
+
+
+def test_a_lead_leaves_the_warnings_to_the_view_and_its_figure_to_the_last_good_view_on_error():
+    cache.clear()
+    p = _led_panel()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the lead raises no warning of its own
+        p.set(rate=600.0)
+    assert p.view.notes == ("rate=600 is outside the range the source validated",)
+    good = p.figure("main")
+    p.set(copy=False, rate=450.0)  # the lead's part is fine, the evaluation is not: its figure goes back
+    assert p.last_error == "rate=450 needs the copy" and p.figure("main") == good
+    p.set(copy=True, rate=950.0)  # the lead's part fails: nothing sent, the evaluation says why
+    assert p.last_error == "rate=950 and drives=4 cannot be combined" and p.figure("main") == good
+
+
 # --- the plot pane: base once, marks on every move ------------------------------------------
 
 

@@ -382,3 +382,21 @@ def test_slanted_names_get_their_room_under_the_plot():
     assert lay["margin"]["b"] >= longest * 0.6 * 14 * math.sqrt(0.5) + 2 * plan_figures.LEGEND_ROW_PX
     plot_h = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
     assert -lay["legend"]["y"] * plot_h == pytest.approx(plan_figures.slanted_px(spec["data"][0]["x"]))
+
+
+def test_a_move_sends_the_configurations_figure_from_the_vts_plan_before_the_library_is_planned(monkeypatch):
+    """The page's lead (lead_plan): the configurations' figure goes out once the VTS plan is evaluated,
+    before the library's plan, and is the figure the full view draws (sent once)."""
+    p = page()
+    sent, libraries = [], []
+    for key, pane in p.panel.plots.items():
+        pane.widget.observe(lambda ch, key=key: sent.append(key), names=["base", "moving"])
+    real = plan.library_plan
+    monkeypatch.setattr(plan, "library_plan", lambda *a, **k: libraries.append(list(sent)) or real(*a, **k))
+    p.panel.set(write_gb_per_day=p.panel.values["write_gb_per_day"] * 1.1)
+    assert len(libraries) == 1 and set(libraries[0]) == {
+        "configurations"
+    }  # out before the library was planned
+    assert "configurations" not in sent[len(libraries[0]) :]  # and not sent again by the view
+    view = P.STAGE.show(p.panel.values)  # the stage's own view of the setting
+    same_data(p.panel.figure("configurations"), view.figures["configurations"].spec())

@@ -157,11 +157,18 @@ class Stage:
     reads : tuple of str, optional
         The inputs ``evaluate`` reads, where it takes them as ``**inputs``; default its
         parameters' names.
+    lead : callable, optional
+        ``lead(**inputs) -> dict of str to Plot``: the figures a panel shows first, each from a
+        part of the evaluation that ``evaluate`` keeps in :mod:`vtsmodel.app.cache` (so the
+        evaluation that follows finds it there, and the view's figure is the same). A page whose
+        first figure needs a fraction of its evaluation (the planner's configurations, before
+        the library) sends it that much sooner. It reads the same inputs as ``evaluate``.
     """
 
     evaluate: Callable
     view: Callable[..., View]
     reads: tuple[str, ...] | None = None
+    lead: Callable[..., dict[str, Plot]] | None = None
 
     @functools.cached_property
     def _evaluate_args(self) -> tuple[tuple[str, ...], dict[str, object]]:
@@ -179,6 +186,19 @@ class Stage:
         args = {k: values[k] for k in reads if k in values}
         args.update({k: v for k, v in defaults.items() if k not in args})
         return cache.cached(self.evaluate, **args)
+
+    def lead_figures(self, values: Mapping[str, object]) -> dict[str, Plot]:
+        """The :attr:`lead` figures of ``values`` ({} without a lead); the models' warnings left to the evaluation.
+
+        The project's warnings are not raised here: the part of the evaluation that raised them
+        is kept with them, and the evaluation raises them again (as the view's notes).
+        """
+        if self.lead is None:
+            return {}
+        reads, _defaults = self._evaluate_args
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", VtsModelWarning)
+            return self.lead(**{k: values[k] for k in reads if k in values})
 
     def show(self, values: Mapping[str, object]) -> View:
         """The view of ``values``'s evaluation, the models' warnings (kept with the evaluation) as notes."""
@@ -409,11 +429,17 @@ class Panel:
             self.update()
 
     def update(self) -> None:
-        """Recompute the view; send what changed to the plots and the text."""
+        """Recompute the view; send what changed to the plots and the text.
+
+        The stage's lead figures (:attr:`Stage.lead`) are sent first, before the rest is evaluated.
+        """
+        led = self._show_lead()
         try:
             view = self._compute()
         except ValueError as exc:
             # An invalid combination of inputs: keep the last good view and say why.
+            for key in led:
+                self.plots[key].show(self.view.figures[key])
             self.last_error = str(exc)
             self._error.value = (
                 f"<span class='vtsmodel-error' style='color:#B00020'>⚠ {html.escape(str(exc))}</span>"
@@ -427,6 +453,19 @@ class Panel:
             if key in self.plots:
                 self.plots[key].show(plot)
         self._render_text()
+
+    def _show_lead(self) -> tuple[str, ...]:
+        """Send the stage's lead figures; the names of those shown (none with a decorator, or on an error)."""
+        if self.stage.lead is None or self.decorate is not None:
+            return ()
+        try:
+            figures = self.stage.lead_figures({**self.values, **(self.state() if self.state else {})})
+        except ValueError:
+            return ()  # the evaluation says why
+        shown = tuple(k for k in figures if k in self.plots)
+        for key in shown:
+            self.plots[key].show(figures[key])
+        return shown
 
     def _evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
         return self.stage.evaluated({**values, **(self.state() if self.state else {})})

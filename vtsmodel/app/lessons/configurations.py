@@ -125,6 +125,17 @@ def write_feed_mb_s(p: plan.Plan, lib: plan.LibraryPlan) -> float | None:
     return rate / drives if rate > 0 else None
 
 
+def _kept_vts_plan(answers: plan.Answers, workload: HourlyWorkload | None, log: LogSource | None):
+    return cache.cached(_vts_plan, answers=answers_key(answers, LIBRARY_ONLY), workload=workload, log=log)
+
+
+def vts_of(
+    answers: plan.Answers, workload: HourlyWorkload | None = None, log: LogSource | None = None
+) -> plan.VtsPlan:
+    """Every VTS configuration for ``answers``, a workload and a log: the part of :func:`evaluate` kept per the answers it reads."""
+    return _kept_vts_plan(answers, workload, log)[0]
+
+
 def evaluate(
     answers: plan.Answers, workload: HourlyWorkload | None = None, log: LogSource | None = None
 ) -> PlanEvaluation:
@@ -135,7 +146,7 @@ def evaluate(
     workload and the log.
     """
     p = the_plan(answers, workload, log)
-    vts, day = cache.cached(_vts_plan, answers=answers_key(answers, LIBRARY_ONLY), workload=workload, log=log)
+    vts, day = _kept_vts_plan(answers, workload, log)
     lib = plan.library_plan(p)
     return PlanEvaluation(p, vts, lib, day, write_feed_mb_s(p, lib), log)
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import ipywidgets as w
 
 from vtsmodel import Input, catalog, plan
+from vtsmodel.app import cache
 from vtsmodel.app.downloads import FileBar, safe_name
 from vtsmodel.app.figures import Plot, html_table, inputs_table_html
 from vtsmodel.app.figures import plan as plan_figures
@@ -170,13 +171,10 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
         catalog.warn_streaming(
             lib.drive, e.feed_mb_s, compression_ratio=p.answers.cf
         )  # a note when it cannot stream
-    shapes, labels, points = plan_figures.target_marks(vts)
     # In the page's order: the capacity figure second, beside the library's answers (years, growth, ...)
     # in the column of controls, so that it is on the screen while they move.
     figures = {
-        "configurations": Plot(cfg.configurations_base, {"numbers": cfg.ConfigurationNumbers(vts)},
-                               traces=points, shapes=shapes, annotations=labels,
-                               layout=plan_figures.value_axes(vts)),
+        "configurations": configurations_plot(vts),
         "capacity": capacity_plot(lib.over_years and lib.over_years.years, citations=lib.sources),
         "day": Plot(cfg.day_base, {"result": vts.closest}),
         "tornado": tornado or sens.tornado_plot(e.sensitivity(fraction)),
@@ -195,8 +193,33 @@ def view_plan(e: cfg.PlanEvaluation, fraction: float = 0.2, tornado: Plot | None
                 caption_values=caption, citations=tuple(dict.fromkeys(vts.sources + lib.sources)))  # fmt: skip
 
 
+def configurations_plot(vts: plan.VtsPlan) -> Plot:
+    """Every configuration's numbers against the targets (the targets and the recommendation as moving marks).
+
+    Made once per VTS plan (:mod:`vtsmodel.app.cache`): the page's lead and its view share it.
+    """
+    return cache.cached(_configurations_plot, vts=vts)
+
+
+def _configurations_plot(vts: plan.VtsPlan) -> Plot:
+    shapes, labels, points = plan_figures.target_marks(vts)
+    return Plot(cfg.configurations_base, {"numbers": cfg.ConfigurationNumbers(vts)}, traces=points,
+                shapes=shapes, annotations=labels, layout=plan_figures.value_axes(vts))  # fmt: skip
+
+
+def lead_plan(
+    workload: HourlyWorkload | None = None, log: LogSource | None = None, **values
+) -> dict[str, Plot]:
+    """The configurations' figure of the page's values, from the VTS plan alone (:func:`~.configurations.vts_of`).
+
+    The page sends it before the library is planned: the evaluation that follows finds the
+    VTS plan kept (:attr:`~vtsmodel.app.panels.Stage.lead`).
+    """
+    return {"configurations": configurations_plot(cfg.vts_of(answers_of(values), workload, log))}
+
+
 #: What the plan's evaluation reads: the answers with their two switches, the workload, the mount log.
-STAGE = Stage(evaluate_plan, view_plan, reads=(*SCENARIO, "workload", "log"))
+STAGE = Stage(evaluate_plan, view_plan, reads=(*SCENARIO, "workload", "log"), lead=lead_plan)
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -230,7 +253,7 @@ class PlannerPage:
         self.name_box = w.Text(value="plan", description="Plan name", placeholder="a name for the plan and its report",
                                tooltip="Names the plan file, the report and its title", layout=w.Layout(width="320px"))  # fmt: skip
         self.name_box.add_class("vtsmodel-plan-name")
-        self.panel = Panel(INPUTS, Stage(evaluate_plan, self._view, reads=STAGE.reads), values=values,
+        self.panel = Panel(INPUTS, Stage(evaluate_plan, self._view, reads=STAGE.reads, lead=lead_plan), values=values,
                            state=lambda: {"workload": self.workload, "log": self.log}, title=TITLE, name="07_plan")  # fmt: skip
         self.files = f = FileBar("plan")
         f.add(w.HTML("<b>Hourly workload</b>"))
