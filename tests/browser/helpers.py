@@ -56,6 +56,8 @@ def plot_traces(page, plot_index: int = 0) -> list[dict]:
 _DRAWN = """
 (gd) => {
   const q = (sel, f) => Array.from(gd.querySelectorAll(sel)).map(f);
+  const byIndex = (sel, f) => Array.from(gd.querySelectorAll(sel)).map(e => [e.closest('[data-index]'), f(e)])
+    .map(([g, v]) => [g ? +g.getAttribute('data-index') : -1, v]).sort((a, b) => a[0] - b[0]).map(([i, v]) => i + ':' + v);
   // how a mark is painted (a bar or point that entered unstyled is drawn black)
   const paint = (e) => { const c = getComputedStyle(e);
     return ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity'].map(k => c.getPropertyValue(k)).join(' '); };
@@ -66,8 +68,9 @@ _DRAWN = """
     legendsymbols: q('.legendsymbols path', e => (e.getAttribute('d') || '') + ' ' + paint(e)),
     ticks: q('.xtick text, .ytick text, .x2tick text, .y2tick text',
              e => e.textContent + '@' + e.getAttribute('transform') + ':' + e.getAttribute('x') + ',' + e.getAttribute('y')),
-    shapes: q('.shapelayer path', e => e.getAttribute('d')),
-    annotations: q('.annotation', e => e.textContent + '@' + e.getAttribute('transform')),
+    // by index: plotly.js redraws a changed shape or annotation alone, after the others in its layer
+    shapes: byIndex('.shapelayer path', e => e.getAttribute('d')),
+    annotations: byIndex('.annotation', e => e.textContent + '@' + e.getAttribute('transform')),
     labels: q('.textpoint text, .bartext', e => e.textContent + '@' + (e.getAttribute('transform') || '')
               + ':' + e.getAttribute('x') + ',' + e.getAttribute('y')),
     legend: q('.legendtext', e => e.textContent + '@' + e.getAttribute('x') + ',' + e.getAttribute('y')),
@@ -120,6 +123,27 @@ def watch_in_place(page, *plot_indices: int) -> None:
 def in_place_draws(page, plot_index: int) -> int:
     """How many draws of the plot took the transition path since :func:`watch_in_place`."""
     return page.evaluate("i => (window.__inPlace || {})[i] || 0", plot_index)
+
+
+def watch_traces_drawn(page, *plot_indices: int) -> None:
+    """Count, from now, the changes plotly.js makes to each plot's drawn traces (its bar and scatter layers).
+
+    A move that changes only a plot's marks (shapes, annotations) leaves them untouched unless the
+    plot is redrawn in full.
+    """
+    for i in plot_indices:
+        plot_locator(page, i).evaluate(
+            "(gd, i) => { window.__tracesDrawn = window.__tracesDrawn || {}; window.__tracesDrawn[i] = 0;"
+            " const seen = new MutationObserver((recs) => { window.__tracesDrawn[i] += recs.length; });"
+            " for (const layer of gd.querySelectorAll('.barlayer, .scatterlayer'))"
+            " seen.observe(layer, {subtree: true, childList: true, attributes: true}); }",
+            i,
+        )
+
+
+def traces_drawn(page, plot_index: int) -> int:
+    """How many changes plotly.js made to the plot's drawn traces since :func:`watch_traces_drawn`."""
+    return page.evaluate("i => (window.__tracesDrawn || {})[i] || 0", plot_index)
 
 
 def wait_for_plot_change(page, before: list[dict], plot_index: int = 0, timeout: int = 30_000) -> list[dict]:

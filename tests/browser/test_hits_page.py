@@ -27,8 +27,11 @@ from .helpers import (
     open_lesson_with_plots,
     panel_as_shown,
     panel_locator,
+    panel_plot_index,
     pick_file,
+    traces_drawn,
     wait_for_panel,
+    watch_traces_drawn,
 )
 
 pytestmark = pytest.mark.browser
@@ -93,6 +96,14 @@ def test_upload_a_log_move_the_capacity_and_download(open_lesson, tmp_path):
     move_and_check(page, mine.panel, TITLE, "capacity_gb", "TVC capacity", -6)
     assert mine.panel.values["capacity_gb"] == 792.0
     assert "read hits at 792 GB" in mine.panel.readout_values
+    # a move changes only the marks at the capacity (move_and_check: where the panel puts them): both plots
+    # redraw them and leave the curves as drawn (the pane passes equal tick arrays and meta again: fresh
+    # copies redrew each whole plot)
+    plots = [panel_plot_index(page, TITLE, n) for n in range(2)]
+    watch_traces_drawn(page, *plots)
+    move_and_check(page, mine.panel, TITLE, "capacity_gb", "TVC capacity", 1)
+    for i in plots:
+        assert traces_drawn(page, i) == 0, f"plot {i} redrew its traces for a move of its marks"
 
     # a slow input: the base VTS holds host-size volumes
     panel_locator(page, TITLE).locator(".widget-dropdown", has_text="cache holds").locator(
