@@ -99,9 +99,11 @@ def drawn_unlike_a_new_plot(page, plot_index: int = 0) -> str:
             for (const k of Object.keys(want)) {{
               const a = JSON.stringify(now[k]), b = JSON.stringify(want[k]);
               if (a !== b) {{
-                const i = now[k].findIndex((x, j) => JSON.stringify(x) !== JSON.stringify(want[k][j]));
+                let i = now[k].findIndex((x, j) => JSON.stringify(x) !== JSON.stringify(want[k][j]));
+                if (i < 0) i = Math.min(now[k].length, want[k].length);  // one is the other with more after it
+                const show = (x) => String(JSON.stringify(x)).slice(0, 300);
                 return k + ' (' + now[k].length + ' drawn, ' + want[k].length + ' new), first unlike #' + i + ': '
-                  + JSON.stringify(now[k][i]).slice(0, 300) + ' drawn, ' + JSON.stringify(want[k][i]).slice(0, 300) + ' new';
+                  + show(now[k][i]) + ' drawn, ' + show(want[k][i]) + ' new';
               }}
             }}
             return '';
