@@ -149,11 +149,15 @@ async def _measure(ns: dict, kind: str, what: str | None, moves: int) -> dict:
         def move(v):
             ctl.value = v
 
+    # A move's rest that waits after its lead (the planner: Panel.lead_pause_s) is part of the move.
+    settles = [p.settle for p in _panels(ns) if hasattr(p, "settle")]
     wall, cpu, later, computed = [], [], [], []
     for v in values:
         before = sum(c for _n, c in cache.stats().values()) if cache else 0
         t, c = time.perf_counter(), time.process_time()
         move(v)
+        for settle in settles:
+            settle()
         wall.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
         if cache:
@@ -197,6 +201,8 @@ def kernel_in(tree: Path, notebook: str, moves: int) -> dict:
 _INSTALL = """
 () => {
   window.__lat = []; window.__reply = []; window.__t0 = null; window.__draw = [];
+  // key press to the first change of the panel's readouts (the numbers beside the plots), where a move changes them
+  window.__text = []; let t0text = null;
   // plotly.js's drawing (its synchronous part) from one move's first key press to the next move's: every
   // plot a move redraws (a move is one key press, or a cell's number typed and Enter)
   let drawn = null, moves = 0;
@@ -213,8 +219,12 @@ _INSTALL = """
       drawn = 0;
       moves = window.__lat.length;
     }
-    window.__t0 = performance.now(); window.__vtsmodelReceived = null;
+    window.__t0 = t0text = performance.now(); window.__vtsmodelReceived = null;
   }, true);
+  const inReadouts = (rec) => {
+    const t = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
+    return Boolean(t && t.closest && t.closest('.vtsmodel-readouts'));
+  };
   const touchesPlot = (rec) => {
     const t = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
     if (t && t.closest && t.closest('.js-plotly-plot')) return true;
@@ -224,6 +234,10 @@ _INSTALL = """
     return false;
   };
   new MutationObserver((recs) => {
+    if (t0text !== null && recs.some(inReadouts)) {
+      window.__text.push(performance.now() - t0text);
+      t0text = null;
+    }
     if (window.__t0 !== null && recs.some(touchesPlot)) {
       window.__lat.push(performance.now() - window.__t0);
       const got = window.__vtsmodelReceived;
@@ -322,6 +336,7 @@ def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) 
                 page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
         lat = page.evaluate("() => window.__lat")
         drawn = page.evaluate("() => window.__draw")  # each move but the last (cut short)
+        text = page.evaluate("() => window.__text")
         pairs = [
             (t, r) for t, r in zip(lat, page.evaluate("() => window.__reply"), strict=False) if r is not None
         ]
@@ -336,6 +351,8 @@ def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) 
     }
     if drawn:
         out["drawn_p50_ms"] = statistics.median(drawn)
+    if text:
+        out["readouts_p50_ms"] = statistics.median(text)
     if pairs:
         out["reply_p50_ms"] = statistics.median(r for _t, r in pairs)
         out["redraw_p50_ms"] = statistics.median(t - r for t, r in pairs)
@@ -525,7 +542,8 @@ def report_lines(res: dict) -> list[str]:
              "as a person exploring does: no move is answered by a value kept from an earlier one. "
              "\"browser\": key press to the first change inside a plot, timed in the page (Voila, Chromium); "
              "\"reply\" is key press to the plot's message arriving; \"drawn per move\" is plotly.js's drawing from one move's "
-             "first key press to the next move's (every plot the move redraws, on the screen or not). \"kernel\": the notebook's cells run in a fresh "
+             "first key press to the next move's (every plot the move redraws, on the screen or not); \"readouts\" is key "
+             "press to the first change of the numbers beside the plots (the moves that change them). \"kernel\": the notebook's cells run in a fresh "
              "process and the same control moved there: wall time per move (p50, p95), CPU time (p50), the work "
              "deferred to after the move (the planner's tornado, p50) and the evaluations computed per move "
              "(the app's cache counts, where the tree has them)"
@@ -534,7 +552,7 @@ def report_lines(res: dict) -> list[str]:
              f"<= {AIM_PLANNER_KERNEL_MS} ms per fresh move (judged on its CPU time: on a shared machine the wall "
              "time also holds the other processes' load).", ""]  # fmt: skip
     head = ("| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | drawn per move p50 [ms] "
-            "| kernel p50 [ms] "
+            "| readouts p50 [ms] | kernel p50 [ms] "
             "| kernel p95 [ms] | CPU p50 [ms] | deferred p50 [ms] | computed per move | aim met |")  # fmt: skip
     lines += [head, "|---" * (head.count("|") - 1) + "|"]
     for row in res["pages"]:
@@ -543,7 +561,7 @@ def report_lines(res: dict) -> list[str]:
             name = row["notebook"] + (f" ({tree})" if before else "")
             if k is None:
                 if f"{tree}_error" in row:
-                    lines.append(f"| {name} | failed: {row[f'{tree}_error'].splitlines()[0]} |" + " |" * 11)
+                    lines.append(f"| {name} | failed: {row[f'{tree}_error'].splitlines()[0]} |" + " |" * 12)
                 continue
             b = b or {}
             kp50 = statistics.median(k["wall_ms"])
@@ -554,7 +572,8 @@ def report_lines(res: dict) -> list[str]:
                 ok = ok and statistics.median(k["cpu_ms"]) <= AIM_PLANNER_KERNEL_MS
             lines.append(
                 f"| {name} | {k['target']} | {k['moves']} | {_cell(b.get('p50_ms'))} | {_cell(b.get('p95_ms'))} "
-                f"| {_cell(b.get('reply_p50_ms'))} | {_cell(b.get('drawn_p50_ms'))} | {kp50:.1f} "
+                f"| {_cell(b.get('reply_p50_ms'))} | {_cell(b.get('drawn_p50_ms'))} | {_cell(b.get('readouts_p50_ms'))} "
+                f"| {kp50:.1f} "
                 f"| {_percentile(k['wall_ms'], 0.95):.1f} "
                 f"| {statistics.median(k['cpu_ms']):.1f} "
                 f"| {_cell(statistics.median(k['deferred_ms']) if k['deferred_ms'] else None)} "

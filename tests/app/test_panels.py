@@ -1,5 +1,6 @@
 """The app layer's panels, plot panes, figures-as-base-and-marks and controls, tested once for every page."""
 
+import asyncio
 import warnings
 
 import ipywidgets as w
@@ -209,8 +210,9 @@ def lead_in_parts(rate=100.0, drives=4, copy=True):
 LED = Stage(evaluate_in_parts, view_in_parts, lead=lead_in_parts)
 
 
-def _led_panel(**values):
-    return Panel({"rate": RATE, "drives": DRIVES, "mode": MODE, "copy": FLAG}, LED, values=values)
+def _led_panel(pause=None, **values):
+    kw = {} if pause is None else {"lead_pause_s": pause}
+    return Panel({"rate": RATE, "drives": DRIVES, "mode": MODE, "copy": FLAG}, LED, values=values, **kw)
 
 
 def test_a_lead_figure_is_sent_before_the_rest_is_evaluated_and_once():
@@ -243,6 +245,101 @@ def test_a_lead_leaves_the_warnings_to_the_view_and_its_figure_to_the_last_good_
     assert p.last_error == "rate=450 needs the copy" and p.figure("main") == good
     p.set(copy=True, rate=950.0)  # the lead's part fails: nothing sent, the evaluation says why
     assert p.last_error == "rate=950 and drives=4 cannot be combined" and p.figure("main") == good
+
+
+def _in_a_loop(moves):
+    """Run ``moves()`` inside a running event loop (as a kernel runs a change), then let the loop turn 0.2 s."""
+
+    async def run():
+        out = moves()
+        await asyncio.sleep(0.2)
+        return out
+
+    return asyncio.run(run())
+
+
+def _watch(p):
+    order = []
+    for key, pane in p.plots.items():
+        pane.widget.observe(lambda ch, key=key: order.append(key), names=["base", "moving"])
+    return order
+
+
+def test_in_a_kernel_the_rest_of_a_move_waits_after_its_lead_and_a_newer_move_replaces_it():
+    """Panel.lead_pause_s: the lead's figure goes out, the rest waits on the event loop; two quick moves evaluate once."""
+    cache.clear()
+    p = _led_panel()
+    order = _watch(p)
+    EVALUATIONS.clear()
+    p.stage = Stage(lambda **kw: EVALUATIONS.append(kw["rate"]) or evaluate_in_parts(**kw), view_in_parts,
+                    reads=("rate", "drives", "copy"), lead=lead_in_parts)  # fmt: skip
+
+    def moves():
+        p.set(rate=150.0)
+        p.set(rate=160.0)  # within the pause: the first move's rest never runs
+        return list(order), list(EVALUATIONS), p._rest is not None
+
+    before_the_pause, evaluated, waiting = _in_a_loop(moves)
+    assert before_the_pause == ["main", "main"] and evaluated == [] and waiting
+    assert EVALUATIONS == [160.0] and order == ["main", "main", "other"]  # the rest, once, after the pause
+    assert p._rest is None and p.readout_values == {"per drive": "40 MB/s"}
+
+
+def test_reading_the_panel_runs_a_waiting_rest_first():
+    """Panel.settle: the view, result, error, readouts and figures read never lag the controls."""
+    cache.clear()
+
+    def moves():
+        p = _led_panel()
+        p.set(rate=200.0)
+        waiting = p._rest is not None
+        return waiting, p.result["rate"], p.readout_values, p._rest
+
+    waiting, rate, readouts, after = _in_a_loop(moves)
+    assert waiting and rate == 200.0 and readouts == {"per drive": "50 MB/s"} and after is None
+
+    def failing():
+        p = _led_panel()
+        good = p.figure("main")
+        p.set(copy=False, rate=450.0)  # the lead is fine, the rest is not
+        waiting = p._rest is not None
+        return waiting, p.last_error, p.figure("main") == good
+
+    waiting, error, restored = _in_a_loop(failing)
+    assert waiting and error == "rate=450 needs the copy"
+    assert restored  # the lead's figure back to the last good view
+
+
+def test_the_rest_comes_at_once_without_a_loop_a_pause_or_a_changed_lead():
+    cache.clear()
+    p = _led_panel()
+    p.set(rate=150.0)  # no event loop runs: as before
+    assert p._rest is None and p.result["rate"] == 150.0
+
+    def moves():
+        q = _led_panel(pause=0)
+        q.set(rate=170.0)
+        p.set(mode="slow")  # the lead's figure unchanged: nothing for the browser to draw first
+        return q._rest, p._rest
+
+    assert _in_a_loop(moves) == (None, None)
+    with pytest.raises(ValueError, match=r"lead_pause_s=-1 is not a pause in \[0, 1\] s"):
+        _led_panel(pause=-1)
+
+
+def test_a_lead_shown_whose_rest_was_replaced_goes_back_with_the_next_error():
+    """Two moves within the pause, the second's lead failing: the first's lead figure returns to the last good view."""
+    cache.clear()
+
+    def moves():
+        p = _led_panel()
+        good = p.figure("main")
+        p.set(rate=300.0)  # its lead sent, its rest waiting
+        p.set(rate=950.0)  # its lead fails (nothing sent): the evaluation runs at once and says why
+        return good, p.figure("main"), p.last_error
+
+    good, shown, error = _in_a_loop(moves)
+    assert shown == good and error == "rate=950 and drives=4 cannot be combined"
 
 
 # --- the plot pane: base once, marks on every move ------------------------------------------

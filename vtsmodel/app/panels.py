@@ -19,6 +19,7 @@ This module imports ipywidgets, anywidget and plotly; ``import vtsmodel`` does n
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import inspect
@@ -218,6 +219,14 @@ class Stage:
         return out[0], view
 
 
+#: How long the rest of a move waits on the kernel's event loop after its lead figures are sent [s]
+#: (:attr:`Panel.lead_pause_s`). Meanwhile the browser draws them with the CPU to itself: on
+#: this project's 2-core machines, the kernel evaluating the rest and the server forwarding it
+#: slowed that draw. The planner's data-per-day slider, interleaved A/B against no pause
+#: (BENCHMARKS.md): the configurations' first change p50 3.2 and 2.8 ms sooner, the readouts
+#: 2.5 and 3.7 ms later; a pause of 20 ms drew no sooner and put the readouts 11 ms later.
+LEAD_PAUSE_S = 0.01
+
 #: plotly.js options of every plot in a panel (no plotly logo, no cloud links).
 PLOT_CONFIG = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["sendDataToCloud"]}
 _PLOTLY_MIME = "application/vnd.plotly.v1+json"
@@ -326,6 +335,12 @@ class Panel:
     decorate : callable, optional
         ``decorate(View) -> View``, applied to every new view (the scenario sheet overlays
         the other scenarios with it).
+    lead_pause_s : float
+        Where the stage's lead sent a figure and an event loop runs (a kernel), the rest of the
+        update waits this long on it [s] (:data:`LEAD_PAUSE_S`), and a change that comes
+        sooner replaces it: the browser draws the lead first. Reading :attr:`view`,
+        :attr:`result`, :attr:`last_error`, the readouts or a figure runs a waiting rest first
+        (:meth:`settle`). 0: the rest at once.
     """
 
     def __init__(
@@ -339,7 +354,10 @@ class Panel:
         name: str = "figure",
         export_dir: str | Path | None = None,
         decorate: Callable[[View], View] | None = None,
+        lead_pause_s: float = LEAD_PAUSE_S,
     ) -> None:
+        if not (isinstance(lead_pause_s, (int, float)) and 0 <= lead_pause_s <= 1):
+            raise ValueError(f"lead_pause_s={lead_pause_s!r} is not a pause in [0, 1] s")
         self.inputs = dict(inputs)
         values = dict(values or {})
         unknown = set(values) - set(self.inputs)
@@ -352,16 +370,19 @@ class Panel:
         self.controls = {k: control(inp, values.get(k)) for k, inp in self.inputs.items()}
         self.stage = stage
         self.state = state
-        self.result = None
+        self.lead_pause_s = float(lead_pause_s)
+        self._rest: tuple[asyncio.TimerHandle, tuple[str, ...]] | None = None  # a rest waiting, its lead
+        self._result = None
         self.title = title
         self.name = name
         self.export_dir = Path(export_dir or os.environ.get("VTSMODEL_EXPORT_DIR", "exports"))
         self.decorate = decorate
-        self.last_error = ""
-        self.view: View = self._compute()
-        self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self.view.figures.items()}
+        self._last_error = ""
+        self._view: View = self._compute()
+        self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self._view.figures.items()}
         self._headline = _html(width="100%")
         self._readouts = _html(width="410px")
+        self._readouts.add_class("vtsmodel-readouts")
         self._binding = _html(width="100%")
         self._error = _html()
         self._tables = _html(width="100%")
@@ -388,6 +409,24 @@ class Panel:
 
     # --- state ---------------------------------------------------------------------------
     @property
+    def view(self) -> View:
+        """The view shown (the last good one where the inputs cannot be combined)."""
+        self.settle()
+        return self._view
+
+    @property
+    def result(self):
+        """The stage's evaluation of the inputs shown (:meth:`Stage.result`)."""
+        self.settle()
+        return self._result
+
+    @property
+    def last_error(self) -> str:
+        """Why the inputs cannot be combined, as the page says it; "" when they can."""
+        self.settle()
+        return self._last_error
+
+    @property
     def values(self) -> dict[str, object]:
         """Current values by keyword name."""
         return {k: c.value for k, c in self.controls.items()}
@@ -399,6 +438,7 @@ class Panel:
 
     def figure(self, key: str | None = None) -> dict:
         """The figure JSON of plot ``key`` (default the first) as the panel shows it."""
+        self.settle()
         key = key or next(iter(self.plots))
         return self.plots[key].spec
 
@@ -431,41 +471,72 @@ class Panel:
     def update(self) -> None:
         """Recompute the view; send what changed to the plots and the text.
 
-        The stage's lead figures (:attr:`Stage.lead`) are sent first, before the rest is evaluated.
+        The stage's lead figures (:attr:`Stage.lead`) are sent first, before the rest is evaluated;
+        where they changed and an event loop runs, the rest waits :attr:`lead_pause_s` on it.
         """
-        led = self._show_lead()
+        waiting = self._rest[1] if self._rest is not None else ()  # a lead shown whose rest did not run
+        self._cancel_rest()
+        led, sent = self._show_lead()
+        led = tuple(dict.fromkeys(waiting + led))
+        if sent and self.lead_pause_s > 0:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                pass  # no kernel: the rest at once
+            else:
+                self._rest = (loop.call_later(self.lead_pause_s, self._finish_rest), led)
+                return
+        self._finish(led)
+
+    def settle(self) -> None:
+        """Finish an update whose rest waits after its lead (:attr:`lead_pause_s`), now; nothing when none does."""
+        if self._rest is not None:
+            led = self._rest[1]
+            self._cancel_rest()
+            self._finish(led)
+
+    def _cancel_rest(self) -> None:
+        if self._rest is not None:
+            self._rest[0].cancel()
+            self._rest = None
+
+    def _finish_rest(self) -> None:
+        led, self._rest = self._rest[1], None
+        self._finish(led)
+
+    def _finish(self, led: tuple[str, ...]) -> None:
+        """Evaluate, then show the view; ``led``: the lead's figures, shown again from the last good view on an error."""
         try:
             view = self._compute()
         except ValueError as exc:
             # An invalid combination of inputs: keep the last good view and say why.
             for key in led:
-                self.plots[key].show(self.view.figures[key])
-            self.last_error = str(exc)
+                self.plots[key].show(self._view.figures[key])
+            self._last_error = str(exc)
             self._error.value = (
                 f"<span class='vtsmodel-error' style='color:#B00020'>⚠ {html.escape(str(exc))}</span>"
             )
             return
-        if self.last_error:
-            self.last_error = ""
+        if self._last_error:
+            self._last_error = ""
             self._error.value = ""
-        self.view = view
+        self._view = view
         for key, plot in view.figures.items():
             if key in self.plots:
                 self.plots[key].show(plot)
         self._render_text()
 
-    def _show_lead(self) -> tuple[str, ...]:
-        """Send the stage's lead figures; the names of those shown (none with a decorator, or on an error)."""
+    def _show_lead(self) -> tuple[tuple[str, ...], bool]:
+        """Send the stage's lead figures: the names of those shown (none with a decorator, or on an error), and whether any changed."""
         if self.stage.lead is None or self.decorate is not None:
-            return ()
+            return (), False
         try:
             figures = self.stage.lead_figures({**self.values, **(self.state() if self.state else {})})
         except ValueError:
-            return ()  # the evaluation says why
+            return (), False  # the evaluation says why
         shown = tuple(k for k in figures if k in self.plots)
-        for key in shown:
-            self.plots[key].show(figures[key])
-        return shown
+        sent = [self.plots[key].show(figures[key]) for key in shown]
+        return shown, any(sent)
 
     def _evaluated(self, values: Mapping[str, object]) -> tuple[object, View]:
         return self.stage.evaluated({**values, **(self.state() if self.state else {})})
@@ -476,11 +547,11 @@ class Panel:
 
     def _compute(self) -> View:
         result, view = self._evaluated(self.values)
-        self.result = result
+        self._result = result
         return self.decorate(view) if self.decorate is not None else view
 
     def _render_text(self) -> None:
-        v = self.view
+        v = self._view
         text = (tuple(v.readouts.items()), v.binding, v.notes, v.headline, tuple(v.tables.items()))
         if text == self._text:
             return
