@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from vtsmodel import ExtrapolationWarning, Input
-from vtsmodel.app import cache, figures
+from vtsmodel.app import cache, figures, panels
 from vtsmodel.app.controls import control, tooltip
 from vtsmodel.app.figures import Plot, base_spec, compose, path_mark, point_mark, validated_curve
 from vtsmodel.app.panels import Panel, PlotPane, Stage, View
@@ -248,98 +248,39 @@ def test_a_lead_leaves_the_warnings_to_the_view_and_its_figure_to_the_last_good_
 
 
 def _in_a_loop(moves):
-    """Run ``moves()`` inside a running event loop (as a kernel runs a change), then let the loop turn 0.2 s."""
+    """Run ``moves()`` inside a running event loop, as a kernel runs a change."""
 
     async def run():
-        out = moves()
-        await asyncio.sleep(0.2)
-        return out
+        return moves()
 
     return asyncio.run(run())
 
 
-def _watch(p):
+def test_in_a_kernel_the_panel_pauses_between_a_changed_lead_and_the_rest(monkeypatch):
+    """Panel.lead_pause_s: the lead's figure goes out, the kernel sleeps, then the rest is evaluated and sent."""
+    cache.clear()
+    p = _led_panel()
     order = []
     for key, pane in p.plots.items():
         pane.widget.observe(lambda ch, key=key: order.append(key), names=["base", "moving"])
-    return order
+    monkeypatch.setattr(panels.time, "sleep", lambda s: order.append(("sleep", s)))
+    _in_a_loop(lambda: p.set(rate=150.0))
+    assert order == ["main", ("sleep", panels.LEAD_PAUSE_S), "other"]
+    assert p.readout_values == {"per drive": "37.5 MB/s"}
 
 
-def test_in_a_kernel_the_rest_of_a_move_waits_after_its_lead_and_a_newer_move_replaces_it():
-    """Panel.lead_pause_s: the lead's figure goes out, the rest waits on the event loop; two quick moves evaluate once."""
+def test_no_pause_without_a_kernel_with_a_pause_of_0_or_when_the_lead_changed_nothing(monkeypatch):
     cache.clear()
-    p = _led_panel()
-    order = _watch(p)
-    EVALUATIONS.clear()
-    p.stage = Stage(lambda **kw: EVALUATIONS.append(kw["rate"]) or evaluate_in_parts(**kw), view_in_parts,
-                    reads=("rate", "drives", "copy"), lead=lead_in_parts)  # fmt: skip
-
-    def moves():
-        p.set(rate=150.0)
-        p.set(rate=160.0)  # within the pause: the first move's rest never runs
-        return list(order), list(EVALUATIONS), p._rest is not None
-
-    before_the_pause, evaluated, waiting = _in_a_loop(moves)
-    assert before_the_pause == ["main", "main"] and evaluated == [] and waiting
-    assert EVALUATIONS == [160.0] and order == ["main", "main", "other"]  # the rest, once, after the pause
-    assert p._rest is None and p.readout_values == {"per drive": "40 MB/s"}
-
-
-def test_reading_the_panel_runs_a_waiting_rest_first():
-    """Panel.settle: the view, result, error, readouts and figures read never lag the controls."""
-    cache.clear()
-
-    def moves():
-        p = _led_panel()
-        p.set(rate=200.0)
-        waiting = p._rest is not None
-        return waiting, p.result["rate"], p.readout_values, p._rest
-
-    waiting, rate, readouts, after = _in_a_loop(moves)
-    assert waiting and rate == 200.0 and readouts == {"per drive": "50 MB/s"} and after is None
-
-    def failing():
-        p = _led_panel()
-        good = p.figure("main")
-        p.set(copy=False, rate=450.0)  # the lead is fine, the rest is not
-        waiting = p._rest is not None
-        return waiting, p.last_error, p.figure("main") == good
-
-    waiting, error, restored = _in_a_loop(failing)
-    assert waiting and error == "rate=450 needs the copy"
-    assert restored  # the lead's figure back to the last good view
-
-
-def test_the_rest_comes_at_once_without_a_loop_a_pause_or_a_changed_lead():
-    cache.clear()
-    p = _led_panel()
-    p.set(rate=150.0)  # no event loop runs: as before
-    assert p._rest is None and p.result["rate"] == 150.0
-
-    def moves():
-        q = _led_panel(pause=0)
-        q.set(rate=170.0)
-        p.set(mode="slow")  # the lead's figure unchanged: nothing for the browser to draw first
-        return q._rest, p._rest
-
-    assert _in_a_loop(moves) == (None, None)
+    slept = []
+    monkeypatch.setattr(panels.time, "sleep", slept.append)
+    p, q = _led_panel(), _led_panel(pause=0)
+    p.set(rate=150.0)  # no event loop runs: a test, a script, the report
+    _in_a_loop(lambda: q.set(rate=170.0))
+    # The lead's figure unchanged by the mode: nothing for the browser to draw first.
+    _in_a_loop(lambda: p.set(mode="slow"))
+    assert slept == [] and p.result["rate"] == 150.0 and q.result["rate"] == 170.0
     with pytest.raises(ValueError, match=r"lead_pause_s=-1 is not a pause in \[0, 1\] s"):
         _led_panel(pause=-1)
-
-
-def test_a_lead_shown_whose_rest_was_replaced_goes_back_with_the_next_error():
-    """Two moves within the pause, the second's lead failing: the first's lead figure returns to the last good view."""
-    cache.clear()
-
-    def moves():
-        p = _led_panel()
-        good = p.figure("main")
-        p.set(rate=300.0)  # its lead sent, its rest waiting
-        p.set(rate=950.0)  # its lead fails (nothing sent): the evaluation runs at once and says why
-        return good, p.figure("main"), p.last_error
-
-    good, shown, error = _in_a_loop(moves)
-    assert shown == good and error == "rate=950 and drives=4 cannot be combined"
 
 
 # --- the plot pane: base once, marks on every move ------------------------------------------

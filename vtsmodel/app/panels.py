@@ -24,6 +24,7 @@ import functools
 import html
 import inspect
 import os
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Mapping
@@ -219,12 +220,13 @@ class Stage:
         return out[0], view
 
 
-#: How long the rest of a move waits on the kernel's event loop after its lead figures are sent [s]
+#: How long a kernel pauses after a move's lead figures are sent, before it evaluates the rest [s]
 #: (:attr:`Panel.lead_pause_s`). Meanwhile the browser draws them with the CPU to itself: on
 #: this project's 2-core machines, the kernel evaluating the rest and the server forwarding it
 #: slowed that draw. The planner's data-per-day slider, interleaved A/B against no pause
-#: (BENCHMARKS.md): the configurations' first change p50 3.2 and 2.8 ms sooner, the readouts
-#: 2.5 and 3.7 ms later; a pause of 20 ms drew no sooner and put the readouts 11 ms later.
+#: (BENCHMARKS.md): the configurations' first change p50 5.6 ms sooner with 10 ms, 6.6-7.0 with
+#: 20 ms and 6.7 with 35 ms; a pause of 1 ms gained nothing. The kernel sleeps (it stays busy):
+#: letting it go idle and evaluating the rest from its event loop instead gained 2.4-2.9 ms less.
 LEAD_PAUSE_S = 0.01
 
 #: plotly.js options of every plot in a panel (no plotly logo, no cloud links).
@@ -245,6 +247,15 @@ class _PlotView(anywidget.AnyWidget):
 def _html(value: str = "", **layout) -> w.HTML:
     """An HTML widget of a panel: its layout (``layout`` traits) and style shared (:func:`~vtsmodel.app.controls.shared`)."""
     return w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle))
+
+
+def _in_a_kernel() -> bool:
+    """Whether an event loop runs here (a kernel handling a change), where a browser may be drawing."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def plotly_loader() -> w.Output:
@@ -336,11 +347,9 @@ class Panel:
         ``decorate(View) -> View``, applied to every new view (the scenario sheet overlays
         the other scenarios with it).
     lead_pause_s : float
-        Where the stage's lead sent a figure and an event loop runs (a kernel), the rest of the
-        update waits this long on it [s] (:data:`LEAD_PAUSE_S`), and a change that comes
-        sooner replaces it: the browser draws the lead first. Reading :attr:`view`,
-        :attr:`result`, :attr:`last_error`, the readouts or a figure runs a waiting rest first
-        (:meth:`settle`). 0: the rest at once.
+        Where the stage's lead sent a figure and an event loop runs (a kernel), the panel sleeps
+        this long before it evaluates the rest [s] (:data:`LEAD_PAUSE_S`): the browser draws the
+        lead first. 0: no pause.
     """
 
     def __init__(
@@ -371,15 +380,14 @@ class Panel:
         self.stage = stage
         self.state = state
         self.lead_pause_s = float(lead_pause_s)
-        self._rest: tuple[asyncio.TimerHandle, tuple[str, ...]] | None = None  # a rest waiting, its lead
-        self._result = None
+        self.result = None
         self.title = title
         self.name = name
         self.export_dir = Path(export_dir or os.environ.get("VTSMODEL_EXPORT_DIR", "exports"))
         self.decorate = decorate
-        self._last_error = ""
-        self._view: View = self._compute()
-        self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self._view.figures.items()}
+        self.last_error = ""
+        self.view: View = self._compute()
+        self.plots: dict[str, PlotPane] = {key: PlotPane(plot) for key, plot in self.view.figures.items()}
         self._headline = _html(width="100%")
         self._readouts = _html(width="410px")
         self._readouts.add_class("vtsmodel-readouts")
@@ -409,24 +417,6 @@ class Panel:
 
     # --- state ---------------------------------------------------------------------------
     @property
-    def view(self) -> View:
-        """The view shown (the last good one where the inputs cannot be combined)."""
-        self.settle()
-        return self._view
-
-    @property
-    def result(self):
-        """The stage's evaluation of the inputs shown (:meth:`Stage.result`)."""
-        self.settle()
-        return self._result
-
-    @property
-    def last_error(self) -> str:
-        """Why the inputs cannot be combined, as the page says it; "" when they can."""
-        self.settle()
-        return self._last_error
-
-    @property
     def values(self) -> dict[str, object]:
         """Current values by keyword name."""
         return {k: c.value for k, c in self.controls.items()}
@@ -438,7 +428,6 @@ class Panel:
 
     def figure(self, key: str | None = None) -> dict:
         """The figure JSON of plot ``key`` (default the first) as the panel shows it."""
-        self.settle()
         key = key or next(iter(self.plots))
         return self.plots[key].spec
 
@@ -472,55 +461,26 @@ class Panel:
         """Recompute the view; send what changed to the plots and the text.
 
         The stage's lead figures (:attr:`Stage.lead`) are sent first, before the rest is evaluated;
-        where they changed and an event loop runs, the rest waits :attr:`lead_pause_s` on it.
+        where they changed and an event loop runs (a kernel), after a pause of :attr:`lead_pause_s`.
         """
-        waiting = self._rest[1] if self._rest is not None else ()  # a lead shown whose rest did not run
-        self._cancel_rest()
         led, sent = self._show_lead()
-        led = tuple(dict.fromkeys(waiting + led))
-        if sent and self.lead_pause_s > 0:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                pass  # no kernel: the rest at once
-            else:
-                self._rest = (loop.call_later(self.lead_pause_s, self._finish_rest), led)
-                return
-        self._finish(led)
-
-    def settle(self) -> None:
-        """Finish an update whose rest waits after its lead (:attr:`lead_pause_s`), now; nothing when none does."""
-        if self._rest is not None:
-            led = self._rest[1]
-            self._cancel_rest()
-            self._finish(led)
-
-    def _cancel_rest(self) -> None:
-        if self._rest is not None:
-            self._rest[0].cancel()
-            self._rest = None
-
-    def _finish_rest(self) -> None:
-        led, self._rest = self._rest[1], None
-        self._finish(led)
-
-    def _finish(self, led: tuple[str, ...]) -> None:
-        """Evaluate, then show the view; ``led``: the lead's figures, shown again from the last good view on an error."""
+        if sent and self.lead_pause_s > 0 and _in_a_kernel():
+            time.sleep(self.lead_pause_s)
         try:
             view = self._compute()
         except ValueError as exc:
             # An invalid combination of inputs: keep the last good view and say why.
             for key in led:
-                self.plots[key].show(self._view.figures[key])
-            self._last_error = str(exc)
+                self.plots[key].show(self.view.figures[key])
+            self.last_error = str(exc)
             self._error.value = (
                 f"<span class='vtsmodel-error' style='color:#B00020'>⚠ {html.escape(str(exc))}</span>"
             )
             return
-        if self._last_error:
-            self._last_error = ""
+        if self.last_error:
+            self.last_error = ""
             self._error.value = ""
-        self._view = view
+        self.view = view
         for key, plot in view.figures.items():
             if key in self.plots:
                 self.plots[key].show(plot)
@@ -547,11 +507,11 @@ class Panel:
 
     def _compute(self) -> View:
         result, view = self._evaluated(self.values)
-        self._result = result
+        self.result = result
         return self.decorate(view) if self.decorate is not None else view
 
     def _render_text(self) -> None:
-        v = self._view
+        v = self.view
         text = (tuple(v.readouts.items()), v.binding, v.notes, v.headline, tuple(v.tables.items()))
         if text == self._text:
             return
