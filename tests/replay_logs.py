@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import gzip
+
 import numpy as np
 
 
@@ -52,3 +54,23 @@ def clustered_cartridges(rng, n, cartridges, *, repeat=0.5, window=20):
         if i >= back[i]:
             out[i] = out[i - back[i]]
     return out
+
+
+#: How :func:`site_log` is read: it has no header, and one access word ("U") of its own.
+SITE_READING = {"columns": "time,volume,mb,access", "access_map": {"U": "specific_write"}}
+
+
+def site_log(n: int = 3000, seed: int = 11) -> bytes:
+    """A tape library's request log as a site writes one (made here, never a copied trace).
+
+    ';'-separated, no header, gzip-compressed, seconds from any origin; bursts (a third of
+    the gaps 20 times shorter), a hot set of volumes read again and again, heavy-tailed
+    (lognormal) volume sizes, and the site's own access words R, W and U.
+    """
+    rng = np.random.default_rng(seed)
+    t = np.cumsum(rng.exponential(20.0, n) * np.where(rng.random(n) < 0.3, 0.05, 1.0))
+    vol = np.where(rng.random(n) < 0.6, rng.integers(0, 150, n), rng.integers(150, 4000, n))
+    mb = np.round(rng.lognormal(np.log(800.0), 1.2, 4000), 1)
+    code = rng.choice(["R", "W", "U"], n, p=[0.6, 0.3, 0.1])
+    text = "".join(f"{ti:.1f};V{v:05d};{mb[v]};{c}\n" for ti, v, c in zip(t, vol, code, strict=True))
+    return gzip.compress(text.encode())

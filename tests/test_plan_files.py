@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
+from replay_logs import SITE_READING as READING
+from replay_logs import site_log
 
 from vtsmodel.app import cli
 from vtsmodel.plan import Plan, load_plan, plan_from_bytes, plan_to_dict
@@ -116,3 +118,71 @@ def test_a_file_given_on_the_command_line_is_read_wherever_it_is(tmp_path, secre
     # The file given on the command line is the person's: its faults are told in full.
     assert cli.main(["plan", str(plan), "--workload", str(secret)]) == 1
     assert "unknown column" in capsys.readouterr().err.lower()
+
+
+# --- how to read the mount log, said in the plan file ---------------------------------------------
+
+
+def test_a_plan_file_says_how_to_read_its_mount_log_and_is_read_so_again(tmp_path):
+    from vtsmodel import read_mount_log
+    from vtsmodel.hits import lru_hit_curve
+    from vtsmodel.plan import save_plan, vts_plan
+
+    (tmp_path / "site.log.gz").write_bytes(site_log())
+    log = read_mount_log(tmp_path / "site.log.gz", **READING)
+    p = Plan(
+        name="site", hits=lru_hit_curve(log), mount_log_file="site.log.gz", mount_log_reading=READING, log=log
+    )
+    path = save_plan(p, tmp_path / "plan.json")
+    doc = json.loads(path.read_text())
+    assert doc["mount_log"] == {"file": "site.log.gz", "reading": READING}
+    back = load_plan(path)
+    assert back.mount_log_reading == READING and len(back.log) == len(log) == 3000
+    assert vts_plan(back).closest.read_hit == vts_plan(p).closest.read_hit
+    # The same file without the reading: the log cannot be read (no header, an unknown word).
+    del doc["mount_log"]["reading"]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="mount log file site.log.gz .*is not a valid mount log"):
+        load_plan(path)
+    # and a plan without a mount log says nothing of reading one
+    assert "reading" not in json.dumps(plan_to_dict(Plan(name="none")))
+
+
+@pytest.mark.parametrize(
+    ("reading", "message"),
+    [
+        ({"bogus": 1}, "mount_log reading: unknown key(s) 'bogus'; it holds format, columns"),
+        ({"delimiter": "ab"}, "mount_log reading: delimiter='ab' is not valid"),
+        ({"sort": "yes"}, "mount_log reading: sort='yes' must be true or false"),
+        ({"object_mb": -5}, "mount_log reading: object_mb=-5"),
+        ({"format": "mine"}, "mount_log reading: format='mine' is not known"),
+        ({"access_map": {"U": "borrow"}}, "mount_log reading: access_map"),
+        ("columns=1", "mount_log reading='columns=1' must be an object"),
+    ],
+)
+def test_a_bad_reading_is_refused_naming_it(tmp_path, reading, message):
+    (tmp_path / "site.log.gz").write_bytes(site_log(50))
+    doc = plan_to_dict(Plan(name="site"))
+    doc["mount_log"] = {"file": "site.log.gz", "reading": reading}
+    (tmp_path / "plan.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError) as exc:
+        load_plan(tmp_path / "plan.json")
+    assert message in str(exc.value)
+    with pytest.raises(ValueError) as exc:
+        Plan(mount_log_reading=reading)
+    assert message in str(exc.value)
+    doc["mount_log"] = {"file": "site.log.gz", "how": {}}
+    with pytest.raises(ValueError, match="mount_log must be {'file': NAME} naming a mount log file"):
+        plan_from_bytes(json.dumps(doc).encode(), base_dir=tmp_path)
+
+
+def test_the_command_line_reads_the_plan_files_mount_log_as_it_says(tmp_path, capsys):
+    (tmp_path / "site.log.gz").write_bytes(site_log())
+    doc = plan_to_dict(Plan(name="site"))
+    doc["mount_log"] = {"file": "site.log.gz", "reading": READING}
+    (tmp_path / "plan.json").write_text(json.dumps(doc))
+    assert cli.main(["plan", str(tmp_path / "plan.json")]) == 0
+    assert "Read hits from the mount log site.log.gz" in capsys.readouterr().out
+    # A log given on the command line is read as its flags say, not as the plan's own log is.
+    assert cli.main(["plan", str(tmp_path / "plan.json"), "--mount-log", str(LOG)]) == 0
+    assert f"Read hits from the mount log {LOG.name}" in capsys.readouterr().out

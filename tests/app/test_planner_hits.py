@@ -196,6 +196,7 @@ def test_the_report_holds_the_logs_hits(monkeypatch):
     name, data = pg.report_bytes("html")
     text = data.decode("utf-8")
     assert f"Read hits from the mount log <b>{EXAMPLE_LOG.name}</b>" in text and "read hit [-]" in text
+    assert f"The mount log's reader says: {example_source().log.notes[0]}" in text
     for r in vts.results:  # each configuration's row: its label, then its own read hit
         mark = " ◀ recommended" if vts.recommended is not None and r.config == vts.recommended.config else ""
         label = report._e(r.config.label + mark)
@@ -221,3 +222,71 @@ def test_a_headerless_compressed_log_is_read_with_its_columns_as_the_hits_page_r
     assert got.volume_ids.tolist() == want.volume_ids.tolist() and got.time_s.tolist() == want.time_s.tolist()
     assert got.size_mb.tolist() == want.size_mb.tolist() and got.access.tolist() == want.access.tolist()
     shows_log(pg, plan.Answers(), name="mounts.log.gz")
+
+
+def test_a_log_read_with_options_is_saved_with_them_and_read_so_after_the_plan_is_loaded(monkeypatch):
+    """The plan file says how its mount log is read (mount_log.reading): the page saves what the upload took, and
+    reads the next upload as a loaded plan says, the boxes set to what they can show and the rest kept."""
+    from replay_logs import SITE_READING, site_log
+
+    from vtsmodel import read_mount_log
+
+    data = site_log()
+    pg = page()
+    pg.logs.reading.columns.value = "time,volume,mb,access"
+    browser_upload(
+        pg.logs.upload, "site.log.gz", data
+    )  # the site's own word U: the page says where to say it
+    assert (
+        pg.log is None
+        and "say what it means: type U=read in the box &#x27;access words&#x27;" in pg.status.value
+    )
+    assert "--access-map" not in pg.status.value
+    # A plan file that says it all (written by hand, or saved by a page): loaded, then the log uploaded.
+    reading = {**SITE_READING, "delimiter": ";"}
+    doc = plan.plan_to_dict(plan.Plan(plan.Answers(cf=2.5), name="site"))
+    doc["mount_log"] = {"file": "site.log.gz", "reading": reading}
+    browser_upload(pg.plan_upload, "site.json", json.dumps(doc).encode())
+    assert (
+        "read as the plan file says: columns &quot;time,volume,mb,access&quot;, access_map" in pg.status.value
+    )
+    boxes = pg.logs.reading
+    assert (boxes.columns.value, boxes.access_words.value) == ("time,volume,mb,access", "U=specific_write")
+    assert pg.logs.plan_reading == {"delimiter": ";"}  # no box shows it: kept beside the boxes
+    browser_upload(pg.logs.upload, "site.log.gz", data)
+    assert pg.log is not None and pg.log.reading == reading
+    log = read_mount_log(data, **reading)
+    expected = plan.vts_plan(plan.Plan(plan.Answers(cf=2.5), hits=lru_hit_curve(log)))
+    assert pg.panel.result.vts.closest.read_hit == expected.closest.read_hit
+    # Saved again: the file says how the log was read.
+    sent = {}
+    monkeypatch.setattr(pg.files.downloader, "send_file", lambda name, d, fmt: sent.update(d=d) or name)
+    pg.save()
+    assert json.loads(sent["d"])["mount_log"] == {"file": "site.log.gz", "reading": reading}
+    # A box the person empties is detected again; the mount log cleared forgets the plan's reading.
+    boxes.columns.value = ""
+    browser_upload(pg.logs.upload, "site.log.gz", data)
+    assert "no header line" in pg.status.value
+    pg.logs.clear()
+    assert pg.logs.plan_reading == {}
+
+
+def test_the_reading_boxes_show_what_they_can_and_read_access_words():
+    from vtsmodel.app.lessons.hit_curve import ReadingBoxes
+
+    boxes = ReadingBoxes()
+    rest = boxes.show({"format": "tape-requests", "object_mb": 18e6, "columns": ["time", "volume"],
+                       "access_map": {"R": "read", "D": None}, "sort": True})  # fmt: skip
+    assert rest == {"columns": ["time", "volume"], "sort": True}
+    assert boxes.options() == {
+        "format": "tape-requests",
+        "object_mb": 18e6,
+        "access_map": {"R": "read", "D": None},
+    }
+    assert boxes.show({"access_map": {"a,b": "read"}}) == {
+        "access_map": {"a,b": "read"}
+    }  # no text says that word
+    assert boxes.options() == {}
+    boxes.access_words.value = "R=read,W"
+    with pytest.raises(ValueError, match="access words 'R=read,W': 'W' is not WORD=KIND"):
+        boxes.options()

@@ -9,6 +9,7 @@ workload and answers as the browser: its view is what ``vtsmodel.plan`` computes
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -219,3 +220,32 @@ def test_upload_change_an_answer_and_download_the_report(open_lesson, tmp_path):
     )
     assert slider.locator(".noUi-target[disabled]").count() == 1
     assert fits_width(page)
+
+
+def test_a_plan_file_that_says_how_to_read_its_log_reads_the_upload_so(open_lesson, tmp_path):
+    """A site's log (no header, its own access word U) needs the plan's reading: the boxes show it, the upload is read,
+    and the plan saved again says it."""
+    from replay_logs import SITE_READING, site_log
+
+    page = open_lesson_with_plots(open_lesson, NOTEBOOK, 3)
+    doc = plan.plan_to_dict(plan.Plan(plan.Answers(cf=2.5), name="site"))
+    doc["mount_log"] = {"file": "site.log.gz", "reading": SITE_READING}
+    plan_file = tmp_path / "site.json"
+    plan_file.write_text(json.dumps(doc))
+    pick_file(page, "plan", "Load plan", str(plan_file))
+    _status(page, "done", "read as the plan file says")
+    boxes = page.locator(".vtsmodel-read-option input")
+    assert [boxes.nth(i).input_value() for i in range(boxes.count())] == [
+        "time,volume,mb,access",
+        "",
+        "U=specific_write",
+    ]
+    log = tmp_path / "site.log.gz"
+    log.write_bytes(site_log())
+    pick_file(page, "plan", "Upload log", str(log))
+    assert "(3,000 mounts)" in _status(page, "done", "read hits from the mount log site.log.gz")
+    with page.expect_download(timeout=120_000) as info:
+        page.locator("button.jupyter-button", has_text="Save plan").click()
+    saved = tmp_path / "saved.json"
+    info.value.save_as(saved)
+    assert json.loads(saved.read_text())["mount_log"] == {"file": "site.log.gz", "reading": SITE_READING}

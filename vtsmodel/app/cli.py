@@ -421,7 +421,11 @@ def _cmd_plan(args) -> int:
         from vtsmodel.mountlog import read_mount_log
 
         log = read_mount_log(args.mount_log, sort=args.sort, **reading)
-        plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log, log=log)
+        said = {k: v for k, v in reading.items() if (k, v) != ("encoding", "utf-8")} | (
+            {"sort": True} if args.sort else {}
+        )
+        plan = dataclasses.replace(plan, hits=lru_hit_curve(log), mount_log_file=args.mount_log,
+                                   mount_log_reading=said, log=log)  # fmt: skip
     result = evaluate(plan, fraction=0.2 if args.report else None)
     if result.vts is None:
         return _library_only(args, result)

@@ -108,13 +108,9 @@ def reading_options(args) -> dict:
     if args.size_basis:
         opts["size_basis"] = args.size_basis
     if args.access_map:
-        amap = {}
-        for part in args.access_map.split(","):
-            word, eq, kind = part.partition("=")
-            if not eq:
-                raise ValueError(f"--access-map {args.access_map!r}: {part!r} is not WORD=KIND (e.g. R=read)")
-            amap[word.strip()] = None if kind.strip().lower() in ("skip", "none", "") else kind.strip()
-        opts["access_map"] = amap
+        from vtsmodel.app.text import parse_access_map
+
+        opts["access_map"] = parse_access_map(args.access_map)
     return opts
 
 

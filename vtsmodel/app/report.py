@@ -253,6 +253,8 @@ def _answers_section(plan, vts) -> str:
                      "read-hit ratio by bytes at its cache size (LRU, vtsmodel.hits.tvc_read_hit), in place of the "
                      "answered one; the recalls follow from it. The table below shows the recommended (or closest) "
                      "configuration's.</p>")  # fmt: skip
+        if plan.log is not None and plan.log.notes:  # how it was read: what was given and what was detected
+            parts.append(f"<p>The mount log's reader says: {_e('; '.join(plan.log.notes))}.</p>")
     if plan.library_flows:
         parts.append("<p>The tape library's own flows replace the day's writes and recalls in its plan:</p>")
         rows = [(f.flow.name, _n(f.flow.rate_mb_s), _n(f.flow.peak_factor),

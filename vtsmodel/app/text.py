@@ -110,6 +110,36 @@ _SIZE_UNITS = {
 }  # fmt: skip
 
 
+def parse_access_map(text: str, *, name: str = "--access-map") -> dict[str, str | None]:
+    """A log's access words typed by a person, ``"R=read,W=scratch_write,D=skip"``, as :class:`vtsmodel.logs.LogFile` takes them.
+
+    ``skip``, ``none`` or nothing after ``=``: lines with that word are left out (None).
+    ``ValueError`` naming ``name`` and the part that is not ``WORD=KIND``.
+    """
+    amap: dict[str, str | None] = {}
+    for part in str(text).split(","):
+        word, eq, kind = part.partition("=")
+        if not eq or not word.strip():
+            raise ValueError(f"{name} {text!r}: {part!r} is not WORD=KIND (e.g. R=read)")
+        amap[word.strip()] = None if kind.strip().lower() in ("skip", "none", "") else kind.strip()
+    return amap
+
+
+def access_map_text(amap) -> str | None:
+    """:func:`parse_access_map`'s text of ``amap`` (a dict of words to kinds or None); None where it has no such text."""
+    if not isinstance(amap, dict) or not amap:
+        return None
+    parts = []
+    for word, kind in amap.items():
+        if not isinstance(word, str) or any(c in word for c in ",=") or word != word.strip() or not word:
+            return None
+        if kind is not None and (not isinstance(kind, str) or any(c in kind for c in ",") or kind != kind.strip()
+                                 or kind.lower() in ("skip", "none", "")):  # fmt: skip
+            return None
+        parts.append(f"{word}={'skip' if kind is None else kind}")
+    return ",".join(parts)
+
+
 def parse_sizes_gb(text: str, *, name: str = "capacities") -> list[float]:
     """Sizes typed by a person, ``"500GB, 2TB, 10 TB"``, in GB (a number alone is GB).
 

@@ -2,7 +2,8 @@
 
 A plan file is a JSON object ``{"schema": "vtsmodel-plan", "version": 2, "name": ...,
 "answers": {...}, "workload": null | {"file": NAME} | {"name", "notes", "columns"},
-"mount_log": {"file": NAME}, "vts": false, "library_flows": [...]}`` (the last three optional): :func:`save_plan` and
+"mount_log": {"file": NAME, "reading": {...}}, "vts": false, "library_flows": [...]}`` (the last three
+optional; ``reading``, how to read the mount log, too: :data:`READING_KEYS`): :func:`save_plan` and
 :func:`plan_to_json` write it, :func:`load_plan`, :func:`plan_from_bytes` and
 :func:`plan_from_dict` read it, every field checked. A line whose text starts with ``//``
 is a comment: :func:`plan_template` (``vtsmodel plan --init``) writes one above each answer.
@@ -34,6 +35,7 @@ from vtsmodel._inputs import Input, declare
 from vtsmodel._validation import as_scalar
 from vtsmodel.hits import HitCurve, lru_hit_curve
 from vtsmodel.hourly import COLUMNS, MAX_HOURS, HourlyWorkload, read_hourly_workload
+from vtsmodel.logs import LogFile
 from vtsmodel.mountlog import MountLog, read_mount_log
 from vtsmodel.plan.answers import _OPTIONAL, EMPTY_MEANS, NO_LIBRARY, Answers, answer_inputs
 from vtsmodel.sizing import Flow
@@ -44,6 +46,7 @@ __all__ = [
     "PLAN_SCHEMA",
     "PLAN_VERSION",
     "Plan",
+    "READING_KEYS",
     "load_plan",
     "plan_from_bytes",
     "plan_from_dict",
@@ -58,6 +61,10 @@ __all__ = [
 PLAN_SCHEMA = "vtsmodel-plan"
 #: The plan file version this module writes; it reads this one and version 1.
 PLAN_VERSION = 2
+#: What a plan says of how to read its mount log (``mount_log.reading``): the options of
+#: :class:`vtsmodel.logs.LogFile`, and ``sort`` (:func:`vtsmodel.read_mount_log`).
+READING_KEYS = ("format", "columns", "delimiter", "header", "time_form", "object_mb", "size_basis", "access_map",
+                "encoding", "sort")  # fmt: skip
 #: Version 1's answers (before the library over the years, issue 29), and what a version-1 file
 #: without an answer meant by it where the default has changed since: a version-1 file is read
 #: as it was written, with no library family (drives, robots and cartridges only).
@@ -127,6 +134,11 @@ class Plan:
     mount_log_file : str or None
         The mount log ``hits`` came from, as a plan file references it (relative to the
         plan file's folder).
+    mount_log_reading : dict
+        How that mount log is read, as the plan file says it (``mount_log.reading``): any of
+        :data:`READING_KEYS` (:class:`vtsmodel.logs.LogFile`'s options and ``sort``), each
+        detected when not given; {} when none is. A log that needs them (no header, a
+        format of its own) is read again from the plan file with them.
     log : MountLog or None
         The mount log itself (with ``hits``): the tape-library plan replays it to check its
         recall target (:func:`vtsmodel.replay.replay_drives_needed`).
@@ -144,6 +156,7 @@ class Plan:
     name: str = "plan"
     hits: HitCurve | None = None
     mount_log_file: str | None = None
+    mount_log_reading: dict = field(default_factory=dict)
     vts: bool = True
     library_flows: tuple[LibraryFlow, ...] = ()
     log: MountLog | None = field(default=None, compare=False, repr=False)
@@ -165,6 +178,7 @@ class Plan:
             raise ValueError(f"workload={self.workload!r} must be an HourlyWorkload or None")
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
             raise ValueError(f"name={self.name!r} must be text of 1 to 200 characters")
+        object.__setattr__(self, "mount_log_reading", _check_reading(self.mount_log_reading))
         if self.hits is not None:
             if not isinstance(self.hits, HitCurve):
                 raise ValueError(
@@ -206,6 +220,8 @@ def plan_to_dict(plan: Plan, *, embed: bool | None = None) -> dict:
                 "a plan file references its mount log by file: set it, or save the plan without hits"
             )
         doc["mount_log"] = {"file": plan.mount_log_file}
+        if plan.mount_log_reading:
+            doc["mount_log"]["reading"] = dict(plan.mount_log_reading)
     if plan.workload is not None:
         if embed is None:
             embed = plan.workload_file is None
@@ -299,7 +315,9 @@ def plan_template(plan: Plan | None = None, *, width: int = 96) -> str:
         f"A vtsmodel plan file (schema {PLAN_SCHEMA!r}, version {PLAN_VERSION}). Lines starting with // are "
         "comments. Change the values, keep the keys; an answer left out takes its default. Run it with: "
         'vtsmodel plan THIS_FILE --report plan.pdf (or plan.html). "workload" may name an hourly workload '
-        'CSV beside this file: "workload": {"file": "day.csv"} (see examples/README.md).',
+        'CSV beside this file: "workload": {"file": "day.csv"} (see examples/README.md); "mount_log" a mount log, '
+        'with how to read it where it has no header or words of its own: "mount_log": {"file": "site.log.gz", '
+        '"reading": {"columns": "time,volume,mb,access", "access_map": {"U": "specific_write"}}}.',
         "",
     )
     out += ["{", f'  "schema": {json.dumps(doc["schema"])},', f'  "version": {doc["version"]},',
@@ -354,6 +372,14 @@ def _flow_dict(f: LibraryFlow) -> dict:
     return {k: v for k, v in d.items() if v is not None} | {"writes": f.writes}
 
 
+def _refuse_unknown(d: dict, keys, where: str, holder: str) -> None:
+    """``ValueError`` naming the keys of ``d`` not in ``keys``: "WHERE: unknown key(s) ...; HOLDER holds ..."."""
+    unknown = set(d) - set(keys)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}; "
+                         f"{holder} holds {', '.join(keys)}")  # fmt: skip
+
+
 def _library_flows(spec) -> tuple[LibraryFlow, ...]:
     """A plan file's ``library_flows``: a list of flows, each checked (the message names the flow and field)."""
     if not isinstance(spec, list) or not spec:
@@ -364,10 +390,7 @@ def _library_flows(spec) -> tuple[LibraryFlow, ...]:
     for i, d in enumerate(spec, start=1):
         if not isinstance(d, dict):
             raise ValueError(f"library flow {i} must be an object, not {type(d).__name__}")
-        unknown = set(d) - set(_FLOW_KEYS)
-        if unknown:
-            raise ValueError(f"library flow {i}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}; "
-                             f"a flow holds {', '.join(_FLOW_KEYS)}")  # fmt: skip
+        _refuse_unknown(d, _FLOW_KEYS, f"library flow {i}", "a flow")
         for k, v in d.items():
             if k == "name" and not (isinstance(v, str) and 0 < len(v.strip()) <= 200):
                 raise ValueError(f"library flow {i}: name={v!r:.60} must be text of 1 to 200 characters")
@@ -442,13 +465,13 @@ def plan_from_dict(doc, *, base_dir: str | os.PathLike | None = None, without: t
                 workload = _read_referenced(read_hourly_workload, ref, base_dir, "workload", "--workload")
         else:
             workload = _embedded_workload(spec)
-    curve, log_ref, log = _mount_log(doc.get("mount_log"), base_dir, read="mount_log" not in without)
+    curve, log_ref, log, reading = _mount_log(doc.get("mount_log"), base_dir, read="mount_log" not in without)
     vts = doc.get("vts", True)
     if not isinstance(vts, bool):
         raise ValueError(f"vts={vts!r:.60} must be true (plan a VTS B18 too) or false (a tape library alone)")
     flows = _library_flows(doc["library_flows"]) if doc.get("library_flows") is not None else ()
     return Plan(answers=answers, workload=workload, workload_file=ref, name=name.strip(), hits=curve,
-                mount_log_file=log_ref, vts=vts, library_flows=flows, log=log)  # fmt: skip
+                mount_log_file=log_ref, mount_log_reading=reading, vts=vts, library_flows=flows, log=log)  # fmt: skip
 
 
 def _v1_answers(values):
@@ -464,17 +487,48 @@ def _v1_answers(values):
     return {**V1_DEFAULTS, **values}
 
 
+def _check_reading(reading) -> dict:
+    """How to read a mount log (:data:`READING_KEYS`), checked as :class:`vtsmodel.logs.LogFile` checks them; a new dict.
+
+    ``ValueError`` naming an unknown key or a value that is not valid; JSON values only
+    (what a plan file holds).
+    """
+    if reading is None or (isinstance(reading, dict) and not reading):
+        return {}
+    if not isinstance(reading, dict):
+        raise ValueError(f"mount_log reading={reading!r:.80} must be an object of {', '.join(READING_KEYS)}")
+    _refuse_unknown(reading, READING_KEYS, "mount_log reading", "it")
+    out = dict(reading)
+    if not isinstance(out.get("sort", False), bool):
+        raise ValueError(f"mount_log reading: sort={out['sort']!r:.60} must be true or false")
+    try:
+        json.dumps(out, allow_nan=False)
+    except (TypeError, ValueError):
+        raise ValueError(f"mount_log reading={reading!r:.80} must hold JSON values (text, numbers, true/false, "
+                         "objects, null)") from None  # fmt: skip
+    try:
+        LogFile(b"", **{k: v for k, v in out.items() if k != "sort"})
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"mount_log reading: {exc}") from None
+    return out
+
+
 def _mount_log(spec, base_dir, *, read: bool = True):
-    """(curve, reference, log) of a plan file's ``mount_log`` entry, or (None, None, None)."""
+    """(curve, reference, log, reading) of a plan file's ``mount_log`` entry, or (None, None, None, {})."""
     if spec is None:
-        return None, None, None
-    ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
+        return None, None, None, {}
+    ok = isinstance(spec, dict) and "file" in spec and set(spec) <= {"file", "reading"}
+    ref = spec.get("file") if ok else None
     if not isinstance(ref, str) or not ref.strip() or len(ref) > 1000 or "\x00" in ref:
-        raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file, not {spec!r}")
+        raise ValueError(f"mount_log must be {{'file': NAME}} naming a mount log file (and how to read it: "
+                         f"'reading'), not {spec!r:.200}")  # fmt: skip
+    reading = _check_reading(spec.get("reading"))
     if not read:
-        return None, None, None
-    log = _read_referenced(read_mount_log, ref, base_dir, "mount log", "--mount-log")
-    return lru_hit_curve(log), ref, log
+        return None, None, None, reading
+    log = _read_referenced(
+        lambda path: read_mount_log(path, **reading), ref, base_dir, "mount log", "--mount-log"
+    )
+    return lru_hit_curve(log), ref, log, reading
 
 
 def _read_referenced(read, ref: str, base_dir, what: str, flag: str):

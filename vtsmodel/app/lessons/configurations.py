@@ -43,7 +43,7 @@ def answers_key(answers: plan.Answers, drop=()) -> tuple:
 def the_plan(answers: plan.Answers, workload: HourlyWorkload | None, log: LogSource | None) -> plan.Plan:
     """The :class:`~vtsmodel.plan.Plan` of the answers, an hourly workload and a mount log (its read hits)."""
     return plan.Plan(answers, workload=workload, hits=hits_of(log), mount_log_file=log and log.name,
-                     log=log and log.log)  # fmt: skip
+                     mount_log_reading=log.reading if log is not None else {}, log=log and log.log)  # fmt: skip
 
 
 def _vts_plan(

@@ -13,7 +13,9 @@ from __future__ import annotations
 import html
 import io
 import math
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import ipywidgets as w
 import numpy as np
@@ -50,11 +52,16 @@ CITATIONS = (VTS, "vts_tvc_configs", "cern-tape-sizing-2005")
 
 @dataclass(frozen=True, eq=False)
 class LogSource:
-    """A mount log the page shows: its name, the log, and whether it is the example."""
+    """A mount log the page shows: its name, the log, whether it is the example, and how it was read.
+
+    ``reading``: the options it was read with (:class:`vtsmodel.logs.LogFile`'s, and ``sort``);
+    the others were detected. A saved plan file says them (``mount_log.reading``).
+    """
 
     name: str
     log: mountlog.MountLog
     example: bool = False
+    reading: dict = field(default_factory=dict)
 
 
 @cache.kept(keep=1)
@@ -73,13 +80,17 @@ def read_upload(data: bytes, name: str, **options) -> LogSource:
     stream = io.BytesIO(data)
     stream.name = name  # errors name the file
     try:
-        return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options))
+        return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options),
+                         reading=dict(options))  # fmt: skip
     except ValueError as exc:
         raise ValueError(page_advice(str(exc))) from None
 
 
 def page_advice(message: str) -> str:
     """A reader's message as the page says it: its advice for Python and the command line becomes what to do here."""
+    message = re.sub(
+        r"access_map=\{.*?\} \(--access-map ([^)]*)\)", r"type \1 in the box 'access words'", message
+    )
     cut = message.find("sort the file first")
     if cut < 0 or "read_mount_log(" not in message:
         return message
@@ -106,7 +117,7 @@ LOG_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FT
 
 
 class ReadingBoxes:
-    """How a page reads an uploaded log: its format, what each column holds, the size of every object.
+    """How a page reads an uploaded log: its format, what each column holds, the size of every object, its access words.
 
     Each is detected when left empty (:class:`vtsmodel.logs.LogFile`); a log without a header
     needs its columns. ``widget`` is the row of boxes; :meth:`options` what they say.
@@ -120,11 +131,32 @@ class ReadingBoxes:
                               layout=w.Layout(width="300px"), **small)  # fmt: skip
         self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
                                   layout=w.Layout(width="260px"), **small)  # fmt: skip
-        for box in (self.log_format, self.columns, self.object_size):
+        self.access_words = w.Text(value="", placeholder="e.g. U=specific_write,D=skip", description="access words",
+                                   layout=w.Layout(width="300px"), **small)  # fmt: skip
+        for box in (self.log_format, self.columns, self.object_size, self.access_words):
             box.add_class("vtsmodel-read-option")
         self.widget = w.HBox([w.HTML("<b>Reading an upload</b> (each detected when left empty)&nbsp;"),
-                              self.log_format, self.columns, self.object_size],
+                              self.log_format, self.columns, self.object_size, self.access_words],
                              layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
+
+    def show(self, reading: Mapping) -> dict:
+        """Set the boxes to what ``reading`` (a plan file's ``mount_log.reading``) says; the options they cannot show.
+
+        Each box not named is emptied (detected). Columns given as a list or by header name,
+        and the options without a box, are returned for the caller to read with.
+        """
+        from vtsmodel.app.text import access_map_text
+
+        formats = {value for _label, value in LOG_FORMATS}
+        fmt, cols, mb = reading.get("format"), reading.get("columns"), reading.get("object_mb")
+        words = access_map_text(reading.get("access_map"))
+        self.log_format.value = fmt if fmt in formats else ""
+        self.columns.value = cols if isinstance(cols, str) else ""
+        self.object_size.value = "" if mb is None else f"{mb / 1e3!r} GB"
+        self.access_words.value = words or ""
+        shown = {"format": fmt in formats, "columns": isinstance(cols, str), "object_mb": mb is not None,
+                 "access_map": words is not None}  # fmt: skip
+        return {k: v for k, v in reading.items() if not shown.get(k, False)}
 
     def options(self) -> dict:
         """What the boxes say, as :class:`vtsmodel.logs.LogFile` takes it; ``ValueError`` for a size that is not one."""
@@ -138,6 +170,10 @@ class ReadingBoxes:
         if self.object_size.value.strip():
             (gb,) = parse_sizes_gb(self.object_size.value, name="size of every object")
             opts["object_mb"] = gb * 1e3
+        if self.access_words.value.strip():
+            from vtsmodel.app.text import parse_access_map
+
+            opts["access_map"] = parse_access_map(self.access_words.value, name="access words")
         return opts
 
 

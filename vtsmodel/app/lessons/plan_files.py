@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import ipywidgets as w
 
@@ -70,6 +70,7 @@ class MountLogFiles:
         self.upload = log_controls(files, self.load_bytes, self.use_example)
         files.button("Clear mount log", self.clear, "Back to the answered read-hit ratio")
         self.reading = ReadingBoxes()  # a log without a header needs its columns
+        self.plan_reading: dict = {}  # what a plan file loaded says of reading its log, beyond the boxes
         files.add(
             w.Box(layout=w.Layout(width="100%", height="0px")), self.reading.widget
         )  # on a line of its own
@@ -77,9 +78,17 @@ class MountLogFiles:
 
     def load_bytes(self, data: bytes, name: str) -> str:
         """Read a picked log and evaluate with it; a bad log raises ``ValueError`` and changes nothing."""
-        log = read_log(data, name, **self.reading.options())
+        log = read_log(data, name, **{**self.plan_reading, **self.reading.options()})
         self.show(log)
         return self.showing(log)
+
+    def expect(self, reading: Mapping) -> str:
+        """Read the next upload as a plan file says (its ``mount_log.reading``): the boxes set, the rest kept; what the status says (HTML)."""
+        self.plan_reading = self.reading.show(reading)
+        if not reading:
+            return ""
+        said = ", ".join(f"{k} {json.dumps(v, ensure_ascii=False)}" for k, v in reading.items())
+        return f" (read as the plan file says: {html.escape(said)})"
 
     def use_example(self) -> None:
         """Evaluate with the example mount log (synthetic, illustrative)."""
@@ -89,6 +98,7 @@ class MountLogFiles:
     def clear(self) -> None:
         """Back to the answered read-hit ratio."""
         self.show(None)
+        self.plan_reading = {}
         self.files.say("mount log cleared: every configuration with the answered read-hit ratio")
 
     @staticmethod
@@ -103,7 +113,8 @@ class MountLogFiles:
 
 def _file_ref(doc, key: str) -> str | None:
     spec = doc.get(key) if isinstance(doc, dict) else None
-    ref = spec.get("file") if isinstance(spec, dict) and set(spec) == {"file"} else None
+    keys = {"file", "reading"} if key == "mount_log" else {"file"}
+    ref = spec.get("file") if isinstance(spec, dict) and "file" in spec and set(spec) <= keys else None
     return ref if isinstance(ref, str) and ref.strip() else None
 
 
@@ -124,10 +135,8 @@ def read_plan(data: bytes, name: str) -> tuple[plan.Plan, dict[str, str]]:
     refs = {key: ref for key in REFERENCES if (ref := _file_ref(doc, key))}
     if not refs:
         return plan.plan_from_bytes(bytes(data), where=name), {}
-    rest = {k: v for k, v in doc.items() if k != "mount_log" or k not in refs}
-    if "workload" in refs:
-        rest["workload"] = None
-    return plan.plan_from_dict(rest), {REFERENCES[k]: ref for k, ref in refs.items()}
+    # Checked, not read: the plan keeps how to read its mount log (mount_log_reading) for the upload.
+    return plan.plan_from_dict(doc, without=tuple(refs)), {REFERENCES[k]: ref for k, ref in refs.items()}
 
 
 def references_text(refs: dict[str, str]) -> str:

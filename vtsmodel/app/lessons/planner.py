@@ -355,7 +355,8 @@ class PlannerPage:
 
         A plan that references its workload or its mount log by file name is loaded without
         it (:func:`~.plan_files.read_plan`: a page reads no file on the server); the message
-        says to upload it. The mount log shown before is cleared.
+        says to upload it. The mount log shown before is cleared; the next one uploaded is read
+        as the plan file says (its ``mount_log.reading``: the reading boxes set to it).
         """
         new, refs = read_plan(data, name)
         if not new.vts or new.library_flows:
@@ -367,7 +368,11 @@ class PlannerPage:
         self.name, self.workload, self.log = new.name, new.workload, None
         self._enable()
         self.panel.set(**values)
-        return f"loaded <b>{html.escape(name)}</b> (plan {html.escape(new.name)!r}){references_text(refs)}"
+        if "mount log" in refs:
+            read_as = self.logs.expect(new.mount_log_reading)
+        else:
+            self.logs.plan_reading, read_as = {}, ""
+        return f"loaded <b>{html.escape(name)}</b> (plan {html.escape(new.name)!r}){references_text(refs)}{read_as}"
 
     # --- the report --------------------------------------------------------------------------------
     def report_bytes(self, fmt: str = "html") -> tuple[str, bytes]:
