@@ -200,7 +200,8 @@ def kernel_in(tree: Path, notebook: str, moves: int) -> dict:
 _INSTALL = """
 () => {
   window.__lat = []; window.__reply = []; window.__t0 = null; window.__draw = [];
-  // key press to the first change of the panel's readouts (the numbers beside the plots), where a move changes them
+  // key press to the first change of the panel's readouts (the numbers beside the plots), where a move changes them;
+  // readouts that come after the next key press count for that move (1 of 80 moves in a run of the planner)
   window.__text = []; let t0text = null;
   // plotly.js's drawing (its synchronous part) from one move's first key press to the next move's: every
   // plot a move redraws (a move is one key press, or a cell's number typed and Enter)
