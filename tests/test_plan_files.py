@@ -176,7 +176,11 @@ def test_a_bad_reading_is_refused_naming_it(tmp_path, reading, message):
         plan_from_bytes(json.dumps(doc).encode(), base_dir=tmp_path)
 
 
-def test_the_command_line_reads_the_plan_files_mount_log_as_it_says(tmp_path, capsys):
+def test_the_command_line_reads_the_plan_files_mount_log_as_it_says(tmp_path, capsys, monkeypatch):
+    import vtsmodel.plan
+
+    planned, evaluate = [], vtsmodel.plan.evaluate
+    monkeypatch.setattr(vtsmodel.plan, "evaluate", lambda p, **kw: planned.append(p) or evaluate(p, **kw))
     (tmp_path / "site.log.gz").write_bytes(site_log())
     doc = plan_to_dict(Plan(name="site"))
     doc["mount_log"] = {"file": "site.log.gz", "reading": READING}
@@ -186,3 +190,9 @@ def test_the_command_line_reads_the_plan_files_mount_log_as_it_says(tmp_path, ca
     # A log given on the command line is read as its flags say, not as the plan's own log is.
     assert cli.main(["plan", str(tmp_path / "plan.json"), "--mount-log", str(LOG)]) == 0
     assert f"Read hits from the mount log {LOG.name}" in capsys.readouterr().out
+    assert (
+        cli.main(["plan", str(tmp_path / "plan.json"), "--mount-log", str(LOG), "--delimiter", ",", "--sort"])
+        == 0
+    )
+    # What the plan records of each log's reading: the file's, none given, then the flags given.
+    assert [p.mount_log_reading for p in planned] == [READING, {}, {"delimiter": ",", "sort": True}]
