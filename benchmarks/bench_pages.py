@@ -40,6 +40,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import reference  # noqa: E402 - the benchmarks' folder on the path first
 
 #: Notebook -> its main control: ("slider", label) or ("grid", column key). The planner's main
 #: slider is the day's writes: a fresh value evaluates every configuration.
@@ -474,7 +476,8 @@ def run(
     trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
     wanted = notebooks or sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "20"))  # at least
-    out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": []}
+    out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": [],
+                 "machine": {"start": reference.speed()}}  # fmt: skip
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         try:
@@ -523,6 +526,7 @@ def run(
                     server.close()
         finally:
             browser.close()
+    out["machine"]["end"] = reference.speed()
     return out
 
 
@@ -554,6 +558,13 @@ def report_lines(res: dict) -> list[str]:
     head = ("| page | control | moves | browser p50 [ms] | p95 [ms] | reply p50 [ms] | drawn per move p50 [ms] "
             "| readouts p50 [ms] | kernel p50 [ms] "
             "| kernel p95 [ms] | CPU p50 [ms] | deferred p50 [ms] | computed per move | aim met |")  # fmt: skip
+    if "machine" in res:  # the aims are absolute times: how fast the machine was, at the start and the end
+        lines += [
+            "The machine "
+            + "; ".join(f"at the {when}: {reference.speed_text(s)}" for when, s in res["machine"].items())
+            + ".",
+            "",
+        ]
     lines += [head, "|---" * (head.count("|") - 1) + "|"]
     for row in res["pages"]:
         for tree in ("before", "now") if before else ("now",):

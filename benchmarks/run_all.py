@@ -69,6 +69,7 @@ def machine() -> dict:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "versions": versions,
+        "speed": importlib.import_module("reference").speed(),
     }
 
 
@@ -123,6 +124,7 @@ def report(results: dict) -> str:
     ]
     lines.append("Versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()) + ".")
     lines += ["", "The machine is shared: compare ratios within a run, not absolute times across runs.", ""]
+    lines += [f"The machine at the start: {importlib.import_module('reference').speed_text(m['speed'])}.", ""]
     imp = results["import"]
     lines += ["## `import vtsmodel`", ""]
     if "error" in imp:
