@@ -26,6 +26,7 @@ def test_defaults_serve_on_loopback_with_no_save_folder(tmp_path):
     assert opts.show_tracebacks is False
     assert opts.max_kernels is None, "sized from the machine's memory at start"
     assert opts.session_kernels == 5 and opts.connect_grace_s == 60
+    assert opts.refill_delay_s == serve.REFILL_DELAY_S == 10.0
 
 
 def test_save_dir_must_be_an_existing_folder(tmp_path):
@@ -51,6 +52,9 @@ def test_save_dir_must_be_an_existing_folder(tmp_path):
         (["--session-kernels", "0"], "--session-kernels=0"),
         (["--connect-grace", "0"], "--connect-grace=0.0"),
         (["--connect-grace", "nan"], "--connect-grace=nan"),
+        (["--refill-delay", "-1"], "--refill-delay=-1.0"),
+        (["--refill-delay", "601"], "--refill-delay=601.0"),
+        (["--refill-delay", "nan"], "--refill-delay=nan"),
     ],
 )
 def test_bad_options_are_named_as_typed(tmp_path, args, message):
@@ -132,6 +136,21 @@ def test_voila_config_requires_the_token_and_checks_hosts_and_xsrf(tmp_path):
     assert c.PasswordIdentityProvider.allow_password_change is False
     assert c.VoilaConfiguration.template == "vtsmodel"
     assert c.VoilaConfiguration.preheat_kernel is True and c.VoilaConfiguration.default_pool_size == 1
+
+
+def test_the_pool_replaces_a_taken_kernel_after_the_refill_delay(tmp_path):
+    """Voila's kernel manager takes the launcher's delay (its own default, 1 s, preheated the
+    next kernel beside the page still loading)."""
+    import traitlets
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    cls = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 1)
+    for argv, delay in (([], 10.0), (["--refill-delay", "2.5"], 2.5), (["--refill-delay", "0"], 0.0)):
+        c = serve.voila_config(serve.parse_args([str(tmp_path), *argv]), "T" * 43)
+        km = cls.__new__(cls)  # its __init__ needs the running app; the config is read here
+        traitlets.config.Configurable.__init__(km, config=c)
+        assert km.fill_delay == delay, argv
 
 
 def test_the_kernel_websocket_sends_each_message_at_once(tmp_path, monkeypatch):

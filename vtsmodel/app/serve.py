@@ -91,6 +91,13 @@ TOKEN_ENV = "VTSMODEL_APP_TOKEN"
 CULL_IDLE_S = 600
 #: How often idle kernels are looked for, at most [s] (see :func:`cull_interval`).
 CULL_INTERVAL_S = 60
+#: Seconds after a page takes a lesson's preheated kernel before the pool starts the next
+#: (Voila's ``fill_delay``, 1 s by default). Preheating runs the lesson's notebook, seconds of
+#: a core, which then ran beside the page loading in the browser: one visit at a time on a
+#: 2-core machine, the page took 5.7 s to interactive with 1 s and 4.4 s with 10 s (median of
+#: six, lessons 01, 04 and 07; BENCHMARKS.md). The cost: the same lesson opened again within
+#: about this time starts its kernel on demand.
+REFILL_DELAY_S = 10.0
 #: Ports tried from the one asked for when it is taken (another ``make app``).
 PORT_TRIES = 20
 #: How long a page refused for a full app asks the browser to wait [s].
@@ -122,6 +129,7 @@ class Options:
     max_kernels: int | None = None
     session_kernels: int = sessions.SESSION_KERNELS
     connect_grace_s: float = sessions.CONNECT_GRACE_S
+    refill_delay_s: float = REFILL_DELAY_S
 
 
 def cull_interval(idle_s: int) -> int:
@@ -163,6 +171,14 @@ def parse_args(argv: list[str] | None = None) -> Options:
         type=int,
         default=1,
         help="preheated kernels kept ready per lesson (default 1; 0 starts each on demand)",
+    )
+    p.add_argument(
+        "--refill-delay",
+        type=float,
+        default=REFILL_DELAY_S,
+        metavar="S",
+        help="seconds after a page takes a lesson's preheated kernel before the next one is "
+        f"started, so that it does not slow the page's loading (default {REFILL_DELAY_S:g})",
     )
     p.add_argument(
         "--allow-host",
@@ -213,6 +229,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
         raise ValueError(f"--port={a.port} is outside [1, 65535]")
     if not 0 <= a.pool_size <= 8:
         raise ValueError(f"--pool-size={a.pool_size} is outside [0, 8]")
+    if not 0 <= a.refill_delay <= 600:  # also refuses NaN
+        raise ValueError(f"--refill-delay={a.refill_delay} is outside [0, 600] s")
     if not 1 <= a.cull_idle_timeout <= 86_400:
         raise ValueError(f"--cull-idle-timeout={a.cull_idle_timeout} is outside [1, 86400] s")
     if a.max_kernels is not None and not 1 <= a.max_kernels <= 10_000:
@@ -240,6 +258,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         port=a.port,
         save_dir=save,
         pool_size=a.pool_size,
+        refill_delay_s=a.refill_delay,
         extra_hosts=tuple(n.lower() for n in a.allow_host),
         cull_idle_s=a.cull_idle_timeout,
         show_tracebacks=a.show_tracebacks,
@@ -472,6 +491,7 @@ def voila_config(opts: Options, token: str):
     c.VoilaConfiguration.show_tracebacks = opts.show_tracebacks
     c.VoilaConfiguration.preheat_kernel = opts.pool_size > 0
     c.VoilaConfiguration.default_pool_size = opts.pool_size
+    c.VoilaKernelManager.fill_delay = opts.refill_delay_s  # the pool's next kernel after the page loads
     c.MappingKernelManager.cull_idle_timeout = opts.cull_idle_s
     c.MappingKernelManager.cull_interval = cull_interval(opts.cull_idle_s)
     c.MappingKernelManager.cull_connected = False
