@@ -424,9 +424,16 @@ def _tree_cpu_s(pid: int) -> float:
     return sum(cpu.get(p, 0.0) for p in tree)
 
 
-#: Seconds at least between two visits: the app starts the kernel that replaces a visit's
-#: preheated one :data:`vtsmodel.app.serve.REFILL_DELAY_S` (10 s) after the visit.
-REFILLED_S = 11.0
+def refilled_s() -> float:
+    """Seconds at least between two visits: the app starts the kernel that replaces a visit's
+    preheated one :data:`~vtsmodel.app.serve.REFILL_DELAY_S` after the visit (a baseline before
+    it, Voila's 1 s), and a second more for it to start.
+
+    Imported here, not at the top: the kernel worker (``--kernel``) runs a baseline's package.
+    """
+    from vtsmodel.app.serve import REFILL_DELAY_S
+
+    return REFILL_DELAY_S + 1.0
 
 
 def wait_preheated(pid: int, floor_s: float, *, quiet_s: float = 5.0, timeout_s: float = 900.0) -> float:
@@ -482,6 +489,7 @@ def run(
     trees = {"now": ROOT, **({"before": Path(baseline).resolve()} if baseline else {})}
     wanted = notebooks or sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "20"))  # at least
+    between_s = refilled_s()
     out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": [],
                  "machine": {"start": reference.speed()}}  # fmt: skip
     with sync_playwright() as p:
@@ -521,7 +529,7 @@ def run(
                         print(f"{k} {visit}: the pool preheated in {waited:.0f} s", flush=True)
                         for i, nb in enumerate(present):
                             if i:  # one visitor at a time: the last visit's kernel replaced first
-                                wait_preheated(server.proc.pid, REFILLED_S, quiet_s=3.0)
+                                wait_preheated(server.proc.pid, between_s, quiet_s=3.0)
                             try:
                                 tti[nb].update(to_interactive(contexts[nb], server.url, nb, visit))
                             except Exception as exc:  # noqa: BLE001 - reported per page, the others still run

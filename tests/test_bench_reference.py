@@ -38,3 +38,11 @@ def test_the_page_report_says_how_fast_the_machine_was_at_its_start_and_end():
     assert not any(
         line.startswith("The machine") for line in bench_pages.report_lines({"pages": [], "tti": []})
     )
+
+
+def test_the_page_benchmark_waits_out_the_apps_refill_delay_between_visits():
+    import bench_pages
+
+    from vtsmodel.app import serve
+
+    assert bench_pages.refilled_s() > serve.REFILL_DELAY_S
