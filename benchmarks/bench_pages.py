@@ -11,7 +11,9 @@ its label, or lesson 05's grid cell; a page not listed: its first slider):
 - **browser**: the page in the app server with Chromium, the control moved the same way (key
   presses in one direction, or grid cells typed with fresh numbers), timed in the page from
   the key press to the first change inside a plot; "reply" is the arrival of the plot's
-  message, "redraw" the rest;
+  message, "redraw" the rest. The next key press follows that change at once, or, with
+  ``--pace S``, S seconds after the last key press at the earliest, as a person stepping
+  through values does (work a page defers, the planner's tornado, then runs between moves);
 - **page to interactive** with preheated kernels: cold (a browser with an empty cache) and
   warm (the same browser's second visit).
 
@@ -19,7 +21,7 @@ With ``--baseline DIR`` (a checkout of an earlier commit, e.g. ``git archive REV
 DIR``), the same measurements of DIR's package and notebooks in the same run, interleaved
 page by page: compare the ratios, not absolute times (the machine is shared).
 
-Run: ``python benchmarks/bench_pages.py [--moves 30] [--baseline DIR] [--tti-only | --moves-only] [NOTEBOOK ...]``;
+Run: ``python benchmarks/bench_pages.py [--moves 30] [--pace S] [--baseline DIR] [--tti-only | --moves-only] [NOTEBOOK ...]``;
 ``--kernel NOTEBOOK`` is the worker that measures one page's kernel (JSON on stdout).
 """
 
@@ -313,10 +315,12 @@ def _type_cells(page, kernel: dict) -> None:
         page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
 
 
-def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) -> dict:
+def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None, *, pace: float = 0.0) -> dict:
     """Move the page's control as :func:`kernel_moves` did (the same fresh values) and time each repaint.
 
     ``prepare(page)``, when given, runs once the page is drawn, before the moves (a log uploaded).
+    ``pace`` [s]: the least time from one key press to the next (0: the next once the move's
+    first plot change is seen).
     """
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
@@ -334,8 +338,10 @@ def browser_moves(browser, url: str, notebook: str, kernel: dict, prepare=None) 
             handle.scroll_into_view_if_needed()
             handle.focus()
             for i in range(n):
+                pressed = time.monotonic()
                 handle.press(kernel["key"])
                 page.wait_for_function("n => window.__lat.length >= n", arg=i + 1, timeout=60_000)
+                time.sleep(max(0.0, pace - (time.monotonic() - pressed)))
         lat = page.evaluate("() => window.__lat")
         drawn = page.evaluate("() => window.__draw")  # each move but the last (cut short)
         text = page.evaluate("() => window.__text")
@@ -465,6 +471,7 @@ def run(
     *,
     pages: bool = True,
     tti: bool = True,
+    pace: float = 0.0,
 ) -> dict:
     """Every page's kernel and browser moves, and its time to interactive, for this tree (and ``baseline``).
 
@@ -473,7 +480,8 @@ def run(
     time with one preheated kernel per page: every page's cold visit, then every page's warm
     visit (the same browser as its cold one), each visit once the server has preheated the
     kernel the visit before took (:func:`wait_preheated`), as one person opening a page meets
-    it. ``pages=False``: the time to interactive only; ``tti=False``: the moves only.
+    it. ``pages=False``: the time to interactive only; ``tti=False``: the moves only; ``pace``:
+    :func:`browser_moves`'s.
     """
     from playwright.sync_api import sync_playwright
 
@@ -490,7 +498,7 @@ def run(
     wanted = notebooks or sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     preheat_s = float(os.environ.get("VTSMODEL_PREHEAT_WAIT", "20"))  # at least
     between_s = refilled_s()
-    out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": [],
+    out: dict = {"trees": {k: str(v) for k, v in trees.items()}, "pages": [], "tti": [], "pace_s": pace,
                  "machine": {"start": reference.speed()}}  # fmt: skip
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
@@ -505,7 +513,9 @@ def run(
                         try:
                             kernel = kernel_in(tree, nb, moves)
                             row[f"{k}_kernel"] = kernel
-                            row[f"{k}_browser"] = browser_moves(browser, servers[k].url, nb, kernel)
+                            row[f"{k}_browser"] = browser_moves(
+                                browser, servers[k].url, nb, kernel, pace=pace
+                            )
                         except Exception as exc:  # noqa: BLE001 - reported per page, the others still run
                             row[f"{k}_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                     if len(row) > 1:
@@ -568,6 +578,8 @@ def report_lines(res: dict) -> list[str]:
              "deferred to after the move (the planner's tornado, p50) and the evaluations computed per move "
              "(the app's cache counts, where the tree has them)"
              + (f"; \"before\": the same of {res['trees']['before']} in the same run" if before else "")
+             + (f"; a key press at most every {res['pace_s']:g} s (--pace: a person's pace, the deferred work between "
+                "moves)" if res.get("pace_s") else "; each key press once the move before has changed a plot")
              + f". Aims: browser p50 <= {AIM_P50_MS} ms and p95 <= {AIM_P95_MS} ms; the planner's kernel "
              f"<= {AIM_PLANNER_KERNEL_MS} ms per fresh move (judged on its CPU time: on a shared machine the wall "
              "time also holds the other processes' load).", ""]  # fmt: skip
@@ -626,6 +638,17 @@ def report_lines(res: dict) -> list[str]:
     return lines
 
 
+def _pace(text: str) -> float:
+    """``--pace``: seconds in [0, 10]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 10.0:
+        raise argparse.ArgumentTypeError(f"--pace={text!r} must be a number of seconds in [0, 10]")
+    return value
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=30)
@@ -634,14 +657,17 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
     ap.add_argument("--tti-only", action="store_true", help="only the page request to interactive")
     ap.add_argument("--moves-only", action="store_true", help="only the moves")
+    ap.add_argument("--pace", type=_pace, default=0.0, metavar="S",
+                    help="the least seconds from one key press to the next, as a person steps (default 0: at once)")  # fmt: skip
     ap.add_argument("notebooks", nargs="*", help="notebook file names (default: every lesson)")
     args = ap.parse_args()
     if args.kernel:
         print(json.dumps(kernel_moves(args.kernel.resolve(), args.moves)))
         return
     res = run(
-        args.moves, args.notebooks or None, args.baseline, pages=not args.tti_only, tti=not args.moves_only
-    )
+        args.moves, args.notebooks or None, args.baseline, pages=not args.tti_only, tti=not args.moves_only,
+        pace=args.pace,
+    )  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(res, indent=1, default=str))
     print("\n".join(report_lines(res)))

@@ -46,3 +46,20 @@ def test_the_page_benchmark_waits_out_the_apps_refill_delay_between_visits():
     from vtsmodel.app import serve
 
     assert bench_pages.refilled_s() > serve.REFILL_DELAY_S
+
+
+def test_the_page_benchmark_says_its_pace_and_refuses_a_bad_one():
+    import argparse
+
+    import bench_pages
+
+    paced = " ".join(bench_pages.report_lines({"trees": {}, "pages": [], "tti": [], "pace_s": 0.3}))
+    assert "a key press at most every 0.3 s" in paced
+    at_once = " ".join(bench_pages.report_lines({"trees": {}, "pages": [], "tti": []}))
+    assert "each key press once the move before has changed a plot" in at_once
+    assert bench_pages._pace("0.35") == 0.35
+    for bad in ("-1", "nan", "11", "fast"):
+        with pytest.raises(
+            argparse.ArgumentTypeError, match=rf"--pace='{bad}' must be a number of seconds in \[0, 10\]"
+        ):
+            bench_pages._pace(bad)

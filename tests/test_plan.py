@@ -32,6 +32,7 @@ from vtsmodel.plan import (
     plan_to_json,
     save_plan,
     sensitivity,
+    sensitivity_steps,
     vts_configurations,
     vts_plan,
 )
@@ -402,6 +403,31 @@ def test_sensitivity_clips_inputs_to_their_ranges():
         r for r in sensitivity(Plan(Answers(cf=0.55)), fraction=0.2).rows if r.driver == "compressibility CF"
     )
     assert cf.input_low == 0.5  # CF's range starts at 0.5 (data that grows on tape: issue 23)
+
+
+def test_sensitivity_in_steps_is_the_sensitivity_one_evaluation_at_a_time(default_plan):
+    steps = sensitivity_steps(default_plan, fraction=0.2)
+    progress = []
+    while True:
+        try:
+            progress.append(next(steps))
+        except StopIteration as done:
+            result = done.value
+            break
+    assert result == sensitivity(default_plan, fraction=0.2)
+    drivers = len({r.driver for r in result.rows})
+    total = 1 + 1 + 2 * drivers  # the configuration chosen, the plan as it is, each input down and up
+    assert progress == [(k, total) for k in range(1, total + 1)]
+    config = vts_plan(default_plan).closest.config
+    assert len(list(sensitivity_steps(default_plan, configuration=config))) == total - 1  # nothing to choose
+
+
+def test_sensitivity_in_steps_checks_its_arguments_at_the_call(default_plan):
+    # refused before any step: a page that starts it learns at once
+    with pytest.raises(ValueError, match=r"fraction"):
+        sensitivity_steps(default_plan, fraction=1.5)
+    with pytest.raises(ValueError, match=r"configuration='864 GB'"):
+        sensitivity_steps(default_plan, configuration="864 GB")
 
 
 # --- plan files ---------------------------------------------------------------------------------

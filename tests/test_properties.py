@@ -240,6 +240,7 @@ EXTRA: dict[str, tuple] = {
     ),
     "source@mount_log": (lambda: ["<arrays>"], []),
     "configuration@sensitivity": (lambda: [None], ["a configuration", 3]),
+    "configuration@sensitivity_steps": (lambda: [None], ["a configuration", 3]),
     "config@evaluate_configuration": (_vts_configurations, [None, "864 GB PAF, 4 drives", 3]),
     "data@plan_from_bytes": (_plan_bytes, [None, 3, "{}", b"{", b"[]", b'{"schema": "vtsmodel-plan"}']),
     "doc@plan_from_dict": (_plan_docs, [None, 3, [], {}, {"schema": "vtsmodel-scenarios", "version": 1}]),
@@ -327,6 +328,7 @@ SLOW = {
     "simulate_recalls": "simulates up to 10^7 recalls a call",
     "evaluate": "each call evaluates every configuration, and the sensitivity two more per input",
     "sensitivity": "each call evaluates every configuration, and two more per input",
+    "sensitivity_steps": "each call evaluates every configuration, and two more per input, a step at a time",
 }
 
 

@@ -96,3 +96,76 @@ def test_the_cache_is_bounded_and_a_function_keeps_at_most_its_share(monkeypatch
     for n in range(20):
         cache.cached(small, n=n)
     assert len(cache._entries) == 10 and cache.is_cached(small, n=19) and not cache.is_cached(small, n=5)
+
+
+# --- a generator function's value, a step at a time (the planner's tornado) ------------------------
+def _counting(log: list):
+    def total(n):
+        """The sum 0..n-1, one term per step; a warning in its second step."""
+        acc = 0
+        for i in range(n):
+            log.append(i)
+            if i == 1:
+                warnings.warn(
+                    f"n={n} is outside what the source validated", ExtrapolationWarning, stacklevel=2
+                )
+            acc += i
+            yield i, n
+        return acc
+
+    return total
+
+
+def test_a_generator_functions_value_is_computed_a_step_at_a_time_and_kept_at_its_end():
+    log: list = []
+    total = _counting(log)
+    steps = cache.cached_steps(total, n=4)
+    assert next(steps) == (0, 4) and log == [0]  # one step per next()
+    assert not cache.is_cached(total, n=4)  # nothing kept before the end
+    with pytest.warns(ExtrapolationWarning, match="n=4 is outside"):
+        rest = list(steps)  # the last next() returns the value (StopIteration) and keeps it
+    assert rest == [(1, 4), (2, 4), (3, 4)] and cache.is_cached(total, n=4)
+    with pytest.warns(ExtrapolationWarning, match="n=4 is outside"):  # found: its warning again, no step
+        assert cache.cached(total, n=4) == 6
+        assert list(cache.cached_steps(total, n=4)) == []
+    assert log == [0, 1, 2, 3]
+
+
+def test_a_generator_function_through_cached_runs_to_its_end():
+    log: list = []
+    total = _counting(log)
+    with pytest.warns(ExtrapolationWarning):
+        assert cache.cached(total, n=3) == 3
+    assert log == [0, 1, 2] and cache.is_cached(total, n=3)
+
+
+def test_steps_closed_before_their_end_keep_nothing_and_take_no_warning_of_what_runs_between():
+    log: list = []
+    total = _counting(log)
+    steps = cache.cached_steps(total, n=5)
+    next(steps)
+    with pytest.warns(UserWarning, match="between two steps"):  # the page's own work between two steps
+        warnings.warn("between two steps", UserWarning, stacklevel=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        next(steps)  # the step's own warning is kept for the end (raised with the value)
+    assert caught == []
+    steps.close()
+    assert not cache.is_cached(total, n=5)
+    with pytest.warns(ExtrapolationWarning):
+        assert cache.cached(total, n=5) == 10  # computed again, whole
+
+
+def test_steps_finished_after_a_call_that_kept_the_value_keep_the_first():
+    total = _counting([])
+    steps = cache.cached_steps(total, n=3)
+    next(steps)
+    with pytest.warns(ExtrapolationWarning):
+        assert cache.cached(total, n=3) == 3  # a report asks for it now
+        assert list(steps) == [(1, 3), (2, 3)]
+    assert cache.stats()[f"{total.__module__}.{total.__qualname__}"] == (2, 2)
+
+
+def test_cached_steps_refuses_a_plain_function():
+    with pytest.raises(TypeError, match="not a generator function"):
+        cache.cached_steps(lambda a: a, a=1)

@@ -167,12 +167,12 @@ def test_a_fresh_move_evaluates_the_plan_once(monkeypatch):
     from vtsmodel.app.lessons import planner as P
 
     calls = Counter()
-    for name in ("vts_plan", "library_plan", "sensitivity"):
+    for name in ("vts_plan", "library_plan", "sensitivity_steps"):  # the page's sensitivity, a step at a time
         real = getattr(plan, name)
         monkeypatch.setattr(plan, name, lambda *a, _r=real, _n=name, **k: calls.update([_n]) or _r(*a, **k))
     pg = P.PlannerPage(defer_tornado=False)
     calls.clear()
     pg.panel.set(write_gb_per_day=2150.0)  # a value no earlier move had
-    assert calls == {"vts_plan": 1, "library_plan": 1, "sensitivity": 1}
+    assert calls == {"vts_plan": 1, "library_plan": 1, "sensitivity_steps": 1}
     pg.panel.set(library_drive="LTO9")  # the library's answers only: the VTS plan is kept
     assert calls["vts_plan"] == 1 and calls["library_plan"] == 2

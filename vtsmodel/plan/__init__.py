@@ -71,7 +71,7 @@ from vtsmodel.plan.files import (
 from vtsmodel.plan.library import LibraryPlan, LibraryYearsPlan, library_plan
 from vtsmodel.plan.provenance import assumptions
 from vtsmodel.plan.result import PlanResult, evaluate
-from vtsmodel.plan.sensitivity import FRACTION, Sensitivity, SensitivityRow, sensitivity
+from vtsmodel.plan.sensitivity import FRACTION, Sensitivity, SensitivityRow, sensitivity, sensitivity_steps
 from vtsmodel.plan.vts import (
     FEATURE_ORDER,
     STEP,
@@ -121,6 +121,7 @@ __all__ = [
     "save_plan",
     "save_plan_template",
     "sensitivity",
+    "sensitivity_steps",
     "vts_configurations",
     "vts_plan",
 ]

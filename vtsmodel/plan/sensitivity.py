@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from vtsmodel._inputs import Input, declare
@@ -15,7 +15,7 @@ from vtsmodel.plan.library import _plan_library
 from vtsmodel.plan.provenance import _collect_notes
 from vtsmodel.plan.vts import STEP, VtsConfiguration, _check_step, _evaluate_one, vts_plan
 
-__all__ = ["FRACTION", "Sensitivity", "SensitivityRow", "sensitivity"]
+__all__ = ["FRACTION", "Sensitivity", "SensitivityRow", "sensitivity", "sensitivity_steps"]
 
 #: The move of each input in a sensitivity study, a share of its value. [-]
 FRACTION = Input(
@@ -172,6 +172,34 @@ def sensitivity(
     -------
     Sensitivity
         Data for a tornado chart (:meth:`Sensitivity.tornado`).
+
+    See Also
+    --------
+    sensitivity_steps : the same, one evaluation at a time.
+    """
+    steps = sensitivity_steps(plan, fraction=fraction, configuration=configuration, step_minutes=step_minutes)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+@declare(fraction=FRACTION, step_minutes=STEP)
+def sensitivity_steps(
+    plan: Plan,
+    *,
+    fraction: float = 0.2,
+    configuration: VtsConfiguration | None = None,
+    step_minutes: float = 5.0,
+) -> Generator[tuple[int, int], None, Sensitivity]:
+    """:func:`sensitivity`, one evaluation of the plan per step: for a caller that must stay responsive.
+
+    The arguments are checked at the call. The generator yields ``(done, total)``, the
+    evaluations made and to make (the configuration's choice, when ``configuration`` is None,
+    the plan as it is, then each input down and up), and returns the :class:`Sensitivity`
+    (``StopIteration.value``; ``yield from``). The project's warnings are kept inside each
+    step, as :func:`sensitivity` keeps them; nothing is shared between steps but the generator.
     """
     if configuration is not None and not isinstance(configuration, VtsConfiguration):
         raise ValueError(
@@ -180,24 +208,35 @@ def sensitivity(
     check_plan(plan)
     fraction = as_scalar("fraction", FRACTION.check("fraction", fraction))
     step_minutes = _check_step(step_minutes)
+    return _steps(plan, float(fraction), configuration, step_minutes)
+
+
+def _quiet(fn, *args):
+    """``fn(*args)``, the project's warnings kept (as :func:`sensitivity` always has)."""
+    return _collect_notes(fn, *args)[0]
+
+
+def _steps(
+    plan: Plan, fraction: float, configuration: VtsConfiguration | None, step_minutes: float
+) -> Generator[tuple[int, int], None, Sensitivity]:
+    drivers = _quiet(_drivers, plan)
+    total, done = 1 + 2 * len(drivers) + (configuration is None), 0
     if configuration is None:
-        configuration = vts_plan(plan, step_minutes=step_minutes).closest.config
-
-    def run():
-        base = _outputs(plan, configuration, step_minutes)
-        rows = []
-        for name, unit, value, move in _drivers(plan):
-            lo_plan, lo_val = move(plan, 1.0 - fraction)
-            hi_plan, hi_val = move(plan, 1.0 + fraction)
-            lo, hi = (
-                _outputs(lo_plan, configuration, step_minutes),
-                _outputs(hi_plan, configuration, step_minutes),
-            )
-            for key in base:
-                rows.append(
-                    SensitivityRow(name, key, base[key], lo[key], hi[key], value, lo_val, hi_val, unit)
-                )
-        return rows
-
-    rows, _notes = _collect_notes(run)
-    return Sensitivity(float(fraction), configuration.label, tuple(rows))
+        configuration = vts_plan(plan, step_minutes=step_minutes).closest.config  # its warnings: the caller's
+        done += 1
+        yield done, total
+    base = _quiet(_outputs, plan, configuration, step_minutes)
+    done += 1
+    yield done, total
+    rows = []
+    for name, unit, value, move in drivers:
+        moved = []
+        for factor in (1.0 - fraction, 1.0 + fraction):
+            moved_plan, moved_value = _quiet(move, plan, factor)
+            moved.append((_quiet(_outputs, moved_plan, configuration, step_minutes), moved_value))
+            done += 1
+            yield done, total
+        (lo, lo_val), (hi, hi_val) = moved
+        for key in base:
+            rows.append(SensitivityRow(name, key, base[key], lo[key], hi[key], value, lo_val, hi_val, unit))
+    return Sensitivity(fraction, configuration.label, tuple(rows))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from vtsmodel import plan
@@ -102,14 +103,22 @@ class PlanEvaluation:
         """
         return cache.cached(_sensitivity, **self._sensitivity_args(fraction))
 
+    def sensitivity_steps(self, fraction: float = 0.2) -> Generator:
+        """:meth:`sensitivity` one evaluation per ``next()`` (:func:`vtsmodel.plan.sensitivity_steps`), kept once done."""
+        return cache.cached_steps(_sensitivity, **self._sensitivity_args(fraction))
+
     def sensitivity_ready(self, fraction: float = 0.2) -> bool:
         """Whether :meth:`sensitivity` is computed already (the page draws it at once, else after the rest)."""
         return cache.is_cached(_sensitivity, **self._sensitivity_args(fraction))
 
 
-def _sensitivity(answers, workload, log, configuration: str, fraction: float) -> plan.Sensitivity:
+def _sensitivity(answers, workload, log, configuration: str, fraction: float) -> Generator:
     config = next(c for c in plan.vts_configurations() if c.label == configuration)
-    return plan.sensitivity(the_plan(answers, workload, log), fraction=fraction, configuration=config)
+    return (
+        yield from plan.sensitivity_steps(
+            the_plan(answers, workload, log), fraction=fraction, configuration=config
+        )
+    )
 
 
 def write_feed_mb_s(p: plan.Plan, lib: plan.LibraryPlan) -> float | None:
