@@ -162,19 +162,19 @@ def _cpu_ticks(pids: list[int]) -> dict[int, int]:
 
 def _process_name(pid: int) -> str:
     try:
-        cmd = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+        cmd = Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ").split()  # Chromium's: one string
     except FileNotFoundError:
         return "?"
     kind = next((a.split("=", 1)[1] for a in cmd if a.startswith("--type=")), None)
     if "ipykernel_launcher" in cmd:
         return "kernel"
-    if "vtsmodel.app.serve" in " ".join(cmd) or "trip.py" in " ".join(cmd):
+    if "vtsmodel.app.serve" in cmd or "--serve" in cmd:
         return "server"
     if kind == "renderer" and "--top-chrome-webui" not in cmd:
         return "chromium renderer"
     if kind:
         return f"chromium {kind}"
-    return "chromium browser" if cmd and "chromium" in cmd[0] else "other"
+    return "chromium browser" if cmd and "chromium" in cmd[0] else cmd[0] if cmd else "?"
 
 
 def _date_ms(date: str) -> float:
