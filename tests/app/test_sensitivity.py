@@ -17,7 +17,6 @@ async def _computed(pg, timeout_s: float = 120.0) -> None:
     """Wait until the page's tornado is computed and drawn (a condition, not a time)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout_s
-    await asyncio.sleep(sensitivity.TORNADO_DELAY_S)
     while pg.tornado.pending:
         assert loop.time() < end, "the tornado was not computed"
         await asyncio.sleep(0.01)
