@@ -198,8 +198,8 @@ def sensitivity_steps(
     The arguments are checked at the call. The generator yields ``(done, total)``, the
     evaluations made and to make (the configuration's choice, when ``configuration`` is None,
     the plan as it is, then each input down and up), and returns the :class:`Sensitivity`
-    (``StopIteration.value``; ``yield from``). The project's warnings are kept inside each
-    step, as :func:`sensitivity` keeps them; nothing is shared between steps but the generator.
+    (``StopIteration.value``; ``yield from``). As in :func:`sensitivity`, the project's warnings
+    of its evaluations are not passed on, each step's caught within that step.
     """
     if configuration is not None and not isinstance(configuration, VtsConfiguration):
         raise ValueError(
@@ -212,7 +212,7 @@ def sensitivity_steps(
 
 
 def _quiet(fn, *args):
-    """``fn(*args)``, the project's warnings kept (as :func:`sensitivity` always has)."""
+    """``fn(*args)``, the project's warnings it gives caught and not passed on (others are)."""
     return _collect_notes(fn, *args)[0]
 
 

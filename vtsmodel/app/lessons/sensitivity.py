@@ -57,9 +57,10 @@ class DeferredTornado:
     one shown before, marked "updating…", while the new one is computed on the event loop,
     :data:`TORNADO_DELAY_S` after the last change, one evaluation of the plan per callback
     (:meth:`~vtsmodel.app.lessons.configurations.PlanEvaluation.sensitivity_steps`, a few ms
-    each, :data:`TORNADO_STEP_PAUSE_S` apart), then ``update()`` (the page's) draws it. Between two steps the kernel takes the
-    page's next message: a move made while the tornado is computed waits for one step, not
-    for the whole of it (80-130 ms on the planner), and drops the computation for its own.
+    each, :data:`TORNADO_STEP_PAUSE_S` apart), then ``update()`` (the page's) draws it. Between
+    two steps the kernel takes the page's next message: a move made while the tornado is
+    computed waits for one step, not for the whole of it (54-140 ms on the planner), and drops
+    the computation for its own.
     """
 
     def __init__(self, update: Callable[[], None], *, defer: bool = True) -> None:
