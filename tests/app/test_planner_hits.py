@@ -290,3 +290,35 @@ def test_the_reading_boxes_show_what_they_can_and_read_access_words():
     boxes.access_words.value = "R=read,W"
     with pytest.raises(ValueError, match="access words 'R=read,W': 'W' is not WORD=KIND"):
         boxes.options()
+
+
+def test_the_stepped_tornado_with_a_log_shaped_like_a_real_systems_is_the_cores():
+    # a gzip-compressed, semicolon-separated log with zoned times and heavy-tailed sizes, uploaded;
+    # a move made while the page waits to compute its tornado: the tornado drawn is the core's
+    import asyncio
+
+    from vtsmodel.app import cache
+    from vtsmodel.logs.synthetic import render_log, synthetic_mount_log
+
+    log = synthetic_mount_log(5_000, 800, seed=7, popularity=1.1, size_sigma=1.6)
+    data, _columns = render_log(log, delimiter=";", time_form="iso", zone_hours=2, compression="gzip")
+
+    async def run():
+        cache.clear()
+        pg = P.PlannerPage()
+        browser_upload(pg.logs.upload, "mounts.csv.gz", data)
+        pg.panel.set(write_gb_per_day=2300.0)
+        pg.panel.set(write_gb_per_day=2350.0)
+        end = asyncio.get_running_loop().time() + 120.0
+        while pg.tornado.pending:
+            assert asyncio.get_running_loop().time() < end, "the tornado was not computed"
+            await asyncio.sleep(0.01)
+        return pg
+
+    pg = asyncio.run(run())
+    e = pg.panel.stage.result({**pg.panel.values, **pg.panel.state()})
+    assert e.log is not None and e.plan.hits is not None  # each configuration its own read hits
+    assert len({r.read_hit for r in e.vts.results}) > 1
+    core = plan.sensitivity(e.plan, configuration=e.vts.closest.config)
+    same_data(pg.panel.figure("tornado"), plan_figures.tornado_spec(sensitivity.moving_rows(core)))
+    assert "updating…" not in [a["text"] for a in pg.panel.figure("tornado")["layout"].get("annotations", [])]
