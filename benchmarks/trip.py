@@ -269,6 +269,9 @@ def run(notebook: str, moves: int, gap: float) -> list[str]:
                 pids = [server.pid, *_pgrep("-P", str(server.pid)),
                         *(p for p in _pgrep("-f", "chromium") if p not in others)]  # fmt: skip
                 names = {pid: _process_name(pid) for pid in pids}
+                idle0 = _cpu_ticks(pids)  # the page untouched as long as the moves take: its idle CPU
+                time.sleep(moves * gap)
+                idle1 = _cpu_ticks(pids)
                 page.evaluate("() => { window.__trip = []; }")
                 start, before = time.time() * 1000, _cpu_ticks(pids)
                 for _ in range(moves):
@@ -311,15 +314,29 @@ def run(notebook: str, moves: int, gap: float) -> list[str]:
         out.append(f"Shell messages' handling: wall p50 {statistics.median((s[2] - s[1]) * 1000 for s in shells):.1f} ms, "
                    f"main-thread CPU p50 {statistics.median(s[3] * 1000 for s in shells):.1f} ms, "
                    f"preempted p50 {statistics.median(s[4] for s in shells):.0f} times")  # fmt: skip
-    cpu: dict[str, float] = {}
-    for pid, t in after.items():
-        name = names[pid]
-        cpu[name] = cpu.get(name, 0.0) + (t - before.get(pid, t)) * tick_ms / moves
+    cpu, idle = (
+        _per_move(before, after, names, tick_ms, moves),
+        _per_move(idle0, idle1, names, tick_ms, moves),
+    )
     out.append(
-        "CPU per move [ms]: "
-        + ", ".join(f"{k} {v:.0f}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1]) if v)
+        "CPU per move [ms] (in brackets: the same time with the page untouched, before the moves): "
+        + ", ".join(
+            f"{k} {v:.0f} ({idle.get(k, 0.0):.0f})"
+            for k, v in sorted(cpu.items(), key=lambda kv: -kv[1])
+            if v
+        )
     )
     return out
+
+
+def _per_move(
+    before: dict[int, int], after: dict[int, int], names: dict[int, str], tick_ms: float, moves: int
+) -> dict[str, float]:
+    """CPU [ms] per move of each kind of process, from two readings of their clock ticks."""
+    cpu: dict[str, float] = {}
+    for pid, t in after.items():
+        cpu[names[pid]] = cpu.get(names[pid], 0.0) + (t - before.get(pid, t)) * tick_ms / moves
+    return cpu
 
 
 def main() -> None:

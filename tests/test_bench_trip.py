@@ -52,3 +52,12 @@ def test_a_move_without_a_plot_change_is_left_out():
         ["recv", T0 * 1000 + 9, "status", _date(5.0)],
     ]
     assert trip._hops(page, [["in", T0 + 0.002]], []) == []
+
+
+def test_cpu_per_move_sums_each_kind_of_process_over_its_ticks():
+    names = {1: "kernel", 2: "chromium renderer", 3: "chromium renderer", 4: "server"}
+    before = {1: 100, 2: 50, 3: 10, 4: 7}
+    after = {1: 120, 2: 90, 3: 30, 5: 99}  # 4 gone, 5 new: neither is counted
+    names[5] = "chromium utility"
+    cpu = trip._per_move(before, after, names, tick_ms=10.0, moves=4)
+    assert cpu == {"kernel": 50.0, "chromium renderer": 150.0, "chromium utility": 0.0}

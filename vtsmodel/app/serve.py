@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlencode
 
-from vtsmodel.app import kernelgc, page_assets, savedir, sessions
+from vtsmodel.app import activity, kernelgc, page_assets, savedir, sessions
 
 __all__ = [
     "CULL_IDLE_S",
@@ -549,6 +549,9 @@ def _app_class():
         """
 
         sessions: sessions.Sessions | None = None
+
+        def start_watching_activity(self, kernel_id):
+            activity.watch(self, kernel_id)  # the two headers read alone (vtsmodel/app/activity.py)
 
         def touch(self, kernel_id: str) -> None:
             """Restart ``kernel_id``'s idle clock (a page was just given it)."""
