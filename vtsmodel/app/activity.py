@@ -1,13 +1,16 @@
 """A kernel's activity, as the app server records it from the kernel's IOPub messages.
 
-jupyter_server watches every kernel's IOPub channel for its cull: each message restarts the
-kernel's idle clock (``last_activity``), and each status message sets its ``execution_state``.
-Its watcher unpacks every message's header, parent header and metadata with their dates
-parsed, and checks its signature over the whole message, content included: about 0.15 ms a
-message on this machine, a tenth of the server's work on a slider's move (nine messages on
-lesson 04, BENCHMARKS.md). What it records needs two fields of two headers. This watcher reads
-those two headers alone; a status message, which changes the execution state, is unpacked and
-its signature checked as before. What is recorded, and when, is jupyter_server's (2.x,
+jupyter_server watches every kernel's IOPub channel for its cull: a message of a tracked type
+(or answering one, or any while the kernel is busy) restarts the kernel's idle clock
+(``last_activity``), and a status message sets its ``execution_state``. Its watcher unpacks
+every message's header, parent header and metadata with their dates parsed, and checks its
+signature over the whole message, content included: about 0.15 ms a message on this machine,
+a tenth of the server's work on a slider's move (nine messages on lesson 04, BENCHMARKS.md).
+What it records needs two fields of two headers. This watcher reads those two headers alone;
+a status message, which changes the execution state, is unpacked and its signature checked as
+before. The other messages' signatures go unchecked here, as on their way to the page
+(jupyter_server's v1 websocket protocol forwards them as they come): at worst a forged message
+restarts an idle clock. What is recorded, and when, is jupyter_server's (2.x,
 ``MappingKernelManager.start_watching_activity``); ``tests/app/test_activity.py`` feeds both
 watchers the same messages and compares what they record.
 
