@@ -11,7 +11,7 @@ from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
 from vtsmodel.app import activity
 
 KEY = b"0123456789abcdef"
-#: jupyter_server's default (the app does not change it): what a kernel answers for the page's own use.
+#: The message types jupyter_server does not count as activity by default (the app does not set them).
 UNTRACKED = set(MappingKernelManager().untracked_message_types)
 
 
@@ -44,7 +44,7 @@ def _frames(session: Session, msg_type: str, content: dict, parent_type: str | N
     return [b"kernel.k.iopub", *(p if isinstance(p, bytes) else p.encode() for p in session.serialize(msg))]
 
 
-# A page's session: kernel_info, an execute, widget messages (untracked), a comm's status messages.
+# A page's session: its kernel info, an execute, a widget's update, and untracked messages while busy and idle.
 MESSAGES = [
     ("status", {"execution_state": "starting"}, None),
     ("status", {"execution_state": "busy"}, "kernel_info_request"),
@@ -69,14 +69,8 @@ def test_each_message_changes_what_jupyter_servers_watcher_changes(start, monkey
         datetime.datetime(2026, 11, 27, tzinfo=datetime.UTC) + datetime.timedelta(seconds=s)
         for s in range(1000)
     )
-    now = {"t": None}
-
-    def utcnow():
-        now["t"] = next(clock)
-        return now["t"]
-
-    monkeypatch.setattr("jupyter_server._tz.utcnow", utcnow)
-    monkeypatch.setattr("jupyter_server.services.kernels.kernelmanager.utcnow", utcnow)
+    monkeypatch.setattr("jupyter_server._tz.utcnow", lambda: next(clock))
+    monkeypatch.setattr("jupyter_server.services.kernels.kernelmanager.utcnow", lambda: next(clock))
     sender = Session(key=KEY)
     recorded = {}
     for name, start_watching in (
