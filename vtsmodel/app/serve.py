@@ -102,8 +102,13 @@ REFILL_DELAY_S = 10.0
 PORT_TRIES = 20
 #: How long a page refused for a full app asks the browser to wait [s].
 RETRY_AFTER_S = 30
-#: Log lines that are expected and say nothing to the person running the app.
+#: Log lines that are expected and say nothing to the person running the app: their formats.
 _QUIET = ("Notebook %s is not trusted",)
+#: ... and the beginnings of such lines. jupyter_server gives its kernel websockets ping settings
+#: in milliseconds, which tornado 6.5 reads as seconds, and tornado says once that the timeout
+#: (90000) exceeds the interval (30000); jupyter_server pings on its own millisecond timer
+#: (jupyter-server/jupyter_server#1612).
+_QUIET_START = ("The websocket_ping_timeout (",)
 _CSS = (
     "body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}"
     "ul{list-style:none;padding:0}li{margin:0 0 1.1rem}li p{margin:.2rem 0 0;color:#444}"
@@ -838,10 +843,19 @@ def _app_class():
 
 
 class _Quiet(logging.Filter):
-    """Drops the log records that are expected (:data:`_QUIET`)."""
+    """Drops the log records that are expected (:data:`_QUIET`, :data:`_QUIET_START`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.msg not in _QUIET
+        msg = record.msg
+        return not (msg in _QUIET or (isinstance(msg, str) and msg.startswith(_QUIET_START)))
+
+
+def quiet_logs(app_log: logging.Logger) -> None:
+    """Drop the expected log lines (:class:`_Quiet`) from the app's log and tornado's general log."""
+    quiet = _Quiet()
+    for log in (app_log, logging.getLogger("tornado.general")):
+        if not any(isinstance(f, _Quiet) for f in log.filters):
+            log.addFilter(quiet)
 
 
 def kernel_environment(save_dir: Path | None) -> None:
@@ -886,7 +900,7 @@ def main(argv: list[str] | None = None) -> int:
     app.sessions = sessions.Sessions(
         cap=cap, per_session=min(opts.session_kernels, cap), connect_grace_s=opts.connect_grace_s
     )
-    app.log.addFilter(_Quiet())
+    quiet_logs(app.log)
     os.chdir(opts.notebooks)  # kernels start here, as the lessons expect
     app.initialize([str(opts.notebooks)])
     app.start()
