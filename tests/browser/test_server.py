@@ -27,7 +27,7 @@ import pytest
 from plotly.offline import get_plotlyjs_version
 
 from vtsmodel.app import page_assets
-from vtsmodel.app.static_cache import IMMUTABLE
+from vtsmodel.app.static_cache import COMPILE_HINT, IMMUTABLE
 
 from .conftest import (
     APP_TOKEN,
@@ -493,7 +493,8 @@ def test_a_page_loads_what_its_notebook_names_and_versioned_files_are_kept(voila
     # The partial bundle (js/package.json), of the plotly.js plotly.py draws with.
     assert plotly.endswith(f"/{page_assets.PARTIAL_FILE}"), plotly
     head = f"/**\n* plotly.js (cartesian - minified) v{get_plotlyjs_version()}\n".encode()
-    assert status == 200 and script.startswith(head), script[:60]
+    assert status == 200 and script.startswith(COMPILE_HINT + head), script[:60]  # compiled as it streams in
+    assert int(headers["Content-Length"]) == len(script)
     assert headers["Cache-Control"] == IMMUTABLE
     static = config["fullStaticUrl"]
     assert re.fullmatch(r"/voila/static/v-[0-9a-f]{12}", static), static

@@ -529,7 +529,7 @@ def _app_class():
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
     from voila.voila_identity_provider import VoilaLoginHandler
 
-    from vtsmodel.app.static_cache import Immutable, VersionedFileHandler
+    from vtsmodel.app.static_cache import CompileHint, Immutable, VersionedFileHandler
 
     def drop_token(handler) -> bool:
         """Redirect a token-authenticated GET to the same URL without the token."""
@@ -609,8 +609,8 @@ def _app_class():
     class VersionedVoilaStatic(Immutable, MultiStaticFileHandler):
         """Voila's bundles under ``voila/static/v-KEY/`` (:mod:`page_assets`): cached for good."""
 
-    class PlotlyScript(Immutable, tornado.web.StaticFileHandler):
-        """plotly.js at a URL naming its version (:func:`page_assets.plotly_url`): cached for good."""
+    class PlotlyScript(Immutable, CompileHint, tornado.web.StaticFileHandler):
+        """plotly.js at a URL naming its version (:func:`page_assets.plotly_url`): cached for good, compiled as it streams in."""
 
     class ForbiddenHost(tornado.web.RequestHandler):
         def prepare(self):
