@@ -158,12 +158,6 @@ def test_two_students_get_separate_servers_with_the_lessons(browser, hub, artifa
         servers = [p for p in _processes(hub) if "jupyterhub-singleuser" in p["cmd"]]
         assert sorted(p["user"] for p in servers) == ["alice", "bob"], servers
         assert len({p["url"] for p in servers}) == 2, "the two students share a server"
-        # A student cannot open another's server: the hub refuses, and no page of bob's shows.
-        reply = alice_page.goto(f"{hub['base']}/user/bob/voila/render/{START}", timeout=60_000)
-        assert reply.status == 403 or "/user/bob/" not in alice_page.url, (reply.status, alice_page.url)
-        assert alice_page.locator(".vtsmodel-panel").count() == 0
-        for watch in (alice_watch, bob_watch):
-            assert not watch.external, f"a page fetched from off the machine: {watch.external}"
         # Memory a class needs: each student's server, and a kernel per open lesson.
         procs = _processes(hub)
         lines = []
@@ -179,6 +173,7 @@ def test_two_students_get_separate_servers_with_the_lessons(browser, hub, artifa
         )
         # Closing the lesson's tab stops its kernel: the page's shutdown beacon passes the
         # hub's proxy and the student's server (without it, only the idle cull would).
+        # Checked while the lesson is still open: leaving the page (to another URL) sends it too.
         alice_server = next(p for p in servers if p["user"] == "alice")
 
         def alice_kernels() -> list[dict]:
@@ -187,6 +182,8 @@ def test_two_students_get_separate_servers_with_the_lessons(browser, hub, artifa
             ]
 
         assert alice_kernels(), "alice's open lesson has no kernel"
+        for watch in (alice_watch, bob_watch):
+            assert not watch.external, f"a page fetched from off the machine: {watch.external}"
         with alice_page.expect_event("close", timeout=10_000):
             alice_page.close(run_before_unload=True)
         deadline = time.monotonic() + 60
@@ -197,6 +194,13 @@ def test_two_students_get_separate_servers_with_the_lessons(browser, hub, artifa
             ln for ln in hub["log"].read_text().splitlines() if "POST /user/alice/voila/api/shutdown/" in ln
         ]
         assert beacons and all(" 204 POST " in ln for ln in beacons), beacons  # the beacon, not the cull
+        # A student cannot open another's server: the hub refuses, and no page of bob's shows.
+        page = alice.new_page()
+        watch = PageWatch(page)
+        reply = page.goto(f"{hub['base']}/user/bob/voila/render/{START}", timeout=60_000)
+        assert reply.status == 403 or "/user/bob/" not in page.url, (reply.status, page.url)
+        assert page.locator(".vtsmodel-panel").count() == 0
+        assert not watch.external, f"a page fetched from off the machine: {watch.external}"
     finally:
         alice.close()
         bob.close()
