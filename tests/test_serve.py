@@ -331,7 +331,7 @@ def test_the_app_quiets_its_own_log_and_tornados(monkeypatch):
         assert [type(f) for f in log.filters] == [serve._Quiet], log.name
 
 
-def test_tornado_still_reads_jupyter_servers_ping_settings_as_seconds():
+def test_the_kernel_websocket_still_gives_its_ping_settings_in_ms():
     """What :data:`~vtsmodel.app.serve._QUIET_START` quiets: the kernel websocket's ping settings are
     jupyter_server's, in ms, where tornado reads its own (seconds). Fails once that changes upstream."""
     from jupyter_server.base.websocket import WebSocketMixin
