@@ -161,6 +161,10 @@ def main() -> None:
         "notebooks", nargs="*", default=["01_sustained_vs_peak_write.ipynb", "07_plan_a_system.ipynb"]
     )
     args = ap.parse_args()
+    args.notebooks = [Path(nb).name for nb in args.notebooks]
+    missing = [nb for nb in args.notebooks if not (ROOT / "notebooks" / nb).is_file()]
+    if missing:
+        ap.error(f"notebooks={missing}: not in {ROOT / 'notebooks'}")
     start = os.getloadavg()[0]
     lines = report(run(args.notebooks, args.baseline, args.visits))
     print(f"load average {start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")

@@ -71,3 +71,19 @@ def test_each_server_culls_idle_kernels_stops_when_idle_and_fetches_nothing(tmp_
     assert c.MappingKernelManager.cull_idle_timeout == 600 and c.MappingKernelManager.cull_connected is False
     assert c.ServerApp.shutdown_no_activity_timeout == 3600 and c.ServerApp.terminals_enabled is False
     assert c.ServerApp.tornado_settings == {"mathjax_url": None, "mathjax_config": None}, "MathJax from a CDN"
+
+
+def test_each_server_leaves_tornados_ping_settings_line_out_of_its_log(monkeypatch):
+    """The servers' log drops tornado's line about jupyter_server's ping settings, as make app's does."""
+    import logging
+
+    from vtsmodel.app import serve
+
+    general = logging.getLogger("tornado.general")
+    monkeypatch.setattr(general, "filters", [])
+    PyFileConfigLoader("jupyter_server_config.py", path=str(DEPLOY)).load_config()
+    assert [type(f) for f in general.filters] == [serve._Quiet]
+    line = "The websocket_ping_timeout (90000) cannot be longer than the websocket_ping_interval (30000)."
+    assert not general.filters[0].filter(
+        logging.LogRecord("tornado.general", logging.WARNING, "", 0, line, (), None)
+    )

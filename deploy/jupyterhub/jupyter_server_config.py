@@ -4,6 +4,8 @@ The lessons in Voila with the project's template, nothing fetched off the machin
 kernels culled and an idle server stopped, as ``make app`` does for one machine.
 """
 
+from vtsmodel.app.serve import quiet_logs
+
 c = get_config()  # noqa: F821 - Jupyter's config loader provides it
 
 #: A kernel with no page connected is stopped after this long idle [s] (as make app).
@@ -22,3 +24,5 @@ c.MappingKernelManager.cull_interval = 60
 c.MappingKernelManager.cull_connected = False
 c.ServerApp.shutdown_no_activity_timeout = SERVER_IDLE_S
 c.ServerApp.terminals_enabled = False
+# tornado's line about jupyter_server's ping settings left out of the log, as in make app.
+quiet_logs()

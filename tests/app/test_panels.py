@@ -85,6 +85,28 @@ def test_controls_are_built_from_the_declarations():
     assert tooltip(DRIVES).startswith("drives")
 
 
+def test_a_choice_with_a_long_label_shows_its_dropdown_under_its_label_and_its_panel_says_how():
+    """Table 3's configurations ("1152 GB: 36 GB HDDs, 16 × (2+P), base, EHPO") were cut short
+    beside their label; such a dropdown goes under its label, the control's whole width, and
+    only a panel holding one carries the rule that lays it out (the browser tests measure
+    every dropdown's options on every page: tests/browser/helpers.py, ``cut_labels``)."""
+    from vtsmodel import b18
+    from vtsmodel.app.controls import CHOICE_BELOW, CONTROLS_CSS, FITS_BESIDE
+
+    long = control(b18.TVC_CONFIG)
+    assert max(len(label) for label, _v in b18.TVC_CONFIG.options) > FITS_BESIDE
+    assert CHOICE_BELOW in long._dom_classes and long.layout.width == "410px"
+    assert CHOICE_BELOW not in make_panel().controls["mode"]._dom_classes  # "Fast", "Slow"
+
+    def styles(panel):
+        return [c.value for c in panel.widget.children if isinstance(c, w.HTML) and "<style>" in c.value]
+
+    assert styles(make_panel()) == []
+    stage = Stage(lambda tvc_config: tvc_config, lambda r: View({}, readouts={"configuration": r}))
+    panel = Panel({"tvc_config": b18.TVC_CONFIG}, stage, title="long")
+    assert styles(panel) == [f"<style>{CONTROLS_CSS}</style>"] and f".{CHOICE_BELOW}" in CONTROLS_CSS
+
+
 def test_widgets_share_their_layouts_and_styles_and_a_shared_one_cannot_change():
     """Each layout or style is a model the page creates before it draws: two panels' repeats are one each."""
     from vtsmodel.app.controls import shared

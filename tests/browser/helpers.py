@@ -432,12 +432,41 @@ def fits_width(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
+#: The shown dropdowns' options wider than the dropdown shows them [CSS px], measured in the
+#: select's own font: ``[label, option text, text width, room]`` each.
+_CUT_OPTIONS_JS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const s of document.querySelectorAll('.widget-dropdown select')) {
+    if (!s.offsetParent) continue;
+    const cs = getComputedStyle(s);
+    ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const label = s.parentElement.querySelector('.widget-label');
+    for (const o of s.options) {
+      const width = ctx.measureText(o.text).width;
+      if (width > room) out.push([label ? label.textContent.trim() : '', o.text, Math.round(width), Math.round(room)]);
+    }
+  }
+  return out;
+}"""
+
+
 def cut_labels(page) -> list[str]:
-    """The shown controls' labels too long for their box (a person reads only the start)."""
-    return page.evaluate(
+    """The shown controls' labels too long for their box, and dropdown options too long for theirs.
+
+    A person reads only the start of either: a label's box scrolls, and a dropdown shows the
+    start of the option chosen (each option is measured, as any may be chosen).
+    """
+    labels = page.evaluate(
         "() => [...document.querySelectorAll('.widget-label, .widget-label-basic')]"
         ".filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())"
     )
+    options = [
+        f"{label or 'a dropdown'}: {text!r} ({width} px in {room} px)"
+        for label, text, width, room in page.evaluate(_CUT_OPTIONS_JS)
+    ]
+    return labels + options
 
 
 def table_cell(table, row: int, header: str):

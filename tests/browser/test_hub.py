@@ -194,6 +194,8 @@ def test_two_students_get_separate_servers_with_the_lessons(browser, hub, artifa
             ln for ln in hub["log"].read_text().splitlines() if "POST /user/alice/voila/api/shutdown/" in ln
         ]
         assert beacons and all(" 204 POST " in ln for ln in beacons), beacons  # the beacon, not the cull
+        # Lessons' kernels connected, and the servers' log holds no line about ping settings (serve.quiet_logs).
+        assert "websocket_ping_timeout" not in hub["log"].read_text()
         # A student cannot open another's server: the hub refuses, and no page of bob's shows.
         page = alice.new_page()
         watch = PageWatch(page)

@@ -16,11 +16,21 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 
 from vtsmodel import Input
 
-__all__ = ["LABEL_WIDTH", "control", "shared", "tooltip"]
+__all__ = ["CHOICE_BELOW", "CONTROLS_CSS", "FITS_BESIDE", "LABEL_WIDTH", "control", "shared", "tooltip"]
 
 #: Width of a control's label. [CSS px]
 LABEL_WIDTH = "190px"
 _WIDTH = "410px"
+#: The longest choice label a dropdown shows whole beside its label [characters]; a choice
+#: with a longer one (Table 3's configurations) puts its dropdown under its label, the
+#: control's whole width (:data:`CHOICE_BELOW`).
+FITS_BESIDE = 26
+#: The class of a dropdown shown under its label, and its rules (a panel's stylesheet carries them).
+CHOICE_BELOW = "vtsmodel-choice-below"
+CONTROLS_CSS = f"""
+.widget-dropdown.{CHOICE_BELOW} {{ flex-direction: column; align-items: stretch; height: auto; }}
+.widget-dropdown.{CHOICE_BELOW} > select {{ flex: 0 0 var(--jp-widgets-inline-height); }}
+"""
 #: A control's style by its input's kind, else a slider's (a flag's label sits beside its box).
 _STYLES = {"choice": (DescriptionStyle, {"description_width": LABEL_WIDTH}), "flag": (CheckboxStyle, {})}
 
@@ -99,7 +109,10 @@ def control(inp: Input, value=None) -> w.Widget:
     common = {"description": inp.header, "tooltip": tooltip(inp), "style": shared(style, **traits),
               "layout": shared(w.Layout, width=_WIDTH)}  # fmt: skip
     if kind == "choice":
-        return w.Dropdown(options=list(inp.options), value=value, **common)
+        out = w.Dropdown(options=list(inp.options), value=value, **common)
+        if max(len(label) for label, _v in inp.options) > FITS_BESIDE:
+            out.add_class(CHOICE_BELOW)
+        return out
     if kind == "flag":
         return w.Checkbox(value=bool(value), indent=False, **common)
     if inp.lo is None or inp.hi is None or inp.lo_open or inp.hi_open:

@@ -40,7 +40,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from vtsmodel import Input, VtsModelWarning
 from vtsmodel.app import cache
 from vtsmodel.app import export as _export
-from vtsmodel.app.controls import control, shared
+from vtsmodel.app.controls import CHOICE_BELOW, CONTROLS_CSS, control, shared
 from vtsmodel.app.downloads import Downloader
 from vtsmodel.app.figures import Plot, base_spec, caption_text, compose, template_json
 from vtsmodel.app.text import in_words
@@ -408,6 +408,8 @@ class Panel:
             layout=shared(w.Layout, flex="1 1 auto", min_width="0", overflow="hidden"),
         )
         head = [_html(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")] if title else []
+        if any(CHOICE_BELOW in c._dom_classes for c in self.controls.values()):
+            head.append(_html(f"<style>{CONTROLS_CSS}</style>", display="none"))  # the controls' own rules
         self.widget = w.VBox(
             [*head, self._headline, w.HBox([left, right], layout=shared(w.Layout, width="100%", flex_flow="row wrap")),
              self._binding, self._error, self._tables, self._export_box, plotly_loader()],
@@ -578,7 +580,7 @@ class Panel:
         self._fmt = w.Dropdown(
             options=[("PNG", "png"), ("SVG", "svg"), ("PDF", "pdf"), ("HTML (offline)", "html")],
             value="png", description="Format", tooltip="File format of the exported figure",
-            layout=shared(w.Layout, width="200px"), style=shared(DescriptionStyle),
+            layout=shared(w.Layout, width="216px"), style=shared(DescriptionStyle),
         )  # fmt: skip
         self._which = w.Dropdown(
             options=list(self.plots), description="Figure", tooltip="Which figure to export",

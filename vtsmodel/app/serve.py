@@ -850,10 +850,13 @@ class _Quiet(logging.Filter):
         return not (msg in _QUIET or (isinstance(msg, str) and msg.startswith(_QUIET_START)))
 
 
-def quiet_logs(app_log: logging.Logger) -> None:
-    """Drop the expected log lines (:class:`_Quiet`) from the app's log and tornado's general log."""
+def quiet_logs(app_log: logging.Logger | None = None) -> None:
+    """Drop the expected log lines (:class:`_Quiet`) from tornado's general log and the app's log (if given).
+
+    A class's servers under JupyterHub call it without an app log (``deploy/jupyterhub``).
+    """
     quiet = _Quiet()
-    for log in (app_log, logging.getLogger("tornado.general")):
+    for log in (logging.getLogger("tornado.general"), *([app_log] if app_log is not None else [])):
         if not any(isinstance(f, _Quiet) for f in log.filters):
             log.addFilter(quiet)
 

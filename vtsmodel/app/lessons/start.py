@@ -221,7 +221,7 @@ def _filters(text_tip: str) -> tuple[w.Text, w.Dropdown]:
         description="Filter", placeholder="words to find", tooltip=text_tip, layout=w.Layout(width="420px")
     )
     src = w.Dropdown(options=[("all sources", "")] + [(k, k) for k in sources()], description="Source",
-                     tooltip="Restrict to one source document", layout=w.Layout(width="320px"))  # fmt: skip
+                     tooltip="Restrict to one source document", layout=w.Layout(width="360px"))  # fmt: skip
     return text, src
 
 
