@@ -101,7 +101,16 @@ def test_files_that_are_too_large_or_not_text_are_rejected(tmp_path):
     with pytest.raises(ValueError, match="larger than"):
         read_hourly_workload(big)
     with pytest.raises(ValueError, match="not UTF-8"):
-        read_hourly_workload(b"\xff\xfe" + HEAD.encode() + b"\n0,1,1\n")
+        read_hourly_workload(HEAD.encode() + b"\n0,\xff1,1\n")
+    # what a spreadsheet's "Unicode text" export writes: named as such, with the way out
+    wide = (HEAD + "\n0,1,1\n").encode("utf-16")
+    (tmp_path / "wide.csv").write_bytes(wide)
+    for source in (wide, tmp_path / "wide.csv", io.BytesIO(wide)):
+        with pytest.raises(
+            ValueError,
+            match=r"is UTF-16 text \(it begins with UTF-16's byte-order mark\); save the workload file as UTF-8",
+        ):
+            read_hourly_workload(source)
     with pytest.raises(ValueError, match="longer than"):
         read_hourly_workload(f"{HEAD}\n0,1,{'1' * 3000}\n")
     with pytest.raises(ValueError, match="no such file"):

@@ -7,6 +7,7 @@ look-alikes of the shapes real systems write, never a copied log.
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import lzma
@@ -20,9 +21,11 @@ from hypothesis import strategies as st
 from vtsmodel import mountlog as ml
 from vtsmodel import read_mount_log
 from vtsmodel.logs import FORMATS, TIME_FORMS, LogFile, example_log, render_log, synthetic_mount_log
+from vtsmodel.logs.synthetic import RENDER_ENCODINGS
 
 DELIMITERS = (",", ";", "\t", "|", None)
 COMPRESSIONS = (None, "gzip", "bz2", "xz", "zstd")
+ENCODINGS = tuple(RENDER_ENCODINGS)
 
 
 def _log(n=200, volumes=30, seed=2, whole_seconds=True):
@@ -59,10 +62,11 @@ def _same(got, want, *, sizes=True, access=True):
     size_unit=st.sampled_from(["bytes", "mb", None]),
     access=st.booleans(),
     compression=st.sampled_from(COMPRESSIONS),
+    encoding=st.sampled_from(ENCODINGS),
     seed=st.integers(0, 50),
 )
 def test_every_shape_reads_as_the_canonical_csv(
-    delimiter, header, form, zone, size_unit, access, compression, seed
+    delimiter, header, form, zone, size_unit, access, compression, encoding, seed
 ):
     # Done when: "for random logs written in every supported shape ... the reader returns the
     # same MountLog as from the canonical CSV"
@@ -74,7 +78,7 @@ def test_every_shape_reads_as_the_canonical_csv(
     want = read_mount_log(ml.mount_log_csv(log))
     data, spec = render_log(
         log, delimiter=delimiter, header=header, time_form=form, zone_hours=zone, size_unit=size_unit,
-        access=access, compression=compression,
+        access=access, compression=compression, encoding=encoding,
     )  # fmt: skip
     options = {} if header else {"columns": spec}
     if size_unit is None:
@@ -171,6 +175,102 @@ def test_bytes_that_are_not_utf8_are_named_by_line_and_byte_even_compressed():
     with pytest.raises(ValueError, match=r"line 3, byte 4 of the line \(byte 30 of the decompressed text\)"):
         read_mount_log(gzip.compress(text))
     assert read_mount_log(text, encoding="latin-1").volume_ids.tolist() == ["A", "Bÿ"]
+
+
+# --- wide encodings: UTF-16 and UTF-32 -------------------------------------------------------
+def _wide_text(n: int) -> str:
+    """A log's text whose ids hold characters of one, two, three and four UTF-8 bytes (a surrogate pair in UTF-16)."""
+    names = ["A", "é", "磁带", "\U0001d11e"]
+    rows = "".join(
+        f"{i},V{i % 97}{names[i % 4]},{1000 + i},{'read' if i % 3 else 'write'}\n" for i in range(n)
+    )
+    return "time_s,volume,bytes,op\n" + rows
+
+
+@pytest.mark.parametrize("encoding", [e for e in ENCODINGS if e != "utf-8"])
+@pytest.mark.parametrize("compression", [None, "gzip"])
+def test_a_log_with_a_byte_order_mark_is_read_in_its_encoding(encoding, compression):
+    # What a Windows tool or a spreadsheet's "Unicode text" export writes: UTF-16 with its mark,
+    # here tab-separated with CRLF line ends, as such an export is.
+    log = _log(80, 9, 4)
+    want = read_mount_log(ml.mount_log_csv(log))
+    data, _ = render_log(log, delimiter="\t", compression=compression, encoding=encoding)
+    if encoding != "utf-8-sig":
+        codec, bom = RENDER_ENCODINGS[encoding]
+        text = data if compression is None else gzip.decompress(data)
+        crlf = bom + text[len(bom) :].decode(codec).replace("\n", "\r\n").encode(codec)
+        data = crlf if compression is None else gzip.compress(crlf)
+    got = read_mount_log(data)
+    _same(got, want)
+    codec = RENDER_ENCODINGS[encoding][0]
+    said = next(n for n in got.notes if n.startswith("read as"))
+    assert (f"{codec.upper()} text" in said) == (codec != "utf-8"), said
+
+
+def test_a_wide_log_over_many_blocks_reads_as_its_utf8_twin():
+    # Over 1 MB a block: characters and line ends fall across the blocks' edges.
+    text = _wide_text(60_000)
+    assert len(text.encode("utf-16-le")) > 2 * (1 << 20)
+    want = read_mount_log(text)
+    for codec, bom in (("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE),
+                       ("utf-32-le", codecs.BOM_UTF32_LE)):  # fmt: skip
+        data = bom + text.encode(codec)
+        got = read_mount_log(data)
+        assert (
+            got.volume_ids.tolist() == want.volume_ids.tolist()
+            and got.volume.tolist() == want.volume.tolist()
+        )
+        np.testing.assert_array_equal(got.time_s, want.time_s)
+        np.testing.assert_array_equal(got.size_mb, want.size_mb)
+        chunks = list(ml.iter_mount_log(io.BytesIO(data), chunk_lines=7_001))
+        assert sum(len(c) for c in chunks) == 60_000
+
+
+@pytest.mark.parametrize(
+    ("codec", "named"),
+    [("utf-16-le", "utf-16"), ("utf-16-be", "utf-16"), ("utf-16-le", "UTF-16LE"), ("utf-16-be", "utf_16_be"),
+     ("utf-32-le", "utf-32"), ("utf-32-be", "utf-32")],
+)  # fmt: skip
+def test_a_wide_encoding_named_reads_a_log_without_a_mark(codec, named):
+    text = _wide_text(50)
+    assert (
+        read_mount_log(text.encode(codec), encoding=named).volume_ids.tolist()
+        == read_mount_log(text).volume_ids.tolist()
+    )
+
+
+def test_a_mark_does_not_override_another_encoding_named():
+    # latin-1 named: the bytes of UTF-16's mark are two letters of it, and the file is read as named
+    data = "ÿþA;0;5\nB;1;6\n".encode("latin-1")
+    got = read_mount_log(data, encoding="latin-1", columns="volume,time_s,bytes")
+    assert got.volume_ids.tolist() == ["ÿþA", "B"]
+    wide = b"\xff\xfe" + "time_s,volume\n0,A\n".encode("utf-16-le")
+    assert read_mount_log(wide, object_mb=1.0).volume_ids.tolist() == [
+        "A"
+    ]  # UTF-8, the default: the mark decides
+
+
+def test_a_bad_wide_character_is_named_by_its_line_and_byte():
+    # A lone low surrogate on line 50,002 (past the first 1 MB block) of a UTF-16 log.
+    text = _wide_text(60_000)
+    lines = text.encode("utf-16-le").split("\n".encode("utf-16-le"))
+    at = 50_001  # 0-based: line 50,002
+    lines[at] = lines[at][:4] + b"\x00\xdc" + lines[at][4:]
+    data = codecs.BOM_UTF16_LE + "\n".encode("utf-16-le").join(lines)
+    byte = len(codecs.BOM_UTF16_LE) + sum(len(x) + 2 for x in lines[:at]) + 4 + 1
+    with pytest.raises(ValueError, match=r"line 50,002|line 50002") as caught:
+        read_mount_log(data)
+    assert f"line {at + 1} (byte {byte:,} of the file): is not utf-16-le text" in str(caught.value)
+
+
+def test_a_stream_given_in_a_wide_encoding_stays_open():
+    f = io.BytesIO(_wide_text(20).encode("utf-16"))
+    assert len(read_mount_log(f)) == 20 and not f.closed
+
+
+def test_render_log_refuses_an_encoding_it_does_not_write():
+    with pytest.raises(ValueError, match="encoding='latin-1' is not valid; choose one of utf-8"):
+        render_log(_log(5, 2, 1), encoding="latin-1")
 
 
 # --- delimiters, headers, columns -------------------------------------------------------------

@@ -526,7 +526,8 @@ def test_a_corrupt_plan_file_is_rejected_naming_what_is_wrong(tmp_path, what, do
     [
         (b'{"schema": "vtsmodel-plan", "version": 1, "answers": {"cf": NaN}}', "NaN is not allowed"),
         (b'{"schema": "vtsmodel-plan", "vers', "truncated or corrupt"),
-        (b"\xff\xfe{}", "not UTF-8"),
+        (b"{\xff}", "not UTF-8"),
+        ("{}".encode("utf-16"), "is UTF-16 text .*save the plan file as UTF-8"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b" " * (MAX_PLAN_BYTES + 1), "larger than"),
         (b"", "truncated or corrupt"),

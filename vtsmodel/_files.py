@@ -54,6 +54,7 @@ except ImportError:  # pragma: no cover - Windows
 
 __all__ = [
     "STALE_AFTER_S",
+    "WIDE_BOMS",
     "atomic_write",
     "check_regular_file",
     "decode_utf8",
@@ -333,6 +334,17 @@ def read_file(path: str | os.PathLike, *, max_bytes: int, what: str = "file") ->
     return b"".join(chunks)
 
 
+#: Byte-order marks of the wide Unicode encodings and the codec each names, UTF-32's first (its
+#: little-endian mark begins with UTF-16's): what Windows tools and a spreadsheet's "Unicode
+#: text" export put before UTF-16.
+WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
 def decode_utf8(raw: bytes, where: str, *, what: str, line: int = 1, offset: int = 0) -> str:
     """The text of UTF-8 bytes a person gave; ``ValueError`` naming where they are not UTF-8.
 
@@ -346,6 +358,12 @@ def decode_utf8(raw: bytes, where: str, *, what: str, line: int = 1, offset: int
     try:
         return raw[skip:].decode("utf-8")
     except UnicodeDecodeError as exc:
+        wide = next((codec for bom, codec in WIDE_BOMS if offset == 0 and raw.startswith(bom)), None)
+        if wide is not None:
+            raise ValueError(
+                f"{where}: is {wide[:6].upper()} text (it begins with {wide[:6].upper()}'s byte-order mark); "
+                f"save the {what} as UTF-8"
+            ) from None
         at = skip + exc.start
         n = line + raw.count(b"\n", 0, at)
         raise ValueError(

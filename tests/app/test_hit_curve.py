@@ -75,6 +75,17 @@ def test_a_picked_log_is_read_with_its_name():
     assert view.readouts["mount log"] == "my_log.csv" and view.caption_values == {"mount log": "my_log.csv"}
 
 
+def test_a_picked_log_in_utf16_reads_as_its_utf8_twin():
+    # a log saved by a Windows tool: UTF-16 with its byte-order mark, CRLF line ends
+    text = EXAMPLE.read_text(encoding="utf-8").replace("\n", "\r\n")
+    src = C.read_upload(text.encode("utf-16"), "unicode_export.csv")
+    want = mountlog.read_mount_log(EXAMPLE)
+    assert src.log.volume_ids.tolist() == want.volume_ids.tolist() and np.array_equal(
+        src.log.size_mb, want.size_mb
+    )
+    assert any("UTF-16-LE text" in n for n in src.log.notes)
+
+
 def test_a_bad_log_names_the_file_line_field_value_and_range():
     with pytest.raises(
         ValueError, match=r"bad.csv, line 3: compressed_mb='-5' is outside the valid range \[0, 1e\+08\] MB"

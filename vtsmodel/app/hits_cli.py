@@ -88,7 +88,11 @@ def add_reading_arguments(
     r.add_argument(
         "--access-map", metavar="W=KIND,...", help="the log's access words: R=read,W=scratch_write,D=skip"
     )
-    r.add_argument("--encoding", default="utf-8", help="the text encoding (default utf-8)")
+    r.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="the text encoding (default utf-8; UTF-16 and UTF-32 are known by their byte-order marks)",
+    )
     r.add_argument("--sort", action="store_true", help="sort the lines by time (default: reject disorder)")
 
 

@@ -47,9 +47,11 @@ What the reader takes
   (``{"R": "read", "W": "scratch_write", "*": "read"}``); a word mapped to None (a
   deletion) leaves its line out.
 - **Ids** (objects, cartridges) of 1 to 4,096 characters (file paths).
-- **Encodings**: UTF-8 by default (a byte-order mark is skipped); a byte that is not of
-  the encoding is an error naming its line and its place in the line; ``encoding=`` names
-  another.
+- **Encodings**: UTF-8 by default (a byte-order mark is skipped); UTF-16 and UTF-32 (what
+  Windows tools and a spreadsheet's "Unicode text" export write) are known by their
+  byte-order marks; a byte that is not of the encoding is an error naming its line and its
+  place in the line; ``encoding=`` names another (``utf-16`` without a mark: the byte order
+  from the first character's zero bytes).
 
 Named formats
 -------------

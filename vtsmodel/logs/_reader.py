@@ -146,6 +146,7 @@ class ReadInfo:
     label: str
     format: str = "delimited"
     compression: str | None = None
+    encoding: str = "utf-8"
     delimiter: str | None = None
     header: bool = False
     columns: dict = field(default_factory=dict)
@@ -169,6 +170,8 @@ class ReadInfo:
         how.append("with a header" if self.header else "no header")
         if self.compression:
             how.append(f"{self.compression}-compressed")
+        if self.encoding != "utf-8":
+            how.append(f"{self.encoding.upper()} text")
         out.append("read as " + ", ".join(how) + "; columns " + _cols_text(self.columns))
         if self.time_form:
             zone = (
@@ -247,7 +250,8 @@ class LogFile:
         Access words of the log and what they mean (``{"R": "read", "W": "scratch_write",
         "D": None}``; ``"*"`` for every other word); added to the known words.
     encoding : str
-        The text encoding; a byte that is not of it is an error naming its line.
+        The text encoding; a byte that is not of it is an error naming its line. A UTF-16 or
+        UTF-32 byte-order mark at the start names its encoding where this is UTF-8.
     """
 
     source: object
@@ -334,6 +338,7 @@ class _Reader:
         """Data lines (comments and blank lines out; quoted line ends joined) and their numbers."""
         pending = None  # an open quoted record: [text, line number]
         for text, lines, first in self.src.blocks():
+            self.info.encoding = self.src.encoding  # a byte-order mark may name it (the first block's)
             if self.quoting and (pending is not None or '"' in text):
                 recs, nums = [], []
                 for i, line in enumerate(lines):

@@ -3,7 +3,9 @@
 A source is a path, the bytes of a file, CSV text (a str holding a newline) or an open
 stream. Compressed input is recognised by its first bytes (gzip, bz2, xz, zstd) and
 decompressed as it is read, never unpacked to disk; the text is decoded a block at a time,
-so a byte that is not of the encoding is named by its line and its place in the line.
+so a byte that is not of the encoding is named by its line and its place in the line. Text
+in UTF-16 or UTF-32 (what Windows tools and a spreadsheet's "Unicode text" export write) is
+recognised by its byte-order mark, or read as such where ``encoding`` names it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vtsmodel._files import open_regular
+from vtsmodel._files import WIDE_BOMS, open_regular
 
 #: Compressions recognised by their first bytes (their "magic numbers").
 MAGIC = (
@@ -31,6 +33,8 @@ MAGIC = (
 )
 #: Archives that hold files rather than one stream: named, not read.
 _ARCHIVES = ((b"PK\x03\x04", "a zip archive"), (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"))
+#: The wide encodings: their lines end in more than one byte, so they are decoded before they are split.
+_WIDE = {"utf-16": 2, "utf-16-le": 2, "utf-16-be": 2, "utf-32": 4, "utf-32-le": 4, "utf-32-be": 4}
 #: Bytes decompressed and decoded at a time. [bytes]
 BLOCK_BYTES = 1 << 20
 #: Longest line read: an id may be 4,096 characters (4 bytes each in UTF-8 at most) and a
@@ -138,15 +142,66 @@ class Source:
     def blocks(self) -> Iterator[tuple[str, list[str], int]]:
         """Blocks of whole lines, decoded."""
         if self._binary is None:
-            yield from self._text_blocks()
+            stream = self._text
+            read = getattr(stream, "read", None)
+            yield from self._text_blocks(
+                iter(lambda: read(BLOCK_BYTES), "") if read is not None else _grouped(stream)
+            )
+            return
+        data = self._read(BLOCK_BYTES)
+        codec, bom = self._wide(data)
+        if codec is None:
+            yield from self._binary_blocks(data)
         else:
-            yield from self._binary_blocks()
+            self.encoding = codec
+            yield from self._text_blocks(self._wide_pieces(data, len(bom)))
 
-    def _text_blocks(self):
-        stream = self._text
+    def _wide(self, data: bytes) -> tuple[str | None, bytes]:
+        """The wide codec of text that starts with ``data`` (None: another) and its byte-order mark.
+
+        A UTF-16 or UTF-32 mark names its encoding when UTF-8 (the default) or a wide one is asked
+        for: such a mark is never UTF-8. Another encoding named (latin-1) is taken as it is. A wide
+        encoding named without its byte order, and no mark, is read in the order its first
+        character's zero bytes show (ASCII text: the zeros after the character, little-endian).
+        """
+        named = self.encoding
+        if named != "utf-8" and named not in _WIDE:
+            return None, b""
+        for bom, codec in WIDE_BOMS:
+            if data.startswith(bom) and (named == "utf-8" or named[:6] == codec[:6]):
+                return codec, bom
+        if named in ("utf-16", "utf-32"):
+            width = _WIDE[named]
+            big = len(data) >= width and data[0] == 0 and data[width - 1] != 0
+            return f"{named}-{'be' if big else 'le'}", b""
+        return (named, b"") if named in _WIDE else (None, b"")
+
+    def _wide_pieces(self, data: bytes, skip: int) -> Iterator[str]:
+        """Text of a wide encoding, a block at a time (the first, ``data``, read already; its first ``skip`` bytes a byte-order mark)."""
+        decoder = codecs.getincrementaldecoder(self.encoding)()
+        offset, lines, data = skip, 0, data[skip:]
+        while True:
+            final = not data
+            try:
+                text = decoder.decode(data, final=final)
+            except UnicodeDecodeError as exc:
+                pending = len(exc.object) - len(data)  # bytes of a character the last block began
+                good = exc.object[: exc.start].decode(self.encoding, "replace")
+                raise ValueError(
+                    f"{self.label}, line {lines + good.count(chr(10)) + 1} (byte {offset - pending + exc.start + 1:,} "
+                    f"of the {'decompressed text' if self.compression else 'file'}): is not {self.encoding} text "
+                    f"({exc.reason}); if the log is in another encoding, name it (encoding='utf-8', --encoding utf-8)"
+                ) from None
+            if text:
+                lines += text.count("\n")
+                yield text
+            if final:
+                return
+            offset += len(data)
+            data = self._read(BLOCK_BYTES)
+
+    def _text_blocks(self, pieces: Iterator[str]):
         first = 1
-        read = getattr(stream, "read", None)
-        pieces = iter(lambda: read(BLOCK_BYTES), "") if read is not None else _grouped(stream)
         carry = ""
         start = True
         try:
@@ -175,35 +230,31 @@ class Source:
         if carry:
             yield carry, [carry], first
 
-    def _binary_blocks(self):
+    def _binary_blocks(self, data: bytes):
+        """Blocks of an encoding whose line feed is the byte 10 (UTF-8, latin-1...); ``data`` the first block, read already."""
         first = 1
         offset = 0
         carry = b""
-        start = True
-        while True:
-            data = self._read(BLOCK_BYTES)
-            if not data:
-                break
-            if start:
-                if self.encoding == "utf-8" and data.startswith(codecs.BOM_UTF8):
-                    data = data[3:]
-                    offset = 3
-                start = False
+        if self.encoding == "utf-8" and data.startswith(codecs.BOM_UTF8):
+            data = data[3:]
+            offset = 3
+        while data:
             buf = carry + data if carry else data
             cut = buf.rfind(b"\n")
             if cut < 0:
                 carry = buf
                 self._check_carry(len(carry), first)
-                continue
-            body, carry = buf[: cut + 1], buf[cut + 1 :]
-            nl = self._check_lengths(body, first)
-            self._check_carry(len(carry), first + nl)
-            text = self._decode(body, first, offset)
-            lines = text.split("\n")
-            lines.pop()
-            yield text, lines, first
-            first += nl
-            offset += len(body)
+            else:
+                body, carry = buf[: cut + 1], buf[cut + 1 :]
+                nl = self._check_lengths(body, first)
+                self._check_carry(len(carry), first + nl)
+                text = self._decode(body, first, offset)
+                lines = text.split("\n")
+                lines.pop()
+                yield text, lines, first
+                first += nl
+                offset += len(body)
+            data = self._read(BLOCK_BYTES)
         if carry:
             text = self._decode(carry, first, offset)
             yield text, [text], first

@@ -8,6 +8,7 @@ draws one (popularity, re-access in time, sizes, access kinds);
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Sequence
 
 import numpy as np
@@ -302,6 +303,7 @@ def render_log(
     size_unit: str | None = "bytes",
     access: bool = True,
     compression: str | None = None,
+    encoding: str = "utf-8",
 ) -> tuple[bytes, str]:
     """A log written in one of the shapes real systems write: the bytes and their ``columns=``.
 
@@ -327,6 +329,9 @@ def render_log(
         Write the access column.
     compression : {None, "gzip", "bz2", "xz", "zstd"}
         Compress the text.
+    encoding : str
+        One of :data:`RENDER_ENCODINGS`: the text's encoding, with the byte-order mark the
+        tools that write it put first.
 
     Returns
     -------
@@ -335,6 +340,8 @@ def render_log(
     """
     from vtsmodel._csv import guard, quote
 
+    if encoding not in RENDER_ENCODINGS:
+        raise ValueError(f"encoding={encoding!r} is not valid; choose one of {', '.join(RENDER_ENCODINGS)}")
     basis = "compressed_" if log.size_basis == "compressed" else ""
     names = ["time_s" if time_form == "seconds" else "timestamp", "volume"]
     cols = [_times(log, time_form, zone_hours)]
@@ -370,10 +377,23 @@ def render_log(
         spec = ",".join(["time=1+2+3+4+5", *(f"{n}={i + 6}" for i, n in enumerate(names[1:]))])
     lines = [sep.join(names)] if header else []
     lines += [sep.join(row) for row in zip(*cols, strict=True)]
-    data = ("\n".join(lines) + "\n").encode("utf-8")
+    codec, bom = RENDER_ENCODINGS[encoding]
+    data = bom + ("\n".join(lines) + "\n").encode(codec)
     if compression is not None:
         data = _compress(data, compression)
     return data, spec
+
+
+#: The encodings :func:`render_log` writes: each one's codec and the byte-order mark written first
+#: (Excel's "CSV UTF-8" writes UTF-8's; Windows tools and a spreadsheet's "Unicode text", UTF-16's
+#: little-endian one).
+RENDER_ENCODINGS = {
+    "utf-8": ("utf-8", b""),
+    "utf-8-sig": ("utf-8", codecs.BOM_UTF8),
+    "utf-16": ("utf-16-le", codecs.BOM_UTF16_LE),
+    "utf-16-be": ("utf-16-be", codecs.BOM_UTF16_BE),
+    "utf-32": ("utf-32-le", codecs.BOM_UTF32_LE),
+}
 
 
 def _compress(data: bytes, how: str) -> bytes:
