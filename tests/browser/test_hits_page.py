@@ -205,10 +205,11 @@ def test_a_compressed_request_log_at_capacities_over_its_working_set(open_lesson
     panel_as_shown(page, TITLE, mine.panel)
     _status(page, "showing example_mount_log.csv")
 
-    # a tape library's request log: semicolon-separated, no header, basic ISO times, no sizes, gzip'd
+    # a tape library's request log: semicolon-separated, no header, basic ISO times, no sizes, saved
+    # by a Windows tool (UTF-16 with its byte-order mark, CRLF line ends) and gzip'd
     text = example_log("tape-requests", 400, seed=6)
     log = tmp_path / "robot_requests.log.gz"
-    log.write_bytes(gzip.compress(text.encode()))
+    log.write_bytes(gzip.compress(text.replace("\n", "\r\n").encode("utf-16")))
     page.locator(".vtsmodel-read-option select").select_option(label="tape requests (;, no header)")
     box = page.locator(".vtsmodel-read-option", has_text="size of every object").locator("input")
     box.fill("18TB")
