@@ -273,6 +273,51 @@ def test_render_log_refuses_an_encoding_it_does_not_write():
         render_log(_log(5, 2, 1), encoding="latin-1")
 
 
+# --- logs joined end to end, files cut short --------------------------------------------------
+@pytest.mark.parametrize("chunk_lines", [1, 7, 100_000])
+def test_logs_joined_end_to_end_read_as_one(chunk_lines):
+    # Daily exports, each with its header, joined with cat: the second saved with CRLF and a
+    # byte-order mark, as a spreadsheet saves it.
+    log = _log(90, 11, 5)
+    whole, _ = render_log(log, delimiter=";")
+    lines = whole.decode().splitlines(keepends=True)
+    head, rows = lines[0], lines[1:]
+    second = "\ufeff" + "".join(rows[30:60]).replace("\n", "\r\n")
+    joined = (
+        head
+        + "".join(rows[:30])
+        + "\ufeff"
+        + head.replace("\n", "\r\n")
+        + second[1:]
+        + head
+        + "".join(rows[60:])
+    )
+    want = read_mount_log(whole)
+    got = read_mount_log(joined, chunk_lines=chunk_lines)
+    _same(got, want)
+    assert "the header line again on 2 lines (logs joined end to end): left out" in got.notes
+    assert sum(len(c) for c in ml.iter_mount_log(joined, chunk_lines=chunk_lines)) == len(want)
+
+
+def test_lines_of_nul_bytes_are_left_out_and_said():
+    # A log cut short by a crash, or written ahead by its writer: NUL bytes where lines were to come.
+    text = "time_s,volume,bytes\n0,A,1\n" + "\x00" * 40 + "\n1,B,2\n" + "\x00" * 4096
+    got = read_mount_log(text)
+    assert got.volume_ids.tolist() == ["A", "B"]
+    assert "2 lines of NUL bytes alone left out (a file cut short, or written ahead)" in got.notes
+    assert not any("NUL" in n for n in read_mount_log("time_s,volume,bytes\n0,A,1\n").notes)
+    # NUL bytes beside data are an error naming the line, not data dropped
+    with pytest.raises(ValueError, match=r"line 3: .*bytes"):
+        read_mount_log("time_s,volume,bytes\n0,A,1\n1,B,2\x00\x00\n")
+
+
+def test_a_log_without_a_header_keeps_every_line():
+    # no header: a line like any other is data, whatever it repeats
+    text = "0;A;1\n1;A;1\n0;A;1\n"
+    got = read_mount_log(text, columns="time_s,volume,bytes", sort=True)
+    assert len(got) == 3 and not any("header line again" in n for n in got.notes)
+
+
 # --- delimiters, headers, columns -------------------------------------------------------------
 @pytest.mark.parametrize(
     ("text", "delimiter"),

@@ -47,6 +47,10 @@ What the reader takes
   (``{"R": "read", "W": "scratch_write", "*": "read"}``); a word mapped to None (a
   deletion) leaves its line out.
 - **Ids** (objects, cartridges) of 1 to 4,096 characters (file paths).
+- **Logs joined end to end** (``cat`` of daily exports, each with its header): the header
+  line where it comes again is left out, and the log's ``notes`` say how often. Lines of
+  NUL bytes alone (a file cut short by a crash, or written ahead by its writer) are left
+  out and said too; NUL bytes beside data are an error naming the line.
 - **Encodings**: UTF-8 by default (a byte-order mark is skipped); UTF-16 and UTF-32 (what
   Windows tools and a spreadsheet's "Unicode text" export write) are known by their
   byte-order marks; a byte that is not of the encoding is an error naming its line and its

@@ -161,6 +161,8 @@ class ReadInfo:
     time_at: str = "start"
     ignored: tuple[str, ...] = ()
     skipped: int = 0
+    headers_again: int = 0  # the header line again, where logs were joined end to end
+    nul_lines: int = 0  # lines of NUL bytes alone (a file cut short, or written ahead)
 
     def notes(self) -> tuple[str, ...]:
         """Sentences a result should carry about how the log was read."""
@@ -191,7 +193,19 @@ class ReadInfo:
             out.append("columns not used: " + ", ".join(self.ignored))
         if self.skipped:
             out.append(f"{self.skipped:,} lines left out (deletions)")
+        if self.headers_again:
+            out.append(
+                f"the header line again on {_count(self.headers_again, 'line')} (logs joined end to end): left out"
+            )
+        if self.nul_lines:
+            out.append(
+                f"{_count(self.nul_lines, 'line')} of NUL bytes alone left out (a file cut short, or written ahead)"
+            )
         return tuple(out)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
 
 
 def _cols_text(columns: dict) -> str:
@@ -352,18 +366,37 @@ class _Reader:
                     if '"' in line and line.count('"') % 2:
                         pending = [line, first + i]
                         continue
-                    if line[:1] not in "# \t\r" or _content(line):
+                    if line[:1] not in _MAYBE_BLANK or self._content(line):
                         recs.append(line)
                         nums.append(first + i)
                 yield recs, np.asarray(nums, dtype=np.int64)
                 continue
-            keep = [i for i, line in enumerate(lines) if line[:1] not in "# \t\r" or _content(line)]
+            keep = [i for i, line in enumerate(lines) if line[:1] not in _MAYBE_BLANK or self._content(line)]
             if len(keep) == len(lines):
                 yield lines, np.arange(first, first + len(lines), dtype=np.int64)
             else:
                 yield [lines[i] for i in keep], first + np.asarray(keep, dtype=np.int64)
         if pending is not None:
             raise ValueError(f"{self.where}, line {pending[1]}: a quoted field is not closed before the end")
+
+    def _content(self, line: str) -> bool:
+        """Whether a line that may be blank holds data (not a comment, not blank, not NUL bytes alone)."""
+        if _content(line):
+            if line.lstrip()[:1] != "\x00" or line.strip(_NUL_BLANK):
+                return True
+            self.info.nul_lines += 1
+        return False
+
+    def _without_headers(self, recs: list[str], lines: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """``recs`` without the header line where it comes again (logs joined end to end), and their numbers."""
+        head = self.header_text
+        if head is None or not any(h in recs for h in self.header_forms):  # the list's own scan: fast
+            return recs, lines
+        again = [i for i, r in enumerate(recs) if r in self.header_forms]
+        self.info.headers_again += len(again)
+        keep = np.ones(len(recs), dtype=bool)
+        keep[again] = False
+        return [r for r, k in zip(recs, keep, strict=True) if k], lines[keep]
 
     # -- the first lines: delimiter, header, columns ------------------------------------
     def run(self) -> Iterator[MountLogChunk]:
@@ -407,10 +440,14 @@ class _Reader:
         if header:
             head_cells = first
             self.header_line = int(numbers[0])
+            self.header_text = head = recs[0].lstrip("\ufeff").rstrip("\r")
+            # as a joined log repeats it: with or without a carriage return, a byte-order mark before it
+            self.header_forms = (head, head + "\r", "\ufeff" + head, "\ufeff" + head + "\r")
             recs, numbers = recs[1:], numbers[1:]
         else:
             head_cells = None
             self.header_line = None
+            self.header_text = None
         nfirst = len(head_cells) if head_cells is not None else len(first)
         columns = self._setting("columns", None)
         self.lay = _columns.layout(
@@ -512,6 +549,7 @@ class _Reader:
 
     def _convert(self, recs: list[str], lines: np.ndarray) -> MountLogChunk:
         info = self.info
+        recs, lines = self._without_headers(recs, lines)
         cols = _columns.split_block("\n".join(recs), recs, self.delim, self.lay, lines, self.where)
         roles = self.lay.roles
         n = len(recs)
@@ -677,6 +715,12 @@ class _Reader:
 def _scaled(x: np.ndarray, scale: float) -> np.ndarray:
     """``x * scale``, dividing for a scale below 1 (bytes / 10^6 is exact where bytes * 10^-6 is not)."""
     return x / round(1.0 / scale) if scale < 1 else x * scale if scale != 1 else x
+
+
+#: First characters of a line that may be blank, a comment or NUL bytes alone (checked further).
+_MAYBE_BLANK = "# \t\r\x00"
+#: What a line of NUL bytes alone holds.
+_NUL_BLANK = "\x00 \t\r"
 
 
 def _content(line: str) -> bool:
