@@ -70,9 +70,9 @@ def test_every_shape_reads_as_the_canonical_csv(
 ):
     # Done when: "for random logs written in every supported shape ... the reader returns the
     # same MountLog as from the canonical CSV"
-    if form in ("seconds", "epoch_s", "epoch_ms", "epoch_us", "epoch_ns", "ctime"):
+    if form in ("seconds", "epoch_s", "epoch_ms", "epoch_us", "epoch_ns", "ctime", "mdy", "dmy"):
         zone = None
-    if form == "epoch_ns" or (delimiter is None and form == "ctime" and header):
+    if form == "epoch_ns" or (delimiter is None and form in ("ctime", "mdy", "dmy") and header):
         form = "epoch_us"
     log = _log(60, 12, seed)
     want = read_mount_log(ml.mount_log_csv(log))
@@ -396,8 +396,15 @@ def test_ids_up_to_4096_characters():
         (["20110819T001558", "20110819T021600+02"], [0, 2], "2011-08-19T00:15:58"),
         (["20110819T001558.5Z", "20110819T001600"], [0, 1.5], "2011-08-19T00:15:58.5"),
         (["Fri Aug 19 00:15:58 2011", "Fri Aug 19 00:16:00 2011"], [0, 2], "2011-08-19T00:15:58"),
+        # US-English tools: month first, a 12-hour clock (12 AM is midnight, 12 PM noon)
+        (["8/19/2011 12:15:58 AM", "8/19/2011 12:00:00 PM", "08/19/2011 1:00:00.5 pm"], [0, 42242, 45842.5],
+         "2011-08-19T00:15:58"),
+        (["08/09/2011 00:15:58", "08/13/2011 00:15:58"], [0, 4 * 86400], "2011-08-09T00:15:58"),  # 13: a day
+        # European tools: day first, dots or slashes, a decimal comma
+        (["19.08.2011 00:15:58", "19.08.2011 00:16:00,25"], [0, 2.25], "2011-08-19T00:15:58"),
+        (["09/08/2011 00:15", "13/08/2011 00:15"], [0, 4 * 86400], "2011-08-09T00:15:00"),  # 13: a day
     ],
-)
+)  # fmt: skip
 def test_time_forms(values, seconds, start):
     delimiter = ";"
     text = "".join(f"{v}{delimiter}A{delimiter}1\n" for v in values)
@@ -415,6 +422,22 @@ def test_a_time_form_can_be_named_and_a_bad_time_names_it():
         read_mount_log("2011-08-19T00:00:00,A,1\n2011-13-01T00:00:00,A,1\n", columns="time,volume,bytes")
     with pytest.raises(ValueError, match="time='soon' is not a time vtsmodel reads"):
         read_mount_log("soon,A,1\n", columns="time,volume,bytes")
+
+
+def test_a_date_whose_order_no_line_tells_must_be_named():
+    # 08/09/2011: 9 August or 8 September. No first line tells (no day over 12, no AM or PM, no dots):
+    # the reader does not guess a month, it asks.
+    text = "time,volume,bytes\n08/09/2011 00:15:58,A,1\n08/10/2011 13:02:03,B,2\n"
+    with pytest.raises(ValueError, match=r"line 2: time='08/09/2011 00:15:58' may be month/day/year or "
+                       r"day/month/year.*time_form='mdy' or time_form='dmy'"):  # fmt: skip
+        read_mount_log(text)
+    us, eu = read_mount_log(text, time_form="mdy"), read_mount_log(text, time_form="dmy")
+    assert us.start == np.datetime64("2011-08-09T00:15:58") and us.time_s[1] == 86400 + 45965
+    assert eu.start == np.datetime64("2011-09-08T00:15:58") and eu.time_s[1] == 30 * 86400 + 45965
+    with pytest.raises(ValueError, match=r"line 2: time='13/13/2011 00:15:58' is not a valid date and time"):
+        read_mount_log("time,volume,bytes\n13/13/2011 00:15:58,A,1\n", time_form="mdy")
+    with pytest.raises(ValueError, match=r"line 2: time='8/19/2011 13:00:00 PM' has an hour outside 1 to 12"):
+        read_mount_log("time,volume,bytes\n8/19/2011 13:00:00 PM,A,1\n")
 
 
 def test_an_end_column_gives_durations():

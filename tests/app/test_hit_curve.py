@@ -86,6 +86,22 @@ def test_a_picked_log_in_utf16_reads_as_its_utf8_twin():
     assert any("UTF-16-LE text" in n for n in src.log.notes)
 
 
+def test_every_time_form_is_offered_and_a_date_order_the_log_does_not_tell_is_asked_for():
+    from vtsmodel.logs import TIME_FORMS
+
+    assert sorted(v for _label, v in C.TIME_FORM_CHOICES if v) == sorted(TIME_FORMS)
+    # a US tool's export in 24-hour time: 08/09/2011 could be either order, and no line tells
+    text = b"time,tape,bytes\n08/09/2011 00:15:58,T1,1000\n08/10/2011 13:02:03,T2,2000\n"
+    with pytest.raises(ValueError) as caught:
+        C.read_upload(text, "us_export.csv")
+    assert "choose month/day/year (US) or day/month/year in the box 'times'" in str(caught.value)
+    assert "time_form=" not in str(caught.value)
+    boxes = C.ReadingBoxes()
+    boxes.time_form.value = "mdy"
+    src = C.read_upload(text, "us_export.csv", **boxes.options())
+    assert src.log.start == np.datetime64("2011-08-09T00:15:58") and src.reading == {"time_form": "mdy"}
+
+
 def test_a_bad_log_names_the_file_line_field_value_and_range():
     with pytest.raises(
         ValueError, match=r"bad.csv, line 3: compressed_mb='-5' is outside the valid range \[0, 1e\+08\] MB"

@@ -276,10 +276,11 @@ def test_the_reading_boxes_show_what_they_can_and_read_access_words():
 
     boxes = ReadingBoxes()
     rest = boxes.show({"format": "tape-requests", "object_mb": 18e6, "columns": ["time", "volume"],
-                       "access_map": {"R": "read", "D": None}, "sort": True})  # fmt: skip
+                       "access_map": {"R": "read", "D": None}, "sort": True, "time_form": "dmy"})  # fmt: skip
     assert rest == {"columns": ["time", "volume"], "sort": True}
     assert boxes.options() == {
         "format": "tape-requests",
+        "time_form": "dmy",
         "object_mb": 18e6,
         "access_map": {"R": "read", "D": None},
     }

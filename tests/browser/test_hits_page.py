@@ -210,7 +210,9 @@ def test_a_compressed_request_log_at_capacities_over_its_working_set(open_lesson
     text = example_log("tape-requests", 400, seed=6)
     log = tmp_path / "robot_requests.log.gz"
     log.write_bytes(gzip.compress(text.replace("\n", "\r\n").encode("utf-16")))
-    page.locator(".vtsmodel-read-option select").select_option(label="tape requests (;, no header)")
+    page.locator(".vtsmodel-read-option", has_text="format").locator("select").select_option(
+        label="tape requests (;, no header)"
+    )
     box = page.locator(".vtsmodel-read-option", has_text="size of every object").locator("input")
     box.fill("18TB")
     box.press("Enter")

@@ -178,7 +178,7 @@ class ReadInfo:
         if self.time_form:
             zone = (
                 "; zones converted to UTC" if self.zoned else ("; no zone: taken as written" if self.time_form in
-                ("iso", "iso_basic", "ctime") else "")
+                _times.UNZONED else "")
             )  # fmt: skip
             out.append(f"times: {_times.TIME_FORMS[self.time_form]}{zone}")
         if self.time_at == "end":
@@ -472,6 +472,14 @@ class _Reader:
         """The time form of the first sample value that has one."""
         for v in values:
             form = _times.detect(v)
+            if form == _times.DATE_ORDER_UNSURE:
+                form = _times.date_order(values)
+                if form is None:
+                    raise ValueError(
+                        f"{where}: time={v!r} may be month/day/year or day/month/year, and none of the first "
+                        f"{len(values):,} lines tells which (a day over 12, AM or PM, dots between the date's parts): "
+                        "name the form (time_form='mdy' or time_form='dmy', --time-form mdy)"
+                    )
             if form is not None:
                 return form
         if not values:

@@ -22,7 +22,11 @@ TIME_FORMS = {
     "iso": "ISO 8601 extended, T or space, zone optional (2011-08-19T00:15:58, 2011-08-19 00:15:58+02:00)",
     "iso_basic": "ISO 8601 basic, zone optional (20110819T001558, 20110819T001558Z)",
     "ctime": "C's ctime, as xferlog writes it (Fri Aug 19 00:15:58 2011)",
+    "mdy": "month/day/year and a time, 12- or 24-hour, as US-English tools write (8/19/2011 12:15:58 AM)",
+    "dmy": "day.month.year or day/month/year and a time (19.08.2011 00:15:58)",
 }
+#: The forms that write a date and time without a zone: taken as written.
+UNZONED = ("iso", "iso_basic", "ctime", "mdy", "dmy")
 _EPOCH_US = {"epoch_s": 1e6, "epoch_ms": 1e3, "epoch_us": 1.0, "epoch_ns": 1e-3}
 #: A number this large or larger is read as epoch seconds, milliseconds, ... when the form
 #: is not given (1973-03-03, 1973 in ms, ...): a log in seconds from its own start rarely
@@ -33,6 +37,13 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _ISO = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}")
 _BASIC = re.compile(r"\d{8}T\d{4}")
 _CTIME = re.compile(r"[A-Za-z]{3} +[A-Za-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4}$")
+#: A date written day or month first (``8/19/2011 12:15:58 AM``, ``19.08.2011 00:15``): the two
+#: numbers before the year, the separator, the year, hour, minute, second, its fraction, AM or PM.
+_DATE_FIRST = re.compile(
+    r"(\d{1,2})([./-])(\d{1,2})\2(\d{4})[ T]+(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?$"
+)
+#: What :func:`detect` says of a date written day or month first whose order it alone does not tell.
+DATE_ORDER_UNSURE = "mdy or dmy"
 #: Largest time of the ``seconds`` form accepted (about 31,700 years). [s]
 MAX_SECONDS = 1e12
 
@@ -64,6 +75,33 @@ def detect(value: str, *, seconds_named: bool = False) -> str | None:
         return "iso_basic"
     if _CTIME.match(v):
         return "ctime"
+    m = _DATE_FIRST.match(v)
+    if m:
+        return _order(m) or DATE_ORDER_UNSURE
+    return None
+
+
+def _order(m: re.Match) -> str | None:
+    """``mdy`` or ``dmy`` where one date written day or month first tells (None where it does not).
+
+    A first number over 12 is a day; a second over 12 is a day after the month; a 12-hour clock
+    (AM, PM) is US usage, month first; dots between the parts (19.08.2011) are European usage,
+    day first.
+    """
+    if int(m[1]) > 12:
+        return "dmy"
+    if int(m[3]) > 12 or m[9]:
+        return "mdy"
+    return "dmy" if m[2] == "." else None
+
+
+def date_order(values: list[str]) -> str | None:
+    """``mdy`` or ``dmy``, told by the first of ``values`` whose date says which (:func:`_order`); None when none does."""
+    for v in values:
+        m = _DATE_FIRST.match(v.strip())
+        order = _order(m) if m else None
+        if order:
+            return order
     return None
 
 
@@ -107,6 +145,8 @@ class TimeParser:
             return _epoch_us(values, _EPOCH_US[self.form]).astype("datetime64[us]")
         if self.form == "ctime":
             return _iso([_ctime_to_iso(v, i) for i, v in enumerate(values)])
+        if self.form in ("mdy", "dmy"):
+            return _iso([_date_first_to_iso(v, i, self.form) for i, v in enumerate(values)])
         dt, zoned = _iso_zoned(values, basic=self.form == "iso_basic")
         self.zoned |= zoned
         return dt
@@ -163,6 +203,19 @@ def _ctime_to_iso(value: str, i: int) -> str:
         return f"{year}-{_MONTHS[mon.lower()]:02d}-{int(day):02d}T{hms:0>8}"
     except (ValueError, KeyError):
         raise TimeError(i, f"is not of the form {expected('ctime')}") from None
+
+
+def _date_first_to_iso(value: str, i: int, form: str) -> str:
+    m = _DATE_FIRST.match(value.strip())
+    if m is None:
+        raise TimeError(i, f"is not of the form {expected(form)}")
+    a, b, hour = int(m[1]), int(m[3]), int(m[5])
+    month, day = (a, b) if form == "mdy" else (b, a)
+    if m[9]:  # 12 AM is midnight, 12 PM noon
+        if not 1 <= hour <= 12:
+            raise TimeError(i, "has an hour outside 1 to 12 beside AM or PM")
+        hour = hour % 12 + (12 if m[9] in "Pp" else 0)
+    return f"{m[4]}-{month:02d}-{day:02d}T{hour:02d}:{m[6]}:{m[7] or '00'}{(m[8] or '').replace(',', '.')}"
 
 
 def _iso(values) -> np.ndarray:

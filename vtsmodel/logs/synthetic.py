@@ -285,6 +285,17 @@ def _times(log: MountLog, form: str, zone_hours: int | None) -> list[str]:
             out.append(f"{t:%a} {t:%b} {t.day:>2} {t:%H:%M:%S} {t.year}")
         return out
     text = [s.rstrip("0").rstrip(".") for s in text.tolist()]
+    if form in ("mdy", "dmy"):  # as US-English tools (12-hour clock) and European ones (dots) write them
+        out = []
+        for iso, t in zip(text, local.tolist(), strict=True):
+            frac = iso[19:]
+            if form == "mdy":
+                out.append(
+                    f"{t.month}/{t.day}/{t.year} {t.hour % 12 or 12}:{t:%M:%S}{frac} {'PM' if t.hour >= 12 else 'AM'}"
+                )
+            else:
+                out.append(f"{t:%d.%m.%Y %H:%M:%S}{frac}")
+        return out
     zone = ""
     if zone_hours is not None:
         zone = "Z" if zone_hours == 0 else f"{'+' if zone_hours > 0 else '-'}{abs(zone_hours):02d}:00"
@@ -371,10 +382,18 @@ def render_log(
         cols.append([repr(d) for d in log.duration_s.tolist()])
     sep = "  " if delimiter is None else delimiter
     spec = ",".join(names)
-    if delimiter is None and time_form == "ctime":  # the time is five fields
+    fields = len(cols[0][0].split()) if cols[0] else 1
+    if delimiter is None and fields > 1:  # a time of several fields (ctime: five)
         if header:
-            raise ValueError("a space-separated log with ctime times has no header (the time is five fields)")
-        spec = ",".join(["time=1+2+3+4+5", *(f"{n}={i + 6}" for i, n in enumerate(names[1:]))])
+            raise ValueError(
+                f"a space-separated log with {time_form} times has no header (the time is {fields} fields)"
+            )
+        spec = ",".join(
+            [
+                "time=" + "+".join(str(k + 1) for k in range(fields)),
+                *(f"{n}={i + fields + 1}" for i, n in enumerate(names[1:])),
+            ]
+        )
     lines = [sep.join(names)] if header else []
     lines += [sep.join(row) for row in zip(*cols, strict=True)]
     codec, bom = RENDER_ENCODINGS[encoding]

@@ -91,6 +91,10 @@ def page_advice(message: str) -> str:
     message = re.sub(
         r"access_map=\{.*?\} \(--access-map ([^)]*)\)", r"type \1 in the box 'access words'", message
     )
+    message = message.replace(
+        "name the form (time_form='mdy' or time_form='dmy', --time-form mdy)",
+        "choose month/day/year (US) or day/month/year in the box 'times'",
+    )
     cut = message.find("sort the file first")
     if cut < 0 or "read_mount_log(" not in message:
         return message
@@ -116,8 +120,16 @@ LOG_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FT
                ("tape requests (;, no header)", "tape-requests"))  # fmt: skip
 
 
+#: The times' forms an upload offers (vtsmodel.logs.TIME_FORMS), "detect" first: a date written
+#: 08/09/2011 must be named month or day first where no line of the log tells which.
+TIME_FORM_CHOICES = (("detect", ""), ("seconds from any origin", "seconds"), ("epoch seconds", "epoch_s"),
+                     ("epoch milliseconds", "epoch_ms"), ("epoch microseconds", "epoch_us"),
+                     ("epoch nanoseconds", "epoch_ns"), ("ISO 8601", "iso"), ("ISO 8601 basic", "iso_basic"),
+                     ("ctime (xferlog)", "ctime"), ("month/day/year (US)", "mdy"), ("day/month/year", "dmy"))  # fmt: skip
+
+
 class ReadingBoxes:
-    """How a page reads an uploaded log: its format, what each column holds, the size of every object, its access words.
+    """How a page reads an uploaded log: its format, its times' form, what each column holds, the size of every object, its access words.
 
     Each is detected when left empty (:class:`vtsmodel.logs.LogFile`); a log without a header
     needs its columns. ``widget`` is the row of boxes; :meth:`options` what they say.
@@ -127,16 +139,18 @@ class ReadingBoxes:
         small = {"style": {"description_width": "initial"}}
         self.log_format = w.Dropdown(options=list(LOG_FORMATS), value="", description="format",
                                      layout=w.Layout(width="250px"), **small)  # fmt: skip
+        self.time_form = w.Dropdown(options=list(TIME_FORM_CHOICES), value="", description="times",
+                                    layout=w.Layout(width="240px"), **small)  # fmt: skip
         self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
                               layout=w.Layout(width="300px"), **small)  # fmt: skip
         self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
                                   layout=w.Layout(width="260px"), **small)  # fmt: skip
         self.access_words = w.Text(value="", placeholder="e.g. U=specific_write,D=skip", description="access words",
                                    layout=w.Layout(width="300px"), **small)  # fmt: skip
-        for box in (self.log_format, self.columns, self.object_size, self.access_words):
+        for box in (self.log_format, self.time_form, self.columns, self.object_size, self.access_words):
             box.add_class("vtsmodel-read-option")
         self.widget = w.HBox([w.HTML("<b>Reading an upload</b> (each detected when left empty)&nbsp;"),
-                              self.log_format, self.columns, self.object_size, self.access_words],
+                              self.log_format, self.time_form, self.columns, self.object_size, self.access_words],
                              layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
 
     def show(self, reading: Mapping) -> dict:
@@ -148,14 +162,17 @@ class ReadingBoxes:
         from vtsmodel.app.text import access_map_text
 
         formats = {value for _label, value in LOG_FORMATS}
+        forms = {value for _label, value in TIME_FORM_CHOICES}
         fmt, cols, mb = reading.get("format"), reading.get("columns"), reading.get("object_mb")
+        form = reading.get("time_form")
         words = access_map_text(reading.get("access_map"))
         self.log_format.value = fmt if fmt in formats else ""
+        self.time_form.value = form if form in forms else ""
         self.columns.value = cols if isinstance(cols, str) else ""
         self.object_size.value = "" if mb is None else f"{mb / 1e3!r} GB"
         self.access_words.value = words or ""
-        shown = {"format": fmt in formats, "columns": isinstance(cols, str), "object_mb": mb is not None,
-                 "access_map": words is not None}  # fmt: skip
+        shown = {"format": fmt in formats, "time_form": form in forms, "columns": isinstance(cols, str),
+                 "object_mb": mb is not None, "access_map": words is not None}  # fmt: skip
         return {k: v for k, v in reading.items() if not shown.get(k, False)}
 
     def options(self) -> dict:
@@ -165,6 +182,8 @@ class ReadingBoxes:
         opts = {}
         if self.log_format.value:
             opts["format"] = self.log_format.value
+        if self.time_form.value:
+            opts["time_form"] = self.time_form.value
         if self.columns.value.strip():
             opts["columns"] = self.columns.value.strip()
         if self.object_size.value.strip():
