@@ -396,6 +396,11 @@ def test_ids_up_to_4096_characters():
         (["20110819T001558", "20110819T021600+02"], [0, 2], "2011-08-19T00:15:58"),
         (["20110819T001558.5Z", "20110819T001600"], [0, 1.5], "2011-08-19T00:15:58.5"),
         (["Fri Aug 19 00:15:58 2011", "Fri Aug 19 00:16:00 2011"], [0, 2], "2011-08-19T00:15:58"),
+        # a zone named UTC or GMT (date -u), an offset after a space (%Y-%m-%d %H:%M:%S %z), PostgreSQL's +00
+        (["2011-08-19 00:15:58 UTC", "2011-08-19 00:16:00 GMT", "2011-08-19T00:16:01UTC"], [0, 2, 3],
+         "2011-08-19T00:15:58"),
+        (["2011-08-19 02:15:58 +0200", "2011-08-18 19:16:00 -05:00", "2011-08-19 00:16:01.5+00"], [0, 2, 3.5],
+         "2011-08-19T00:15:58"),
         # US-English tools: month first, a 12-hour clock (12 AM is midnight, 12 PM noon)
         (["8/19/2011 12:15:58 AM", "8/19/2011 12:00:00 PM", "08/19/2011 1:00:00.5 pm"], [0, 42242, 45842.5],
          "2011-08-19T00:15:58"),
@@ -422,6 +427,13 @@ def test_a_time_form_can_be_named_and_a_bad_time_names_it():
         read_mount_log("2011-08-19T00:00:00,A,1\n2011-13-01T00:00:00,A,1\n", columns="time,volume,bytes")
     with pytest.raises(ValueError, match="time='soon' is not a time vtsmodel reads"):
         read_mount_log("soon,A,1\n", columns="time,volume,bytes")
+
+
+def test_a_zone_named_by_letters_other_than_utc_is_refused_with_the_way_out():
+    # CEST is one offset, EST two (American, Australian): a name is not read as an offset
+    with pytest.raises(ValueError, match=r"line 3: time='2011-08-19 00:16:00 CEST' has a zone named by letters: .*"
+                       r"write the offset \(\+02:00\)"):  # fmt: skip
+        read_mount_log("time;tape\n2011-08-19 00:15:58 UTC;T1\n2011-08-19 00:16:00 CEST;T2\n", object_mb=1)
 
 
 def test_a_date_whose_order_no_line_tells_must_be_named():

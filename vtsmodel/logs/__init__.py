@@ -36,8 +36,9 @@ What the reader takes
   seconds from any origin; epoch seconds, milliseconds, microseconds, nanoseconds (told
   apart by their size: a number of 10^8 or more is an epoch time); ISO 8601 extended
   (``2011-08-19T00:15:58``, a space for the ``T``, ``/`` in the date, fractions) and basic
-  (``20110819T001558``), each with or without a zone (``Z``, ``+02:00``, ``+0200``, ``+02``:
-  converted to UTC; without one, taken as written); ctime as xferlog writes it; a date
+  (``20110819T001558``), each with or without a zone (``Z``, ``UTC``, ``GMT``, ``+02:00``,
+  ``+0200``, ``+02``, after a space or not: converted to UTC; without one, taken as written;
+  a zone named otherwise, ``CEST``, is an error: such names are not one offset); ctime as xferlog writes it; a date
   written month first as US-English tools write it (``8/19/2011 12:15:58 AM``, ``mdy``) or
   day first as European ones do (``19.08.2011 00:15:58``, ``dmy``). Which of the two a date
   such as ``08/09/2011`` is, one of the first lines must tell (a day over 12, AM or PM, dots

@@ -19,7 +19,7 @@ TIME_FORMS = {
     "epoch_ms": "milliseconds since 1970-01-01 UTC (1314000000123)",
     "epoch_us": "microseconds since 1970-01-01 UTC (1314000000123456)",
     "epoch_ns": "nanoseconds since 1970-01-01 UTC",
-    "iso": "ISO 8601 extended, T or space, zone optional (2011-08-19T00:15:58, 2011-08-19 00:15:58+02:00)",
+    "iso": "ISO 8601 extended, T or space, zone optional (2011-08-19T00:15:58, 2011-08-19 00:15:58+02:00, ... UTC)",
     "iso_basic": "ISO 8601 basic, zone optional (20110819T001558, 20110819T001558Z)",
     "ctime": "C's ctime, as xferlog writes it (Fri Aug 19 00:15:58 2011)",
     "mdy": "month/day/year and a time, 12- or 24-hour, as US-English tools write (8/19/2011 12:15:58 AM)",
@@ -258,12 +258,28 @@ def _iso_zoned(values: list[str], *, basic: bool) -> tuple[np.ndarray, bool]:
         return out
 
     short_min = 13  # YYYY-MM-DDTHH, YYYYMMDDTHHMM: a zone follows at least an hour
-    z = np.isin(at(-1), ("Z", "z"))
-    hhmm_colon = np.isin(at(-6), ("+", "-")) & (at(-3) == ":") & (length - 6 >= short_min)
+    last3 = [at(-3), at(-2), at(-1)]  # read by several of the tests below
+    z = np.isin(last3[2], ("Z", "z"))
+    # UTC or GMT named (2011-08-19 00:15:58 UTC, as date -u and many exports write it)
+    c3, c2, c1 = last3
+    utc = (((c3 == "U") & (c2 == "T") & (c1 == "C")) | ((c3 == "G") & (c2 == "M") & (c1 == "T"))) & (
+        length - 3 >= short_min
+    )
+    hhmm_colon = np.isin(at(-6), ("+", "-")) & (last3[0] == ":") & (length - 6 >= short_min)
     hhmm = np.isin(at(-5), ("+", "-")) & ~hhmm_colon & (length - 5 >= short_min)
-    hh = np.isin(at(-3), ("+", "-")) & ~hhmm_colon & ~hhmm & (length - 3 >= short_min)
-    cut = np.select([z, hhmm_colon, hhmm, hh], [1, 6, 5, 3], 0)
+    hh = np.isin(last3[0], ("+", "-")) & ~hhmm_colon & ~hhmm & (length - 3 >= short_min)
+    cut = np.select([z, utc, hhmm_colon, hhmm, hh], [1, 3, 6, 5, 3], 0)
+    numeric = (cut > 1) & ~utc
+    letters = [np.char.isalpha(c) for c in last3[1:]]
+    named = (cut == 0) & letters[0] & letters[1]  # CEST, EST: not one offset
+    if named.any():
+        raise TimeError(
+            int(np.flatnonzero(named)[0]),
+            "has a zone named by letters: of those only UTC and GMT say one offset (EST is American or "
+            "Australian); write the offset (+02:00), or no zone and the times are taken as written",
+        )
     offset_s = np.zeros(n, dtype=np.int64)
+    body_len = length
     zoned = bool(cut.any())
     if zoned:
         sign = np.where(at(-cut) == "-", -1, 1)
@@ -272,14 +288,16 @@ def _iso_zoned(values: list[str], *, basic: bool) -> tuple[np.ndarray, bool]:
             hhmm_colon, _digits(ch, idx, length - 2, 2), np.where(hhmm, _digits(ch, idx, length - 2, 2), 0)
         )
         bad = (hours < 0) | (minutes < 0) | (hours > 23) | (minutes > 59)
-        bad &= cut > 1
+        bad &= numeric
         if bad.any():
-            raise TimeError(int(np.flatnonzero(bad)[0]), "has a zone that is not +HH:MM, +HHMM, +HH or Z")
-        offset_s = np.where(cut > 1, sign * (hours * 3600 + minutes * 60), 0)
-        body_len = length - cut
+            raise TimeError(
+                int(np.flatnonzero(bad)[0]), "has a zone that is not +HH:MM, +HHMM, +HH, Z, UTC or GMT"
+            )
+        offset_s = np.where(numeric, sign * (hours * 3600 + minutes * 60), 0)
+        before = length - cut - 1  # a space between the time and its zone (00:15:58 +0200) goes with the zone
+        spaced = (cut > 0) & (before >= 0) & (ch[idx, np.clip(before, 0, w - 1)] == " ")
+        body_len = length - cut - spaced
         ch[np.arange(w)[None, :] >= body_len[:, None]] = ""
-    else:
-        body_len = length
     if basic:
         ok = (body_len >= 13) & (ch[:, 8] == "T") if w > 8 else np.zeros(n, dtype=bool)
         if not ok.all():
