@@ -366,12 +366,14 @@ class _Reader:
                     if '"' in line and line.count('"') % 2:
                         pending = [line, first + i]
                         continue
-                    if line[:1] not in _MAYBE_BLANK or self._content(line):
+                    if line[:1] not in _MAYBE_BLANK or self._holds_data(line):
                         recs.append(line)
                         nums.append(first + i)
                 yield recs, np.asarray(nums, dtype=np.int64)
                 continue
-            keep = [i for i, line in enumerate(lines) if line[:1] not in _MAYBE_BLANK or self._content(line)]
+            keep = [
+                i for i, line in enumerate(lines) if line[:1] not in _MAYBE_BLANK or self._holds_data(line)
+            ]
             if len(keep) == len(lines):
                 yield lines, np.arange(first, first + len(lines), dtype=np.int64)
             else:
@@ -379,7 +381,7 @@ class _Reader:
         if pending is not None:
             raise ValueError(f"{self.where}, line {pending[1]}: a quoted field is not closed before the end")
 
-    def _content(self, line: str) -> bool:
+    def _holds_data(self, line: str) -> bool:
         """Whether a line that may be blank holds data (not a comment, not blank, not NUL bytes alone)."""
         if _content(line):
             if line.lstrip()[:1] != "\x00" or line.strip(_NUL_BLANK):
