@@ -10,6 +10,7 @@ import bz2
 import codecs
 import gzip
 import io
+import json
 import lzma
 import zlib
 
@@ -271,6 +272,65 @@ def test_a_stream_given_in_a_wide_encoding_stays_open():
 def test_render_log_refuses_an_encoding_it_does_not_write():
     with pytest.raises(ValueError, match="encoding='latin-1' is not valid; choose one of utf-8"):
         render_log(_log(5, 2, 1), encoding="latin-1")
+
+
+# --- JSON Lines ---------------------------------------------------------------------------------
+def _json_lines(log, **render) -> str:
+    """The log as JSON Lines, an object a line as a monitoring tool exports it: numbers as numbers, keys reordered."""
+    text, _ = render_log(log, delimiter=";", time_form="iso", zone_hours=0, **render)
+    head, *rows = text.decode().splitlines()
+    keys = head.split(";")
+    out = []
+    for i, row in enumerate(rows):
+        obj = {}
+        for k, v in zip(keys, row.split(";"), strict=True):
+            obj[k] = v if k in ("timestamp", "volume", "op", "tape") else json.loads(v)
+        if i % 2:  # another order of the keys, and one the log does not use
+            obj = {"host": "lib-1", **dict(reversed(list(obj.items())))}
+        out.append(json.dumps(obj))
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize(("compression", "encoding"), [(None, "utf-8"), ("gzip", "utf-8"), (None, "utf-16")])
+def test_json_lines_read_as_the_canonical_csv(compression, encoding):
+    log = _log(120, 13, 7)
+    want = read_mount_log(ml.mount_log_csv(log))
+    data = _json_lines(log).encode(RENDER_ENCODINGS[encoding][0])
+    data = RENDER_ENCODINGS[encoding][1] + data
+    if compression:
+        data = gzip.compress(data)
+    got = read_mount_log(data)
+    _same(got, want)
+    assert got.notes[0].startswith("read as JSON Lines (an object a line)")
+    assert "keys the first object has not, not read: host" in got.notes
+    assert sum(len(c) for c in ml.iter_mount_log(data, chunk_lines=17)) == len(want)
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        ("{not json}", "line 4: is not a JSON object"),
+        ("[1, 2]", "line 4: is list JSON, not an object"),
+        (
+            '{"timestamp": "2026-01-05T00:00:09Z", "volume": ["V1"], "bytes": 1}',
+            'line 4: \\["V1"\\] is not one value',
+        ),
+        (
+            '{"timestamp": "2026-01-05T00:00:09Z", "volume": "V1", "bytes": "lots"}',
+            "line 4: bytes='lots' is not a number",
+        ),
+    ],
+)
+def test_a_bad_json_line_is_named(bad, words):
+    good = [
+        f'{{"timestamp": "2026-01-05T00:00:0{i}Z", "volume": "V{i}", "bytes": {i + 1}}}' for i in range(2)
+    ]
+    text = "# an export\n" + "\n".join(good) + "\n" + bad + "\n"
+    with pytest.raises(ValueError, match=words):
+        read_mount_log(text)
+    assert len(read_mount_log("# an export\n" + "\n".join(good) + "\n")) == 2
+    with pytest.raises(ValueError, match="line 1: the first object names nothing"):
+        read_mount_log("{}\n" + good[0] + "\n")
 
 
 # --- logs joined end to end, files cut short --------------------------------------------------

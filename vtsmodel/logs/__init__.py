@@ -17,6 +17,9 @@ What the reader takes
   50 lines (the one that splits every line into the same number of fields, the most
   fields winning) or given (``delimiter=``). Fields may be quoted (RFC 4180), a quoted
   field may hold line ends.
+- **JSON Lines** (an object a line, as monitoring tools export: known by its first line's
+  ``{``): the first object's keys name the columns, by the same names as a header's; a key
+  another object adds is said in the notes, not read. Parsed by :func:`json.loads` alone.
 - **A header or none**: a first line holding a column name vtsmodel knows (and no time)
   is the header; unknown header columns are left out and listed in the log's ``notes``
   (a name close to a known one, such as ``acess``, is an error: a misspelt column must not

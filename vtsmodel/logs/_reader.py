@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -160,6 +161,7 @@ class ReadInfo:
     size_basis: str = "host"
     time_at: str = "start"
     ignored: tuple[str, ...] = ()
+    unread_keys: tuple[str, ...] = ()  # JSON Lines: keys the first object has not
     skipped: int = 0
     headers_again: int = 0  # the header line again, where logs were joined end to end
     nul_lines: int = 0  # lines of NUL bytes alone (a file cut short, or written ahead)
@@ -168,8 +170,11 @@ class ReadInfo:
         """Sentences a result should carry about how the log was read."""
         out = []
         how = [] if self.format == "delimited" else [f"format {self.format}"]
-        how.append(f"{_columns.DELIMITER_NAMES[self.delimiter]}-separated")
-        how.append("with a header" if self.header else "no header")
+        if self.delimiter == _JSON_SEP:
+            how.append("JSON Lines (an object a line)")
+        else:
+            how.append(f"{_columns.DELIMITER_NAMES[self.delimiter]}-separated")
+            how.append("with a header" if self.header else "no header")
         if self.compression:
             how.append(f"{self.compression}-compressed")
         if self.encoding != "utf-8":
@@ -191,6 +196,8 @@ class ReadInfo:
             out.append("the log names no object but the cartridge: each cartridge is one object")
         if self.ignored:
             out.append("columns not used: " + ", ".join(self.ignored))
+        if self.unread_keys:
+            out.append("keys the first object has not, not read: " + ", ".join(self.unread_keys))
         if self.skipped:
             out.append(f"{self.skipped:,} lines left out (deletions)")
         if self.headers_again:
@@ -351,8 +358,13 @@ class _Reader:
     def _records(self) -> Iterator[tuple[list[str], np.ndarray]]:
         """Data lines (comments and blank lines out; quoted line ends joined) and their numbers."""
         pending = None  # an open quoted record: [text, line number]
+        opening = True
         for text, lines, first in self.src.blocks():
             self.info.encoding = self.src.encoding  # a byte-order mark may name it (the first block's)
+            if opening:  # JSON Lines: an object a line, known by its first (its quotes are not CSV's)
+                opening = False
+                if self._setting("delimiter", "auto") == "auto" and _first_content(lines)[:1] == "{":
+                    self.json_keys, self.quoting = [], False
             if self.quoting and (pending is not None or '"' in text):
                 recs, nums = [], []
                 for i, line in enumerate(lines):
@@ -380,6 +392,34 @@ class _Reader:
                 yield [lines[i] for i in keep], first + np.asarray(keep, dtype=np.int64)
         if pending is not None:
             raise ValueError(f"{self.where}, line {pending[1]}: a quoted field is not closed before the end")
+
+    json_keys: list[str] | None = None  # JSON Lines: the first object's keys, in order
+
+    def _json_rows(self, recs: list[str], numbers: np.ndarray) -> list[str]:
+        """JSON Lines' objects as rows of their values under :attr:`json_keys` (a key not given: empty)."""
+        keys, out = self.json_keys, []
+        try:  # the block as one array: one call of the parser (each line on its own names a bad one)
+            objs = json.loads("[" + ",".join(recs) + "]")
+        except (ValueError, RecursionError):
+            objs = None
+        if objs is None or len(objs) != len(recs) or not all(isinstance(o, dict) for o in objs):
+            objs = [
+                _json_object(rec, line, self.where) for rec, line in zip(recs, numbers.tolist(), strict=True)
+            ]
+        seps, known = len(keys) - 1, self.json_known
+        for obj, line in zip(objs, numbers.tolist(), strict=True):
+            # keys the first object has not: said (the first 20)
+            if len(obj) != len(keys) and len(self.info.unread_keys) < 20 and not obj.keys() <= known:
+                self.info.unread_keys = tuple(
+                    dict.fromkeys((*self.info.unread_keys, *(k for k in obj if k not in known)))
+                )
+            row = _JSON_SEP.join(
+                [v if type(v) is str else _json_cell(v, line, self.where) for v in map(obj.get, keys)]
+            )
+            if row.count(_JSON_SEP) != seps:
+                raise ValueError(f"{self.where}, line {line}: a value holds the character U+001F")
+            out.append(row)
+        return out
 
     def _holds_data(self, line: str) -> bool:
         """Whether a line that may be blank holds data (not a comment, not blank, not NUL bytes alone)."""
@@ -418,6 +458,19 @@ class _Reader:
                 f"{self.where}: no lines but comments and blank lines; a log has a line per request "
                 "(time_s or time, volume, compressed_mb or host_mb, access in vtsmodel's own format)"
             )
+        if (
+            self.json_keys is not None
+        ):  # each object a row of its values, under a header of the first one's keys
+            self.json_keys = list(_json_object(recs[0], int(numbers[0]), self.where))
+            if not self.json_keys:
+                raise ValueError(
+                    f"{self.where}, line {numbers[0]}: the first object names nothing; its keys name the columns"
+                )
+            self.json_known = frozenset(self.json_keys)
+            recs = [_JSON_SEP.join(self.json_keys), *self._json_rows(recs, numbers)]
+            numbers = np.concatenate([numbers[:1], numbers])
+            records = ((self._json_rows(r, n), n) for r, n in records)
+            delim = _JSON_SEP
         if delim == "auto":
             try:
                 delim = _columns.detect_delimiter(recs[:_SAMPLE])
@@ -429,7 +482,7 @@ class _Reader:
         self.quoting = delim is not None
         self.info.delimiter = delim
         first = _columns.split_one(recs[0], delim)
-        header = self._setting("header", None)
+        header = True if self.json_keys is not None else self._setting("header", None)
         if header is None:
             keys = [_columns.normal(c) for c in first]
             header = any(k in _columns.ALIASES or k in _columns.ROLES for k in keys) and not any(
@@ -725,6 +778,38 @@ class _Reader:
 def _scaled(x: np.ndarray, scale: float) -> np.ndarray:
     """``x * scale``, dividing for a scale below 1 (bytes / 10^6 is exact where bytes * 10^-6 is not)."""
     return x / round(1.0 / scale) if scale < 1 else x * scale if scale != 1 else x
+
+
+#: How JSON Lines' values are joined into the rows the reader splits: the unit separator, a
+#: character no log's value holds.
+_JSON_SEP = "\x1f"
+
+
+def _json_object(line: str, number: int, where: str) -> dict:
+    """The object on one line of JSON Lines; ``ValueError`` naming the line when it is not one (json.loads only: nothing is run)."""
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{where}, line {number}: is not a JSON object ({str(exc)[:120]}); a JSON Lines log "
+                         "holds an object a line") from None  # fmt: skip
+    if not isinstance(obj, dict):
+        raise ValueError(f"{where}, line {number}: is {type(obj).__name__} JSON, not an object; a JSON Lines log "
+                         "holds an object a line")  # fmt: skip
+    return obj
+
+
+def _json_cell(v, line: int, where: str) -> str:
+    """A JSON value other than a string as the reader's text: empty for null (or a key not given), numbers as JSON writes them."""
+    if v is None:
+        return ""
+    if isinstance(v, dict | list):
+        raise ValueError(f"{where}, line {line}: {json.dumps(v)[:80]} is not one value")
+    return json.dumps(v)
+
+
+def _first_content(lines: list[str]) -> str:
+    """The first line of ``lines`` that holds data, without its leading blanks ("" when none does)."""
+    return next((line.lstrip() for line in lines if _content(line)), "")
 
 
 #: First characters of a line that may be blank, a comment or NUL bytes alone (checked further).

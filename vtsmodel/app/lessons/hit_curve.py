@@ -34,7 +34,7 @@ EXAMPLE_LOG = example_file("example_mount_log.csv")
 #: What a person with a log larger than the page reads does instead.
 LARGER = "use the command line (vtsmodel hits LOG.csv) for larger ones"
 #: The files the upload dialog offers: logs, plain or compressed.
-LOG_FILES = ".csv,.txt,.log,.tsv,.gz,.bz2,.xz,.zst"
+LOG_FILES = ".csv,.txt,.log,.tsv,.json,.jsonl,.ndjson,.gz,.bz2,.xz,.zst"
 #: Most requests the page reads from a log (a compressed upload can hold many more lines
 #: than its bytes suggest): about 2 s and 200 MB for its curve on the project's machine. [count]
 MAX_PAGE_REQUESTS = 1_000_000
