@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pytest
@@ -84,6 +85,19 @@ def test_a_picked_log_in_utf16_reads_as_its_utf8_twin():
         src.log.size_mb, want.size_mb
     )
     assert any("UTF-16-LE text" in n for n in src.log.notes)
+
+
+def test_a_picked_json_lines_export_reads_as_its_csv_twin():
+    # a monitoring tool's export: an object a line, epoch milliseconds, the file type the picker offers
+    assert ".jsonl" in C.LOG_FILES.split(",")
+    rows = [(1314000000000 + 7000 * i, f"A{i % 5:05d}", 10**9 + i) for i in range(40)]
+    jl = "".join(json.dumps({"ts": t, "vid": v, "bytes": b, "site": "x"}) + "\n" for t, v, b in rows).encode()
+    csv = ("ts,vid,bytes\n" + "".join(f"{t},{v},{b}\n" for t, v, b in rows)).encode()
+    got, want = C.read_upload(jl, "export.jsonl").log, C.read_upload(csv, "export.csv").log
+    assert got.cartridge_ids.tolist() == want.cartridge_ids.tolist() and np.array_equal(
+        got.time_s, want.time_s
+    )
+    assert np.array_equal(got.size_mb, want.size_mb) and got.start == want.start
 
 
 def test_every_time_form_is_offered_and_a_date_order_the_log_does_not_tell_is_asked_for():
