@@ -359,6 +359,19 @@ def test_logs_joined_end_to_end_read_as_one(chunk_lines):
     assert sum(len(c) for c in ml.iter_mount_log(joined, chunk_lines=chunk_lines)) == len(want)
 
 
+def test_a_reports_title_over_its_header_is_left_out_and_said():
+    # A report export: a title and a date over the table's header, then the rows.
+    rows = "time,tape,bytes\n2011-08-19T00:15:58,T1,100\n2011-08-19T00:16:58,T2,200\n2011-08-19T00:17:00,T1,300\n"
+    want = read_mount_log(rows)
+    got = read_mount_log("Mount report: library LIB1\nGenerated 2011-08-20, 06:00\n\n" + rows)
+    _same(got, want)
+    assert "2 lines over the header left out (a report's title)" in got.notes
+    assert not any("title" in n for n in want.notes)
+    # a first line over data with no header is not a title: it stays, and is named
+    with pytest.raises(ValueError, match="line 1"):
+        read_mount_log("Mount report\n2011-08-19T00:15:58,T1,100\n2011-08-19T00:16:58,T2,200\n")
+
+
 def test_lines_of_nul_bytes_are_left_out_and_said():
     # A log cut short by a crash, or written ahead by its writer: NUL bytes where lines were to come.
     text = "time_s,volume,bytes\n0,A,1\n" + "\x00" * 40 + "\n1,B,2\n" + "\x00" * 4096

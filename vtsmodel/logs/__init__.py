@@ -21,7 +21,7 @@ What the reader takes
   ``{``): the first object's keys name the columns, by the same names as a header's; a key
   another object adds is said in the notes, not read. Parsed by :func:`json.loads` alone.
 - **A header or none**: a first line holding a column name vtsmodel knows (and no time)
-  is the header; unknown header columns are left out and listed in the log's ``notes``
+  is the header (lines a report puts over it, a title and a date, are left out and said); unknown header columns are left out and listed in the log's ``notes``
   (a name close to a known one, such as ``acess``, is an error: a misspelt column must not
   pass unnoticed). Without a header, ``columns=`` says what each field holds, by position
   from 1 (as ``cut`` and ``awk`` count): ``"time,volume,,bytes,op"`` (an empty name skips

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import csv
 import json
 import math
 from collections.abc import Iterator, Mapping
@@ -162,6 +163,7 @@ class ReadInfo:
     time_at: str = "start"
     ignored: tuple[str, ...] = ()
     unread_keys: tuple[str, ...] = ()  # JSON Lines: keys the first object has not
+    title_lines: int = 0  # lines a report puts over its header
     skipped: int = 0
     headers_again: int = 0  # the header line again, where logs were joined end to end
     nul_lines: int = 0  # lines of NUL bytes alone (a file cut short, or written ahead)
@@ -200,6 +202,8 @@ class ReadInfo:
             out.append("keys the first object has not, not read: " + ", ".join(self.unread_keys))
         if self.skipped:
             out.append(f"{self.skipped:,} lines left out (deletions)")
+        if self.title_lines:
+            out.append(f"{_count(self.title_lines, 'line')} over the header left out (a report's title)")
         if self.headers_again:
             out.append(
                 f"the header line again on {_count(self.headers_again, 'line')} (logs joined end to end): left out"
@@ -421,6 +425,24 @@ class _Reader:
             out.append(row)
         return out
 
+    def _title_lines(self, recs: list[str], delim) -> int:
+        """Lines a report puts over its table (a title, a date) before its header: their count (0: none).
+
+        Only where the first line splits into another number of fields than most of the first
+        lines do, and the first line that splits into that number is a header
+        (:func:`_looks_like_header`) within the first ten.
+        """
+        try:
+            counts = [len(_columns.split_one(r, delim)) for r in recs[:_SAMPLE]]
+        except csv.Error:
+            return 0
+        values, freq = np.unique(counts, return_counts=True)
+        n = int(values[np.argmax(freq)])
+        if counts[0] == n:
+            return 0
+        k = next((i for i, c in enumerate(counts[:10]) if c == n), None)
+        return k if k and _looks_like_header(_columns.split_one(recs[k], delim)) else 0
+
     def _holds_data(self, line: str) -> bool:
         """Whether a line that may be blank holds data (not a comment, not blank, not NUL bytes alone)."""
         if _content(line):
@@ -481,13 +503,15 @@ class _Reader:
         self.delim = delim
         self.quoting = delim is not None
         self.info.delimiter = delim
-        first = _columns.split_one(recs[0], delim)
         header = True if self.json_keys is not None else self._setting("header", None)
+        if header is None and self._setting("columns", None) is None:
+            title = self._title_lines(recs, delim)
+            if title:
+                self.info.title_lines = title
+                recs, numbers = recs[title:], numbers[title:]
+        first = _columns.split_one(recs[0], delim)
         if header is None:
-            keys = [_columns.normal(c) for c in first]
-            header = any(k in _columns.ALIASES or k in _columns.ROLES for k in keys) and not any(
-                _times.detect(c) is not None for c in first
-            )
+            header = _looks_like_header(first)
         self.info.header = bool(header)
         first_line = int(numbers[0])
         where = f"{self.where}, line {first_line}"
@@ -805,6 +829,14 @@ def _json_cell(v, line: int, where: str) -> str:
     if isinstance(v, dict | list):
         raise ValueError(f"{where}, line {line}: {json.dumps(v)[:80]} is not one value")
     return json.dumps(v)
+
+
+def _looks_like_header(cells: list[str]) -> bool:
+    """Whether a line's fields are a header: a column name vtsmodel knows among them, and no time."""
+    keys = [_columns.normal(c) for c in cells]
+    return any(k in _columns.ALIASES or k in _columns.ROLES for k in keys) and not any(
+        _times.detect(c) is not None for c in cells
+    )
 
 
 def _first_content(lines: list[str]) -> str:
