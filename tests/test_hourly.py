@@ -121,6 +121,21 @@ def test_files_that_are_too_large_or_not_text_are_rejected(tmp_path):
         read_hourly_workload("# only a comment\n\n")
 
 
+def test_a_spreadsheets_european_csv_reads_as_the_example():
+    # Saved by a spreadsheet set to German or French: semicolons, decimal commas; or tab-separated.
+    text = EXAMPLE.read_text()
+    rows = [line for line in text.splitlines() if not line.startswith("#")]
+    want = read_hourly_workload(EXAMPLE).rows()
+    for sep in (";", "\t"):
+        assert read_hourly_workload("\n".join(r.replace(",", sep) for r in rows) + "\n").rows() == want
+    eu = "\n".join(r.replace(",", ";") for r in rows) + "\n"
+    assert read_hourly_workload(eu.replace("250000", "250000,5", 1)).rows()[0]["host_write_mb"] == 250000.5
+    with pytest.raises(
+        ValueError, match=r"line 2: host_write_mb='250.000' may be 250000 grouped in thousands"
+    ):
+        read_hourly_workload(eu.replace("250000", "250.000", 1))
+
+
 def test_bytes_file_objects_paths_and_text_read_the_same(tmp_path):
     text = EXAMPLE.read_text()
     path = tmp_path / "day.csv"

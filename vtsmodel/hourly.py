@@ -11,7 +11,11 @@ file is a CSV with those numbers, one row per hour, which the planner
 The file
 --------
 UTF-8 text. Lines starting with ``#`` and blank lines are comments. The first other line
-is the header: the column names, in any order. Every following line is one hour.
+is the header: the column names, in any order. Every following line is one hour. Values
+are separated by commas; by semicolons or tabs where the header has no comma (a
+spreadsheet set to a European language saves CSV so), and then a decimal comma is a
+decimal point and a number grouped in thousands by dots (``250.000``) is refused: it may
+be either.
 
 ============================  ========  ==========  ==========================================
 column                        unit      required    what
@@ -41,6 +45,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -362,6 +367,30 @@ def _lines(source) -> tuple[Iterator[tuple[int, str]], str, callable]:
     return gen(), str(label), close
 
 
+#: A number grouped in thousands by dots (250.000): 250 or 250,000, which a file does not say.
+_DOT_GROUPED = re.compile(r"\s*\d{1,3}(\.\d{3})+\s*$")
+
+
+def _delimiter_of(header: str) -> str:
+    """The header's delimiter: a comma, or a semicolon or tab where it has no comma.
+
+    A spreadsheet set to a European language saves CSV with semicolons and decimal commas.
+    """
+    if "," in header:
+        return ","
+    return ";" if ";" in header else "\t" if "\t" in header else ","
+
+
+def _decimal_comma(cell: str, name: str, where: str) -> str:
+    """A value of a semicolon- or tab-separated file: its decimal comma as a point; grouped thousands refused."""
+    if _DOT_GROUPED.match(cell):
+        raise ValueError(
+            f"{where}: {name}={cell.strip()!r} may be {cell.strip().replace('.', '')} grouped in thousands, or a "
+            "decimal; save the numbers without grouping"
+        )
+    return cell.replace(",", ".")
+
+
 def iter_hourly_rows(source, *, comments: list[str] | None = None) -> Iterator[dict]:
     """Read an hourly workload file line by line, yielding each checked row.
 
@@ -386,14 +415,17 @@ def iter_hourly_rows(source, *, comments: list[str] | None = None) -> Iterator[d
     try:
         keys = None
         index = 0
+        delimiter = ","
         for n, text in lines:
             stripped = text.strip()
             if not stripped or stripped.startswith("#"):
                 if keys is None and comments is not None and stripped.startswith("#"):
                     comments.append(stripped[1:].strip())
                 continue
+            if keys is None:
+                delimiter = _delimiter_of(stripped)
             try:
-                cells = next(csv.reader([text]))
+                cells = next(csv.reader([text], delimiter=delimiter))
             except csv.Error as exc:
                 raise ValueError(f"line {n}: not valid CSV ({exc})") from None
             if keys is None:
@@ -403,6 +435,8 @@ def iter_hourly_rows(source, *, comments: list[str] | None = None) -> Iterator[d
                 raise ValueError(
                     f"line {n}: expected {len(keys)} values ({', '.join(keys)}), got {len(cells)}"
                 )
+            if delimiter != ",":
+                cells = [_decimal_comma(c, k, f"line {n}") for c, k in zip(cells, keys, strict=True)]
             yield _check_row(dict(zip(keys, cells, strict=True)), keys, index, f"line {n}")
             index += 1
         if keys is None:
