@@ -313,7 +313,7 @@ def test_json_lines_read_as_the_canonical_csv(compression, encoding):
         ("[1, 2]", "line 4: is list JSON, not an object"),
         (
             '{"timestamp": "2026-01-05T00:00:09Z", "volume": ["V1"], "bytes": 1}',
-            'line 4: \\["V1"\\] is not one value',
+            'line 4: volume=\\["V1"\\] is not one value',
         ),
         (
             '{"timestamp": "2026-01-05T00:00:09Z", "volume": "V1", "bytes": "lots"}',
@@ -329,6 +329,9 @@ def test_a_bad_json_line_is_named(bad, words):
     with pytest.raises(ValueError, match=words):
         read_mount_log(text)
     assert len(read_mount_log("# an export\n" + "\n".join(good) + "\n")) == 2
+    # an object or a list under a key the log does not use is no matter
+    tagged = [g[:-1] + ', "tags": {"site": [1, 2]}}' for g in good]
+    assert read_mount_log("\n".join(tagged) + "\n").volume_ids.tolist() == ["V0", "V1"]
     with pytest.raises(ValueError, match="line 1: the first object names nothing"):
         read_mount_log("{}\n" + good[0] + "\n")
 

@@ -417,9 +417,7 @@ class _Reader:
                 self.info.unread_keys = tuple(
                     dict.fromkeys((*self.info.unread_keys, *(k for k in obj if k not in known)))
                 )
-            row = _JSON_SEP.join(
-                [v if type(v) is str else _json_cell(v, line, self.where) for v in map(obj.get, keys)]
-            )
+            row = _JSON_SEP.join([v if type(v) is str else _json_cell(v) for v in map(obj.get, keys)])
             if row.count(_JSON_SEP) != seps:
                 raise ValueError(f"{self.where}, line {line}: a value holds the character U+001F")
             out.append(row)
@@ -442,6 +440,15 @@ class _Reader:
             return 0
         k = next((i for i, c in enumerate(counts[:10]) if c == n), None)
         return k if k and _looks_like_header(_columns.split_one(recs[k], delim)) else 0
+
+    def _nested(self, cols: dict, lines: np.ndarray) -> None:
+        """``ValueError`` naming the line and key where a column the log uses holds an object or a list."""
+        for j, values in cols.items():
+            bad = next((i for i, v in enumerate(values) if v[:1] == _NESTED), None)
+            if bad is not None:
+                raise ValueError(
+                    f"{self.where}, line {lines[bad]}: {self.json_keys[j]}={values[bad][1:81]} is not one value"
+                )
 
     def _holds_data(self, line: str) -> bool:
         """Whether a line that may be blank holds data (not a comment, not blank, not NUL bytes alone)."""
@@ -640,6 +647,8 @@ class _Reader:
         cols = _columns.split_block("\n".join(recs), recs, self.delim, self.lay, lines, self.where)
         roles = self.lay.roles
         n = len(recs)
+        if self.json_keys is not None:
+            self._nested(cols, lines)
 
         padded = _columns.padded(recs, self.delim)
 
@@ -807,6 +816,8 @@ def _scaled(x: np.ndarray, scale: float) -> np.ndarray:
 #: How JSON Lines' values are joined into the rows the reader splits: the unit separator, a
 #: character no log's value holds.
 _JSON_SEP = "\x1f"
+#: Before a JSON Lines value that is an object or a list (not one value): the record separator.
+_NESTED = "\x1e"
 
 
 def _json_object(line: str, number: int, where: str) -> dict:
@@ -822,12 +833,12 @@ def _json_object(line: str, number: int, where: str) -> dict:
     return obj
 
 
-def _json_cell(v, line: int, where: str) -> str:
+def _json_cell(v) -> str:
     """A JSON value other than a string as the reader's text: empty for null (or a key not given), numbers as JSON writes them."""
     if v is None:
         return ""
-    if isinstance(v, dict | list):
-        raise ValueError(f"{where}, line {line}: {json.dumps(v)[:80]} is not one value")
+    if isinstance(v, dict | list):  # an error only where a column the log uses holds it (_nested)
+        return _NESTED + json.dumps(v)
     return json.dumps(v)
 
 
