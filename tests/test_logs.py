@@ -329,6 +329,9 @@ def test_a_bad_json_line_is_named(bad, words):
     with pytest.raises(ValueError, match=words):
         read_mount_log(text)
     assert len(read_mount_log("# an export\n" + "\n".join(good) + "\n")) == 2
+    # a value is taken as the JSON gives it: a quote it begins with, a line end it holds (no CSV rules)
+    odd = [g.replace('"V1"', '"\\"V1\\""').replace("}", ', "msg": "two\\nlines"}') for g in good]
+    assert read_mount_log("\n".join(odd) + "\n").volume_ids.tolist() == ["V0", '"V1"']
     # an object or a list under a key the log does not use is no matter
     tagged = [g[:-1] + ', "tags": {"site": [1, 2]}}' for g in good]
     assert read_mount_log("\n".join(tagged) + "\n").volume_ids.tolist() == ["V0", "V1"]

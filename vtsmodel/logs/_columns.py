@@ -242,6 +242,9 @@ def _found(names: dict) -> str:
 #: Delimiters tried, in order of preference on a tie; None is runs of spaces or tabs.
 DELIMITERS = ("\t", ";", "|", ",", None)
 DELIMITER_NAMES = {"\t": "tab", ";": "semicolon", "|": "bar", ",": "comma", None: "space"}
+#: The unit separator: the delimiter of rows the reader makes itself (JSON Lines' values), split
+#: as they are, without CSV's quotes (a value may begin with a quote, or hold a line end).
+UNQUOTED = "\x1f"
 
 
 def split_one(line: str, delimiter: str | None) -> list[str]:
@@ -249,7 +252,7 @@ def split_one(line: str, delimiter: str | None) -> list[str]:
     line = line.rstrip("\r\n")
     if delimiter is None:
         return line.split()
-    if '"' not in line:
+    if '"' not in line or delimiter == UNQUOTED:
         return line.split(delimiter)
     return next(csv.reader([line], delimiter=delimiter))
 
@@ -312,7 +315,7 @@ def split_block(text: str, lines: list[str], delimiter: str | None, lay: Layout,
         d = delimiter
         if "\r" in text and '"' not in text:
             text = text.replace("\r\n", "\n")
-    if lay.ncols is not None and (delimiter is None or '"' not in text):
+    if lay.ncols is not None and (delimiter in (None, UNQUOTED) or '"' not in text):
         # one split for the whole block, after checking each line's count of delimiters
         data = np.frombuffer(text.encode("utf-8") + b"\n", dtype=np.uint8)
         cuts = np.searchsorted(np.flatnonzero(data == ord(d)), np.flatnonzero(data == 10))

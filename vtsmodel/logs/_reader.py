@@ -487,9 +487,8 @@ class _Reader:
                 f"{self.where}: no lines but comments and blank lines; a log has a line per request "
                 "(time_s or time, volume, compressed_mb or host_mb, access in vtsmodel's own format)"
             )
-        if (
-            self.json_keys is not None
-        ):  # each object a row of its values, under a header of the first one's keys
+        if self.json_keys is not None:
+            # each object a row of its values, under a header of the first one's keys
             self.json_keys = list(_json_object(recs[0], int(numbers[0]), self.where))
             if not self.json_keys:
                 raise ValueError(
@@ -813,9 +812,9 @@ def _scaled(x: np.ndarray, scale: float) -> np.ndarray:
     return x / round(1.0 / scale) if scale < 1 else x * scale if scale != 1 else x
 
 
-#: How JSON Lines' values are joined into the rows the reader splits: the unit separator, a
-#: character no log's value holds.
-_JSON_SEP = "\x1f"
+#: How JSON Lines' values are joined into the rows the reader splits (the unit separator: a
+#: character no log's value holds, split without CSV's quotes).
+_JSON_SEP = _columns.UNQUOTED
 #: Before a JSON Lines value that is an object or a list (not one value): the record separator.
 _NESTED = "\x1e"
 
