@@ -623,3 +623,38 @@ def test_the_exact_curve_equals_libcachesims_lru_in_every_shape(delimiter, compr
     assert 0 < ours.read_hit_ratio[0] < ours.read_hit_ratio[-1]  # the capacities span the curve
     np.testing.assert_allclose(ours.read_hit_ratio, theirs.read_hit_ratio, rtol=0, atol=1e-12)
     np.testing.assert_allclose(ours.read_byte_hit_ratio, theirs.read_byte_hit_ratio, rtol=0, atol=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", ["windows report", "json lines", "us export"])
+def test_the_exact_curve_equals_libcachesims_lru_on_logs_as_tools_save_them(shape):
+    # The shapes this reader learnt, each against libCacheSim's LRU on the log it read, and the
+    # log itself against the same requests written as plain CSV.
+    pytest.importorskip("libcachesim")
+    from vtsmodel import hits
+
+    base = synthetic_mount_log(600, 80, seed=11, hours=12, resize_on_write=False)
+    log = ml.mount_log(np.round(base.time_s), base.volume_ids[base.volume], base.size_mb, base.access)
+    want = read_mount_log(ml.mount_log_csv(log))
+    if shape == "windows report":  # UTF-16, CRLF, a title, two exports joined, NUL bytes after
+        text, _ = render_log(log, delimiter="\t", time_form="iso", zone_hours=1)
+        head, *rows = text.decode().splitlines()
+        body = "\r\n".join([head, *rows[:300], head, *rows[300:]])
+        data = ("Mounts, library LIB1\r\n" + body + "\r\n" + "\x00" * 64).encode("utf-16")
+    elif shape == "json lines":
+        data = _json_lines(log).encode()
+    else:  # a US-English tool's export: month first, a 12-hour clock, semicolons
+        data, _ = render_log(log, delimiter=";", time_form="mdy")
+    got = read_mount_log(data)
+    np.testing.assert_array_equal(got.time_s - got.time_s[0], want.time_s - want.time_s[0])
+    assert got.volume_ids.tolist() == want.volume_ids.tolist() and got.volume.tolist() == want.volume.tolist()
+    np.testing.assert_array_equal(got.size_mb, want.size_mb)
+    np.testing.assert_array_equal(got.access, want.access)
+    curve = hits.lru_hit_curve(got)
+    caps = np.geomspace(
+        curve.largest_volume_gb, max(2 * curve.working_set_gb, 2 * curve.largest_volume_gb), 24
+    )
+    theirs, ours = hits.simulate_policy(got, caps, policy="LRU"), curve.at(caps)
+    assert 0 < ours.read_hit_ratio[0] < ours.read_hit_ratio[-1]
+    np.testing.assert_allclose(ours.read_hit_ratio, theirs.read_hit_ratio, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours.read_byte_hit_ratio, theirs.read_byte_hit_ratio, rtol=0, atol=1e-12)
