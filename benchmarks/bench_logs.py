@@ -35,6 +35,10 @@ def shapes(lines: int, seed: int = 1) -> dict[str, bytes]:
     head, *rows = csv.decode().splitlines()
     keys = head.split(",")
     jsonl = "".join(json.dumps(dict(zip(keys, r.split(","), strict=True))) + "\n" for r in rows)
+    b = next(i for i, k in enumerate(keys) if k.endswith("bytes"))
+    grouped = "".join(
+        ",".join(f'"{int(c):,}"' if i == b else c for i, c in enumerate(r.split(","))) + "\n" for r in rows
+    )
     return {
         "CSV, UTF-8": csv,
         "CSV, UTF-16 with its mark": render_log(
@@ -43,6 +47,10 @@ def shapes(lines: int, seed: int = 1) -> dict[str, bytes]:
         "CSV, gzip": gzip.compress(csv, compresslevel=1),
         "semicolons, month/day/year AM/PM": render_log(log, delimiter=";", time_form="mdy")[0],
         "JSON Lines": jsonl.encode(),
+        "web server's times (19/Aug/2011:00:15:58 +0000)": render_log(
+            log, delimiter=",", time_form="month_name", zone_hours=0
+        )[0],
+        'sizes grouped in threes ("1,234,567")': (head + "\n" + grouped).encode(),
     }
 
 

@@ -708,6 +708,21 @@ def test_hits_on_a_gzipped_headerless_semicolon_log_with_basic_times_and_no_size
     assert "every request counted as a read" in out and "every object counted as 18,000,000 MB" in out
 
 
+def test_a_spreadsheets_days_are_said_once_as_a_note_and_read_with_the_flag(capsys, tmp_path):
+    # A spreadsheet's export: dates saved as numbers (days since 1899-12-30), sizes grouped in threes
+    path = tmp_path / "export.csv"
+    rows = [(40774.0110879630 + k / 1440, f"V{k % 7}", f'"{(k + 1) * 1_234_567:,}"') for k in range(40)]
+    path.write_text("Date,Volume,Size (bytes)\n" + "".join(f"{d:.10f},{v},{b}\n" for d, v, b in rows))
+    for argv in (["hits", str(path)], ["replay", str(path)]):
+        code, out, err = run(capsys, *argv)
+        assert code == 0 and err == "", err  # no Python warning beside the note
+        assert out.count("may be a spreadsheet's dates (days since 1899-12-30): if so, name the form: "
+                         "time_form='excel' (--time-form excel)") == 1  # fmt: skip
+    code, out, err = run(capsys, "hits", str(path), "--time-form", "excel")
+    assert code == 0 and err == "" and "spreadsheet's dates" not in out
+    assert "40 requests, 7 objects, 0.7 h counted" in out
+
+
 def test_hits_capacities_auto_and_the_default_for_a_non_vts_log(capsys, tmp_path):
     from vtsmodel import hits
     from vtsmodel.logs import example_log

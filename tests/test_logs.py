@@ -71,9 +71,12 @@ def test_every_shape_reads_as_the_canonical_csv(
 ):
     # Done when: "for random logs written in every supported shape ... the reader returns the
     # same MountLog as from the canonical CSV"
-    if form in ("seconds", "epoch_s", "epoch_ms", "epoch_us", "epoch_ns", "ctime", "mdy", "dmy"):
+    if form in ("seconds", "epoch_s", "epoch_ms", "epoch_us", "epoch_ns", "ctime", "mdy", "dmy", "excel"):
         zone = None
-    if form == "epoch_ns" or (delimiter is None and form in ("ctime", "mdy", "dmy") and header):
+    several = form in ("ctime", "mdy", "dmy") or (
+        form == "month_name" and zone is not None
+    )  # fields a time spans
+    if form == "epoch_ns" or (delimiter is None and several and header):
         form = "epoch_us"
     log = _log(60, 12, seed)
     want = read_mount_log(ml.mount_log_csv(log))
@@ -84,6 +87,8 @@ def test_every_shape_reads_as_the_canonical_csv(
     options = {} if header else {"columns": spec}
     if size_unit is None:
         options["object_mb"] = 7.0
+    if form == "excel":  # a number: seconds unless named
+        options["time_form"] = "excel"
     got = read_mount_log(data, **options)
     _same(got, want, sizes=size_unit is not None, access=access)
     assert got.sizes_given == (size_unit is not None) and got.access_given == access
@@ -487,6 +492,12 @@ def test_ids_up_to_4096_characters():
         # European tools: day first, dots or slashes, a decimal comma
         (["19.08.2011 00:15:58", "19.08.2011 00:16:00,25"], [0, 2.25], "2011-08-19T00:15:58"),
         (["09/08/2011 00:15", "13/08/2011 00:15"], [0, 4 * 86400], "2011-08-09T00:15:00"),  # 13: a day
+        # a month by its name: web servers (brackets, a colon after the year, an offset), databases, Java, RFC 2822
+        (["19/Aug/2011:02:15:58 +0200", "[19/Aug/2011:00:16:00 +0000]"], [0, 2], "2011-08-19T00:15:58"),
+        (["19-Aug-2011 00:15:58", "19-AUG-2011 00:16:00.5"], [0, 2.5], "2011-08-19T00:15:58"),
+        (["Aug 19, 2011 12:15:58 AM", "August 19, 2011 12:00:00 PM"], [0, 42242], "2011-08-19T00:15:58"),
+        (["Fri, 19 Aug 2011 00:15:58 GMT", "Saturday, 20 Aug 2011 00:15:58 Z"], [0, 86400], "2011-08-19T00:15:58"),
+        (["19 Sept 2011 10:00", "1 Oct 2011 10:00:00,25"], [0, 12 * 86400 + 0.25], "2011-09-19T10:00:00"),
     ],
 )  # fmt: skip
 def test_time_forms(values, seconds, start):
@@ -506,6 +517,65 @@ def test_a_time_form_can_be_named_and_a_bad_time_names_it():
         read_mount_log("2011-08-19T00:00:00,A,1\n2011-13-01T00:00:00,A,1\n", columns="time,volume,bytes")
     with pytest.raises(ValueError, match="time='soon' is not a time vtsmodel reads"):
         read_mount_log("soon,A,1\n", columns="time,volume,bytes")
+
+
+def test_a_word_where_a_time_should_be_is_named_as_no_time_not_as_a_zone():
+    # a report's footer ("Total") under ISO times: its letters are no zone
+    text = "time,volume,bytes\n2011-08-19 00:15:58,A,1\n2011-08-19 00:16:00,B,2\nTotal,,3\n"
+    with pytest.raises(ValueError, match=r"line 4: time='Total' is not a time of the log's form; the log's times "
+                       r"are ISO 8601 extended.*\(time_form='iso'\)$"):  # fmt: skip
+        read_mount_log(text)
+    with pytest.raises(ValueError, match=r"line 3: time='19 Foo 2011 00:16:00' is not a time of the log's form; "
+                       r"the log's times are a date with its month's English name"):  # fmt: skip
+        read_mount_log("time;tape\n19 Aug 2011 00:15:58;T1\n19 Foo 2011 00:16:00;T2\n", object_mb=1)
+    with pytest.raises(
+        ValueError, match=r"line 3: time='19/Aug/2011:00:16:00 CEST' has a zone named by letters"
+    ):
+        read_mount_log("time;tape\n19/Aug/2011:00:15:58 UTC;T1\n19/Aug/2011:00:16:00 CEST;T2\n", object_mb=1)
+
+
+def test_a_spreadsheets_days_are_read_where_named_and_a_warning_where_they_look_like_seconds():
+    # Days since 1899-12-30, as a spreadsheet stores a date and time (40774 is 2011-08-19), to the ms
+    text = "time,volume,bytes\n40774.0110879630,A,1\n40774.0112268519,B,2\n40775.25,C,3\n"
+    log = read_mount_log(text, time_form="excel")
+    assert log.start == np.datetime64("2011-08-19T00:15:58") and log.time_s.tolist() == [0, 12, 86400 + 20642]
+    assert "times: a spreadsheet's date and time as a number" in " ".join(log.notes)
+    # not named: a number is seconds, and these look like days (10 decimals): a warning and a note
+    with pytest.warns(UserWarning, match=r"line 2: times such as '40774.0110879630' were read as seconds .*"
+                      r"time_form='excel' \(--time-form excel\)"):  # fmt: skip
+        log = read_mount_log(text)
+    assert log.start is None and any("may be a spreadsheet's dates" in n for n in log.notes)
+    # seconds that do not look like days: no word (fractions of 3 decimals over more than one unit;
+    # whole numbers; numbers outside 1970-2100 as days)
+    for seconds in (["40000.125", "40002.5"], ["40000", "40000.5"][:1] + ["40001"], ["12.5", "13.5"]):
+        body = "".join(f"{t},A,1\n" for t in seconds)
+        assert not any("spreadsheet" in n for n in read_mount_log("time,volume,bytes\n" + body).notes)
+    # seconds within one unit of each other in the range: the warning, as for days (a second of a
+    # tape log holds few requests, a day many)
+    with pytest.warns(UserWarning, match="spreadsheet's dates"):
+        read_mount_log("time,volume,bytes\n40000.125,A,1\n40000.5,B,1\n")
+    with pytest.raises(
+        ValueError, match=r"line 3: time='60' is outside the valid range \[61, 2\.95847e\+06\] days"
+    ):
+        read_mount_log("time,volume,bytes\n40774.5,A,1\n60,B,1\n", time_form="excel")
+
+
+def test_digits_grouped_in_threes_are_read_and_other_groupings_refused():
+    # Spreadsheets write 1,234,567 (a comma-separated export quotes it), 1 234 567 (French, a no-break
+    # space), 1'234'567 (Swiss); in a comma-separated log a comma in a number can only group digits.
+    text = 'time_s,volume,bytes\n0,A,"1,234,567"\n1,B,"2,000,000.5"\n2,C,7\n'
+    assert read_mount_log(text).size_mb.tolist() == [1.234567, 2.0000005, 7e-6]
+    text = "time_s;volume;bytes\n0;A;1 234 567\n1;B;1\u00a0000\n2;C;1'234'567,5\n3;D;12,5\n"
+    assert read_mount_log(text).size_mb.tolist() == [1.234567, 1e-3, 1.2345675, 1.25e-5]
+    # a point between groups (1.234 alone would be a thousand or a fraction), groups not of three
+    for bad in ("1.234.567", "1 23 456", "1,234,567"):
+        with pytest.raises(ValueError, match=rf"line 2: bytes='{bad}' is not a number"):
+            read_mount_log(f"time_s;volume;bytes\n0;A;{bad}\n")
+
+
+def test_a_delimiter_at_each_lines_end_leaves_a_column_without_a_name_said_so():
+    log = read_mount_log("time_s,volume,bytes,\n0,A,1,\n1,B,2,\n")
+    assert log.volume_ids.tolist() == ["A", "B"] and "columns not used: field 4 (no name)" in log.notes
 
 
 def test_a_zone_named_by_letters_other_than_utc_is_refused_with_the_way_out():

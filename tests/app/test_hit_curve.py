@@ -116,6 +116,20 @@ def test_every_time_form_is_offered_and_a_date_order_the_log_does_not_tell_is_as
     assert src.log.start == np.datetime64("2011-08-09T00:15:58") and src.reading == {"time_form": "mdy"}
 
 
+def test_a_spreadsheets_days_read_as_seconds_are_noted_in_the_pages_words():
+    # Dates a spreadsheet saved as numbers (days since 1899-12-30) are numbers: read as seconds unless
+    # named. The page says so in its own words, and the box reads them as dates.
+    text = b"time,tape,bytes\n40774.0110879630,T1,1000\n40774.0112268519,T2,2000\n40774.5,T1,3000\n"
+    src = C.read_upload(text, "export.csv")
+    said = [n for n in src.log.notes if "spreadsheet" in n]
+    assert len(said) == 1 and "choose spreadsheet days in the box 'times'" in C.page_advice(said[0])
+    boxes = C.ReadingBoxes()
+    boxes.time_form.value = "excel"
+    src = C.read_upload(text, "export.csv", **boxes.options())
+    assert src.log.start == np.datetime64("2011-08-19T00:15:58") and src.log.time_s.tolist() == [0, 12, 42242]
+    assert not any("may be a spreadsheet's dates" in n for n in src.log.notes)
+
+
 def test_a_bad_log_names_the_file_line_field_value_and_range():
     with pytest.raises(
         ValueError, match=r"bad.csv, line 3: compressed_mb='-5' is outside the valid range \[0, 1e\+08\] MB"

@@ -23,10 +23,12 @@ error; ``plan`` exits 3 when no configuration meets every target); set ``VTSMODE
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import sys
 import time
+import warnings
 from pathlib import Path
 
 __all__ = ["main"]
@@ -582,9 +584,14 @@ def _codes(ids, known: dict):
 
 def _log_chunks(path: str, codes: dict, carts: dict, chunk_lines: int, options: dict, read_notes: list):
     """The log's chunks as the replay takes them: volume and cartridge ids coded in order of first use."""
+    from vtsmodel.logs import ReadingWarning
     from vtsmodel.mountlog import iter_mount_log
 
-    for ch in iter_mount_log(path, chunk_lines=chunk_lines, **options):
+    chunks = iter_mount_log(path, chunk_lines=chunk_lines, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReadingWarning)  # said in the read notes, printed
+        first = list(itertools.islice(chunks, 1))  # the reader decides how to read on the first
+    for ch in itertools.chain(first, chunks):
         if ch.info is not None:
             read_notes[:] = list(ch.info.notes())
         yield {

@@ -122,14 +122,17 @@ def run(args) -> int:
     """Compute and print the table (or CSV, or JSON)."""
     from vtsmodel import hits, mountlog
     from vtsmodel.app.text import parse_sizes_gb
-    from vtsmodel.logs import LogFile
+    from vtsmodel.logs import LogFile, ReadingWarning
 
     spec = LogFile(args.log, **reading_options(args))
-    first = next(mountlog.iter_mount_log(spec, chunk_lines=1))  # the reader's findings, before the pass
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReadingWarning)  # the log's notes say it
+        first = next(mountlog.iter_mount_log(spec, chunk_lines=1))  # the reader's findings, before the pass
+        log = mountlog.read_mount_log(spec, sort=True) if args.sort else spec
     vts = first.info.vts_sizes
-    log = mountlog.read_mount_log(spec, sort=True) if args.sort else spec
     with warnings.catch_warnings(record=True) as caught:  # said once each, as notes
         warnings.simplefilter("always", VtsModelWarning)
+        warnings.simplefilter("ignore", ReadingWarning)  # said in the log's notes
         try:
             curve = (
                 hits.lru_hit_curve(log, warmup_hours=args.warmup_hours)

@@ -45,8 +45,19 @@ What the reader takes
   written month first as US-English tools write it (``8/19/2011 12:15:58 AM``, ``mdy``) or
   day first as European ones do (``19.08.2011 00:15:58``, ``dmy``). Which of the two a date
   such as ``08/09/2011`` is, one of the first lines must tell (a day over 12, AM or PM, dots
-  between the date's parts), or ``time_form=`` name: the reader does not guess a month. Times
+  between the date's parts), or ``time_form=`` name: the reader does not guess a month. A
+  month by its English name (``month_name``: ``19/Aug/2011:00:15:58 +0200`` as web servers
+  write it, brackets and all; ``19-Aug-2011 00:15:58``; ``Aug 19, 2011 12:15:58 AM``;
+  ``Fri, 19 Aug 2011 00:15:58 GMT``), with a zone or not. A spreadsheet's dates saved as
+  numbers (``excel``: days since 1899-12-30, to the millisecond) only where named: a number
+  is seconds, and numbers that look like such days (1970 to 2100, with 5 or more decimals,
+  or all within one unit) are read so with a :class:`ReadingWarning` and a note. Times
   become seconds after the first line's; the log's ``start`` is that first time.
+- **Numbers** (sizes, durations): digits grouped in threes as spreadsheets write them
+  (``"1,234,567"`` in a comma-separated log, where a comma cannot be the decimal mark;
+  ``1 234 567`` with any space; ``1'234'567``); a decimal comma where the delimiter is not a
+  comma. A point between groups (``1.234.567``) is an error: ``1.234`` alone would be a
+  thousand or a fraction.
 - **Sizes** optional: without a size column, ``object_mb=`` gives every object one size
   (``--object-gb``); the log says ``sizes_given=False``.
 - **Access kinds** optional: without a column every request is a read
@@ -73,7 +84,7 @@ ISO 8601 basic times). :func:`example_log` writes a synthetic example of each.
 """
 
 from vtsmodel.logs._columns import ALIASES
-from vtsmodel.logs._reader import ACCESS_ALIASES, FORMATS, LogFile, LogFormat, ReadInfo
+from vtsmodel.logs._reader import ACCESS_ALIASES, FORMATS, LogFile, LogFormat, ReadInfo, ReadingWarning
 from vtsmodel.logs._times import TIME_FORMS
 from vtsmodel.logs.synthetic import (
     MAX_SYNTHETIC_MOUNTS,
@@ -93,6 +104,7 @@ __all__ = [
     "LogFile",
     "LogFormat",
     "ReadInfo",
+    "ReadingWarning",
     "example_log",
     "render_log",
     "synthetic_mount_log",

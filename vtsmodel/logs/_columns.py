@@ -192,7 +192,7 @@ def layout(header: list[str] | None, spec, nfirst: int, *, ragged: bool, where: 
                     f"{where}: header column {h.strip()!r} is not known; did you mean {close[0]!r}? "
                     "(or say what each column holds with columns=)"
                 )
-            ignored.append(h.strip())
+            ignored.append(h.strip() or f"field {i + 1} (no name)")
     else:
         hmap = {normal(h): i for i, h in enumerate(header)} if header is not None else {}
         for name, wheres in _spec_items(spec):
@@ -245,6 +245,34 @@ DELIMITER_NAMES = {"\t": "tab", ";": "semicolon", "|": "bar", ",": "comma", None
 #: The unit separator: the delimiter of rows the reader makes itself (JSON Lines' values), split
 #: as they are, without CSV's quotes (a value may begin with a quote, or hold a line end).
 UNQUOTED = "\x1f"
+
+
+#: Characters that group a number's digits in threes: spaces (plain, no-break, narrow, thin) and
+#: apostrophes (Swiss); a comma too in a comma-separated log, where it cannot be the decimal mark.
+_GROUPS = " \u00a0\u202f\u2009'\u2019"
+
+
+def _grouped(decimal: str, groups: str) -> re.Pattern:
+    g = re.escape(groups)
+    return re.compile(rf"([+-]?\d{{1,3}})([{g}])(\d{{3}}(?:\2\d{{3}})*)(?:[{re.escape(decimal)}](\d+))?$")
+
+
+_GROUPED = {True: _grouped(".,", _GROUPS), False: _grouped(".", _GROUPS + ",")}
+
+
+def plain_number(value: str, *, decimal_comma: bool) -> str:
+    """``value`` as Python's ``float`` reads it: digits grouped in threes joined, a decimal comma a point.
+
+    ``1,234,567`` (in a comma-separated log, ``decimal_comma=False``), ``1 234 567,5`` and
+    ``1'234'567`` as spreadsheets write them. Groups of other than three digits, or a point
+    between groups (``1.234.567``: ``1.234`` alone would be a thousand or a fraction), are
+    left as they are, for the caller's error.
+    """
+    v = value.strip()
+    m = _GROUPED[decimal_comma].match(v)
+    if m:
+        v = m[1] + m[3].replace(m[2], "") + (f".{m[4]}" if m[4] else "")
+    return v.replace(",", ".") if decimal_comma else v
 
 
 def split_one(line: str, delimiter: str | None) -> list[str]:

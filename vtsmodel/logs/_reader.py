@@ -6,6 +6,7 @@ import codecs
 import csv
 import json
 import math
+import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -24,6 +25,7 @@ from vtsmodel._mountlog import (
     SPECIFIC_WRITE,
     MountLogChunk,
 )
+from vtsmodel._validation import VtsModelWarning
 from vtsmodel.logs import _columns, _times
 from vtsmodel.logs._source import Source
 
@@ -137,6 +139,14 @@ FORMATS: dict[str, LogFormat] = {
 }
 
 
+class ReadingWarning(VtsModelWarning):
+    """A log read one way that may hold another (the log's notes say it too)."""
+
+
+#: What to do where a log's numbers may be a spreadsheet's days (:class:`ReadingWarning`).
+_EXCEL_ADVICE = "name the form: time_form='excel' (--time-form excel)"
+
+
 @dataclass
 class ReadInfo:
     """What the reader found and decided, filled in as it reads (one per reading).
@@ -167,6 +177,7 @@ class ReadInfo:
     skipped: int = 0
     headers_again: int = 0  # the header line again, where logs were joined end to end
     nul_lines: int = 0  # lines of NUL bytes alone (a file cut short, or written ahead)
+    maybe_days: bool = False  # times read as seconds that look like a spreadsheet's days
 
     def notes(self) -> tuple[str, ...]:
         """Sentences a result should carry about how the log was read."""
@@ -188,6 +199,10 @@ class ReadInfo:
                 _times.UNZONED else "")
             )  # fmt: skip
             out.append(f"times: {_times.TIME_FORMS[self.time_form]}{zone}")
+        if self.maybe_days:
+            out.append(
+                f"the times may be a spreadsheet's dates (days since 1899-12-30): if so, {_EXCEL_ADVICE}"
+            )
         if self.time_at == "end":
             out.append("a line's time is when its request ended (the log writes it then)")
         if not self.access_given:
@@ -585,6 +600,16 @@ class _Reader:
         )
         self.times = _times.TimeParser(form)
         self.info.time_form = form
+        if form == "seconds" and not tfield.form and not self._setting("time_form", None):
+            sample = self._sample(recs, tidx)
+            if _times.spreadsheet_days(sample):
+                self.info.maybe_days = True
+                warnings.warn(
+                    f"{where}: times such as {sample[0]!r} were read as seconds from any origin; if they are a "
+                    f"spreadsheet's dates (days since 1899-12-30), {_EXCEL_ADVICE}",
+                    ReadingWarning,
+                    stacklevel=2,
+                )
         self.end_times = None
         if "end" in roles and "_end_only" not in roles:
             eidx, efield = roles["end"]
@@ -752,19 +777,17 @@ class _Reader:
         rng = f"valid range [{lo:g}, {hi:g}] {unit}"
         try:
             arr = np.array(raw, dtype=np.float64)
-        except ValueError:
-            arr = None
-            if self.delim not in (",", None) and any("," in v for v in raw):  # a decimal comma
-                try:
-                    arr = np.array([v.replace(",", ".") for v in raw], dtype=np.float64)
-                except ValueError:
-                    arr = None
-            if arr is None:
-                for i, v in enumerate(raw):
+        except ValueError:  # a decimal comma, digits grouped (1,234,567), or not a number
+            comma = self.delim not in (",", None)
+            plain = [_columns.plain_number(v, decimal_comma=comma) for v in raw]
+            try:
+                arr = np.array(plain, dtype=np.float64)
+            except ValueError:
+                for i, v in enumerate(plain):
                     try:
-                        float(v.replace(",", ".") if self.delim not in (",", None) else v)
+                        float(v)
                     except ValueError:
-                        raise self._bad(lines[i], name, v, f"is not a number; {rng}") from None
+                        raise self._bad(lines[i], name, raw[i], f"is not a number; {rng}") from None
         bad = ~np.isfinite(arr) | (arr < lo) | (arr > hi)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])

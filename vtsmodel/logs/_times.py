@@ -24,9 +24,12 @@ TIME_FORMS = {
     "ctime": "C's ctime, as xferlog writes it (Fri Aug 19 00:15:58 2011)",
     "mdy": "month/day/year and a time, 12- or 24-hour, as US-English tools write (8/19/2011 12:15:58 AM)",
     "dmy": "day.month.year or day/month/year and a time (19.08.2011 00:15:58)",
+    "month_name": "a date with its month's English name, as web servers, databases and Java write, zone optional "
+    "(19/Aug/2011:00:15:58 +0200, 19-Aug-2011 00:15:58, Aug 19, 2011 12:15:58 AM, Fri, 19 Aug 2011 00:15:58 GMT)",
+    "excel": "a spreadsheet's date and time as a number: days since 1899-12-30 (40774.0110879), to the millisecond",
 }
 #: The forms that write a date and time without a zone: taken as written.
-UNZONED = ("iso", "iso_basic", "ctime", "mdy", "dmy")
+UNZONED = ("iso", "iso_basic", "ctime", "mdy", "dmy", "month_name", "excel")
 _EPOCH_US = {"epoch_s": 1e6, "epoch_ms": 1e3, "epoch_us": 1.0, "epoch_ns": 1e-3}
 #: A number this large or larger is read as epoch seconds, milliseconds, ... when the form
 #: is not given (1973-03-03, 1973 in ms, ...): a log in seconds from its own start rarely
@@ -42,6 +45,20 @@ _CTIME = re.compile(r"[A-Za-z]{3} +[A-Za-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d
 _DATE_FIRST = re.compile(
     r"(\d{1,2})([./-])(\d{1,2})\2(\d{4})[ T]+(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?$"
 )
+#: A date with its month's name: an optional weekday, then day month year (19/Aug/2011, 19-Aug-2011,
+#: 19 Aug 2011) or month day year (Aug 19, 2011), the time (after a colon in web servers' logs),
+#: AM or PM, a zone; web servers' brackets around it.
+_NAMED_MONTH = re.compile(
+    r"\[?(?:[A-Za-z]{3,9}\.?,?\s+)?"
+    r"(?:(\d{1,2})[-/ ]([A-Za-z]{3,9})\.?[-/ ](\d{4})|([A-Za-z]{3,9})\.?[- ](\d{1,2}),?[- ](\d{4}))"
+    r"[:T ]\s*(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?"
+    r"(\s*(?:[Zz]|[A-Za-z]{3,5}|[+-]\d{2}(?::?\d{2})?))?\]?$"
+)
+_MONTH_NAMES = "january february march april may june july august september october november december".split()
+#: Days from 1899-12-30 (a spreadsheet's day 0, past its phantom 1900-02-29) to 1970-01-01.
+_EXCEL_1970 = 25569.0
+#: Spreadsheet days accepted: 1900-03-01 (before it, a spreadsheet's days are a day off) to 9999-12-31.
+_EXCEL_DAYS = (61.0, 2958465.99999)
 #: What :func:`detect` says of a date written day or month first whose order it alone does not tell.
 DATE_ORDER_UNSURE = "mdy or dmy"
 #: Largest time of the ``seconds`` form accepted (about 31,700 years). [s]
@@ -78,7 +95,18 @@ def detect(value: str, *, seconds_named: bool = False) -> str | None:
     m = _DATE_FIRST.match(v)
     if m:
         return _order(m) or DATE_ORDER_UNSURE
+    m = _NAMED_MONTH.match(v)
+    if m and _month(m[2] or m[4]):
+        return "month_name"
     return None
+
+
+def _month(name: str) -> int:
+    """The month (1-12) an English name or its abbreviation gives (Aug, August, Sept); 0 if none."""
+    low = name.lower()
+    if low == "sept":
+        return 9
+    return next((i + 1 for i, full in enumerate(_MONTH_NAMES) if len(low) >= 3 and full.startswith(low)), 0)
 
 
 def _order(m: re.Match) -> str | None:
@@ -105,9 +133,21 @@ def date_order(values: list[str]) -> str | None:
     return None
 
 
-def expected(form: str) -> str:
-    """What a value of ``form`` looks like (for error messages)."""
-    return TIME_FORMS[form]
+def spreadsheet_days(values: list[str]) -> bool:
+    """Whether numbers detected as seconds look like a spreadsheet's dates (days since 1899-12-30) instead.
+
+    All lie between 1970 and 2100 as such days, some have a fraction, and either one has 5 or more
+    decimals (a spreadsheet writes 10 or more; seconds rarely come to 10 microseconds) or all lie
+    within one unit (a second of a tape log holds few requests; a day, many).
+    """
+    try:
+        x = np.array([float(v) for v in values])
+    except ValueError:
+        return False
+    if not x.size or not ((x >= _EXCEL_1970) & (x < 73051.0)).all() or not (x % 1).any():
+        return False
+    decimals = max(len(v.strip().partition(".")[2]) for v in values)
+    return decimals >= 5 or (x.size > 1 and np.ptp(x) < 1.0)
 
 
 class TimeParser:
@@ -147,6 +187,13 @@ class TimeParser:
             return _iso([_ctime_to_iso(v, i) for i, v in enumerate(values)])
         if self.form in ("mdy", "dmy"):
             return _iso([_date_first_to_iso(v, i, self.form) for i, v in enumerate(values)])
+        if self.form == "excel":
+            days = _numbers(values, *_EXCEL_DAYS, unit="days")
+            return (np.rint((days - _EXCEL_1970) * 86_400_000).astype(np.int64) * 1000).astype(
+                "datetime64[us]"
+            )
+        if self.form == "month_name":
+            values = [_named_month_to_iso(v, i) for i, v in enumerate(values)]
         dt, zoned = _iso_zoned(values, basic=self.form == "iso_basic")
         self.zoned |= zoned
         return dt
@@ -166,7 +213,7 @@ class TimeParser:
         return self.seconds(self.absolute(values))
 
 
-def _numbers(values: list[str], lo: float, hi: float) -> np.ndarray:
+def _numbers(values: list[str], lo: float, hi: float, unit: str = "s") -> np.ndarray:
     try:
         t = np.array(values, dtype=np.float64)
     except ValueError:
@@ -176,11 +223,11 @@ def _numbers(values: list[str], lo: float, hi: float) -> np.ndarray:
             try:
                 float(v)
             except ValueError:
-                raise TimeError(i, f"is not a number; valid range [{lo:g}, {hi:g}] s") from None
+                raise TimeError(i, f"is not a number; valid range [{lo:g}, {hi:g}] {unit}") from None
     bad = ~np.isfinite(t) | (t < lo) | (t > hi)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise TimeError(i, f"is outside the valid range [{lo:g}, {hi:g}] s")
+        raise TimeError(i, f"is outside the valid range [{lo:g}, {hi:g}] {unit}")
     return t
 
 
@@ -202,20 +249,38 @@ def _ctime_to_iso(value: str, i: int) -> str:
         _dow, mon, day, hms, year = parts
         return f"{year}-{_MONTHS[mon.lower()]:02d}-{int(day):02d}T{hms:0>8}"
     except (ValueError, KeyError):
-        raise TimeError(i, f"is not of the form {expected('ctime')}") from None
+        raise TimeError(i, "is not a time of the log's form") from None
 
 
 def _date_first_to_iso(value: str, i: int, form: str) -> str:
     m = _DATE_FIRST.match(value.strip())
     if m is None:
-        raise TimeError(i, f"is not of the form {expected(form)}")
-    a, b, hour = int(m[1]), int(m[3]), int(m[5])
+        raise TimeError(i, "is not a time of the log's form")
+    a, b, hour = int(m[1]), int(m[3]), _hour(m[5], m[9], i)
     month, day = (a, b) if form == "mdy" else (b, a)
-    if m[9]:  # 12 AM is midnight, 12 PM noon
-        if not 1 <= hour <= 12:
-            raise TimeError(i, "has an hour outside 1 to 12 beside AM or PM")
-        hour = hour % 12 + (12 if m[9] in "Pp" else 0)
     return f"{m[4]}-{month:02d}-{day:02d}T{hour:02d}:{m[6]}:{m[7] or '00'}{(m[8] or '').replace(',', '.')}"
+
+
+def _hour(hour: str, am_pm: str | None, i: int) -> int:
+    """The hour of a 24-hour clock; of a 12-hour one where ``am_pm`` ("A" or "P") is given (12 AM is midnight)."""
+    h = int(hour)
+    if not am_pm:
+        return h
+    if not 1 <= h <= 12:
+        raise TimeError(i, "has an hour outside 1 to 12 beside AM or PM")
+    return h % 12 + (12 if am_pm in "Pp" else 0)
+
+
+def _named_month_to_iso(value: str, i: int) -> str:
+    """ISO 8601 extended (its zone, if any, after a space) of a date with its month's name."""
+    m = _NAMED_MONTH.match(value.strip())
+    month = _month(m[2] or m[4]) if m else 0
+    if not month:
+        raise TimeError(i, "is not a time of the log's form")
+    day, year = (m[1], m[3]) if m[1] else (m[5], m[6])
+    hour = _hour(m[7], m[11], i)
+    zone = (" " + m[12].strip()) if m[12] else ""
+    return f"{year}-{month:02d}-{int(day):02d}T{hour:02d}:{m[8]}:{m[9] or '00'}{(m[10] or '').replace(',', '.')}{zone}"
 
 
 def _iso(values) -> np.ndarray:
@@ -258,20 +323,21 @@ def _iso_zoned(values: list[str], *, basic: bool) -> tuple[np.ndarray, bool]:
         return out
 
     short_min = 13  # YYYY-MM-DDTHH, YYYYMMDDTHHMM: a zone follows at least an hour
-    last3 = [at(-3), at(-2), at(-1)]  # read by several of the tests below
-    z = np.isin(last3[2], ("Z", "z"))
+    c3, c2, c1 = at(-3), at(-2), at(-1)
+    z = np.isin(c1, ("Z", "z"))
     # UTC or GMT named (2011-08-19 00:15:58 UTC, as date -u and many exports write it)
-    c3, c2, c1 = last3
     utc = (((c3 == "U") & (c2 == "T") & (c1 == "C")) | ((c3 == "G") & (c2 == "M") & (c1 == "T"))) & (
         length - 3 >= short_min
     )
-    hhmm_colon = np.isin(at(-6), ("+", "-")) & (last3[0] == ":") & (length - 6 >= short_min)
+    hhmm_colon = np.isin(at(-6), ("+", "-")) & (c3 == ":") & (length - 6 >= short_min)
     hhmm = np.isin(at(-5), ("+", "-")) & ~hhmm_colon & (length - 5 >= short_min)
-    hh = np.isin(last3[0], ("+", "-")) & ~hhmm_colon & ~hhmm & (length - 3 >= short_min)
+    hh = np.isin(c3, ("+", "-")) & ~hhmm_colon & ~hhmm & (length - 3 >= short_min)
     cut = np.select([z, utc, hhmm_colon, hhmm, hh], [1, 3, 6, 5, 3], 0)
     numeric = (cut > 1) & ~utc
-    letters = [np.char.isalpha(c) for c in last3[1:]]
-    named = (cut == 0) & letters[0] & letters[1]  # CEST, EST: not one offset
+    # CEST, EST after a date and time: not one offset (a word such as "Total" is no time at all)
+    t_at = 8 if basic else 10
+    dated = (length - 3 >= short_min) & (np.isin(ch[:, t_at], ("T", "t", " ")) if w > t_at else False)
+    named = (cut == 0) & np.char.isalpha(c2) & np.char.isalpha(c1) & dated
     if named.any():
         raise TimeError(
             int(np.flatnonzero(named)[0]),
@@ -301,7 +367,7 @@ def _iso_zoned(values: list[str], *, basic: bool) -> tuple[np.ndarray, bool]:
     if basic:
         ok = (body_len >= 13) & (ch[:, 8] == "T") if w > 8 else np.zeros(n, dtype=bool)
         if not ok.all():
-            raise TimeError(int(np.flatnonzero(~ok)[0]), f"is not of the form {expected('iso_basic')}")
+            raise TimeError(int(np.flatnonzero(~ok)[0]), "is not a time of the log's form")
         ext = np.full((n, w + 4), "", dtype="U1")
         ext[:, 0:4] = ch[:, 0:4]
         ext[:, 4] = "-"
@@ -320,7 +386,7 @@ def _iso_zoned(values: list[str], *, basic: bool) -> tuple[np.ndarray, bool]:
     else:
         ok = (body_len >= 13) & np.isin(ch[:, 10], ("T", "t", " ")) if w > 10 else np.zeros(n, dtype=bool)
         if not ok.all():
-            raise TimeError(int(np.flatnonzero(~ok)[0]), f"is not of the form {expected('iso')}")
+            raise TimeError(int(np.flatnonzero(~ok)[0]), "is not a time of the log's form")
         ch[:, 10] = "T"
         for k in (4, 7):  # 2011/08/19 as 2011-08-19
             ch[:, k] = np.where(ch[:, k] == "/", "-", ch[:, k])

@@ -275,6 +275,10 @@ def _times(log: MountLog, form: str, zone_hours: int | None) -> list[str]:
     us = start.astype("datetime64[us]").astype(np.int64) + np.rint(log.time_s * 1e6).astype(np.int64)
     if form in _EPOCH:
         return _decimal(us, _EPOCH[form])
+    if form == "excel":  # a spreadsheet's days since 1899-12-30, its times to the millisecond
+        if (us % 1000).any():
+            raise ValueError("a spreadsheet's times are whole milliseconds: round the log's times first")
+        return [repr(d) for d in (us / 86_400e6 + 25569.0).tolist()]
     local = (us + (zone_hours or 0) * 3_600_000_000).astype("datetime64[us]")
     text = np.datetime_as_string(local, unit="us")
     if form == "ctime":
@@ -296,6 +300,9 @@ def _times(log: MountLog, form: str, zone_hours: int | None) -> list[str]:
             else:
                 out.append(f"{t:%d.%m.%Y %H:%M:%S}{frac}")
         return out
+    if form == "month_name":  # as web servers write it: 19/Aug/2011:00:15:58 +0200
+        zone = "" if zone_hours is None else f" {'+' if zone_hours >= 0 else '-'}{abs(zone_hours):02d}00"
+        return [f"{t:%d/%b/%Y:%H:%M:%S}{iso[19:]}{zone}" for iso, t in zip(text, local.tolist(), strict=True)]
     zone = ""
     if zone_hours is not None:
         zone = "Z" if zone_hours == 0 else f"{'+' if zone_hours > 0 else '-'}{abs(zone_hours):02d}:00"

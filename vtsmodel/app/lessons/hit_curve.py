@@ -14,6 +14,7 @@ import html
 import io
 import math
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -28,6 +29,7 @@ from vtsmodel.app.figures import COLORS, Plot, figure_json, line_mark, new_figur
 from vtsmodel.app.panels import View
 from vtsmodel.app.text import number, percent, size
 from vtsmodel.files import example_file
+from vtsmodel.logs import ReadingWarning
 
 #: The example mount log (synthetic, illustrative: not measured).
 EXAMPLE_LOG = example_file("example_mount_log.csv")
@@ -80,8 +82,10 @@ def read_upload(data: bytes, name: str, **options) -> LogSource:
     stream = io.BytesIO(data)
     stream.name = name  # errors name the file
     try:
-        return LogSource(name, mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options),
-                         reading=dict(options))  # fmt: skip
+        with warnings.catch_warnings():  # the log's notes say it, in the page's words
+            warnings.simplefilter("ignore", ReadingWarning)
+            log = mountlog.read_mount_log(stream, max_rows=MAX_PAGE_REQUESTS, **options)
+        return LogSource(name, log, reading=dict(options))
     except ValueError as exc:
         raise ValueError(page_advice(str(exc))) from None
 
@@ -94,6 +98,9 @@ def page_advice(message: str) -> str:
     message = message.replace(
         "name the form (time_form='mdy' or time_form='dmy', --time-form mdy)",
         "choose month/day/year (US) or day/month/year in the box 'times'",
+    )
+    message = message.replace(
+        "name the form: time_form='excel' (--time-form excel)", "choose spreadsheet days in the box 'times'"
     )
     cut = message.find("sort the file first")
     if cut < 0 or "read_mount_log(" not in message:
@@ -125,7 +132,8 @@ LOG_FORMATS = (("detect", ""), ("vtsmodel mount log", "vtsmodel"), ("xferlog (FT
 TIME_FORM_CHOICES = (("detect", ""), ("seconds from any origin", "seconds"), ("epoch seconds", "epoch_s"),
                      ("epoch milliseconds", "epoch_ms"), ("epoch microseconds", "epoch_us"),
                      ("epoch nanoseconds", "epoch_ns"), ("ISO 8601", "iso"), ("ISO 8601 basic", "iso_basic"),
-                     ("ctime (xferlog)", "ctime"), ("month/day/year (US)", "mdy"), ("day/month/year", "dmy"))  # fmt: skip
+                     ("ctime (xferlog)", "ctime"), ("month/day/year (US)", "mdy"), ("day/month/year", "dmy"),
+                     ("month by name (19/Aug/2011)", "month_name"), ("spreadsheet days (Excel)", "excel"))  # fmt: skip
 
 
 class ReadingBoxes:
@@ -479,7 +487,7 @@ def view_curve(r: HitsResult) -> View:
         "reads counted": f"{curve.reads:,.0f} ({basis} sizes)",
     }
     notes = [
-        n for n in source.log.notes if not n.startswith(("read as", "times:"))
+        page_advice(n) for n in source.log.notes if not n.startswith(("read as", "times:"))
     ]  # defaults the reader took
     if not curve.reads:
         notes.append("the log has no reads counted: it gives no read-hit ratio")

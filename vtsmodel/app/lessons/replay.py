@@ -29,7 +29,14 @@ from vtsmodel.app.downloads import MAX_UPLOAD_BYTES, FileBar
 from vtsmodel.app.figures import COLORS, new_layout, plain_json
 from vtsmodel.app.figures.axes import in_place, log_range, nice_ceiling
 from vtsmodel.app.lessons import scenario_values
-from vtsmodel.app.lessons.hit_curve import LARGER, LOG_FILES, LogSource, ReadingBoxes, read_upload
+from vtsmodel.app.lessons.hit_curve import (
+    LARGER,
+    LOG_FILES,
+    LogSource,
+    ReadingBoxes,
+    page_advice,
+    read_upload,
+)
 from vtsmodel.app.panels import Panel, Plot, Stage, View
 from vtsmodel.app.text import percent
 from vtsmodel.catalog import drive_options
@@ -356,7 +363,7 @@ def view_replay(r: ReplayResult) -> View:
     busiest = "robots" if rr > u else "drives"
     binding = (f"Busiest: the {busiest} ({number(100 * max(u, rr))}% of the time); the {pct} response is "
                f"{number(p)} s, of which {number(a.replay_q_s)} s waiting at the {pct} of waits.")  # fmt: skip
-    notes = list(rep.notes) + [
+    notes = [page_advice(n) for n in rep.notes] + [
         n for n in a.notes if not n.startswith(rp.analytic.FAR_NOTE)
     ]  # named above instead
     return View(figures=figures, readouts=readouts, binding=binding, notes=tuple(notes),
