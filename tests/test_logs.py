@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vtsmodel import iter_mount_log, read_mount_log
 from vtsmodel import mountlog as ml
-from vtsmodel import read_mount_log
 from vtsmodel.logs import FORMATS, TIME_FORMS, LogFile, example_log, render_log, synthetic_mount_log
 from vtsmodel.logs.synthetic import RENDER_ENCODINGS
 
@@ -520,8 +520,8 @@ def test_a_time_form_can_be_named_and_a_bad_time_names_it():
 
 
 def test_a_word_where_a_time_should_be_is_named_as_no_time_not_as_a_zone():
-    # a report's footer ("Total") under ISO times: its letters are no zone
-    text = "time,volume,bytes\n2011-08-19 00:15:58,A,1\n2011-08-19 00:16:00,B,2\nTotal,,3\n"
+    # a subtotal ("Total") among ISO times: its letters are no zone
+    text = "time,volume,bytes\n2011-08-19 00:15:58,A,1\n2011-08-19 00:16:00,B,2\nTotal,,3\n2011-08-19 00:17:00,B,2\n"
     with pytest.raises(ValueError, match=r"line 4: time='Total' is not a time of the log's form; the log's times "
                        r"are ISO 8601 extended.*\(time_form='iso'\)$"):  # fmt: skip
         read_mount_log(text)
@@ -571,6 +571,54 @@ def test_digits_grouped_in_threes_are_read_and_other_groupings_refused():
     for bad in ("1.234.567", "1 23 456", "1,234,567"):
         with pytest.raises(ValueError, match=rf"line 2: bytes='{bad}' is not a number"):
             read_mount_log(f"time_s;volume;bytes\n0;A;{bad}\n")
+
+
+@pytest.mark.parametrize("chunk_lines", [1, 2, 7, 100_000])
+@pytest.mark.parametrize(
+    ("tail", "said"),
+    [
+        ("Total,,80000,\n", "1 line after the last request left out (a report's footer, or a line cut short): "
+                            "'Total,,80000,'"),
+        ("\nEnd of report\n\n", "'End of report'"),  # blank lines around it
+        ("Sum,,80000,\r\nRequests,19,,\r\nEnd of report\r\n", "3 lines after the last request"),
+        ("2011-08-19 00:16:19,V00019,10", "'2011-08-19 00:16:19,V00019,10'"),  # a live log copied mid-write
+    ],
+)  # fmt: skip
+def test_lines_under_the_last_request_that_are_no_request_are_left_out_and_said(tail, said, chunk_lines):
+    rows = "".join(f"2011-08-19 00:15:{i:02d},V{i % 7:05d},{1000 + i},read\n" for i in range(19))
+    text = "time,volume,bytes,access\n" + rows + tail
+    got = list(iter_mount_log(text, chunk_lines=chunk_lines))
+    assert sum(len(c.time_s) for c in got) == 19
+    log = read_mount_log(text)
+    assert len(log) == 19 and log.time_s[-1] == 18 and sum(said in n for n in log.notes) == 1
+
+
+def test_more_than_three_lines_that_are_no_request_or_one_above_a_request_are_errors():
+    rows = "".join(f"2011-08-19 00:15:{i:02d},V{i},1,read\n" for i in range(5))
+    head = "time,volume,bytes,access\n"
+    with pytest.raises(ValueError, match=r"line 7: time='a' is not a time of the log's form"):
+        read_mount_log(head + rows + "a,,,\nb,,,\nc,,,\nd,,,\n")
+    with pytest.raises(ValueError, match=r"line 4: time='Total' is not a time"):
+        lines = rows.splitlines(keepends=True)
+        read_mount_log(head + "".join(lines[:2]) + "Total,,1,\n" + "".join(lines[2:]))
+    with pytest.raises(ValueError, match=r"line 2: time='Total' is not a time"):  # no request at all
+        read_mount_log(head + "Total,,1,\n")
+    # a last line that is a request in every way but its value: named, not left out
+    with pytest.raises(ValueError, match=r"line 7: bytes='x' is not a number"):
+        read_mount_log(head + rows + "2011-08-19 00:15:09,V9,x,read\n")
+    # a word in the time, every field given (a request's bad value, not a total); a last line with
+    # too few fields that ends as lines do (not cut short): named, not left out
+    with pytest.raises(ValueError, match=r"line 7: time='yesterday' is not a time of the log's form"):
+        read_mount_log(head + rows + "yesterday,V9,1,read\n")
+    with pytest.raises(ValueError, match=r"line 7: 3 fields, but the header \(line 1\) names 4"):
+        read_mount_log(head + rows + "2011-08-19 00:16:19,V9,10\n")
+    # a field too many, or too few above the last line: named, not left out
+    with pytest.raises(ValueError, match=r"line 7: 5 fields, but the header \(line 1\) names 4"):
+        read_mount_log(head + rows + "2011-08-19 00:15:09,V9,1,read,x\n")
+    with pytest.raises(ValueError, match=r"line 6: 3 fields, but the header \(line 1\) names 4"):
+        read_mount_log(
+            head + rows[: rows.rindex("\n", 0, -1) + 1] + "2011-08-19 00:15:08,V8,1\n" + "Total,,5,\n"
+        )
 
 
 def test_a_delimiter_at_each_lines_end_leaves_a_column_without_a_name_said_so():

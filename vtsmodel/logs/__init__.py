@@ -69,7 +69,12 @@ What the reader takes
 - **Logs joined end to end** (``cat`` of daily exports, each with its header): the header
   line where it comes again is left out, and the log's ``notes`` say how often. Lines of
   NUL bytes alone (a file cut short by a crash, or written ahead by its writer) are left
-  out and said too; NUL bytes beside data are an error naming the line.
+  out and said too; NUL bytes beside data are an error naming the line. Up to three lines
+  under the last request that are no request are left out and said, with the first of
+  them: a report's footer (no digit in the time, and a field the log uses empty or missing:
+  ``Total,,80000``, ``End of report``) and a last line cut short (fewer fields than the
+  header's and no line end, as a live log copied mid-write ends). Such a line above a
+  request, or a bad value on a line whose fields are all given, is an error naming it.
 - **Encodings**: UTF-8 by default (a byte-order mark is skipped); UTF-16 and UTF-32 (what
   Windows tools and a spreadsheet's "Unicode text" export write) are known by their
   byte-order marks; a byte that is not of the encoding is an error naming its line and its
@@ -84,7 +89,8 @@ ISO 8601 basic times). :func:`example_log` writes a synthetic example of each.
 """
 
 from vtsmodel.logs._columns import ALIASES
-from vtsmodel.logs._reader import ACCESS_ALIASES, FORMATS, LogFile, LogFormat, ReadInfo, ReadingWarning
+from vtsmodel.logs._info import ReadInfo, ReadingWarning
+from vtsmodel.logs._reader import ACCESS_ALIASES, FORMATS, LogFile, LogFormat
 from vtsmodel.logs._times import TIME_FORMS
 from vtsmodel.logs.synthetic import (
     MAX_SYNTHETIC_MOUNTS,

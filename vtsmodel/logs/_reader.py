@@ -25,8 +25,8 @@ from vtsmodel._mountlog import (
     SPECIFIC_WRITE,
     MountLogChunk,
 )
-from vtsmodel._validation import VtsModelWarning
 from vtsmodel.logs import _columns, _times
+from vtsmodel.logs._info import EXCEL_ADVICE, ReadInfo, ReadingWarning
 from vtsmodel.logs._source import Source
 
 #: Access kinds by the words logs use for them (lower case); None: the line is left out
@@ -45,6 +45,9 @@ _UNITS = {1e-6: "bytes", 1e-3: "kB", 1.0: "MB", 1e3: "GB"}
 _UNITS_S = {1.0: "s", 1e-3: "ms"}
 #: Sample lines the delimiter and the time form are detected from. [count]
 _SAMPLE = 50
+#: Lines under a log's last request that are no request (a report's footer, a line cut short)
+#: left out at most.
+_FOOTER_MAX = 3
 
 
 @dataclass(frozen=True)
@@ -137,105 +140,6 @@ FORMATS: dict[str, LogFormat] = {
         ),
     )
 }
-
-
-class ReadingWarning(VtsModelWarning):
-    """A log read one way that may hold another (the log's notes say it too)."""
-
-
-#: What to do where a log's numbers may be a spreadsheet's days (:class:`ReadingWarning`).
-_EXCEL_ADVICE = "name the form: time_form='excel' (--time-form excel)"
-
-
-@dataclass
-class ReadInfo:
-    """What the reader found and decided, filled in as it reads (one per reading).
-
-    ``vts_sizes`` is true for a log whose sizes are in vtsmodel's ``compressed_mb`` or
-    ``host_mb`` column: a VTS mount log, whose natural capacities are Table 3's.
-    """
-
-    label: str
-    format: str = "delimited"
-    compression: str | None = None
-    encoding: str = "utf-8"
-    delimiter: str | None = None
-    header: bool = False
-    columns: dict = field(default_factory=dict)
-    time_form: str = ""
-    zoned: bool = False
-    sizes_given: bool = True
-    vts_sizes: bool = False
-    access_given: bool = True
-    objects_are_cartridges: bool = False
-    object_mb: float | None = None
-    size_basis: str = "host"
-    time_at: str = "start"
-    ignored: tuple[str, ...] = ()
-    unread_keys: tuple[str, ...] = ()  # JSON Lines: keys the first object has not
-    title_lines: int = 0  # lines a report puts over its header
-    skipped: int = 0
-    headers_again: int = 0  # the header line again, where logs were joined end to end
-    nul_lines: int = 0  # lines of NUL bytes alone (a file cut short, or written ahead)
-    maybe_days: bool = False  # times read as seconds that look like a spreadsheet's days
-
-    def notes(self) -> tuple[str, ...]:
-        """Sentences a result should carry about how the log was read."""
-        out = []
-        how = [] if self.format == "delimited" else [f"format {self.format}"]
-        if self.delimiter == _JSON_SEP:
-            how.append("JSON Lines (an object a line)")
-        else:
-            how.append(f"{_columns.DELIMITER_NAMES[self.delimiter]}-separated")
-            how.append("with a header" if self.header else "no header")
-        if self.compression:
-            how.append(f"{self.compression}-compressed")
-        if self.encoding != "utf-8":
-            how.append(f"{self.encoding.upper()} text")
-        out.append("read as " + ", ".join(how) + "; columns " + _cols_text(self.columns))
-        if self.time_form:
-            zone = (
-                "; zones converted to UTC" if self.zoned else ("; no zone: taken as written" if self.time_form in
-                _times.UNZONED else "")
-            )  # fmt: skip
-            out.append(f"times: {_times.TIME_FORMS[self.time_form]}{zone}")
-        if self.maybe_days:
-            out.append(
-                f"the times may be a spreadsheet's dates (days since 1899-12-30): if so, {_EXCEL_ADVICE}"
-            )
-        if self.time_at == "end":
-            out.append("a line's time is when its request ended (the log writes it then)")
-        if not self.access_given:
-            out.append("the log has no access column: every request counted as a read")
-        if not self.sizes_given:
-            out.append(f"the log has no sizes: every object counted as {self.object_mb:,.10g} MB")
-        if self.objects_are_cartridges:
-            out.append("the log names no object but the cartridge: each cartridge is one object")
-        if self.ignored:
-            out.append("columns not used: " + ", ".join(self.ignored))
-        if self.unread_keys:
-            out.append("keys the first object has not, not read: " + ", ".join(self.unread_keys))
-        if self.skipped:
-            out.append(f"{self.skipped:,} lines left out (deletions)")
-        if self.title_lines:
-            out.append(f"{_count(self.title_lines, 'line')} over the header left out (a report's title)")
-        if self.headers_again:
-            out.append(
-                f"the header line again on {_count(self.headers_again, 'line')} (logs joined end to end): left out"
-            )
-        if self.nul_lines:
-            out.append(
-                f"{_count(self.nul_lines, 'line')} of NUL bytes alone left out (a file cut short, or written ahead)"
-            )
-        return tuple(out)
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n:,} {what}" + ("" if n == 1 else "s")
-
-
-def _cols_text(columns: dict) -> str:
-    return ", ".join(f"{role}={'+'.join(where)}" for role, where in columns.items())
 
 
 def _check_access_map(access_map) -> dict[str, int | None]:
@@ -606,7 +510,7 @@ class _Reader:
                 self.info.maybe_days = True
                 warnings.warn(
                     f"{where}: times such as {sample[0]!r} were read as seconds from any origin; if they are a "
-                    f"spreadsheet's dates (days since 1899-12-30), {_EXCEL_ADVICE}",
+                    f"spreadsheet's dates (days since 1899-12-30), {EXCEL_ADVICE}",
                     ReadingWarning,
                     stacklevel=2,
                 )
@@ -640,20 +544,22 @@ class _Reader:
     # -- chunks -------------------------------------------------------------------------
     def _chunks(self, recs, numbers, records) -> Iterator[MountLogChunk]:
         size = self.chunk_lines
+        hold = _FOOTER_MAX  # the last lines wait for the end: they may be a footer
         pend, pend_n = recs, [numbers]
         yielded = False
         for r, n in records:
             pend = pend + r if pend else r
             pend_n.append(n)
-            if len(pend) >= size:
+            if len(pend) >= size + hold:
                 allnum = np.concatenate(pend_n)
                 k = 0
-                while len(pend) - k >= size:
+                while len(pend) - k >= size + hold:
                     yield self._convert(pend[k : k + size], allnum[k : k + size])
                     yielded = True
                     k += size
                 pend, pend_n = pend[k:], [allnum[k:]]
         allnum = np.concatenate(pend_n) if pend_n else np.zeros(0, dtype=np.int64)
+        pend, allnum = self._without_footer(pend, allnum, yielded)
         k = 0
         while len(pend) - k > size:
             yield self._convert(pend[k : k + size], allnum[k : k + size])
@@ -661,6 +567,46 @@ class _Reader:
             k += size
         if len(pend) > k or not yielded:
             yield self._convert(pend[k:], allnum[k:])
+
+    def _without_footer(
+        self, recs: list[str], lines: np.ndarray, yielded: bool
+    ) -> tuple[list[str], np.ndarray]:
+        """``recs`` (the log's last) without the lines under its last request that are no request.
+
+        At most :data:`_FOOTER_MAX` (:meth:`_is_request`); said in the notes. Where no
+        request is left, or the log is JSON Lines or ragged, they stay, for the error that names them.
+        """
+        if self.json_keys is not None or self.lay.ncols is None:
+            return recs, lines
+        k = len(recs)
+        while k > 0 and len(recs) - k < _FOOTER_MAX and not self._is_request(recs[k - 1], k == len(recs)):
+            k -= 1
+        if k == len(recs) or (k == 0 and not yielded):
+            return recs, lines
+        self.info.footer = tuple(r.rstrip("\r") for r in recs[k:])
+        return recs[:k], lines[:k]
+
+    def _is_request(self, rec: str, last: bool) -> bool:
+        """Whether a line under the log's requests may be one (its errors then named).
+
+        Not one: a line with no digit in its time and a field it uses empty or missing (a total:
+        ``Total,,80000,``; ``End of report``), or the ``last`` line with fewer fields than the
+        header's and no line end (cut short as it was written).
+        """
+        if self.header_text is not None and rec in self.header_forms:
+            return True  # the header again: left out where it comes, as anywhere
+        try:
+            cells = _columns.split_one(rec, self.delim)
+        except csv.Error:
+            return False
+        n, want = len(cells), self.lay.ncols
+        if n > want:
+            return True
+        if last and n < want and self.src.unended:
+            return False
+        used = [i for idx, _ in self.lay.roles.values() for i in idx]
+        dated = any(c.isdigit() for i in self.lay.roles["time"][0] if i < n for c in cells[i])
+        return dated or all(i < n and cells[i].strip() for i in used)
 
     def _bad(self, line, field_name, value, problem):
         return ValueError(f"{self.where}, line {line}: {field_name}={value!r} {problem}")

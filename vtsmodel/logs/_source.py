@@ -57,8 +57,11 @@ class Source:
     """An opened log: ``blocks()`` yields ``(text, lines, first line number)``.
 
     ``text`` is the decoded block (whole lines, with their ends); ``lines`` the same split at
-    line feeds (a carriage return before one kept). ``compression`` names the compression found (or None).
+    line feeds (a carriage return before one kept). ``compression`` names the compression found (or None);
+    ``unended`` is true once the last line is read without a line end.
     """
+
+    unended = False
 
     def __init__(self, source, *, encoding: str = "utf-8"):
         if not isinstance(source, str | bytes | bytearray | memoryview | os.PathLike) and not hasattr(
@@ -228,6 +231,7 @@ class Source:
         except UnicodeDecodeError as exc:
             raise ValueError(f"{self.label}: is not {self.encoding} text ({exc.reason})") from None
         if carry:
+            self.unended = True
             yield carry, [carry], first
 
     def _binary_blocks(self, data: bytes):
@@ -256,6 +260,7 @@ class Source:
                 offset += len(body)
             data = self._read(BLOCK_BYTES)
         if carry:
+            self.unended = True
             text = self._decode(carry, first, offset)
             yield text, [text], first
 

@@ -140,10 +140,8 @@ def spreadsheet_days(values: list[str]) -> bool:
     decimals (a spreadsheet writes 10 or more; seconds rarely come to 10 microseconds) or all lie
     within one unit (a second of a tape log holds few requests; a day, many).
     """
-    try:
-        x = np.array([float(v) for v in values])
-    except ValueError:
-        return False
+    values = [v for v in values if _NUMBER.match(v.strip())]  # a footer's words aside
+    x = np.array([float(v) for v in values])
     if not x.size or not ((x >= _EXCEL_1970) & (x < 73051.0)).all() or not (x % 1).any():
         return False
     decimals = max(len(v.strip().partition(".")[2]) for v in values)
