@@ -744,7 +744,7 @@ def test_the_exact_curve_equals_libcachesims_lru_in_every_shape(delimiter, compr
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", ["windows report", "json lines", "us export"])
+@pytest.mark.parametrize("shape", ["windows report", "json lines", "us export", "web server", "spreadsheet"])
 def test_the_exact_curve_equals_libcachesims_lru_on_logs_as_tools_save_them(shape):
     # The shapes this reader learnt, each against libCacheSim's LRU on the log it read, and the
     # log itself against the same requests written as plain CSV.
@@ -761,13 +761,23 @@ def test_the_exact_curve_equals_libcachesims_lru_on_logs_as_tools_save_them(shap
         data = ("Mounts, library LIB1\r\n" + body + "\r\n" + "\x00" * 64).encode("utf-16")
     elif shape == "json lines":
         data = _json_lines(log).encode()
-    else:  # a US-English tool's export: month first, a 12-hour clock, semicolons
+    elif shape == "us export":  # a US-English tool's export: month first, a 12-hour clock, semicolons
         data, _ = render_log(log, delimiter=";", time_form="mdy")
-    got = read_mount_log(data)
+    elif shape == "web server":  # the month by name, a colon after the year, an offset
+        data, _ = render_log(log, delimiter="\t", time_form="month_name", zone_hours=2)
+    else:  # dates saved as days since 1899-12-30, sizes grouped in threes, a total under the table
+        text, _ = render_log(log, delimiter=",", time_form="excel")
+        head, *rows = text.decode().splitlines()
+        cells = [r.split(",") for r in rows]
+        rows = [",".join([t, v, f'"{int(b):,}"', *rest]) for t, v, b, *rest in cells]
+        total = sum(int(c[2]) for c in cells)
+        data = "\r\n".join([head, *rows, f'Total,,"{total:,}",', ""]).encode("utf-8-sig")
+    got = read_mount_log(data, **({"time_form": "excel"} if shape == "spreadsheet" else {}))
     np.testing.assert_array_equal(got.time_s - got.time_s[0], want.time_s - want.time_s[0])
     assert got.volume_ids.tolist() == want.volume_ids.tolist() and got.volume.tolist() == want.volume.tolist()
     np.testing.assert_array_equal(got.size_mb, want.size_mb)
     np.testing.assert_array_equal(got.access, want.access)
+    assert (shape == "spreadsheet") == any("a report's footer" in n for n in got.notes)
     curve = hits.lru_hit_curve(got)
     caps = np.geomspace(
         curve.largest_volume_gb, max(2 * curve.working_set_gb, 2 * curve.largest_volume_gb), 24

@@ -119,8 +119,16 @@ def test_every_time_form_is_offered_and_a_date_order_the_log_does_not_tell_is_as
 def test_a_spreadsheets_days_read_as_seconds_are_noted_in_the_pages_words():
     # Dates a spreadsheet saved as numbers (days since 1899-12-30) are numbers: read as seconds unless
     # named. The page says so in its own words, and the box reads them as dates.
-    text = b"time,tape,bytes\n40774.0110879630,T1,1000\n40774.0112268519,T2,2000\n40774.5,T1,3000\n"
+    # (sizes grouped in threes, a total under the table: read, and left out and said)
+    text = (b'time,tape,bytes\n40774.0110879630,T1,"1,000"\n40774.0112268519,T2,"2,000"\n40774.5,T1,"3,000"\n'
+            b'Total,,"6,000"\n')  # fmt: skip
     src = C.read_upload(text, "export.csv")
+    assert src.log.size_mb.tolist() == [1e-3, 2e-3, 3e-3]
+    assert (
+        "1 line after the last request left out (a report's footer, or a line cut short): "
+        + repr('Total,,"6,000"')
+        in src.log.notes
+    )
     said = [n for n in src.log.notes if "spreadsheet" in n]
     assert len(said) == 1 and "choose spreadsheet days in the box 'times'" in C.page_advice(said[0])
     boxes = C.ReadingBoxes()
