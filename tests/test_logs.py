@@ -498,6 +498,10 @@ def test_ids_up_to_4096_characters():
         (["Aug 19, 2011 12:15:58 AM", "August 19, 2011 12:00:00 PM"], [0, 42242], "2011-08-19T00:15:58"),
         (["Fri, 19 Aug 2011 00:15:58 GMT", "Saturday, 20 Aug 2011 00:15:58 Z"], [0, 86400], "2011-08-19T00:15:58"),
         (["19 Sept 2011 10:00", "1 Oct 2011 10:00:00,25"], [0, 12 * 86400 + 0.25], "2011-09-19T10:00:00"),
+        # Oracle's default: a year of two digits, dots in the time, nine decimals (to the microsecond)
+        (["19-AUG-11 12.15.58.000000000 AM", "19-AUG-11 12.15.59.123456789 PM"], [0, 43201.123456],
+         "2011-08-19T00:15:58"),
+        (["31-DEC-69 23:59:59", "01-JAN-68 00:00:00"], [0, 3092601601], "1969-12-31T23:59:59"),
     ],
 )  # fmt: skip
 def test_time_forms(values, seconds, start):

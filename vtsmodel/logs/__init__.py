@@ -47,8 +47,10 @@ What the reader takes
   such as ``08/09/2011`` is, one of the first lines must tell (a day over 12, AM or PM, dots
   between the date's parts), or ``time_form=`` name: the reader does not guess a month. A
   month by its English name (``month_name``: ``19/Aug/2011:00:15:58 +0200`` as web servers
-  write it, brackets and all; ``19-Aug-2011 00:15:58``; ``Aug 19, 2011 12:15:58 AM``;
-  ``Fri, 19 Aug 2011 00:15:58 GMT``), with a zone or not. A spreadsheet's dates saved as
+  write it, brackets and all; ``19-Aug-2011 00:15:58``; Oracle's
+  ``19-AUG-11 12.15.58.000000 AM``, a year of two digits 69-99 of the 1900s and 00-68 of the
+  2000s as POSIX's ``%y``; ``Aug 19, 2011 12:15:58 AM``; ``Fri, 19 Aug 2011 00:15:58 GMT``),
+  with a zone or not. A spreadsheet's dates saved as
   numbers (``excel``: days since 1899-12-30, to the millisecond) only where named: a number
   is seconds, and numbers that look like such days (1970 to 2100, with 5 or more decimals,
   or all within one unit) are read so with a :class:`ReadingWarning` and a note. Times

@@ -25,7 +25,8 @@ TIME_FORMS = {
     "mdy": "month/day/year and a time, 12- or 24-hour, as US-English tools write (8/19/2011 12:15:58 AM)",
     "dmy": "day.month.year or day/month/year and a time (19.08.2011 00:15:58)",
     "month_name": "a date with its month's English name, as web servers, databases and Java write, zone optional "
-    "(19/Aug/2011:00:15:58 +0200, 19-Aug-2011 00:15:58, Aug 19, 2011 12:15:58 AM, Fri, 19 Aug 2011 00:15:58 GMT)",
+    "(19/Aug/2011:00:15:58 +0200, 19-Aug-2011 00:15:58, 19-AUG-11 12.15.58.000000 AM, Aug 19, 2011 12:15:58 AM, "
+    "Fri, 19 Aug 2011 00:15:58 GMT; a year of two digits 69-99 is of the 1900s, 00-68 of the 2000s)",
     "excel": "a spreadsheet's date and time as a number: days since 1899-12-30 (40774.0110879), to the millisecond",
 }
 #: The forms that write a date and time without a zone: taken as written.
@@ -46,12 +47,13 @@ _DATE_FIRST = re.compile(
     r"(\d{1,2})([./-])(\d{1,2})\2(\d{4})[ T]+(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?$"
 )
 #: A date with its month's name: an optional weekday, then day month year (19/Aug/2011, 19-Aug-2011,
-#: 19 Aug 2011) or month day year (Aug 19, 2011), the time (after a colon in web servers' logs),
-#: AM or PM, a zone; web servers' brackets around it.
+#: 19 Aug 2011, Oracle's 19-AUG-11) or month day year (Aug 19, 2011), the time (after a colon in
+#: web servers' logs; dots between its parts as Oracle writes it), AM or PM, a zone; web servers'
+#: brackets around it.
 _NAMED_MONTH = re.compile(
     r"\[?(?:[A-Za-z]{3,9}\.?,?\s+)?"
-    r"(?:(\d{1,2})[-/ ]([A-Za-z]{3,9})\.?[-/ ](\d{4})|([A-Za-z]{3,9})\.?[- ](\d{1,2}),?[- ](\d{4}))"
-    r"[:T ]\s*(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?"
+    r"(?:(\d{1,2})[-/ ]([A-Za-z]{3,9})\.?[-/ ](\d{4}|\d{2})|([A-Za-z]{3,9})\.?[- ](\d{1,2}),?[- ](\d{4}|\d{2}))"
+    r"[:T ]\s*(\d{1,2})[:.](\d{2})(?:[:.](\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?"
     r"(\s*(?:[Zz]|[A-Za-z]{3,5}|[+-]\d{2}(?::?\d{2})?))?\]?$"
 )
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
@@ -276,6 +278,8 @@ def _named_month_to_iso(value: str, i: int) -> str:
     if not month:
         raise TimeError(i, "is not a time of the log's form")
     day, year = (m[1], m[3]) if m[1] else (m[5], m[6])
+    if len(year) == 2:  # as POSIX's %y: 69-99 the 1900s, 00-68 the 2000s
+        year = f"{1900 + int(year) if int(year) >= 69 else 2000 + int(year)}"
     hour = _hour(m[7], m[11], i)
     zone = (" " + m[12].strip()) if m[12] else ""
     return f"{year}-{month:02d}-{int(day):02d}T{hour:02d}:{m[8]}:{m[9] or '00'}{(m[10] or '').replace(',', '.')}{zone}"
