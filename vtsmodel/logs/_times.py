@@ -36,7 +36,6 @@ _EPOCH_US = {"epoch_s": 1e6, "epoch_ms": 1e3, "epoch_us": 1.0, "epoch_ns": 1e-3}
 #: is not given (1973-03-03, 1973 in ms, ...): a log in seconds from its own start rarely
 #: runs 3 years, and a 1970s epoch time is rarely in a tape log. [s, ms, us, ns]
 _EPOCH_FROM = (("epoch_ns", 1e17), ("epoch_us", 1e14), ("epoch_ms", 1e11), ("epoch_s", 1e8))
-_MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _ISO = re.compile(r"\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}")
 _BASIC = re.compile(r"\d{8}T\d{4}")
@@ -247,8 +246,11 @@ def _ctime_to_iso(value: str, i: int) -> str:
     parts = value.split()
     try:
         _dow, mon, day, hms, year = parts
-        return f"{year}-{_MONTHS[mon.lower()]:02d}-{int(day):02d}T{hms:0>8}"
-    except (ValueError, KeyError):
+        month = _month(mon) if len(mon) == 3 else 0
+        if not month:
+            raise ValueError
+        return f"{year}-{month:02d}-{int(day):02d}T{hms:0>8}"
+    except ValueError:
         raise TimeError(i, "is not a time of the log's form") from None
 
 
