@@ -98,6 +98,49 @@ def test_every_shape_reads_as_the_canonical_csv(
         assert (got.access == ml.READ).all()
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    delimiter=st.sampled_from([",", ";", "\t"]),
+    form=st.sampled_from(["iso", "month_name", "excel"]),
+    grouped=st.booleans(),
+    tail=st.sampled_from(["", "total", "end", "cut"]),
+    crlf=st.booleans(),
+    chunk_lines=st.sampled_from([1, 3, 16, 100_000]),
+    seed=st.integers(0, 50),
+)
+def test_a_spreadsheets_or_reports_export_reads_as_the_canonical_csv(
+    delimiter, form, grouped, tail, crlf, chunk_lines, seed
+):
+    # Digits grouped in threes, a total or an end line under the table, a last line cut short: the
+    # same requests as the canonical CSV, in any chunking, and what was left out said once.
+    log = _log(40, 9, seed)
+    want = read_mount_log(ml.mount_log_csv(log))
+    data, _ = render_log(log, delimiter=delimiter, time_form=form)
+    head, *rows = data.decode().splitlines()
+    b = next(i for i, name in enumerate(head.split(delimiter)) if name.endswith("bytes"))
+    if grouped:  # quoted where a comma is the delimiter, as a spreadsheet writes it
+        group = "," if delimiter == "," else "\u00a0"
+        cells = [r.split(delimiter) for r in rows]
+        for c in cells:
+            c[b] = f"{int(c[b]):,}".replace(",", group)
+            c[b] = f'"{c[b]}"' if delimiter == "," else c[b]
+        rows = [delimiter.join(c) for c in cells]
+    end = "\r\n" if crlf else "\n"
+    text = end.join([head, *rows]) + end
+    if tail == "total":
+        text += delimiter.join(["Total", "", "1", *[""] * (len(head.split(delimiter)) - 3)]) + end
+    elif tail == "end":
+        text += end + "End of report" + end
+    elif tail == "cut":  # a last request cut short as it was written: no line end
+        text += rows[-1].split(delimiter)[0] + delimiter + "V"
+    options = {"time_form": "excel"} if form == "excel" else {}
+    chunks = list(iter_mount_log(text.encode(), chunk_lines=chunk_lines, **options))
+    got = read_mount_log(text.encode(), **options)
+    assert sum(len(c.time_s) for c in chunks) == len(want)
+    _same(got, want)
+    assert sum("after the last request left out" in n for n in got.notes) == (tail != "")
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     delimiter=st.sampled_from(DELIMITERS),
