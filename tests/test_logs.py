@@ -628,6 +628,7 @@ def test_digits_grouped_in_threes_are_read_and_other_groupings_refused():
                             "'Total,,80000,'"),
         ("\nEnd of report\n\n", "'End of report'"),  # blank lines around it
         ("Sum,,80000,\r\nRequests,19,,\r\nEnd of report\r\n", "3 lines after the last request"),
+        ('Total,,"80,000",,\n', "'Total,,\"80,000\",,'"),  # a field more than the header's
         ("2011-08-19 00:16:19,V00019,10", "'2011-08-19 00:16:19,V00019,10'"),  # a live log copied mid-write
     ],
 )  # fmt: skip

@@ -590,8 +590,8 @@ class _Reader:
         """Whether a line under the log's requests may be one (its errors then named).
 
         Not one: a line with no digit in its time and a field it uses empty or missing (a total:
-        ``Total,,80000,``; ``End of report``), or the ``last`` line with fewer fields than the
-        header's and no line end (cut short as it was written).
+        ``Total,,80000,``, whatever its number of fields; ``End of report``), or the ``last`` line
+        with fewer fields than the header's and no line end (cut short as it was written).
         """
         if self.header_text is not None and rec in self.header_forms:
             return True  # the header again: left out where it comes, as anywhere
@@ -599,14 +599,12 @@ class _Reader:
             cells = _columns.split_one(rec, self.delim)
         except csv.Error:
             return False
-        n, want = len(cells), self.lay.ncols
-        if n > want:
-            return True
-        if last and n < want and self.src.unended:
-            return False
+        n = len(cells)
         used = [i for idx, _ in self.lay.roles.values() for i in idx]
         dated = any(c.isdigit() for i in self.lay.roles["time"][0] if i < n for c in cells[i])
-        return dated or all(i < n and cells[i].strip() for i in used)
+        if not dated and not all(i < n and cells[i].strip() for i in used):
+            return False
+        return not (last and n < self.lay.ncols and self.src.unended)
 
     def _bad(self, line, field_name, value, problem):
         return ValueError(f"{self.where}, line {line}: {field_name}={value!r} {problem}")
