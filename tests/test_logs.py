@@ -12,6 +12,7 @@ import gzip
 import io
 import json
 import lzma
+import re
 import zlib
 
 import numpy as np
@@ -667,6 +668,23 @@ def test_more_than_three_lines_that_are_no_request_or_one_above_a_request_are_er
         read_mount_log(
             head + rows[: rows.rindex("\n", 0, -1) + 1] + "2011-08-19 00:15:08,V8,1\n" + "Total,,5,\n"
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "mb"),
+    [("Size (KiB)", 1.5 * 1024 / 1e6), ("size_mib", 1.5 * 2**20 / 1e6), ("GiB", 1.5 * 2**30 / 1e6),
+     ("tebibytes", 1.5 * 2**40 / 1e6), ("Size [TB]", 1.5e6), ("size_kb", 1.5e-3)],
+)  # fmt: skip
+def test_a_size_columns_unit_is_read_from_its_name_binary_units_as_powers_of_1024(name, mb):
+    # IEC 80000-13: KiB, MiB, GiB, TiB are 2^10, 2^20, 2^30, 2^40 bytes; kB, MB, GB, TB powers of 1,000
+    log = read_mount_log(f"time_s,volume,{name}\n0,A,1.5\n1,B,20\n")
+    assert log.size_mb[0] == pytest.approx(mb, rel=1e-15) and log.size_mb[1] == pytest.approx(mb / 1.5 * 20)
+    unit = {"Size (KiB)": "KiB", "tebibytes": "TiB", "Size [TB]": "TB"}.get(name)
+    if unit:
+        with pytest.raises(
+            ValueError, match=rf"line 2: {re.escape(name)}='-1' is outside the valid range .* {unit}$"
+        ):
+            read_mount_log(f"time_s,volume,{name}\n0,A,-1\n")
 
 
 def test_a_delimiter_at_each_lines_end_leaves_a_column_without_a_name_said_so():

@@ -31,7 +31,8 @@ What the reader takes
   ``date``, ``start``, ``time_s`` for seconds as given, ``epoch_ms``...), its end (``end``,
   ``end_time``, ``stop``...), the object (``volume``, ``volser``, ``file``, ``path``, ``id``,
   ``key``, ``lbn``...), the cartridge (``tape``, ``cartridge``, ``vid``, ``barcode``...), the
-  size (``bytes``, ``size`` (bytes), ``size_kb``, ``size_mb``, ``size_gb``,
+  size (``bytes``, ``size`` (bytes), ``size_kb``, ``size_mb``, ``size_gb``, ``size_tb``, and
+  in binary units ``size_kib``, ``size_mib``, ``size_gib``, ``size_tib``: ``"Size (GiB)"``,
   ``compressed_mb``, ``host_mb``), the access kind (``access``, ``op``, ``operation``,
   ``type``, ``direction``...), the duration (``duration``, ``elapsed``, ``service_time``,
   ``transfer_time``, ``duration_ms``...).

@@ -55,6 +55,15 @@ def _aliases() -> dict[str, Field]:
     add("size_kb kb kilobytes", Field("size", 1e-3))
     add("size_mb mb megabytes", Field("size", 1.0))
     add("size_gb gb gigabytes", Field("size", 1e3))
+    add("size_tb tb terabytes", Field("size", 1e6))
+    # binary units (IEC 80000-13): 2^10, 2^20... bytes, as `ls -h` and many tape tools count
+    for short, long, power in (
+        ("ki", "kibi", 10),
+        ("mi", "mebi", 20),
+        ("gi", "gibi", 30),
+        ("ti", "tebi", 40),
+    ):
+        add(f"size_{short}b {short}b {long}bytes", Field("size", 2**power / 1e6))
     add("host_mb", Field("size", 1.0, basis="host", vts=True))
     add("compressed_mb", Field("size", 1.0, basis="compressed", vts=True))
     add("compressed_bytes", Field("size", 1e-6, basis="compressed"))
@@ -66,6 +75,9 @@ def _aliases() -> dict[str, Field]:
     return out
 
 
+#: The unit of a size column's values, by the MB one of them is (:attr:`Field.scale`).
+SIZE_UNITS = {1e-6: "bytes", 1e-3: "kB", 1.0: "MB", 1e3: "GB", 1e6: "TB",
+              **{2**p / 1e6: f"{u}iB" for u, p in (("K", 10), ("M", 20), ("G", 30), ("T", 40))}}  # fmt: skip
 #: Column names the reader knows (lower case, words joined by ``_``), each with its meaning.
 ALIASES = _aliases()
 

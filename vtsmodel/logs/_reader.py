@@ -41,7 +41,6 @@ ACCESS_ALIASES: dict[str, int | None] = {
     **{w: None for w in "delete del remove rm unlink".split()},
 }
 _UNKNOWN, _SKIP = -2, -1
-_UNITS = {1e-6: "bytes", 1e-3: "kB", 1.0: "MB", 1e3: "GB"}
 _UNITS_S = {1.0: "s", 1e-3: "ms"}
 #: Sample lines the delimiter and the time form are detected from. [count]
 _SAMPLE = 50
@@ -640,7 +639,8 @@ class _Reader:
         if "size" in roles:
             sc = self.size_scale
             size = _scaled(
-                self._numbers(values("size"), lines, "size", 0.0, MAX_SIZE_MB / sc, _UNITS[sc]), sc
+                self._numbers(values("size"), lines, "size", 0.0, MAX_SIZE_MB / sc, _columns.SIZE_UNITS[sc]),
+                sc,
             )
         else:
             size = np.full(n, info.object_mb)
@@ -775,8 +775,9 @@ class _Reader:
 
 
 def _scaled(x: np.ndarray, scale: float) -> np.ndarray:
-    """``x * scale``, dividing for a scale below 1 (bytes / 10^6 is exact where bytes * 10^-6 is not)."""
-    return x / round(1.0 / scale) if scale < 1 else x * scale if scale != 1 else x
+    """``x * scale``, dividing where the scale is 1/n (bytes / 10^6 is exact where bytes * 10^-6 is not)."""
+    n = round(1.0 / scale)
+    return x / n if scale < 1 and n * scale == 1.0 else x * scale if scale != 1 else x
 
 
 #: How JSON Lines' values are joined into the rows the reader splits (the unit separator: a
