@@ -567,6 +567,38 @@ def test_a_time_form_can_be_named_and_a_bad_time_names_it():
         read_mount_log("soon,A,1\n", columns="time,volume,bytes")
 
 
+@pytest.mark.parametrize(
+    ("values", "sliced"),
+    [
+        (["19/Aug/2011:00:15:58 +0200", "01/Sep/2011:23:59:59 -0500", "31/Dec/2011:12:00:00 +0000"], True),
+        (["[19/Aug/2011:00:15:58 +0200]", "[19/aug/2011:00:16:00 +0200]"], True),
+        (["19-AUG-11 00.15.58.123456789", "20-SEP-69 10.15.58.000000001"], True),
+        (["Aug 19, 2011 00:15:58", "Sep 09, 2011 23:15:58"], True),
+        (["19 Aug 2011 00:15", "20 Sep 2011 10:15"], True),
+        (["19-AUG-11 12.15.58.000000 AM", "19-AUG-11 12.15.58.000000 PM"], False),  # a 12-hour clock
+        (["Fri, 19 Aug 2011 00:15:58 GMT", "Sat, 20 Aug 2011 00:15:58 GMT"], False),  # weekdays differ
+        (["19 Sept 2011 10:00", "19 Oct 2011 10:00"], False),  # a month of four letters
+        (["19/Aug/2011:00:15:58", "19/Aug/2011:00:15:58.5"], False),  # widths differ
+    ],
+)  # fmt: skip
+def test_times_of_one_width_read_by_slices_give_what_value_by_value_gives(values, sliced):
+    from vtsmodel.logs import _times
+
+    each = [_times._named_month_to_iso(v, i) for i, v in enumerate(values)]
+    block = _times._named_month_block(values)
+    assert (block is not None) == sliced and block in (None, each)
+
+
+def test_a_bad_time_among_times_of_one_width_is_named_by_its_line():
+    good = "".join(f"19/Aug/2011:00:15:{s:02d} +0200,V{s},1\n" for s in range(5))
+    for bad, why in (("19/Aug/2011:00:15:5x +0200", "is not a time of the log's form"),
+                     ("19/Foo/2011:00:15:58 +0200", "is not a time of the log's form"),
+                     ("19/Aug/2011:00:15:58 +2500", "has a zone that is not"),
+                     ("31/Feb/2011:00:15:58 +0200", "is not a valid date and time")):  # fmt: skip
+        with pytest.raises(ValueError, match=rf"line 4: time='{re.escape(bad)}' {why}"):
+            read_mount_log("time,volume,bytes\n" + good.replace("19/Aug/2011:00:15:02 +0200", bad))
+
+
 def test_a_word_where_a_time_should_be_is_named_as_no_time_not_as_a_zone():
     # a subtotal ("Total") among ISO times: its letters are no zone
     text = "time,volume,bytes\n2011-08-19 00:15:58,A,1\n2011-08-19 00:16:00,B,2\nTotal,,3\n2011-08-19 00:17:00,B,2\n"

@@ -192,7 +192,7 @@ class TimeParser:
                 "datetime64[us]"
             )
         if self.form == "month_name":
-            values = [_named_month_to_iso(v, i) for i, v in enumerate(values)]
+            values = _named_month_block(values) or [_named_month_to_iso(v, i) for i, v in enumerate(values)]
         dt, zoned = _iso_zoned(values, basic=self.form == "iso_basic")
         self.zoned |= zoned
         return dt
@@ -285,6 +285,56 @@ def _named_month_to_iso(value: str, i: int) -> str:
     hour = _hour(m[7], m[11], i)
     zone = (" " + m[12].strip()) if m[12] else ""
     return f"{year}-{month:02d}-{int(day):02d}T{hour:02d}:{m[8]}:{m[9] or '00'}{(m[10] or '').replace(',', '.')}{zone}"
+
+
+def _named_month_block(values: list[str]) -> list[str] | None:
+    """:func:`_named_month_to_iso` of a block whose values all have the first one's layout, by slicing.
+
+    A web server or a database writes every time in one width: the digits, a month of three
+    letters and the zone vary, every other character is the first value's. None where the block
+    is not so (the value by value path then names a bad value).
+    """
+    v0 = values[0]
+    m = _NAMED_MONTH.match(v0)
+    mon = 2 if m and m[1] else 4
+    if m is None or m[11] or v0 != v0.strip() or m.end(mon) - m.start(mon) != 3:
+        return None
+    arr = np.asarray(values, dtype=str)
+    n, w = arr.size, len(v0)
+    if arr.dtype.itemsize != 4 * w or (np.char.str_len(arr) != w).any():
+        return None
+    ch = arr.view("U1").reshape(n, w)
+
+    def cols(a: int, b: int) -> np.ndarray:  # characters a to b - 1 of every value, as one string each
+        return np.ascontiguousarray(ch[:, a:b]).view(f"U{b - a}").ravel()
+
+    day_g, year_g = (1, 3) if m[1] else (5, 6)
+    groups = {g: m.span(g) for g in (day_g, year_g, 7, 8, 9, 10, 12) if m[g] is not None}
+    digits = [i for g in (day_g, year_g, 7, 8, 9) if g in groups for i in range(*groups[g])]
+    digits += list(range(groups[10][0] + 1, groups[10][1])) if 10 in groups else []  # after the point
+    varies = {*digits, *range(*m.span(mon)), *(range(*groups[12]) if 12 in groups else ())}
+    fixed = [i for i in range(w) if i not in varies]
+    if not (ch[:, fixed] == ch[0, fixed]).all() or not np.char.isdigit(ch[:, digits]).all():
+        return None
+    names, where = np.unique(np.char.lower(cols(*m.span(mon))), return_inverse=True)
+    month = np.array([_month(c) for c in names.tolist()])[where]
+    if not month.all():
+        return None
+    year = cols(*groups[year_g])
+    if groups[year_g][1] - groups[year_g][0] == 2:  # as POSIX's %y
+        yy = year.astype(int)
+        year = np.where(yy >= 69, 1900 + yy, 2000 + yy).astype(str)
+    parts = [year, "-", np.char.zfill(month.astype(str), 2), "-", np.char.zfill(cols(*groups[day_g]), 2), "T",
+             np.char.zfill(cols(*groups[7]), 2), ":", cols(*groups[8]), ":",
+             cols(*groups[9]) if 9 in groups else "00"]  # fmt: skip
+    if 10 in groups:
+        parts += [".", cols(groups[10][0] + 1, groups[10][1])]
+    if 12 in groups:
+        parts += [" ", np.char.strip(cols(*groups[12]))]
+    out = parts[0]
+    for part in parts[1:]:
+        out = np.char.add(out, part)
+    return out.tolist()
 
 
 def _iso(values) -> np.ndarray:
