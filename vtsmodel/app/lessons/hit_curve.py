@@ -148,7 +148,7 @@ class ReadingBoxes:
         self.log_format = w.Dropdown(options=list(LOG_FORMATS), value="", description="format",
                                      layout=w.Layout(width="250px"), **small)  # fmt: skip
         self.time_form = w.Dropdown(options=list(TIME_FORM_CHOICES), value="", description="times",
-                                    layout=w.Layout(width="240px"), **small)  # fmt: skip
+                                    layout=w.Layout(width="260px"), **small)  # fmt: skip
         self.columns = w.Text(value="", placeholder="header, or e.g. time,tape,,bytes", description="columns",
                               layout=w.Layout(width="300px"), **small)  # fmt: skip
         self.object_size = w.Text(value="", placeholder="e.g. 18TB", description="size of every object",
