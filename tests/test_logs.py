@@ -627,7 +627,7 @@ def test_a_spreadsheets_days_are_read_where_named_and_a_warning_where_they_look_
     assert log.start is None and any("may be a spreadsheet's dates" in n for n in log.notes)
     # seconds that do not look like days: no word (fractions of 3 decimals over more than one unit;
     # whole numbers; numbers outside 1970-2100 as days)
-    for seconds in (["40000.125", "40002.5"], ["40000", "40000.5"][:1] + ["40001"], ["12.5", "13.5"]):
+    for seconds in (["40000.125", "40002.5"], ["40000", "40001"], ["12.5", "13.5"]):
         body = "".join(f"{t},A,1\n" for t in seconds)
         assert not any("spreadsheet" in n for n in read_mount_log("time,volume,bytes\n" + body).notes)
     # seconds within one unit of each other in the range: the warning, as for days (a second of a
